@@ -1,0 +1,133 @@
+#include "commands.hpp"
+
+#include "../analysis.hpp"
+#include "../atomic_file.hpp"
+#include "../input_error.hpp"
+#include "../quantity_format.hpp"
+#include "../report.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* version = "roofline 0.1.0";
+
+constexpr const char* top_usage =
+    "usage: roofline <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  analyze FILE   place every kernel of an Nsight Compute CSV export on its GPU's roofline\n"
+    "  gpus           list the GPU specs the engine knows\n"
+    "\n"
+    "Run `roofline <command> --help` for a command's options.\n";
+
+[[noreturn]] void usage_error(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, what); }
+
+po::variables_map parse(const po::options_description& visible, const po::positional_options_description& pos,
+                        const std::vector<std::string>& args) {
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(visible).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        usage_error(e.what());
+    }
+    return vm;
+}
+
+int analyze_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description opts("roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, --print-summary per-kernel, or a live run's stdout); - reads stdin.\n\noptions");
+    opts.add_options()
+        ("help,h", "show this help")
+        ("input", po::value<std::string>(), "the CSV export")
+        ("output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")
+        ("format", po::value<std::string>()->default_value("markdown"), "markdown or json")
+        ("kernel-name,k", po::value<std::string>()->default_value(""), "analyse kernels whose name contains this text, or matches regex:EXPR")
+        ("launch-skip", po::value<std::size_t>()->default_value(0), "skip this many matching launches first")
+        ("launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")
+        ("gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")
+        ("hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")
+        ("numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    if (!vm.count("input")) usage_error("analyze needs a CSV file (see roofline analyze --help)");
+    analyze_options o;
+    o.filter.kernel_name = vm["kernel-name"].as<std::string>();
+    o.filter.launch_skip = vm["launch-skip"].as<std::size_t>();
+    if (vm.count("launch-count")) o.filter.launch_count = vm["launch-count"].as<std::size_t>();
+    o.gpu = vm["gpu"].as<std::string>();
+    o.hwspecs_dir = vm["hwspecs"].as<std::string>();
+    const std::string numbers = vm["numbers"].as<std::string>();
+    if (numbers == "point") o.read.numbers = number_style::point;
+    else if (numbers == "comma") o.read.numbers = number_style::comma;
+    else if (numbers != "auto") usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "markdown" && format != "json") usage_error("--format takes markdown or json, not \"" + format + "\"");
+
+    analysis a = analyze_file(vm["input"].as<std::string>(), o);
+    std::string text = format == "json" ? render_json(a) : render_markdown(a);
+    if (vm.count("output")) {
+        const std::string path = vm["output"].as<std::string>();
+        write_file_atomically(path, text);
+        err << "roofline: wrote " << path << " (" << a.kernels.size() << " kernels on " << a.gpu.name << ")\n";
+    } else {
+        out << text;
+    }
+    return 0;
+}
+
+int gpus_command(const std::vector<std::string>& args, std::ostream& out) {
+    po::options_description opts("roofline gpus [options]\n\noptions");
+    opts.add_options()("help,h", "show this help")(
+        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)");
+    auto vm = parse(opts, {}, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    auto specs = load_gpu_specs(vm["hwspecs"].as<std::string>());
+    out << "| id | name | CC | SMs | FP32 TFLOP/s | dense FP16 tensor TFLOP/s | DRAM TB/s | spec file |\n|---|---|---|---|---|---|---|---|\n";
+    auto v = [](const sourced_number& n) { return n.value ? format_number(*n.value) : std::string("-"); };
+    for (const auto& s : specs)
+        out << "| " << s.id << " | " << s.name << " | " << s.compute_capability << " | " << v(s.sm_count) << " | "
+            << v(s.peaks_tflops.at("fp32")) << " | " << v(s.peaks_tflops.at("tensor_fp16")) << " | " << v(s.dram_bandwidth_tbs)
+            << " | " << s.file << " |\n";
+    return 0;
+}
+
+}  // namespace
+
+int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        err << top_usage;
+        return 2;
+    }
+    std::string command = args.front();
+    args.erase(args.begin());
+    if (command == "--help" || command == "-h" || command == "help") {
+        out << top_usage;
+        return 0;
+    }
+    if (command == "--version") {
+        out << version << "\n";
+        return 0;
+    }
+    if (command == "analyze") return analyze_command(args, out, err);
+    if (command == "gpus") return gpus_command(args, out);
+    err << "roofline: unknown command \"" << command << "\"\n\n" << top_usage;
+    return 2;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,35 @@
+// Names what limits a kernel: memory (dram, l2, l1), compute (a precision, a pipe, or the SM
+// as a whole), or, when nothing is near a roof, latency, small_grid or launch. Each verdict
+// keeps the numbers that decided it.
+#pragma once
+
+#include "roofline_model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// The thresholds, in one place; docs/classification.md explains each.
+struct classify_thresholds {
+    double near_roof = 0.60;         // ncu's SOLBottleneck uses 60% as "high throughput"
+    double specific_share = 0.80;    // a precision or pipe names the compute limiter if it reaches this share of the SM's utilisation
+    double launch_ns = 5000.0;       // a launch shorter than this is dominated by launch overhead (a few us on H100)
+};
+
+struct launch_shape {
+    double grid_blocks = 0;  // launch__grid_size (mean over launches)
+    double waves = 0;        // launch__waves_per_multiprocessor
+    double sm_count = 0;
+    std::size_t launches = 1;
+};
+
+struct classification {
+    std::string bound;    // memory, compute, latency, small_grid, launch, unknown
+    std::string limiter;  // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... ("" when none)
+    std::vector<std::string> reasons;  // the numbers that decided it, as sentences
+};
+
+classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t = {});
+
+}  // namespace roofline

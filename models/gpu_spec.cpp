@@ -1,0 +1,134 @@
+#include "gpu_spec.hpp"
+
+#include "../analyzer/input_error.hpp"
+#include "hwspecs_embedded.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace roofline {
+
+const std::vector<std::string>& spec_precisions() {
+    static const std::vector<std::string> p = {"fp64", "fp32", "fp16", "tensor_fp64", "tensor_tf32", "tensor_fp16",
+                                               "tensor_bf16", "tensor_fp8", "tensor_int8", "tensor_fp4"};
+    return p;
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& what) {
+    throw input_error(error_code::bad_spec, file, 0, 0, "field \"" + field + "\": " + what);
+}
+
+const json& member(const json& j, const std::string& key, const std::string& file, const std::string& path) {
+    if (!j.is_object() || !j.contains(key)) fail(file, path.empty() ? key : path + "." + key, "missing");
+    return j.at(key);
+}
+
+std::string text(const json& j, const std::string& key, const std::string& file, const std::string& path = "") {
+    const json& v = member(j, key, file, path);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(file, path.empty() ? key : path + "." + key, "expected a non-empty string");
+    return v.get<std::string>();
+}
+
+sourced_number number(const json& j, const std::string& key, const std::string& file, const std::string& path = "") {
+    std::string where = path.empty() ? key : path + "." + key;
+    const json& v = member(j, key, file, path);
+    if (!v.is_object()) fail(file, where, "expected {\"value\": number or null, \"source\": \"...\"}");
+    sourced_number out;
+    const json& value = member(v, "value", file, where);
+    if (value.is_number()) {
+        out.value = value.get<double>();
+        if (*out.value <= 0) fail(file, where + ".value", "must be positive");
+    } else if (!value.is_null()) {
+        fail(file, where + ".value", "expected a number or null");
+    }
+    out.source = text(v, "source", file, where);
+    if (v.contains("at_clock_mhz")) {
+        if (!v["at_clock_mhz"].is_number()) fail(file, where + ".at_clock_mhz", "expected a number");
+        out.at_clock_mhz = v["at_clock_mhz"].get<double>();
+    }
+    return out;
+}
+
+}  // namespace
+
+gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
+    json j;
+    try {
+        j = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        // nlohmann reports a byte offset; turn it into line:column.
+        std::size_t line = 1, col = 1;
+        for (std::size_t i = 0; i + 1 < e.byte && i < json_text.size(); ++i) {
+            if (json_text[i] == '\n') { ++line; col = 1; } else ++col;
+        }
+        throw input_error(error_code::bad_spec, file, line, col, "not valid JSON");
+    }
+    gpu_spec s;
+    s.file = file;
+    s.id = text(j, "id", file);
+    s.name = text(j, "name", file);
+    s.compute_capability = text(j, "compute_capability", file);
+    const json& detect = member(j, "detect", file, "");
+    const json& names = member(detect, "device_names", file, "detect");
+    if (!names.is_array() || names.empty()) fail(file, "detect.device_names", "expected a non-empty list of device names");
+    for (const auto& n : names) {
+        if (!n.is_string()) fail(file, "detect.device_names", "expected strings");
+        s.device_names.push_back(n.get<std::string>());
+    }
+    if (detect.contains("dram_clock_mhz")) {
+        if (!detect["dram_clock_mhz"].is_number()) fail(file, "detect.dram_clock_mhz", "expected a number");
+        s.detect_dram_clock_mhz = detect["dram_clock_mhz"].get<double>();
+    }
+    s.sm_count = number(j, "sm_count", file);
+    s.boost_clock_mhz = number(j, "boost_clock_mhz", file);
+    if (!s.sm_count.value) fail(file, "sm_count.value", "required");
+    if (!s.boost_clock_mhz.value) fail(file, "boost_clock_mhz.value", "required");
+    const json& peaks = member(j, "peaks_tflops", file, "");
+    for (const auto& p : spec_precisions()) s.peaks_tflops[p] = number(peaks, p, file, "peaks_tflops");
+    for (auto it = peaks.begin(); it != peaks.end(); ++it)
+        if (!s.peaks_tflops.count(it.key()))
+            fail(file, "peaks_tflops." + it.key(), "unknown precision (known: fp64, fp32, fp16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_bf16, tensor_fp8, tensor_int8, tensor_fp4)");
+    s.dram_bandwidth_tbs = number(j, "dram_bandwidth_tbs", file);
+    if (!s.dram_bandwidth_tbs.value) fail(file, "dram_bandwidth_tbs.value", "required");
+    s.l2_mib = number(j, "l2_mib", file);
+    s.l1_bytes_per_clock_per_sm = number(j, "l1_bytes_per_clock_per_sm", file);
+    s.l2_bytes_per_clock = number(j, "l2_bytes_per_clock", file);
+    if (j.contains("notes") && j["notes"].is_string()) s.notes = j["notes"].get<std::string>();
+    return s;
+}
+
+std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir) {
+    std::vector<gpu_spec> specs;
+    for (const auto& f : embedded_hwspecs()) specs.push_back(parse_gpu_spec(f.contents, f.name));
+    if (!extra_dir.empty()) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        if (!fs::is_directory(extra_dir, ec))
+            throw input_error(error_code::io, extra_dir, 0, 0, "not a directory of GPU spec files");
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(extra_dir))
+            if (e.path().extension() == ".json") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& p : files) {
+            std::ifstream in(p);
+            if (!in) throw input_error(error_code::io, p.string(), 0, 0, "cannot open");
+            std::stringstream ss;
+            ss << in.rdbuf();
+            gpu_spec s = parse_gpu_spec(ss.str(), p.string());
+            auto same = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& o) { return o.id == s.id; });
+            if (same != specs.end()) *same = std::move(s);
+            else specs.push_back(std::move(s));
+        }
+    }
+    return specs;
+}
+
+}  // namespace roofline

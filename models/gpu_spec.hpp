@@ -1,0 +1,45 @@
+// A GPU's published figures, loaded from hwspecs/*.json. Every number carries its source;
+// figures a vendor does not publish are null and the engine says so instead of guessing.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct sourced_number {
+    std::optional<double> value;  // nullopt: not published / not verified
+    std::string source;
+    std::optional<double> at_clock_mhz;  // the clock the figure holds at, if not the boost clock
+};
+
+// The precisions a spec may list, in report order.
+const std::vector<std::string>& spec_precisions();
+
+struct gpu_spec {
+    std::string id;
+    std::string name;
+    std::string file;  // where it was loaded from, for messages
+    std::string compute_capability;
+    std::vector<std::string> device_names;
+    std::optional<double> detect_dram_clock_mhz;
+    sourced_number sm_count;
+    sourced_number boost_clock_mhz;
+    std::map<std::string, sourced_number> peaks_tflops;  // keys from spec_precisions()
+    sourced_number dram_bandwidth_tbs;
+    sourced_number l2_mib;
+    sourced_number l1_bytes_per_clock_per_sm;
+    sourced_number l2_bytes_per_clock;
+    std::string notes;
+};
+
+// Parses and validates one spec; throws input_error naming the file and the field.
+gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file);
+
+// The specs shipped in hwspecs/ (compiled into the binary), plus any *.json in `extra_dir`
+// (same id: the extra file wins).
+std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir = "");
+
+}  // namespace roofline

@@ -1,0 +1,29 @@
+// What the model reads: one kernel's metrics in base units (summed or time-averaged over its
+// launches by analyzer/kernel_table) and nothing else, so models/ never sees CSV or text.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace roofline {
+
+struct metric_view {
+    const std::map<std::string, double>& numbers;
+    std::size_t launches = 1;
+
+    std::optional<double> find(const std::string& id) const {
+        auto it = numbers.find(id);
+        if (it == numbers.end()) return std::nullopt;
+        return it->second;
+    }
+    // The first of several ids that the capture holds.
+    std::optional<double> first_of(std::initializer_list<const char*> ids) const {
+        for (const char* id : ids)
+            if (auto v = find(id)) return v;
+        return std::nullopt;
+    }
+};
+
+}  // namespace roofline

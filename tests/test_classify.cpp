@@ -1,0 +1,89 @@
+#include "analyzer/report.hpp"
+#include "models/classify.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+kernel_roofline roof(double duration_ns, std::vector<std::pair<std::string, double>> uses) {
+    kernel_roofline k;
+    k.placed = true;
+    k.duration_ns = duration_ns;
+    for (auto& [id, u] : uses) {
+        resource_use r;
+        r.id = id;
+        r.utilisation = u;
+        r.kind = (id == "dram" || id == "l2" || id == "l1") ? resource_kind::memory : resource_kind::compute;
+        r.is_precision = id.rfind("fp", 0) == 0 || id.rfind("tensor_", 0) == 0;
+        k.resources.push_back(r);
+        if (u * 100 > k.pct_of_roof) {
+            k.pct_of_roof = u * 100;
+            k.binding = id;
+        }
+    }
+    return k;
+}
+launch_shape big_grid() { return launch_shape{10000, 10, 132, 1}; }
+}  // namespace
+
+TEST_CASE("60% of a roof is the line between throughput-bound and the rest") {
+    CHECK(classify(roof(1e6, {{"dram", 0.60}, {"sm", 0.1}}), big_grid()).bound == "memory");
+    CHECK(classify(roof(1e6, {{"dram", 0.599}, {"sm", 0.1}}), big_grid()).bound == "latency");
+}
+
+TEST_CASE("memory against compute: the higher utilisation wins, memory on a tie") {
+    auto c = classify(roof(1e6, {{"dram", 0.7}, {"l2", 0.75}, {"sm", 0.74}}), big_grid());
+    CHECK(c.bound == "memory");
+    CHECK(c.limiter == "l2");
+    CHECK(classify(roof(1e6, {{"dram", 0.7}, {"sm", 0.71}}), big_grid()).bound == "compute");
+    CHECK(classify(roof(1e6, {{"dram", 0.7}, {"sm", 0.7}}), big_grid()).bound == "memory");
+}
+
+TEST_CASE("the compute limiter is the precision or pipe that explains 80% of the SM's load") {
+    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.85}, {"pipe_fma", 0.85}}), big_grid()).limiter == "fp32");
+    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.70}, {"pipe_alu", 0.80}}), big_grid()).limiter == "pipe_alu");
+    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.70}, {"pipe_alu", 0.70}}), big_grid()).limiter == "sm");
+}
+
+TEST_CASE("below every roof: launch under 5 us per launch, then small grid, then latency") {
+    CHECK(classify(roof(4999, {{"l1", 0.2}}), big_grid()).bound == "launch");
+    CHECK(classify(roof(5000, {{"l1", 0.2}}), big_grid()).bound == "latency");
+    // 8 launches of 2.9 us each: launch-bound although the total is 23 us.
+    CHECK(classify(roof(23000, {{"l1", 0.2}}), launch_shape{4, 0.03, 132, 8}).bound == "launch");
+    CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{131, 0.99, 132, 1}).bound == "small_grid");
+    CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{132, 0.5, 132, 1}).bound == "small_grid");
+    CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{132, 1.0, 132, 1}).bound == "latency");
+}
+
+TEST_CASE("the real H100 capture: each kernel gets the bound it was written to show") {
+    auto a = analyze_example("examples/h100/kernels_raw.csv");
+    auto verdict = [&](const char* name) { return verdict_text(kernel_named(a, name).verdict); };
+    CHECK(verdict("copy_vec4") == "memory / dram");
+    CHECK(verdict("transpose_smem") == "memory / dram");
+    CHECK(verdict("transpose_naive") == "memory / l2");
+    CHECK(verdict("fma_chain<float>") == "compute / fp32");
+    CHECK(verdict("fma_chain<double>") == "compute / fp64");
+    CHECK(verdict("fma_chain<__half2>") == "compute / fp16");
+    CHECK(verdict("copy_few_blocks") == "small_grid");
+    CHECK(verdict("tiny_add") == "launch");
+}
+
+TEST_CASE("raw and details exports of one capture get the same bound for every kernel") {
+    for (const char* base : {"examples/h100/kernels", "examples/h100/torch_ops"}) {
+        auto raw = analyze_example(std::string(base) + "_raw.csv");
+        auto det = analyze_example(std::string(base) + "_details.csv");
+        REQUIRE(raw.kernels.size() == det.kernels.size());
+        CHECK(raw.gpu.id == det.gpu.id);
+        for (std::size_t i = 0; i < raw.kernels.size(); ++i) {
+            CAPTURE(raw.kernels[i].group.name);
+            CHECK(raw.kernels[i].group.name == det.kernels[i].group.name);
+            CHECK(raw.kernels[i].verdict.bound == det.kernels[i].verdict.bound);
+            // Memory limiters are measured the same way in both; compute limiters are
+            // named per precision only where the raw page has the counters.
+            if (raw.kernels[i].verdict.bound == "memory") CHECK(raw.kernels[i].verdict.limiter == det.kernels[i].verdict.limiter);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+#include "analyzer/cli/commands.hpp"
+#include "analyzer/input_error.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+struct result {
+    int rc;
+    std::string out, err;
+};
+result run_cli(std::vector<std::string> args) {
+    args.insert(args.begin(), "roofline");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream out, err;
+    int rc = cli::run(int(argv.size()), argv.data(), out, err);
+    return {rc, out.str(), err.str()};
+}
+std::vector<std::string> kernel_names(const std::string& json) {
+    std::vector<std::string> names;
+    auto j = nlohmann::json::parse(json);  // kept alive for the loop
+    for (const auto& k : j["kernels"]) names.push_back(k["name"]);
+    return names;
+}
+}  // namespace
+
+TEST_CASE("analyze -o writes the report and --format json writes JSON") {
+    auto path = (std::filesystem::temp_directory_path() / "roofline-cli-test.json").string();
+    std::filesystem::remove(path);
+    auto r = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "--format", "json", "-o", path});
+    CHECK(r.rc == 0);
+    auto j = nlohmann::json::parse(read_text(path));
+    CHECK(j["kernels"].size() == 8);
+}
+
+TEST_CASE("--kernel-name takes a substring or regex:, like ncu") {
+    auto csv = source_path("examples/h100/kernels_raw.csv");
+    auto sub = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "transpose"}).out);
+    CHECK(sub.size() == 2);
+    auto re = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^void .*fma_chain<(float|double)>"}).out);
+    CHECK(re.size() == 2);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:(("}), doctest::Contains("not a valid regular expression"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}), doctest::Contains("none of the 15 launches passes the filters"), input_error);
+}
+
+TEST_CASE("--launch-skip and --launch-count count matching launches in capture order") {
+    auto csv = source_path("examples/h100/kernels_raw.csv");
+    auto j = nlohmann::json::parse(run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"}).out);
+    REQUIRE(j["kernels"].size() == 1);
+    CHECK(j["kernels"][0]["launches"] == 3);
+    CHECK(j["input"]["launches_read"] == 15);
+    CHECK(j["input"]["launches_analysed"] == 3);
+}
+
+TEST_CASE("--gpu overrides detection; a live run without a device name needs it") {
+    auto live = source_path("examples/h100/live_metrics_stdout.txt");
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", live}), doctest::Contains("pass --gpu"), input_error);
+    auto r = run_cli({"analyze", live, "--gpu", "h100-sxm", "--format", "json"});
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["gpu"]["id"] == "h100-sxm");
+    CHECK(j["kernels"][0]["bound"] == "memory");
+}
+
+TEST_CASE("usage errors are errors, help is not") {
+    CHECK(run_cli({"analyze", "--help"}).rc == 0);
+    CHECK(run_cli({"nonsense"}).rc == 2);
+    CHECK_THROWS_AS(run_cli({"analyze"}), input_error);
+    CHECK_THROWS_AS(run_cli({"analyze", "x.csv", "--format", "pdf"}), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", "/no/such/file.csv"}), "/no/such/file.csv: cannot open the file", input_error);
+}

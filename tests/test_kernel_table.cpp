@@ -1,0 +1,56 @@
+#include "analyzer/kernel_table.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace roofline;
+using namespace roofline::test;
+
+TEST_CASE("counters add up over launches and rates are averaged by duration") {
+    CHECK(metric_is_additive("dram__bytes_read.sum"));
+    CHECK(metric_is_additive("gpu__time_duration.sum"));
+    CHECK(metric_is_additive("lts__t_sectors.avg"));
+    CHECK_FALSE(metric_is_additive("dram__bytes.sum.per_second"));
+    CHECK_FALSE(metric_is_additive("sm__throughput.avg.pct_of_peak_sustained_elapsed"));
+    CHECK_FALSE(metric_is_additive("lts__t_sector_hit_rate.pct"));
+    CHECK_FALSE(metric_is_additive("launch__grid_size"));
+    CHECK_FALSE(metric_is_additive("device__attribute_multiprocessor_count"));
+
+    kernel_table t;
+    launch_record a, b;
+    a.kernel_name = b.kernel_name = "k";
+    a.numbers = {{"gpu__time_duration.sum", 100}, {"dram__bytes_read.sum", 10}, {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 10}};
+    b.numbers = {{"gpu__time_duration.sum", 300}, {"dram__bytes_read.sum", 30}, {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 50}};
+    t.add(std::move(a));
+    t.add(std::move(b));
+    auto g = t.finish();
+    REQUIRE(g.size() == 1);
+    CHECK(g[0].launches == 2);
+    CHECK(g[0].numbers["gpu__time_duration.sum"] == 400);
+    CHECK(g[0].numbers["dram__bytes_read.sum"] == 40);
+    CHECK(g[0].numbers["sm__throughput.avg.pct_of_peak_sustained_elapsed"] == doctest::Approx(40));  // (10*100+50*300)/400
+}
+
+TEST_CASE("the eight tiny_add launches of the real capture fold into one kernel") {
+    kernel_table t;
+    for (auto& l : read_example("examples/h100/kernels_raw.csv")) t.add(std::move(l));
+    auto g = t.finish();
+    CHECK(g.size() == 8);
+    std::size_t tiny = 0;
+    for (const auto& k : g)
+        if (k.name.find("tiny_add") != std::string::npos) tiny = k.launches;
+    CHECK(tiny == 8);
+}
+
+TEST_CASE("a summary record counts its invocations") {
+    kernel_table t;
+    launch_record r;
+    r.kernel_name = "k";
+    r.invocations = 8;
+    r.numbers = {{"gpu__time_duration.sum", 2875}, {"dram__bytes_read.sum", 100}};
+    t.add(std::move(r));
+    auto g = t.finish();
+    CHECK(g[0].launches == 8);
+    CHECK(g[0].numbers["gpu__time_duration.sum"] == 23000);
+    CHECK(g[0].numbers["dram__bytes_read.sum"] == 800);
+}

@@ -1,0 +1,77 @@
+// Golden reports for a committed real capture. A mismatch prints the first differing line;
+// ROOFLINE_UPDATE_GOLDEN=1 rewrites the golden files (commit them after reading the diff).
+#include "analyzer/report.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <fstream>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+
+analysis analyze_named(const std::string& rel) {
+    std::ifstream in(source_path(rel), std::ios::binary);
+    return analyze(in, rel, {});
+}
+
+void check_golden(const std::string& actual, const std::string& golden_rel) {
+    std::string path = source_path(golden_rel);
+    if (std::getenv("ROOFLINE_UPDATE_GOLDEN")) {
+        std::ofstream(path, std::ios::binary) << actual;
+        return;
+    }
+    std::string expected = read_text(path);
+    if (actual == expected) return;
+    std::istringstream a(actual), e(expected);
+    std::string la, le;
+    std::size_t line = 0;
+    while (true) {
+        ++line;
+        bool ga = bool(std::getline(a, la)), ge = bool(std::getline(e, le));
+        if (!ga && !ge) break;
+        if (la != le || ga != ge) {
+            FAIL_CHECK(golden_rel << ":" << line << " differs\n  expected: " << le << "\n  actual:   " << la);
+            return;
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("markdown report of the H100 kernels capture matches its golden file") {
+    check_golden(render_markdown(analyze_named("examples/h100/kernels_raw.csv")), "tests/golden/kernels_raw.md");
+}
+
+TEST_CASE("JSON report of the H100 kernels capture matches its golden file") {
+    check_golden(render_json(analyze_named("examples/h100/kernels_raw.csv")), "tests/golden/kernels_raw.json");
+}
+
+TEST_CASE("markdown report of the details export keeps ncu's own findings") {
+    std::string md = render_markdown(analyze_named("examples/h100/kernels_details.csv"));
+    check_golden(md, "tests/golden/kernels_details.md");
+    CHECK(md.find("Nsight Compute says") != std::string::npos);
+}
+
+TEST_CASE("the JSON report carries the documented fields") {
+    auto j = nlohmann::json::parse(render_json(analyze_named("examples/h100/kernels_details.csv")));
+    CHECK(j["gpu"]["id"] == "h100-sxm");
+    REQUIRE(j["kernels"].size() == 8);
+    for (const auto& k : j["kernels"]) {
+        for (const char* f : {"name", "launches", "duration_ns", "bound", "limiter", "pct_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
+            CHECK(k.contains(f));
+        for (const auto& f : k["findings"]) CHECK(f["source"] == "ncu");
+    }
+}
+
+TEST_CASE("the same input gives byte-identical reports") {
+    auto a = analyze_named("examples/h100/torch_ops_raw.csv");
+    auto b = analyze_named("examples/h100/torch_ops_raw.csv");
+    CHECK(render_markdown(a) == render_markdown(b));
+    CHECK(render_json(a) == render_json(b));
+}

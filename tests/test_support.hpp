@@ -1,0 +1,53 @@
+// Helpers shared by the tests: paths into the repository and small CSV builders.
+#pragma once
+
+#include "analyzer/analysis.hpp"
+#include "analyzer/ncu_reader.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace roofline::test {
+
+inline std::string source_path(const std::string& rel) { return std::string(ROOFLINE_SOURCE_DIR) + "/" + rel; }
+
+inline std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Reads CSV text and returns every launch.
+inline std::vector<launch_record> read_launches(const std::string& text, read_summary* summary = nullptr,
+                                                const read_options& options = {}) {
+    std::istringstream in(text);
+    std::vector<launch_record> out;
+    read_summary s = read_ncu_csv(in, "test.csv", options, [&](launch_record&& r) { out.push_back(std::move(r)); });
+    if (summary) *summary = s;
+    return out;
+}
+
+inline std::vector<launch_record> read_example(const std::string& rel, read_summary* summary = nullptr) {
+    return read_launches(read_text(source_path(rel)), summary);
+}
+
+inline const launch_record& by_name(const std::vector<launch_record>& v, const std::string& part) {
+    for (const auto& r : v)
+        if (r.kernel_name.find(part) != std::string::npos) return r;
+    throw std::runtime_error("no launch named " + part);
+}
+
+inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) {
+    return analyze_file(source_path(rel), o);
+}
+
+inline const kernel_result& kernel_named(const analysis& a, const std::string& part) {
+    for (const auto& k : a.kernels)
+        if (k.group.name.find(part) != std::string::npos) return k;
+    throw std::runtime_error("no kernel named " + part);
+}
+
+}  // namespace roofline::test
