@@ -257,7 +257,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     k.duration_ns = *duration;
     if (auto clk = m.first_of({"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second", "gpc__cycles_elapsed.avg.per_second"})) {
         k.sm_clock_hz = *clk;
-        k.sm_clock_source = "measured (sm__cycles_elapsed.avg.per_second)";
+        k.sm_clock_source = "sm__cycles_elapsed.avg.per_second";
     } else {
         k.sm_clock_hz = *spec.boost_clock_mhz.value * 1e6;
         k.sm_clock_source = "spec boost clock (the capture holds no SM clock)";

@@ -87,3 +87,26 @@ TEST_CASE("raw and details exports of one capture get the same bound for every k
         }
     }
 }
+
+TEST_CASE("the real H200 capture: same kernels, same bounds as on the H100") {
+    auto raw = analyze_example("examples/h200/kernels_raw.csv");
+    auto det = analyze_example("examples/h200/kernels_details.csv");
+    CHECK(raw.gpu.id == "h200");
+    CHECK(det.gpu.id == "h200");  // no device name on the details page: told apart by the DRAM clock
+    CHECK(det.gpu_how.find("DRAM clock") != std::string::npos);
+    auto bound = [&](const analysis& a, const char* name) { return kernel_named(a, name).verdict.bound; };
+    for (const auto* a : {&raw, &det}) {
+        CHECK(bound(*a, "copy_vec4") == "memory");
+        CHECK(bound(*a, "transpose_smem") == "memory");
+        CHECK(bound(*a, "transpose_naive") == "memory");
+        CHECK(bound(*a, "fma_chain<float>") == "compute");
+        CHECK(bound(*a, "copy_few_blocks") == "small_grid");
+        CHECK(bound(*a, "tiny_add") == "launch");
+    }
+    CHECK(verdict_text(kernel_named(raw, "fma_chain<double>").verdict) == "compute / fp64");
+    // The H200's measured DRAM peak agrees with its 4.8 TB/s datasheet figure: no warning.
+    const auto* dram = kernel_named(raw, "copy_vec4").roof.find("dram");
+    REQUIRE(dram);
+    CHECK(dram->peak == doctest::Approx(4.8e12).epsilon(0.01));
+    CHECK(kernel_named(raw, "copy_vec4").roof.warnings.empty());
+}
