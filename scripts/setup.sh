@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the engine needs (only those missing), then configures and
-# builds into build/. Used by quickstart.sh and test.sh; safe to run again.
+# builds into build/ (with the CUDA kernels where nvcc exists). Used by quickstart.sh and test.sh; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,5 +18,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The CUDA validation kernels build wherever nvcc exists (they run only on a GPU machine).
+kernels=(-DROOFLINE_BUILD_KERNELS=OFF)
+nvcc=$(command -v nvcc || true)
+[ -n "$nvcc" ] || { [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc; }
+[ -z "$nvcc" ] || kernels=(-DROOFLINE_BUILD_KERNELS=ON "-DCMAKE_CUDA_COMPILER=$nvcc")
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "${kernels[@]}" >/dev/null
 cmake --build build -j "$(nproc)"
