@@ -42,6 +42,8 @@ public:
     // Launches per run: a launch-bound chain launches many times.
     virtual int launches_per_run() const { return 1; }
     virtual double tolerance() const { return 1e-5; }
+    // False for cases that only make sense timed (a CUDA graph replays kernels ncu profiles anyway).
+    virtual bool profiled() const { return true; }
 };
 
 using case_list = std::vector<std::unique_ptr<kernel_case>>;
@@ -88,5 +90,11 @@ double relative_error(const std::vector<double>& a, const std::vector<double>& b
 void add_memory_cases(case_list& out);
 void add_compute_cases(case_list& out);
 void add_launch_cases(case_list& out);
+void add_memory_pair_cases(case_list& out);
+void add_sync_pair_cases(case_list& out);
+void add_compute_pair_cases(case_list& out);
+void add_tensor_pair_cases(case_list& out);
+void add_occupancy_pair_cases(case_list& out);
+void add_sweep_cases(case_list& out);
 
 }  // namespace roofline::kernels

@@ -43,6 +43,16 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
             c.reasons.push_back(mem->id + " runs at " + pct(mu) + " of its peak (" + mem->formula + "), at or above the " +
                                 pct(t.near_roof) + " that counts as near a roof, and above every compute unit (best " +
                                 (comp ? comp->id + " at " + pct(cu) : std::string("none measured")) + ")");
+            for (const char* lower : {"dram", "l2"}) {
+                if (lower == mem->id) break;
+                const resource_use* r = k.find(lower);
+                if (r && r->utilisation >= t.prefer_lower_level * mu) {
+                    c.limiter = r->id;
+                    c.reasons.push_back(r->id + " runs at " + pct(r->utilisation) + ", at least " + pct(t.prefer_lower_level) + " of " +
+                                        mem->id + "'s load: the traffic comes from " + r->id + ", so it is named as the limiter");
+                    break;
+                }
+            }
             return c;
         }
         c.bound = "compute";

@@ -15,6 +15,10 @@ struct classify_thresholds {
     double near_roof = 0.60;         // ncu's SOLBottleneck uses 60% as "high throughput"
     double specific_share = 0.80;    // a precision or pipe names the compute limiter if it reaches this share of the SM's utilisation
     double launch_ns = 5000.0;       // a launch shorter than this is dominated by launch overhead (a few us on H100)
+    // Among memory levels the one nearest DRAM is named when it is at least this share of the
+    // busiest level: a streaming kernel keeps L2 busy with DRAM's own fills, so an L2 a few
+    // points busier than DRAM (seen on the H200: 93% against 86%) is fed by DRAM, not the limit.
+    double prefer_lower_level = 0.90;
 };
 
 struct launch_shape {

@@ -1,5 +1,6 @@
 #include "roofline_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -229,18 +230,29 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     // below only place the kernel on the hierarchical chart (intensity per level).
     if (auto v = m.find("derived__lts__lts2xbar_bytes.sum.per_second")) k.bytes_l2 = *v * t_s;
     if (auto v = m.find("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.per_second")) k.bytes_l1 = *v * t_s;
-    struct level { const char* id; const char* metric; std::optional<double> bytes; };
-    for (const level& lv : {level{"l2", "lts__throughput.avg.pct_of_peak_sustained_elapsed", k.bytes_l2},
-                            level{"l1", "l1tex__throughput.avg.pct_of_peak_sustained_active", k.bytes_l1}}) {
-        if (auto pct = m.find(lv.metric)) {
-            resource_use r;
-            r.id = lv.id;
-            r.kind = resource_kind::memory;
-            r.utilisation = *pct / 100.0;
-            r.work = lv.bytes.value_or(0.0);
-            r.formula = lv.metric;
-            k.resources.push_back(std::move(r));
-        }
+    auto add_level = [&](const char* id, double pct, std::string formula, std::optional<double> level_bytes) {
+        resource_use r;
+        r.id = id;
+        r.kind = resource_kind::memory;
+        r.utilisation = pct / 100.0;
+        r.work = level_bytes.value_or(0.0);
+        r.formula = std::move(formula);
+        k.resources.push_back(std::move(r));
+    };
+    if (auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed"))
+        add_level("l2", *pct, "lts__throughput.avg.pct_of_peak_sustained_elapsed", k.bytes_l2);
+    // L1 over elapsed cycles of every SM: the "active" form (all the details page has) counts
+    // only SMs with work, so four busy blocks on a 132-SM GPU read as a busy L1.
+    if (auto pct = m.find("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")) {
+        add_level("l1", *pct, "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", k.bytes_l1);
+    } else if (auto active = m.find("l1tex__throughput.avg.pct_of_peak_sustained_active")) {
+        auto busy = m.find("sm__cycles_active.avg");
+        auto elapsed = m.find("sm__cycles_elapsed.max");
+        if (busy && elapsed && *elapsed > 0)
+            add_level("l1", *active * std::min(1.0, *busy / *elapsed),
+                      "l1tex__throughput.avg.pct_of_peak_sustained_active x sm__cycles_active.avg / sm__cycles_elapsed.max", k.bytes_l1);
+        else
+            add_level("l1", *active, "l1tex__throughput.avg.pct_of_peak_sustained_active (over active cycles only)", k.bytes_l1);
     }
 }
 

@@ -35,11 +35,18 @@ TEST_CASE("60% of a roof is the line between throughput-bound and the rest") {
 }
 
 TEST_CASE("memory against compute: the higher utilisation wins, memory on a tie") {
-    auto c = classify(roof(1e6, {{"dram", 0.7}, {"l2", 0.75}, {"sm", 0.74}}), big_grid());
+    auto c = classify(roof(1e6, {{"dram", 0.5}, {"l2", 0.75}, {"sm", 0.74}}), big_grid());
     CHECK(c.bound == "memory");
     CHECK(c.limiter == "l2");
     CHECK(classify(roof(1e6, {{"dram", 0.7}, {"sm", 0.71}}), big_grid()).bound == "compute");
     CHECK(classify(roof(1e6, {{"dram", 0.7}, {"sm", 0.7}}), big_grid()).bound == "memory");
+}
+
+TEST_CASE("DRAM is named over a busier L2 when it carries at least 90% of L2's load") {
+    CHECK(classify(roof(1e6, {{"dram", 0.67}, {"l2", 0.75}}), big_grid()).limiter == "l2");   // 0.893
+    CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.75}}), big_grid()).limiter == "dram");  // 0.907
+    CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter == "dram");
+    CHECK(classify(roof(1e6, {{"dram", 0.10}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter == "l2");
 }
 
 TEST_CASE("the compute limiter is the precision or pipe that explains 80% of the SM's load") {

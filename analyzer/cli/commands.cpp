@@ -3,6 +3,7 @@
 #include "../analysis.hpp"
 #include "../atomic_file.hpp"
 #include "../input_error.hpp"
+#include "../pairs_report.hpp"
 #include "../quantity_format.hpp"
 #include "../report.hpp"
 
@@ -24,6 +25,7 @@ constexpr const char* top_usage =
     "commands:\n"
     "  analyze FILE   place every kernel of an Nsight Compute CSV export on its GPU's roofline\n"
     "  gpus           list the GPU specs the engine knows\n"
+    "  pairs DIR      the naive -> fixed validation table of kernels/ from a capture folder\n"
     "\n"
     "Run `roofline <command> --help` for a command's options.\n";
 
@@ -87,6 +89,30 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     return 0;
 }
 
+int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description opts("roofline pairs DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.\n\noptions");
+    opts.add_options()
+        ("help,h", "show this help")
+        ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
+        ("pairs", po::value<std::string>()->default_value("kernels/pairs.json"), "the pair definitions")
+        ("output,o", po::value<std::string>(), "write the table here (e.g. DIR/PAIRS.md); stdout otherwise")
+        ("check", "exit 1 when a verdict differs from pairs.json without a listed reason");
+    po::positional_options_description pos;
+    pos.add("dir", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    if (!vm.count("dir")) usage_error("pairs needs a capture folder (see roofline pairs --help)");
+    pairs_report r = build_pairs_report(vm["dir"].as<std::string>(), vm["pairs"].as<std::string>());
+    std::string text = render_pairs_markdown(r);
+    if (vm.count("output")) write_file_atomically(vm["output"].as<std::string>(), text);
+    else out << text;
+    for (const auto& p : r.problems) err << "roofline: " << p << "\n";
+    return vm.count("check") && !r.problems.empty() ? 1 : 0;
+}
+
 int gpus_command(const std::vector<std::string>& args, std::ostream& out) {
     po::options_description opts("roofline gpus [options]\n\noptions");
     opts.add_options()("help,h", "show this help")(
@@ -126,6 +152,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     }
     if (command == "analyze") return analyze_command(args, out, err);
     if (command == "gpus") return gpus_command(args, out);
+    if (command == "pairs") return pairs_command(args, out, err);
     err << "roofline: unknown command \"" << command << "\"\n\n" << top_usage;
     return 2;
 }

@@ -1,0 +1,52 @@
+// The validation table of kernels/: for each naive -> fixed pair, the durations from a real
+// capture, the measured speedup, and the engine's verdict on both sides against what the pair
+// was built to show (kernels/pairs.json). `roofline pairs DIR` writes it as DIR/PAIRS.md.
+#pragma once
+
+#include "analysis.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct pair_side {
+    std::string case_name;
+    std::vector<std::string> kernels;  // the kernels found in the capture
+    std::vector<std::string> verdicts;  // one per kernel, "bound/limiter"
+    std::string expect;
+    std::string known_miss;  // why the verdict differs on this GPU, from pairs.json ("" if none)
+    double ncu_ns = 0.0;     // summed over the side's kernels and launches
+    std::optional<double> runner_us;  // unprofiled median from runner_timing.txt
+    std::optional<double> roof_pct;   // the utilisation of the side's limiter, % (first kernel)
+};
+
+struct pair_row {
+    std::string id;
+    std::string bottleneck;
+    pair_side naive, fixed;
+    std::string reference_label;
+    std::optional<double> reference_ns;
+};
+
+struct reference_row {
+    std::string case_name, kernel, expect, verdict, roof, known_miss;
+    std::optional<double> roof_pct, target_pct;
+};
+
+struct pairs_report {
+    std::string gpu_id, gpu_name, capture;
+    std::vector<pair_row> pairs;
+    std::vector<reference_row> references;
+    // Verdicts that differ from pairs.json without a known miss, known misses that no longer
+    // miss, and roof targets not met; empty when the capture shows what the pairs promise.
+    std::vector<std::string> problems;
+    std::vector<std::string> targets_missed;  // roof targets not reached (reported, not problems)
+};
+
+// Throws input_error for a missing capture or a malformed pairs file.
+pairs_report build_pairs_report(const std::string& dir, const std::string& pairs_file);
+std::string render_pairs_markdown(const pairs_report& r);
+
+}  // namespace roofline

@@ -1,0 +1,268 @@
+// Compute-side pairs: a shared-memory-bound SGEMM (one output per thread) -> register-blocked
+// tiles; FP64 arithmetic where FP32 suffices -> FP32; a run-time indexed local array (local
+// memory) -> compile-time indexing (registers).
+#include "kernel_case.hpp"
+
+namespace roofline::kernels {
+namespace {
+
+constexpr int sgemm_tile = 32;
+
+// Two shared-memory loads per FMA: the shared-memory pipe, not the FMA pipe, sets the pace.
+__global__ void sgemm_smem_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+    __shared__ float as[sgemm_tile][sgemm_tile];
+    __shared__ float bs[sgemm_tile][sgemm_tile];
+    int row = blockIdx.y * sgemm_tile + threadIdx.y, col = blockIdx.x * sgemm_tile + threadIdx.x;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < n; k0 += sgemm_tile) {
+        as[threadIdx.y][threadIdx.x] = a[size_t(row) * n + k0 + threadIdx.x];
+        bs[threadIdx.y][threadIdx.x] = b[size_t(k0 + threadIdx.y) * n + col];
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < sgemm_tile; ++k) acc = fmaf(as[threadIdx.y][k], bs[k][threadIdx.x], acc);
+        __syncthreads();
+    }
+    c[size_t(row) * n + col] = acc;
+}
+
+// 128x128 block tiles, 8x8 outputs per thread held in registers: 16 loads feed 64 FMAs.
+constexpr int rb_bm = 128, rb_bn = 128, rb_bk = 8, rb_tm = 8, rb_tn = 8;
+__global__ void __launch_bounds__(256) sgemm_register_blocked(const float* __restrict__ a, const float* __restrict__ b,
+                                                              float* __restrict__ c, int n) {
+    __shared__ float as[rb_bk][rb_bm];  // transposed: a column of the A tile is contiguous
+    __shared__ float bs[rb_bk][rb_bn];
+    const int tid = threadIdx.x;
+    const int row0 = blockIdx.y * rb_bm, col0 = blockIdx.x * rb_bn;
+    const int tr = (tid / (rb_bn / rb_tn)) * rb_tm, tc = (tid % (rb_bn / rb_tn)) * rb_tn;
+    float acc[rb_tm][rb_tn] = {};
+    float ra[rb_tm], rbv[rb_tn];
+    for (int k0 = 0; k0 < n; k0 += rb_bk) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            int idx = tid + i * 256;
+            int r = idx / rb_bk, col = idx % rb_bk;
+            as[col][r] = a[size_t(row0 + r) * n + k0 + col];
+            int br = idx / rb_bn, bcol = idx % rb_bn;
+            bs[br][bcol] = b[size_t(k0 + br) * n + col0 + bcol];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < rb_bk; ++k) {
+#pragma unroll
+            for (int i = 0; i < rb_tm; ++i) ra[i] = as[k][tr + i];
+#pragma unroll
+            for (int j = 0; j < rb_tn; ++j) rbv[j] = bs[k][tc + j];
+#pragma unroll
+            for (int i = 0; i < rb_tm; ++i)
+#pragma unroll
+                for (int j = 0; j < rb_tn; ++j) acc[i][j] = fmaf(ra[i], rbv[j], acc[i][j]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < rb_tm; ++i)
+#pragma unroll
+        for (int j = 0; j < rb_tn; ++j) c[size_t(row0 + tr + i) * n + col0 + tc + j] = acc[i][j];
+}
+
+// Checks a GEMM on sampled outputs against float64 dot products (a full CPU GEMM takes minutes).
+template <class In>
+double sampled_gemm_error(const std::vector<In>& a, const std::vector<In>& b, const std::vector<float>& c, int n,
+                          double (*to_double)(In), std::mt19937_64& rng) {
+    std::uniform_int_distribution<int> pick(0, n - 1);
+    std::vector<double> got, want;
+    for (int s = 0; s < 512; ++s) {
+        int r = pick(rng), col = pick(rng);
+        double dot = 0;
+        for (int k = 0; k < n; ++k) dot += to_double(a[size_t(r) * n + k]) * to_double(b[size_t(k) * n + col]);
+        want.push_back(dot);
+        got.push_back(c[size_t(r) * n + col]);
+    }
+    return relative_error(got, want);
+}
+
+double float_to_double(float v) { return v; }
+
+class sgemm_case : public kernel_case {
+public:
+    sgemm_case(bool blocked, int n) : blocked_(blocked), n_(n) {}
+    std::string name() const override { return blocked_ ? "sgemm_register_blocked" : "sgemm_smem_tiled"; }
+    std::string intent() const override {
+        return blocked_ ? "compute/fp32: 8x8 register tiles per thread"
+                        : "MIO/shared-memory throughput: two shared loads per FMA, one output per thread";
+    }
+    void setup(std::mt19937_64& rng) override {
+        size_t count = size_t(n_) * n_;
+        ha_ = random_floats(rng, count);
+        hb_ = random_floats(rng, count);
+        a_ = device_buffer<float>(count);
+        b_ = device_buffer<float>(count);
+        c_ = device_buffer<float>(count);
+        a_.upload(ha_);
+        b_.upload(hb_);
+        check_rng_.seed(rng());
+    }
+    void poison() override { c_.poison(); }
+    void launch(cudaStream_t s) override {
+        if (blocked_)
+            sgemm_register_blocked<<<dim3(n_ / rb_bn, n_ / rb_bm), 256, 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
+        else
+            sgemm_smem_tiled<<<dim3(n_ / sgemm_tile, n_ / sgemm_tile), dim3(sgemm_tile, sgemm_tile), 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
+    }
+    double check() override {
+        auto c = c_.download();
+        for (float v : c)
+            if (!std::isfinite(v)) return INFINITY;  // every element written
+        return sampled_gemm_error<float>(ha_, hb_, c, n_, float_to_double, check_rng_);
+    }
+    double min_bytes() const override { return 3.0 * n_ * double(n_) * sizeof(float); }
+    double flops() const override { return 2.0 * double(n_) * n_ * n_; }
+
+private:
+    bool blocked_;
+    int n_;
+    std::vector<float> ha_, hb_;
+    device_buffer<float> a_, b_, c_;
+    std::mt19937_64 check_rng_;
+};
+
+constexpr int poly_steps = 256;
+
+template <class T>
+__global__ void poly_chain(const T* __restrict__ in, T* __restrict__ out, size_t n) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    T x = in[i];
+    // Horner steps of a contracting map: the result stays near T(0.4) / (1 - T(0.6)).
+    for (int k = 0; k < poly_steps; ++k) x = x * T(0.6) + T(0.4);
+    out[i] = x;
+}
+
+template <class T>
+class poly_case : public kernel_case {
+public:
+    explicit poly_case(size_t n) : n_(n) {}
+    std::string name() const override { return sizeof(T) == 8 ? "poly_fp64" : "poly_fp32"; }
+    std::string intent() const override {
+        return sizeof(T) == 8 ? "FP64 on a slower pipe where FP32 suffices" : "compute/fp32: the same chain in FP32";
+    }
+    void setup(std::mt19937_64& rng) override {
+        host_ = random_floats(rng, n_);
+        std::vector<T> h(host_.begin(), host_.end());
+        in_ = device_buffer<T>(n_);
+        out_ = device_buffer<T>(n_);
+        in_.upload(h);
+    }
+    void poison() override { out_.poison(); }
+    void launch(cudaStream_t s) override { poly_chain<T><<<unsigned((n_ + 255) / 256), 256, 0, s>>>(in_.get(), out_.get(), n_); }
+    double check() override {
+        auto out = out_.download();
+        std::vector<double> got(out.begin(), out.end()), want(n_);
+        for (size_t i = 0; i < n_; ++i) {
+            double x = host_[i];
+            for (int k = 0; k < poly_steps; ++k) x = x * 0.6 + 0.4;
+            want[i] = x;
+        }
+        return relative_error(got, want);
+    }
+    double min_bytes() const override { return 2.0 * n_ * sizeof(T); }
+    double flops() const override { return 2.0 * poly_steps * double(n_); }
+
+private:
+    size_t n_;
+    std::vector<float> host_;
+    device_buffer<T> in_, out_;
+};
+
+constexpr int bins = 16, values_per_thread = 32;
+
+// acc[bin] with a bin known only at run time: the array lives in local memory.
+__global__ void bins_local_array(const float* __restrict__ in, float* __restrict__ out, size_t threads) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    float acc[bins] = {};
+    for (int k = 0; k < values_per_thread; ++k) {
+        float v = in[size_t(k) * threads + t];
+        int bin = int((v + 1.0f) * 8.0f) & (bins - 1);
+        acc[bin] += v;
+    }
+    float r = 0.0f;
+#pragma unroll
+    for (int b = 0; b < bins; ++b) r += acc[b] * float(b + 1);
+    out[t] = r;
+}
+
+// Every index a compile-time constant: the array stays in registers.
+__global__ void bins_registers(const float* __restrict__ in, float* __restrict__ out, size_t threads) {
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    float acc[bins] = {};
+    for (int k = 0; k < values_per_thread; ++k) {
+        float v = in[size_t(k) * threads + t];
+        int bin = int((v + 1.0f) * 8.0f) & (bins - 1);
+#pragma unroll
+        for (int b = 0; b < bins; ++b) acc[b] += bin == b ? v : 0.0f;
+    }
+    float r = 0.0f;
+#pragma unroll
+    for (int b = 0; b < bins; ++b) r += acc[b] * float(b + 1);
+    out[t] = r;
+}
+
+class bins_case : public kernel_case {
+public:
+    bins_case(bool registers, size_t threads) : registers_(registers), threads_(threads) {}
+    std::string name() const override { return registers_ ? "bins_registers" : "bins_local_array"; }
+    std::string intent() const override {
+        return registers_ ? "compile-time indexing keeps the 16 bins in registers"
+                          : "local memory: a run-time indexed per-thread array (LDL/STL traffic)";
+    }
+    void setup(std::mt19937_64& rng) override {
+        host_ = random_floats(rng, threads_ * values_per_thread);
+        in_ = device_buffer<float>(host_.size());
+        out_ = device_buffer<float>(threads_);
+        in_.upload(host_);
+    }
+    void poison() override { out_.poison(); }
+    void launch(cudaStream_t s) override {
+        unsigned blocks = unsigned((threads_ + 255) / 256);
+        if (registers_) bins_registers<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_);
+        else bins_local_array<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_);
+    }
+    double check() override {
+        auto out = out_.download();
+        std::vector<double> got(out.begin(), out.end()), want(threads_);
+        for (size_t t = 0; t < threads_; ++t) {
+            double acc[bins] = {};
+            for (int k = 0; k < values_per_thread; ++k) {
+                float v = host_[size_t(k) * threads_ + t];
+                acc[int((v + 1.0f) * 8.0f) & (bins - 1)] += v;
+            }
+            double r = 0;
+            for (int b = 0; b < bins; ++b) r += acc[b] * (b + 1);
+            want[t] = r;
+        }
+        return relative_error(got, want);
+    }
+    double min_bytes() const override { return double(threads_) * (values_per_thread + 1) * sizeof(float); }
+    double flops() const override { return double(threads_) * values_per_thread * 3; }
+
+private:
+    bool registers_;
+    size_t threads_;
+    std::vector<float> host_;
+    device_buffer<float> in_, out_;
+};
+
+}  // namespace
+
+void add_compute_pair_cases(case_list& out) {
+    out.push_back(std::make_unique<sgemm_case>(false, 2048));
+    out.push_back(std::make_unique<sgemm_case>(true, 2048));
+    out.push_back(std::make_unique<poly_case<double>>(size_t(16) << 20));
+    out.push_back(std::make_unique<poly_case<float>>(size_t(16) << 20));
+    out.push_back(std::make_unique<bins_case>(false, size_t(4) << 20));
+    out.push_back(std::make_unique<bins_case>(true, size_t(4) << 20));
+}
+
+}  // namespace roofline::kernels

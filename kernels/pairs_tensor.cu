@@ -1,0 +1,174 @@
+// Tensor-core pair: WMMA fragments loaded straight from global memory -> tiles staged in
+// shared memory through a three-stage cp.async pipeline. cuBLAS on the same problem is
+// measured beside them through PyTorch (torch_ops.py, matmul_fp16).
+#include "kernel_case.hpp"
+
+#include <cuda_fp16.h>
+#include <cuda_pipeline.h>
+#include <mma.h>
+
+namespace roofline::kernels {
+namespace {
+
+using namespace nvcuda;
+
+// One warp per 16x16 output tile; every fragment comes from global memory, so the tensor
+// cores wait on loads that each fetch a 16x16 block with a 2*K-byte stride.
+__global__ void wmma_global(const half* __restrict__ a, const half* __restrict__ b, float* __restrict__ c, int n) {
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int tiles = n / 16;
+    int tr = warp / tiles, tc = warp % tiles;
+    if (tr >= tiles) return;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int k = 0; k < n; k += 16) {
+        wmma::load_matrix_sync(fa, a + size_t(tr) * 16 * n + k, n);
+        wmma::load_matrix_sync(fb, b + size_t(k) * n + tc * 16, n);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(c + size_t(tr) * 16 * n + tc * 16, acc, n, wmma::mem_row_major);
+}
+
+// 128x128 block tile, 8 warps of 64x32, K in steps of 32; three stages of cp.async keep two
+// tiles in flight while the tensor cores work on the third. Rows are padded by 8 halves
+// (16 bytes) so fragment loads do not conflict.
+constexpr int st_bm = 128, st_bn = 128, st_bk = 32, st_stages = 3;
+constexpr int st_lda = st_bk + 8, st_ldb = st_bn + 8;
+constexpr int st_smem_bytes = st_stages * (st_bm * st_lda + st_bk * st_ldb) * int(sizeof(half));
+
+__global__ void __launch_bounds__(256) wmma_staged(const half* __restrict__ a, const half* __restrict__ b, float* __restrict__ c, int n) {
+    extern __shared__ __align__(128) unsigned char smem[];
+    half* as = reinterpret_cast<half*>(smem);
+    half* bs = as + st_stages * st_bm * st_lda;
+    const int tid = threadIdx.x, warp = tid / 32;
+    const int row0 = blockIdx.y * st_bm, col0 = blockIdx.x * st_bn;
+    const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+
+    auto load_stage = [&](int kt, int stage) {
+        half* sa = as + stage * st_bm * st_lda;
+        half* sb = bs + stage * st_bk * st_ldb;
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            int q = tid + i * 256;  // 512 chunks of 8 halves per tile
+            int ar = q / 4, ac = (q % 4) * 8;
+            __pipeline_memcpy_async(sa + ar * st_lda + ac, a + size_t(row0 + ar) * n + kt * st_bk + ac, 16);
+            int br = q / 16, bc = (q % 16) * 8;
+            __pipeline_memcpy_async(sb + br * st_ldb + bc, b + size_t(kt * st_bk + br) * n + col0 + bc, 16);
+        }
+    };
+
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][2];
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+
+    const int k_tiles = n / st_bk;
+#pragma unroll
+    for (int s = 0; s < st_stages - 1; ++s) {
+        if (s < k_tiles) load_stage(s, s);
+        __pipeline_commit();
+    }
+    for (int kt = 0; kt < k_tiles; ++kt) {
+        __pipeline_wait_prior(st_stages - 2);
+        __syncthreads();  // tile kt is in; every warp is done with the stage about to be refilled
+        int next = kt + st_stages - 1;
+        if (next < k_tiles) load_stage(next, next % st_stages);
+        __pipeline_commit();
+        const half* sa = as + (kt % st_stages) * st_bm * st_lda;
+        const half* sb = bs + (kt % st_stages) * st_bk * st_ldb;
+#pragma unroll
+        for (int kk = 0; kk < st_bk; kk += 16) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[4];
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[2];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) wmma::load_matrix_sync(fa[i], sa + (wm + i * 16) * st_lda + kk, st_lda);
+#pragma unroll
+            for (int j = 0; j < 2; ++j) wmma::load_matrix_sync(fb[j], sb + kk * st_ldb + wn + j * 16, st_ldb);
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+            wmma::store_matrix_sync(c + size_t(row0 + wm + i * 16) * n + col0 + wn + j * 16, acc[i][j], n, wmma::mem_row_major);
+}
+
+double half_to_double(half v) { return double(__half2float(v)); }
+
+class wmma_case : public kernel_case {
+public:
+    wmma_case(bool staged, int n) : staged_(staged), n_(n) {}
+    std::string name() const override { return staged_ ? "wmma_staged" : "wmma_global"; }
+    std::string intent() const override {
+        return staged_ ? "compute/tensor_fp16: shared-memory staged, 3-stage cp.async pipeline"
+                       : "tensor cores starved: fragments loaded straight from global memory";
+    }
+    void setup(std::mt19937_64& rng) override {
+        size_t count = size_t(n_) * n_;
+        auto fa = random_floats(rng, count), fb = random_floats(rng, count);
+        ha_.resize(count);
+        hb_.resize(count);
+        for (size_t i = 0; i < count; ++i) {
+            ha_[i] = __float2half(fa[i]);
+            hb_[i] = __float2half(fb[i]);
+        }
+        a_ = device_buffer<half>(count);
+        b_ = device_buffer<half>(count);
+        c_ = device_buffer<float>(count);
+        a_.upload(ha_);
+        b_.upload(hb_);
+        check_rng_.seed(rng());
+        if (staged_)
+            ROOFLINE_CUDA_CHECK(cudaFuncSetAttribute(wmma_staged, cudaFuncAttributeMaxDynamicSharedMemorySize, st_smem_bytes));
+    }
+    void poison() override { c_.poison(); }
+    void launch(cudaStream_t s) override {
+        if (staged_) {
+            wmma_staged<<<dim3(n_ / st_bn, n_ / st_bm), 256, st_smem_bytes, s>>>(a_.get(), b_.get(), c_.get(), n_);
+        } else {
+            size_t warps = size_t(n_ / 16) * (n_ / 16);
+            wmma_global<<<unsigned(warps * 32 / 128), 128, 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
+        }
+    }
+    double check() override {
+        auto c = c_.download();
+        for (float v : c)
+            if (!std::isfinite(v)) return INFINITY;
+        std::uniform_int_distribution<int> pick(0, n_ - 1);
+        std::vector<double> got, want;
+        for (int s = 0; s < 256; ++s) {
+            int r = pick(check_rng_), col = pick(check_rng_);
+            double dot = 0;
+            for (int k = 0; k < n_; ++k) dot += half_to_double(ha_[size_t(r) * n_ + k]) * half_to_double(hb_[size_t(k) * n_ + col]);
+            want.push_back(dot);
+            got.push_back(c[size_t(r) * n_ + col]);
+        }
+        return relative_error(got, want);
+    }
+    double min_bytes() const override { return double(n_) * n_ * (2 * sizeof(half) + sizeof(float)); }
+    double flops() const override { return 2.0 * double(n_) * n_ * n_; }
+
+private:
+    bool staged_;
+    int n_;
+    std::vector<half> ha_, hb_;
+    device_buffer<half> a_, b_;
+    device_buffer<float> c_;
+    std::mt19937_64 check_rng_;
+};
+
+}  // namespace
+
+void add_tensor_pair_cases(case_list& out) {
+    out.push_back(std::make_unique<wmma_case>(false, 4096));
+    out.push_back(std::make_unique<wmma_case>(true, 4096));
+}
+
+}  // namespace roofline::kernels

@@ -1,0 +1,69 @@
+// The validation table of kernels/ on the committed H100 and H200 captures.
+#include "analyzer/pairs_report.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+const pair_row& pair_named(const pairs_report& r, const std::string& id) {
+    for (const auto& p : r.pairs)
+        if (p.id == id) return p;
+    throw std::runtime_error("no pair " + id);
+}
+}  // namespace
+
+TEST_CASE("every verdict on the real captures is what its pair was built to show, or a listed miss") {
+    for (const char* gpu : {"h100", "h200"}) {
+        CAPTURE(gpu);
+        // Paths as the README's command gives them, so the table names them the same way.
+        auto cwd = std::filesystem::current_path();
+        std::filesystem::current_path(ROOFLINE_SOURCE_DIR);
+        auto r = build_pairs_report(std::string("examples/") + gpu, "kernels/pairs.json");
+        std::filesystem::current_path(cwd);
+        CHECK(r.problems.empty());
+        for (const auto& p : r.problems) MESSAGE(p);
+        CHECK(r.pairs.size() == 13);
+        // PAIRS.md is generated, never typed: regenerating gives the same bytes.
+        CHECK(render_pairs_markdown(r) == read_text(source_path(std::string("examples/") + gpu + "/PAIRS.md")));
+    }
+}
+
+TEST_CASE("the H100 capture reaches the roofs the references were built for") {
+    auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(ROOFLINE_SOURCE_DIR);
+    auto r = build_pairs_report("examples/h100", "kernels/pairs.json");
+    std::filesystem::current_path(cwd);
+    for (const auto& ref : r.references) {
+        CAPTURE(ref.case_name);
+        if (ref.case_name == "fma_fp32") CHECK(*ref.roof_pct >= 85.0);
+        // The copy reference misses its 85% target by 1.4 points; PAIRS.md says so. Hold it
+        // to what was measured so a regression in the model shows.
+        if (ref.case_name == "copy_vec4") CHECK(*ref.roof_pct == doctest::Approx(83.6).epsilon(0.01));
+    }
+    // Every fix gains: the naive side is slower under ncu and in the unprofiled runner.
+    for (const auto& p : r.pairs) {
+        CAPTURE(p.id);
+        CHECK(p.naive.ncu_ns > 1.4 * p.fixed.ncu_ns);
+        REQUIRE(p.naive.runner_us.has_value());
+        CHECK(*p.naive.runner_us > 1.4 * *p.fixed.runner_us);
+    }
+    CHECK(pair_named(r, "tensor-underused").reference_ns.has_value());
+}
+
+TEST_CASE("a verdict that differs without a reason is reported") {
+    auto spec = nlohmann::json::parse(read_text(source_path("kernels/pairs.json")));
+    spec["pairs"][0]["naive"]["expect"] = "compute/fp32";
+    auto path = (std::filesystem::temp_directory_path() / "roofline-pairs-test.json").string();
+    std::ofstream(path) << spec.dump();
+    auto r = build_pairs_report(source_path("examples/h100"), path);
+    REQUIRE(r.problems.size() == 1);
+    CHECK(r.problems[0].find("uncoalesced-global naive (transpose_naive) differs") == 0);
+}
