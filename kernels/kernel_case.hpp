@@ -86,6 +86,12 @@ std::vector<float> random_floats(std::mt19937_64& rng, size_t n, float lo = -1.0
 // ||a - b|| / ||b||; NaN anywhere in a gives infinity.
 double relative_error(const std::vector<double>& a, const std::vector<double>& b);
 
+// --scale: problem sizes are the defaults times this factor (vectors) or its square root
+// (matrix dimensions), rounded to what the kernels tile by. 1.0 gives the sizes profiled in examples/.
+extern double size_scale;
+size_t scaled_count(size_t n);             // a multiple of 65,536 elements
+int scaled_dim(int n, int multiple);       // a multiple of `multiple`
+
 // Each translation unit adds its cases here.
 void add_memory_cases(case_list& out);
 void add_compute_cases(case_list& out);

@@ -132,10 +132,10 @@ private:
 }  // namespace
 
 void add_memory_cases(case_list& out) {
-    out.push_back(std::make_unique<copy_case>("copy_vec4", size_t(64) << 20, 0));
-    out.push_back(std::make_unique<transpose_case>(false, 8192));
-    out.push_back(std::make_unique<transpose_case>(true, 8192));
-    out.push_back(std::make_unique<copy_case>("small_grid_copy", size_t(16) << 20, 4));
+    out.push_back(std::make_unique<copy_case>("copy_vec4", scaled_count(size_t(64) << 20), 0));
+    out.push_back(std::make_unique<transpose_case>(false, scaled_dim(8192, 32)));
+    out.push_back(std::make_unique<transpose_case>(true, scaled_dim(8192, 32)));
+    out.push_back(std::make_unique<copy_case>("small_grid_copy", scaled_count(size_t(16) << 20), 4));
 }
 
 }  // namespace roofline::kernels

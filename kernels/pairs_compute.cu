@@ -257,12 +257,12 @@ private:
 }  // namespace
 
 void add_compute_pair_cases(case_list& out) {
-    out.push_back(std::make_unique<sgemm_case>(false, 2048));
-    out.push_back(std::make_unique<sgemm_case>(true, 2048));
-    out.push_back(std::make_unique<poly_case<double>>(size_t(16) << 20));
-    out.push_back(std::make_unique<poly_case<float>>(size_t(16) << 20));
-    out.push_back(std::make_unique<bins_case>(false, size_t(4) << 20));
-    out.push_back(std::make_unique<bins_case>(true, size_t(4) << 20));
+    out.push_back(std::make_unique<sgemm_case>(false, scaled_dim(2048, 128)));
+    out.push_back(std::make_unique<sgemm_case>(true, scaled_dim(2048, 128)));
+    out.push_back(std::make_unique<poly_case<double>>(scaled_count(size_t(16) << 20)));
+    out.push_back(std::make_unique<poly_case<float>>(scaled_count(size_t(16) << 20)));
+    out.push_back(std::make_unique<bins_case>(false, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(true, scaled_count(size_t(4) << 20)));
 }
 
 }  // namespace roofline::kernels

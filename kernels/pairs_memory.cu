@@ -196,11 +196,11 @@ private:
 }  // namespace
 
 void add_memory_pair_cases(case_list& out) {
-    out.push_back(std::make_unique<layout_case>(false, size_t(16) << 20));
-    out.push_back(std::make_unique<layout_case>(true, size_t(16) << 20));
-    out.push_back(std::make_unique<unpadded_transpose_case>(8192));
-    out.push_back(std::make_unique<elementwise_case>(false, size_t(64) << 20));
-    out.push_back(std::make_unique<elementwise_case>(true, size_t(64) << 20));
+    out.push_back(std::make_unique<layout_case>(false, scaled_count(size_t(16) << 20)));
+    out.push_back(std::make_unique<layout_case>(true, scaled_count(size_t(16) << 20)));
+    out.push_back(std::make_unique<unpadded_transpose_case>(scaled_dim(8192, 32)));
+    out.push_back(std::make_unique<elementwise_case>(false, scaled_count(size_t(64) << 20)));
+    out.push_back(std::make_unique<elementwise_case>(true, scaled_count(size_t(64) << 20)));
 }
 
 }  // namespace roofline::kernels

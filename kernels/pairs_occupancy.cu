@@ -68,8 +68,8 @@ private:
 }  // namespace
 
 void add_occupancy_pair_cases(case_list& out) {
-    out.push_back(std::make_unique<gather_case>(false, size_t(32) << 20, size_t(64) << 20));
-    out.push_back(std::make_unique<gather_case>(true, size_t(32) << 20, size_t(64) << 20));
+    out.push_back(std::make_unique<gather_case>(false, scaled_count(size_t(32) << 20), scaled_count(size_t(64) << 20)));
+    out.push_back(std::make_unique<gather_case>(true, scaled_count(size_t(32) << 20), scaled_count(size_t(64) << 20)));
 }
 
 }  // namespace roofline::kernels

@@ -157,10 +157,10 @@ private:
 }  // namespace
 
 void add_sync_pair_cases(case_list& out) {
-    out.push_back(std::make_unique<reduce_case>(false, size_t(64) << 20));
-    out.push_back(std::make_unique<reduce_case>(true, size_t(64) << 20));
-    out.push_back(std::make_unique<divergence_case>(false, size_t(16) << 20));
-    out.push_back(std::make_unique<divergence_case>(true, size_t(16) << 20));
+    out.push_back(std::make_unique<reduce_case>(false, scaled_count(size_t(64) << 20)));
+    out.push_back(std::make_unique<reduce_case>(true, scaled_count(size_t(64) << 20)));
+    out.push_back(std::make_unique<divergence_case>(false, scaled_count(size_t(16) << 20)));
+    out.push_back(std::make_unique<divergence_case>(true, scaled_count(size_t(16) << 20)));
 }
 
 }  // namespace roofline::kernels

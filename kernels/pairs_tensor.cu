@@ -167,8 +167,8 @@ private:
 }  // namespace
 
 void add_tensor_pair_cases(case_list& out) {
-    out.push_back(std::make_unique<wmma_case>(false, 4096));
-    out.push_back(std::make_unique<wmma_case>(true, 4096));
+    out.push_back(std::make_unique<wmma_case>(false, scaled_dim(4096, 128)));
+    out.push_back(std::make_unique<wmma_case>(true, scaled_dim(4096, 128)));
 }
 
 }  // namespace roofline::kernels

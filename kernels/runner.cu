@@ -1,6 +1,6 @@
 // roofline-kernels: lists, checks and times the validation kernels.
 //   roofline-kernels --list
-//   roofline-kernels [--once] [--reps N] [--seed S] NAME|all ...
+//   roofline-kernels [--once] [--reps N] [--seed S] [--scale F] NAME|all ...
 // Every run first poisons the output, launches once and checks the result against a CPU
 // reference; a wrong result exits 1. --once stops there (one launch per kernel, for ncu).
 #include "kernel_case.hpp"
@@ -13,6 +13,19 @@
 namespace rk = roofline::kernels;
 
 namespace roofline::kernels {
+
+double size_scale = 1.0;
+
+size_t scaled_count(size_t n) {
+    const size_t unit = size_t(1) << 16;
+    size_t units = size_t(std::llround(double(n) * size_scale / double(unit)));
+    return std::max<size_t>(units, 1) * unit;
+}
+
+int scaled_dim(int n, int multiple) {
+    long m = std::lround(double(n) * std::sqrt(size_scale) / multiple);
+    return int(std::max(m, 1L)) * multiple;
+}
 
 std::vector<float> random_floats(std::mt19937_64& rng, size_t n, float lo, float hi) {
     std::uniform_real_distribution<float> u(lo, hi);
@@ -72,7 +85,7 @@ float median_ms(rk::kernel_case& c, int warmup, int reps) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: roofline-kernels --list | [--once] [--reps N] [--seed S] NAME|all ...\n");
+    std::fprintf(stderr, "usage: roofline-kernels --list | [--once] [--reps N] [--seed S] [--scale F] NAME|all ...\n");
     return 2;
 }
 
@@ -83,12 +96,14 @@ int main(int argc, char** argv) {
     int reps = 21;
     unsigned long long seed = std::random_device{}();
     std::vector<std::string> names;
-    auto cases = all_cases();
+    bool list = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--list") {
-            for (auto& c : cases) std::printf("%-18s %s\n", c->name().c_str(), c->intent().c_str());
-            return 0;
+            list = true;
+        } else if (a == "--scale" && i + 1 < argc) {
+            rk::size_scale = std::atof(argv[++i]);
+            if (!(rk::size_scale > 0)) return usage();
         } else if (a == "--once") {
             once = true;
         } else if (a == "--reps" && i + 1 < argc) {
@@ -100,6 +115,11 @@ int main(int argc, char** argv) {
         } else {
             names.push_back(a);
         }
+    }
+    auto cases = all_cases();
+    if (list) {
+        for (auto& c : cases) std::printf("%-22s %s\n", c->name().c_str(), c->intent().c_str());
+        return 0;
     }
     if (names.empty()) return usage();
     for (auto& n : names) {
