@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -41,6 +42,13 @@ std::map<std::string, double> read_runner_timing(const std::string& path) {
         }
     }
     return out;
+}
+
+// Targets are judged to the hundredth: "85.0% under 85%" would read as a contradiction.
+std::string two_decimals(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
 }
 
 std::string slash_verdict(const classification& c) { return c.limiter.empty() ? c.bound : c.bound + "/" + c.limiter; }
@@ -135,13 +143,13 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
         if (const resource_use* u = found->roof.find(row.roof)) row.roof_pct = u->utilisation * 100.0;
         judge(r, "reference " + row.case_name, row.verdict == row.expect, row.known_miss);
         if (row.target_pct && (!row.roof_pct || *row.roof_pct < *row.target_pct))
-            r.targets_missed.push_back(row.case_name + " reaches " + (row.roof_pct ? format_number(*row.roof_pct) : std::string("?")) +
+            r.targets_missed.push_back(row.case_name + " reaches " + (row.roof_pct ? two_decimals(*row.roof_pct) : std::string("?")) +
                                        "% of the " + row.roof + " roof, under the " + format_number(*row.target_pct) + "% target");
         r.references.push_back(std::move(row));
     }
     for (const auto& p : r.pairs)
         if (p.fixed.expect.rfind("memory/", 0) == 0 && (!p.fixed.roof_pct || *p.fixed.roof_pct < 80.0))
-            r.targets_missed.push_back(p.id + ": the fixed kernel reaches " + (p.fixed.roof_pct ? format_number(*p.fixed.roof_pct) : std::string("?")) +
+            r.targets_missed.push_back(p.id + ": the fixed kernel reaches " + (p.fixed.roof_pct ? two_decimals(*p.fixed.roof_pct) : std::string("?")) +
                                        "% of its memory roof, under the 80% target");
     return r;
 }

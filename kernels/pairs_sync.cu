@@ -90,28 +90,40 @@ constexpr int divergent_steps = 256;
 
 // Odd and even lanes take different loops: the warp runs both, one after the other. The even
 // loop is written as a separate multiply and add (no contraction) so the compiler cannot merge
-// the two loops into one; the branch-free form below fuses it, within rounding.
-__global__ void branch_divergent(const float* __restrict__ in, float* __restrict__ out, size_t n) {
+// the two loops into one; the branch-free form below fuses it, within rounding. Each thread
+// carries two independent elements (i and i + n/2) so the FMA latency is hidden.
+__global__ void branch_divergent(const float* __restrict__ in, float* __restrict__ out, size_t half) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    float x = in[i];
+    if (i >= half) return;
+    float x = in[i], y = in[i + half];
     if (threadIdx.x & 1) {
-        for (int k = 0; k < divergent_steps; ++k) x = fmaf(x, 0.75f, 0.125f);
+        for (int k = 0; k < divergent_steps; ++k) {
+            x = fmaf(x, 0.75f, 0.125f);
+            y = fmaf(y, 0.75f, 0.125f);
+        }
     } else {
-        for (int k = 0; k < divergent_steps; ++k) x = __fadd_rn(__fmul_rn(x, 0.5f), -0.25f);
+        for (int k = 0; k < divergent_steps; ++k) {
+            x = __fadd_rn(__fmul_rn(x, 0.5f), -0.25f);
+            y = __fadd_rn(__fmul_rn(y, 0.5f), -0.25f);
+        }
     }
     out[i] = x;
+    out[i + half] = y;
 }
 
 // The same function: the lanes pick their constants, then all run one loop.
-__global__ void branch_free(const float* __restrict__ in, float* __restrict__ out, size_t n) {
+__global__ void branch_free(const float* __restrict__ in, float* __restrict__ out, size_t half) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    if (i >= half) return;
     bool odd = threadIdx.x & 1;
     float a = odd ? 0.75f : 0.5f, b = odd ? 0.125f : -0.25f;
-    float x = in[i];
-    for (int k = 0; k < divergent_steps; ++k) x = fmaf(x, a, b);
+    float x = in[i], y = in[i + half];
+    for (int k = 0; k < divergent_steps; ++k) {
+        x = fmaf(x, a, b);
+        y = fmaf(y, a, b);
+    }
     out[i] = x;
+    out[i + half] = y;
 }
 
 class divergence_case : public kernel_case {
@@ -129,15 +141,16 @@ public:
     }
     void poison() override { out_.poison(); }
     void launch(cudaStream_t s) override {
-        unsigned blocks = unsigned((n_ + 255) / 256);
-        if (fixed_) branch_free<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), n_);
-        else branch_divergent<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), n_);
+        // n_ is a multiple of 512, so element i and i + n/2 sit at the same lane parity.
+        unsigned blocks = unsigned((n_ / 2 + 255) / 256);
+        if (fixed_) branch_free<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), n_ / 2);
+        else branch_divergent<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), n_ / 2);
     }
     double check() override {
         auto out = out_.download();
         std::vector<double> got(out.begin(), out.end()), want(n_);
         for (size_t i = 0; i < n_; ++i) {
-            bool odd = (i % 256) & 1;  // threadIdx.x parity: blocks of 256
+            bool odd = (i % 256) & 1;  // threadIdx.x parity: blocks of 256, n/2 a multiple of 256
             double a = odd ? 0.75 : 0.5, b = odd ? 0.125 : -0.25, x = host_[i];
             for (int k = 0; k < divergent_steps; ++k) x = x * a + b;
             want[i] = x;
