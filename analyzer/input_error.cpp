@@ -1,5 +1,7 @@
 #include "input_error.hpp"
 
+#include <sstream>
+
 namespace roofline {
 namespace {
 
@@ -31,10 +33,11 @@ const entry& find(error_code code) {
 }
 
 std::string locate(const std::string& file, std::size_t line, std::size_t column) {
-    std::string where = file;
-    if (line > 0) where += ":" + std::to_string(line);
-    if (line > 0 && column > 0) where += ":" + std::to_string(column);
-    return where;
+    std::ostringstream where;
+    where << file;
+    if (line > 0) where << ':' << line;
+    if (line > 0 && column > 0) where << ':' << column;
+    return where.str();
 }
 
 }  // namespace

@@ -5,14 +5,15 @@
 namespace roofline {
 
 bool metric_is_additive(const std::string& id) {
+    // Launch and device attributes describe the launch, not work done in it.
     if (id.rfind("launch__", 0) == 0 || id.rfind("device__", 0) == 0 || id.rfind("display:", 0) == 0) return false;
+    // Counters end in their rollup (dram__bytes_read.sum, lts__t_sectors.avg); rates, ratios
+    // and percentages end in their own suffix (.per_second, .pct_of_peak_sustained_elapsed,
+    // .ratio, .pct, .peak_sustained), so the last component decides.
     auto dot = id.rfind('.');
     if (dot == std::string::npos) return false;
-    std::string last = id.substr(dot + 1);
-    if (last != "sum" && last != "avg" && last != "min" && last != "max") return false;
-    // "x.avg.peak_sustained" ends in peak_sustained, but "pct" and "ratio" metrics end in
-    // their own suffix, so the last component decides.
-    return true;
+    const std::string last = id.substr(dot + 1);
+    return last == "sum" || last == "avg" || last == "min" || last == "max";
 }
 
 void kernel_table::add(launch_record&& launch) {

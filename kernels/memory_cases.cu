@@ -52,6 +52,18 @@ __global__ void transpose_smem(const float* __restrict__ in, float* __restrict__
     for (int j = 0; j < 32; j += 8) out[size_t(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
+// The staged transpose without the padding column: reading a tile column hits one bank 32 times.
+__global__ void transpose_unpadded(const float* __restrict__ in, float* __restrict__ out, int n) {
+    __shared__ float tile[32][32];
+    int x = blockIdx.x * 32 + threadIdx.x;
+    int y = blockIdx.y * 32 + threadIdx.y;
+    for (int j = 0; j < 32; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[size_t(y + j) * n + x];
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    for (int j = 0; j < 32; j += 8) out[size_t(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
 class copy_case : public kernel_case {
 public:
     copy_case(std::string name, size_t n, int blocks) : name_(std::move(name)), n_(n), blocks_(blocks) {}
@@ -89,13 +101,18 @@ private:
     device_buffer<float> in_, out_;
 };
 
+enum class transpose_form { naive, padded, unpadded };
+
 class transpose_case : public kernel_case {
 public:
-    transpose_case(bool staged, int n) : staged_(staged), n_(n) {}
-    std::string name() const override { return staged_ ? "transpose_smem" : "transpose_naive"; }
+    transpose_case(transpose_form form, int n) : form_(form), n_(n) {}
+    std::string name() const override {
+        return form_ == transpose_form::naive ? "transpose_naive" : form_ == transpose_form::padded ? "transpose_smem" : "transpose_unpadded";
+    }
     std::string intent() const override {
-        return staged_ ? "memory/dram: coalesced transpose through a padded shared tile"
-                       : "uncoalesced global stores (32 sectors per warp store)";
+        return form_ == transpose_form::naive    ? "uncoalesced global stores (32 sectors per warp store)"
+               : form_ == transpose_form::padded ? "memory/dram: coalesced transpose through a padded shared tile"
+                                                 : "shared-memory bank conflicts: 32-way on the tile's column reads";
     }
     void setup(std::mt19937_64& rng) override {
         size_t count = size_t(n_) * n_;
@@ -107,7 +124,8 @@ public:
     void poison() override { out_.poison(); }
     void launch(cudaStream_t s) override {
         dim3 grid(n_ / 32, n_ / 32), block(32, 8);
-        if (staged_) transpose_smem<<<grid, block, 0, s>>>(in_.get(), out_.get(), n_);
+        if (form_ == transpose_form::padded) transpose_smem<<<grid, block, 0, s>>>(in_.get(), out_.get(), n_);
+        else if (form_ == transpose_form::unpadded) transpose_unpadded<<<grid, block, 0, s>>>(in_.get(), out_.get(), n_);
         else transpose_naive<<<grid, block, 0, s>>>(in_.get(), out_.get(), n_);
     }
     double check() override {
@@ -120,7 +138,7 @@ public:
     double min_bytes() const override { return 2.0 * n_ * double(n_) * sizeof(float); }
 
 private:
-    bool staged_;
+    transpose_form form_;
     int n_;
     std::vector<float> host_;
     device_buffer<float> in_, out_;
@@ -130,9 +148,10 @@ private:
 
 void add_memory_cases(case_list& out) {
     out.push_back(std::make_unique<copy_case>("copy_vec4", scaled_count(size_t(64) << 20), 0));
-    out.push_back(std::make_unique<transpose_case>(false, scaled_dim(8192, 32)));
-    out.push_back(std::make_unique<transpose_case>(true, scaled_dim(8192, 32)));
+    out.push_back(std::make_unique<transpose_case>(transpose_form::naive, scaled_dim(8192, 32)));
+    out.push_back(std::make_unique<transpose_case>(transpose_form::padded, scaled_dim(8192, 32)));
     out.push_back(std::make_unique<copy_case>("small_grid_copy", scaled_count(size_t(16) << 20), 4));
+    out.push_back(std::make_unique<transpose_case>(transpose_form::unpadded, scaled_dim(8192, 32)));
 }
 
 }  // namespace roofline::kernels

@@ -1,6 +1,7 @@
 // Compute-side pairs: a shared-memory-bound SGEMM (one output per thread) -> register-blocked
 // tiles; FP64 arithmetic where FP32 suffices -> FP32; a run-time indexed local array (local
 // memory) -> compile-time indexing (registers).
+#include "gemm_check.hpp"
 #include "kernel_case.hpp"
 
 namespace roofline::kernels {
@@ -65,24 +66,6 @@ __global__ void __launch_bounds__(256) sgemm_register_blocked(const float* __res
         for (int j = 0; j < rb_tn; ++j) c[size_t(row0 + tr + i) * n + col0 + tc + j] = acc[i][j];
 }
 
-// Checks a GEMM on sampled outputs against float64 dot products (a full CPU GEMM takes minutes).
-template <class In>
-double sampled_gemm_error(const std::vector<In>& a, const std::vector<In>& b, const std::vector<float>& c, int n,
-                          double (*to_double)(In), std::mt19937_64& rng) {
-    std::uniform_int_distribution<int> pick(0, n - 1);
-    std::vector<double> got, want;
-    for (int s = 0; s < 512; ++s) {
-        int r = pick(rng), col = pick(rng);
-        double dot = 0;
-        for (int k = 0; k < n; ++k) dot += to_double(a[size_t(r) * n + k]) * to_double(b[size_t(k) * n + col]);
-        want.push_back(dot);
-        got.push_back(c[size_t(r) * n + col]);
-    }
-    return relative_error(got, want);
-}
-
-double float_to_double(float v) { return v; }
-
 class sgemm_case : public kernel_case {
 public:
     sgemm_case(bool blocked, int n) : blocked_(blocked), n_(n) {}
@@ -110,10 +93,7 @@ public:
             sgemm_smem_tiled<<<dim3(n_ / sgemm_tile, n_ / sgemm_tile), dim3(sgemm_tile, sgemm_tile), 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
     }
     double check() override {
-        auto c = c_.download();
-        for (float v : c)
-            if (!std::isfinite(v)) return INFINITY;  // every element written
-        return sampled_gemm_error<float>(ha_, hb_, c, n_, float_to_double, check_rng_);
+        return sampled_gemm_error(ha_, hb_, c_.download(), n_, [](float v) { return double(v); }, check_rng_);
     }
     double min_bytes() const override { return 3.0 * n_ * double(n_) * sizeof(float); }
     double flops() const override { return 2.0 * double(n_) * n_ * n_; }

@@ -1,6 +1,6 @@
-// Memory-side pairs: strided array-of-structs reads -> contiguous struct-of-arrays reads,
-// an unpadded shared tile (bank conflicts) -> the padded one, and a chain of elementwise
-// kernels -> one fused kernel.
+// Memory-side pairs: strided array-of-structs reads -> contiguous struct-of-arrays reads, and
+// a chain of elementwise kernels -> one fused kernel. (The bank-conflict pair's unpadded
+// transpose lives with the other transposes in memory_cases.cu.)
 #include "kernel_case.hpp"
 
 namespace roofline::kernels {
@@ -73,49 +73,6 @@ private:
     size_t n_;
     std::vector<float> f0_, f1_;
     device_buffer<float> aos_, d0_, d1_, out_;
-};
-
-// The staged transpose without the padding column: reading a tile column hits one bank 32 times.
-__global__ void transpose_unpadded(const float* __restrict__ in, float* __restrict__ out, int n) {
-    __shared__ float tile[32][32];
-    int x = blockIdx.x * 32 + threadIdx.x;
-    int y = blockIdx.y * 32 + threadIdx.y;
-    for (int j = 0; j < 32; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[size_t(y + j) * n + x];
-    __syncthreads();
-    x = blockIdx.y * 32 + threadIdx.x;
-    y = blockIdx.x * 32 + threadIdx.y;
-    for (int j = 0; j < 32; j += 8) out[size_t(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
-}
-
-class unpadded_transpose_case : public kernel_case {
-public:
-    explicit unpadded_transpose_case(int n) : n_(n) {}
-    std::string name() const override { return "transpose_unpadded"; }
-    std::string intent() const override { return "shared-memory bank conflicts: 32-way on the tile's column reads"; }
-    void setup(std::mt19937_64& rng) override {
-        size_t count = size_t(n_) * n_;
-        host_ = random_floats(rng, count);
-        in_ = device_buffer<float>(count);
-        out_ = device_buffer<float>(count);
-        in_.upload(host_);
-    }
-    void poison() override { out_.poison(); }
-    void launch(cudaStream_t s) override {
-        transpose_unpadded<<<dim3(n_ / 32, n_ / 32), dim3(32, 8), 0, s>>>(in_.get(), out_.get(), n_);
-    }
-    double check() override {
-        auto out = out_.download();
-        std::vector<double> a(out.begin(), out.end()), b(out.size());
-        for (size_t y = 0; y < size_t(n_); ++y)
-            for (size_t x = 0; x < size_t(n_); ++x) b[x * n_ + y] = host_[y * n_ + x];
-        return relative_error(a, b);
-    }
-    double min_bytes() const override { return 2.0 * n_ * double(n_) * sizeof(float); }
-
-private:
-    int n_;
-    std::vector<float> host_;
-    device_buffer<float> in_, out_;
 };
 
 __global__ void ew_scale(const float4* __restrict__ x, float4* __restrict__ y, float a, size_t n4) {
@@ -198,7 +155,6 @@ private:
 void add_memory_pair_cases(case_list& out) {
     out.push_back(std::make_unique<layout_case>(false, scaled_count(size_t(16) << 20)));
     out.push_back(std::make_unique<layout_case>(true, scaled_count(size_t(16) << 20)));
-    out.push_back(std::make_unique<unpadded_transpose_case>(scaled_dim(8192, 32)));
     out.push_back(std::make_unique<elementwise_case>(false, scaled_count(size_t(64) << 20)));
     out.push_back(std::make_unique<elementwise_case>(true, scaled_count(size_t(64) << 20)));
 }

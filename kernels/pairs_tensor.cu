@@ -1,6 +1,7 @@
 // Tensor-core pair: WMMA fragments loaded straight from global memory -> tiles staged in
 // shared memory through a three-stage cp.async pipeline. cuBLAS on the same problem is
 // measured beside them through PyTorch (torch_ops.py, matmul_fp16).
+#include "gemm_check.hpp"
 #include "kernel_case.hpp"
 
 #include <cuda_fp16.h>
@@ -138,19 +139,7 @@ public:
         }
     }
     double check() override {
-        auto c = c_.download();
-        for (float v : c)
-            if (!std::isfinite(v)) return INFINITY;
-        std::uniform_int_distribution<int> pick(0, n_ - 1);
-        std::vector<double> got, want;
-        for (int s = 0; s < 256; ++s) {
-            int r = pick(check_rng_), col = pick(check_rng_);
-            double dot = 0;
-            for (int k = 0; k < n_; ++k) dot += half_to_double(ha_[size_t(r) * n_ + k]) * half_to_double(hb_[size_t(k) * n_ + col]);
-            want.push_back(dot);
-            got.push_back(c[size_t(r) * n_ + col]);
-        }
-        return relative_error(got, want);
+        return sampled_gemm_error(ha_, hb_, c_.download(), n_, half_to_double, check_rng_, 256);
     }
     double min_bytes() const override { return double(n_) * n_ * (2 * sizeof(half) + sizeof(float)); }
     double flops() const override { return 2.0 * double(n_) * n_ * n_; }
