@@ -2,6 +2,7 @@
 
 #include "../models/gpu_match.hpp"
 #include "input_error.hpp"
+#include "rules/diagnose.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -64,7 +65,11 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         a.total_ns += r.roof.duration_ns;
         a.kernels.push_back(std::move(r));
     }
-    for (auto& k : a.kernels) k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
+    const auto trees = rules::load_rule_trees(options.rules_dir);
+    for (auto& k : a.kernels) {
+        k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
+        k.diagnosis = rules::diagnose(trees, k);
+    }
     std::stable_sort(a.kernels.begin(), a.kernels.end(),
                      [](const kernel_result& x, const kernel_result& y) { return x.roof.duration_ns > y.roof.duration_ns; });
     return a;

@@ -8,6 +8,7 @@
 #include "kernel_table.hpp"
 #include "launch_filter.hpp"
 #include "ncu_reader.hpp"
+#include "rules/diagnosis.hpp"
 
 #include <istream>
 #include <string>
@@ -20,6 +21,7 @@ struct analyze_options {
     launch_filter_options filter;
     std::string gpu;           // --gpu: a spec id; "" detects
     std::string hwspecs_dir;   // --hwspecs: extra spec files
+    std::string rules_dir;     // --rules: extra or overriding rule trees
 };
 
 struct kernel_result {
@@ -27,6 +29,7 @@ struct kernel_result {
     launch_shape shape;
     kernel_roofline roof;
     classification verdict;
+    rules::diagnosis diagnosis;
     double share = 0.0;  // of the workload's total time, 0..1
 };
 

@@ -19,6 +19,7 @@ enum class error_code {
     bad_unit,         // a unit string the engine cannot convert
     unknown_gpu,      // no spec file matches, or --gpu names none
     bad_spec,         // a spec file is malformed or misses a field
+    bad_rule,         // a rule tree file is malformed, or an expression in it does not parse or type-check
     no_kernels,       // filters left nothing to analyse
     usage,            // command-line misuse
 };

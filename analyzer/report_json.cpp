@@ -1,4 +1,5 @@
 #include "report.hpp"
+#include "rules/diagnosis.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,21 @@ std::string render_json(const analysis& a) {
         e["resources"] = res;
         e["warnings"] = k.roof.warnings;
         ojson findings = ojson::array();
+        for (const auto& f : k.diagnosis.findings) {
+            ojson evidence = ojson::array();
+            for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", optional_number(e.value)}});
+            findings.push_back({{"id", f.id},
+                                {"source", "roofline"},
+                                {"tree", f.tree},
+                                {"node", f.node},
+                                {"title", f.title},
+                                {"explanation", f.explain},
+                                {"evidence", evidence},
+                                {"fixes", f.fixes},
+                                // Gain estimates capped by the next roof come with issue 4's calibration.
+                                {"est_speedup", nullptr},
+                                {"est_time_saved_ns", nullptr}});
+        }
         for (const auto& r : k.group.rules)
             findings.push_back({{"id", r.name},
                                 {"source", "ncu"},
@@ -64,6 +80,20 @@ std::string render_json(const analysis& a) {
                                 {"est_speedup_pct", r.est_speedup_pct >= 0 ? ojson(r.est_speedup_pct) : ojson(nullptr)},
                                 {"speedup_type", r.speedup_type}});
         e["findings"] = findings;
+        ojson path = ojson::array();
+        for (const auto& v : k.diagnosis.path) {
+            ojson values = ojson::object();
+            for (const auto& x : v.values) values[x.expression] = optional_number(x.value);
+            path.push_back({{"tree", v.tree},
+                            {"node", v.node},
+                            {"depth", v.depth},
+                            {"result", v.result == rules::visited_node::outcome::fired       ? "fired"
+                                       : v.result == rules::visited_node::outcome::not_fired ? "not fired"
+                                                                                             : "cannot evaluate"},
+                            {"values", values},
+                            {"missing", v.missing}});
+        }
+        e["rule_path"] = path;
         kernels.push_back(std::move(e));
     }
     j["kernels"] = kernels;

@@ -1,5 +1,7 @@
 #include "quantity_format.hpp"
 #include "report.hpp"
+#include "rules/diagnose.hpp"
+#include "rules/kernel_facts.hpp"
 
 #include <sstream>
 
@@ -47,6 +49,39 @@ void write_resources(std::ostringstream& o, const kernel_roofline& k) {
           << (r.peak > 0 ? format_si(r.peak, rate_unit(r)) : "-") << " | " << format_percent(r.utilisation) << " | "
           << cell(r.formula) << (r.peak_source.empty() ? "" : "; peak " + cell(r.peak_source)) << " |\n";
     }
+}
+
+std::string value_text(const std::optional<double>& v) { return v ? format_number(*v) : "missing"; }
+
+std::string named_value_text(const rules::evidence_value& x) {
+    if (x.value && rules::fact_type(x.expression) == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
+    return value_text(x.value);
+}
+
+// The findings, then the path through every tree with the value of each condition's inputs.
+void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
+    if (!d.findings.empty()) {
+        o << "\nFindings:\n";
+        for (const auto& f : d.findings) {
+            o << "\n- **" << f.id << "**: " << f.title << ". " << f.explain << "\n";
+            for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << value_text(e.value) << "\n";
+            for (const auto& x : f.fixes) o << "  - Fix: " << x << "\n";
+        }
+    }
+    o << "\nRule trees walked:\n\n";
+    for (const auto& v : d.path) {
+        o << std::string(2 * std::size_t(v.depth), ' ') << "- " << v.tree << " / " << v.node << ": "
+          << (v.result == rules::visited_node::outcome::fired       ? "fired"
+              : v.result == rules::visited_node::outcome::not_fired ? "no"
+                                                                    : "cannot evaluate");
+        std::string values;
+        for (const auto& x : v.values) values += (values.empty() ? "" : ", ") + x.expression + " = " + named_value_text(x);
+        if (!values.empty()) o << " (" << values << ")";
+        o << "\n";
+    }
+    if (!d.missing_metrics.empty())
+        o << "\nSome rules could not run: the capture lacks " << d.missing_metrics.size() << " value(s); collect them with `"
+          << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
 }
 
 }  // namespace
@@ -112,6 +147,7 @@ std::string render_markdown(const analysis& a) {
         o << "\n";
         write_resources(o, k.roof);
         for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
+        write_diagnosis(o, k.diagnosis);
         if (!k.group.rules.empty()) {
             o << "\nNsight Compute says:\n\n";
             for (const auto& r : k.group.rules) {

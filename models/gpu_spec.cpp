@@ -1,7 +1,7 @@
 #include "gpu_spec.hpp"
 
 #include "../analyzer/input_error.hpp"
-#include "hwspecs_embedded.hpp"
+#include "models/hwspecs_embedded.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -65,7 +65,12 @@ TEST_CASE("the JSON report carries the documented fields") {
     for (const auto& k : j["kernels"]) {
         for (const char* f : {"name", "launches", "duration_ns", "bound", "limiter", "pct_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
             CHECK(k.contains(f));
-        for (const auto& f : k["findings"]) CHECK(f["source"] == "ncu");
+        for (const auto& f : k["findings"]) {
+            CHECK((f["source"] == "ncu" || f["source"] == "roofline"));
+            if (f["source"] == "roofline")
+                for (const char* field : {"id", "evidence", "explanation", "fixes", "est_speedup", "est_time_saved_ns"}) CHECK(f.contains(field));
+        }
+        CHECK(k.contains("rule_path"));
     }
 }
 

@@ -6,6 +6,9 @@
 #include "../pairs_report.hpp"
 #include "../quantity_format.hpp"
 #include "../report.hpp"
+#include "../rules/rule_tree.hpp"
+
+#include <functional>
 
 #include <boost/program_options.hpp>
 
@@ -26,6 +29,7 @@ constexpr const char* top_usage =
     "  analyze FILE   place every kernel of an Nsight Compute CSV export on its GPU's roofline\n"
     "  gpus           list the GPU specs the engine knows\n"
     "  pairs DIR      the naive -> fixed validation table of kernels/ from a capture folder\n"
+    "  rules          list the diagnosis trees; --tree ID prints one with a mermaid diagram\n"
     "\n"
     "Run `roofline <command> --help` for a command's options.\n";
 
@@ -55,6 +59,7 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
         ("launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")
         ("gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")
         ("hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")
+        ("rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")
         ("numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
     po::positional_options_description pos;
     pos.add("input", 1);
@@ -70,6 +75,7 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     if (vm.count("launch-count")) o.filter.launch_count = vm["launch-count"].as<std::size_t>();
     o.gpu = vm["gpu"].as<std::string>();
     o.hwspecs_dir = vm["hwspecs"].as<std::string>();
+    o.rules_dir = vm["rules"].as<std::string>();
     const std::string numbers = vm["numbers"].as<std::string>();
     if (numbers == "point") o.read.numbers = number_style::point;
     else if (numbers == "comma") o.read.numbers = number_style::comma;
@@ -113,6 +119,65 @@ int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::
     return vm.count("check") && !r.problems.empty() ? 1 : 0;
 }
 
+// Mermaid ids cannot hold '-'.
+std::string mermaid_id(std::string s) {
+    for (auto& c : s)
+        if (c == '-') c = '_';
+    return s;
+}
+
+void tree_markdown(std::ostream& out, const rules::rule_tree& t) {
+    out << "# " << t.title << " (`" << t.id << "`, " << t.file << ")\n\n" << t.description << "\n\n```mermaid\nflowchart TD\n";
+    std::function<void(const rules::rule_node&, const std::string&)> edges = [&](const rules::rule_node& n, const std::string& parent) {
+        out << "  " << mermaid_id(n.id) << "[\"" << n.title << (n.finding.empty() ? "" : " (" + n.finding + ")") << "\"]\n";
+        if (!parent.empty()) out << "  " << mermaid_id(parent) << " --> " << mermaid_id(n.id) << "\n";
+        for (const auto& c : n.children) edges(c, n.id);
+    };
+    for (const auto& r : t.roots) edges(r, "");
+    out << "```\n";
+    std::function<void(const rules::rule_node&, int)> nodes = [&](const rules::rule_node& n, int depth) {
+        out << "\n" << std::string(std::size_t(depth) + 2, '#') << " " << n.title << " (`" << n.id << "`)\n\n";
+        out << "- When: `" << n.when.text() << "`\n";
+        if (!n.finding.empty()) out << "- Finding: `" << n.finding << "`\n";
+        for (const auto& e : n.evidence) out << "- Evidence: `" << e.text() << "`\n";
+        out << "- Why: " << n.explain << "\n";
+        for (const auto& f : n.fixes) out << "- Fix" << (f.when ? " (when `" + f.when->text() + "`)" : std::string()) << ": " << f.text << "\n";
+        for (const auto& c : n.children) nodes(c, depth + 1);
+    };
+    for (const auto& r : t.roots) nodes(r, 0);
+}
+
+int rules_command(const std::vector<std::string>& args, std::ostream& out) {
+    po::options_description opts("roofline rules [--tree ID] [options]\n\noptions");
+    opts.add_options()("help,h", "show this help")("tree", po::value<std::string>(), "print one tree as markdown with a mermaid diagram")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees");
+    auto vm = parse(opts, {}, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    if (vm.count("tree")) {
+        for (const auto& t : trees)
+            if (t.id == vm["tree"].as<std::string>()) {
+                tree_markdown(out, t);
+                return 0;
+            }
+        usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\" (see roofline rules)");
+    }
+    out << "| tree | title | findings | file |\n|---|---|---|---|\n";
+    for (const auto& t : trees) {
+        std::string findings;
+        std::function<void(const rules::rule_node&)> collect = [&](const rules::rule_node& n) {
+            if (!n.finding.empty()) findings += (findings.empty() ? "" : ", ") + n.finding;
+            for (const auto& c : n.children) collect(c);
+        };
+        for (const auto& r : t.roots) collect(r);
+        out << "| " << t.id << " | " << t.title << " | " << findings << " | " << t.file << " |\n";
+    }
+    return 0;
+}
+
 int gpus_command(const std::vector<std::string>& args, std::ostream& out) {
     po::options_description opts("roofline gpus [options]\n\noptions");
     opts.add_options()("help,h", "show this help")(
@@ -153,6 +218,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (command == "analyze") return analyze_command(args, out, err);
     if (command == "gpus") return gpus_command(args, out);
     if (command == "pairs") return pairs_command(args, out, err);
+    if (command == "rules") return rules_command(args, out);
     err << "roofline: unknown command \"" << command << "\"\n\n" << top_usage;
     return 2;
 }

@@ -229,7 +229,8 @@ std::optional<double> eval(const node& n, const name_values& values, std::vector
         case kind::add: return *l + *r;
         case kind::sub: return *l - *r;
         case kind::mul: return *l * *r;
-        case kind::div: return *r == 0.0 ? std::nullopt : std::optional<double>(*l / *r);
+        // A ratio of two zero counters means nothing happened (no shared loads, no conflicts): 0.
+        case kind::div: return *r == 0.0 ? (*l == 0.0 ? std::optional<double>(0.0) : std::nullopt) : std::optional<double>(*l / *r);
         case kind::lt: return double(*l < *r);
         case kind::le: return double(*l <= *r);
         case kind::gt: return double(*l > *r);
@@ -252,13 +253,15 @@ expression expression::parse(const std::string& text, const name_types& types) {
     return e;
 }
 
+expression::expression() : text_("true") {}
 expression::expression(expression&&) noexcept = default;
 expression& expression::operator=(expression&&) noexcept = default;
 expression::~expression() = default;
 
-value_type expression::type() const { return root_->type; }
+value_type expression::type() const { return root_ ? root_->type : value_type::boolean; }
 
 std::optional<double> expression::evaluate(const name_values& values, std::vector<std::string>* missing) const {
+    if (!root_) return 1.0;
     return eval(*root_, values, missing);
 }
 

@@ -34,6 +34,7 @@ class expression {
 public:
     // Throws expression_error on a syntax error, an unknown name or a type mismatch.
     static expression parse(const std::string& text, const name_types& types);
+    expression();  // the empty expression: true
     expression(expression&&) noexcept;
     expression& operator=(expression&&) noexcept;
     ~expression();
@@ -42,13 +43,13 @@ public:
     const std::string& text() const { return text_; }
     // The names it reads, in order of first use.
     const std::vector<std::string>& names() const { return names_; }
-    // nullopt when a name has no value (listed in `missing`) or a division by zero occurs.
+    // nullopt when a name has no value (listed in `missing`) or a non-zero number is divided by
+    // zero; 0 / 0 is 0 (two idle counters).
     std::optional<double> evaluate(const name_values& values, std::vector<std::string>* missing = nullptr) const;
 
     struct node;
 
 private:
-    expression() = default;
     std::string text_;
     std::vector<std::string> names_;
     std::unique_ptr<node> root_;

@@ -1,0 +1,18 @@
+// Walks the rule trees over one kernel: the path with the value of every condition (the
+// teaching view), the findings of the nodes that fired, and the counters a node lacked.
+#pragma once
+
+#include "analyzer/analysis.hpp"
+#include "diagnosis.hpp"
+#include "rule_tree.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline::rules {
+
+diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel);
+// "--metrics a,b" for the metric ids in `missing` (derived names need --set full).
+std::string ncu_flags_for(const std::vector<std::string>& missing);
+
+}  // namespace roofline::rules

@@ -1,0 +1,72 @@
+#include "kernel_facts.hpp"
+
+#include <algorithm>
+
+namespace roofline::rules {
+namespace {
+
+const std::vector<std::string>& bound_names() {
+    static const std::vector<std::string> b = {"memory", "compute", "latency", "small_grid", "launch"};
+    return b;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
+    static const std::vector<std::pair<std::string, std::string>> docs = {
+        {"duration_ns", "total GPU time of the kernel over its launches"},
+        {"per_launch_ns", "mean duration of one launch"},
+        {"launches", "number of launches"},
+        {"pct_of_roof", "floor / duration x 100: how close the binding resource is to its peak"},
+        {"floor_ns", "the largest time-at-peak over every resource"},
+        {"flops", "FLOPs over all precisions"},
+        {"grid_blocks", "launch__grid_size"},
+        {"waves", "launch__waves_per_multiprocessor"},
+        {"sm_count", "SMs on the GPU"},
+        {"util_<resource>", "utilisation of a resource (dram, l2, l1, sm, fp32, tensor_bf16, pipe_alu, ...), 0..1"},
+        {"bound_memory, bound_compute, bound_latency, bound_small_grid, bound_launch", "the classification, true/false"},
+    };
+    return docs;
+}
+
+std::optional<value_type> fact_type(const std::string& name) {
+    static const std::vector<std::string> numbers = {"duration_ns", "per_launch_ns", "launches", "pct_of_roof", "floor_ns",
+                                                     "flops", "grid_blocks", "waves", "sm_count"};
+    if (std::find(numbers.begin(), numbers.end(), name) != numbers.end()) return value_type::number;
+    // util_<resource>: the resources models/roofline_model can measure.
+    static const std::vector<std::string> resources = {
+        "fp64", "fp32", "fp16", "tensor_fp64", "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_int8",
+        "tensor_fp4", "dram", "l2", "l1", "sm", "pipe_alu", "pipe_fma", "pipe_fp64", "pipe_xu", "pipe_lsu", "pipe_uniform",
+        "pipe_adu", "pipe_cbu", "pipe_tex", "pipe_tma"};
+    if (name.rfind("util_", 0) == 0 && std::find(resources.begin(), resources.end(), name.substr(5)) != resources.end())
+        return value_type::number;
+    for (const auto& b : bound_names())
+        if (name == "bound_" + b) return value_type::boolean;
+    if (name.find("__") != std::string::npos) return value_type::number;  // an ncu metric id
+    return std::nullopt;
+}
+
+name_values kernel_facts(const kernel_result& k) {
+    return [&k](const std::string& name) -> std::optional<double> {
+        const kernel_roofline& r = k.roof;
+        if (name == "duration_ns") return r.duration_ns;
+        if (name == "per_launch_ns") return r.duration_ns / double(k.group.launches ? k.group.launches : 1);
+        if (name == "launches") return double(k.group.launches);
+        if (name == "pct_of_roof") return r.placed ? std::optional<double>(r.pct_of_roof) : std::nullopt;
+        if (name == "floor_ns") return r.placed ? std::optional<double>(r.floor_ns) : std::nullopt;
+        if (name == "flops") return r.flops_counted ? std::optional<double>(r.flops) : std::nullopt;
+        if (name == "grid_blocks") return k.shape.grid_blocks > 0 ? std::optional<double>(k.shape.grid_blocks) : std::nullopt;
+        if (name == "waves") return k.shape.waves > 0 ? std::optional<double>(k.shape.waves) : std::nullopt;
+        if (name == "sm_count") return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt;
+        if (name.rfind("util_", 0) == 0) {
+            const resource_use* u = r.find(name.substr(5));
+            return u ? std::optional<double>(u->utilisation) : std::nullopt;
+        }
+        if (name.rfind("bound_", 0) == 0) return double(k.verdict.bound == name.substr(6));
+        auto it = k.group.numbers.find(name);
+        if (it == k.group.numbers.end()) return std::nullopt;
+        return it->second;
+    };
+}
+
+}  // namespace roofline::rules

@@ -1,0 +1,137 @@
+#include "rule_tree.hpp"
+
+#include "analyzer/input_error.hpp"
+#include "kernel_facts.hpp"
+#include "rules_embedded.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace roofline::rules {
+namespace {
+
+using json = nlohmann::json;
+
+class loader {
+public:
+    explicit loader(std::string file) : file_(std::move(file)) {}
+
+    rule_tree tree(const json& j) {
+        rule_tree t;
+        t.file = file_;
+        t.id = text(j, "id", "tree");
+        t.title = text(j, "title", "tree");
+        t.description = j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>() : "";
+        if (!j.contains("roots") || !j["roots"].is_array() || j["roots"].empty()) fail("tree", "\"roots\": expected a non-empty list of nodes");
+        for (const auto& n : j["roots"]) t.roots.push_back(node(n));
+        return t;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& where, const std::string& what) {
+        throw input_error(error_code::bad_rule, file_, 0, 0, where + ": " + what);
+    }
+
+    std::string text(const json& j, const char* key, const std::string& where) {
+        if (!j.is_object() || !j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+            fail(where, std::string("\"") + key + "\": expected a non-empty string");
+        return j[key].get<std::string>();
+    }
+
+    expression expr(const std::string& source, const std::string& where, const char* field, value_type want) {
+        try {
+            expression e = expression::parse(source, fact_type);
+            if (e.type() != want)
+                fail(where, std::string("\"") + field + "\": expected " + (want == value_type::boolean ? "a true/false condition" : "a number") +
+                                ", \"" + source + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"));
+            return e;
+        } catch (const expression_error& e) {
+            fail(where, std::string("\"") + field + "\" column " + std::to_string(e.column()) + ": " + e.what() + " in \"" + source + "\"");
+        }
+    }
+
+    rule_node node(const json& j) {
+        if (!j.is_object()) fail("tree", "a node must be an object");
+        rule_node n;
+        n.id = text(j, "id", "a node");
+        const std::string where = "node \"" + n.id + "\"";
+        if (!ids_.insert(n.id).second) fail(where, "the id is used twice");
+        n.title = text(j, "title", where);
+        n.explain = text(j, "explain", where);
+        n.when = expr(text(j, "when", where), where, "when", value_type::boolean);
+        if (j.contains("finding")) n.finding = text(j, "finding", where);
+        if (j.contains("evidence")) {
+            if (!j["evidence"].is_array()) fail(where, "\"evidence\": expected a list of expressions");
+            for (const auto& e : j["evidence"]) {
+                if (!e.is_string()) fail(where, "\"evidence\": expected expressions as strings");
+                n.evidence.push_back(expr(e.get<std::string>(), where, "evidence", value_type::number));
+            }
+        }
+        if (j.contains("fixes")) {
+            if (!j["fixes"].is_array()) fail(where, "\"fixes\": expected a list");
+            for (const auto& f : j["fixes"]) {
+                fix x;
+                x.text = text(f, "text", where + " fix");
+                if (f.contains("when")) x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean);
+                n.fixes.push_back(std::move(x));
+            }
+        }
+        if (j.contains("children")) {
+            if (!j["children"].is_array()) fail(where, "\"children\": expected a list of nodes");
+            for (const auto& c : j["children"]) n.children.push_back(node(c));
+        }
+        return n;
+    }
+
+    std::string file_;
+    std::set<std::string> ids_;
+};
+
+}  // namespace
+
+rule_tree parse_rule_tree(const std::string& json_text, const std::string& file) {
+    json j;
+    try {
+        j = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        std::size_t line = 1, col = 1;
+        for (std::size_t i = 0; i + 1 < e.byte && i < json_text.size(); ++i) {
+            if (json_text[i] == '\n') {
+                ++line;
+                col = 1;
+            } else ++col;
+        }
+        throw input_error(error_code::bad_rule, file, line, col, "not valid JSON");
+    }
+    return loader(file).tree(j);
+}
+
+std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
+    std::vector<rule_tree> trees;
+    for (const auto& f : embedded_rules()) trees.push_back(parse_rule_tree(f.contents, f.name));
+    if (extra_dir.empty()) return trees;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(extra_dir, ec)) throw input_error(error_code::io, extra_dir, 0, 0, "not a directory of rule trees");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(extra_dir))
+        if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& p : files) {
+        std::ifstream in(p);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        rule_tree t = parse_rule_tree(ss.str(), p.string());
+        auto same = std::find_if(trees.begin(), trees.end(), [&](const rule_tree& o) { return o.id == t.id; });
+        if (same != trees.end()) *same = std::move(t);
+        else trees.push_back(std::move(t));
+    }
+    return trees;
+}
+
+}  // namespace roofline::rules
