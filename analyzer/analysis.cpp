@@ -68,7 +68,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     const auto trees = rules::load_rule_trees(options.rules_dir);
     for (auto& k : a.kernels) {
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
-        k.diagnosis = rules::diagnose(trees, k);
+        k.diagnosis = rules::diagnose(trees, k, a.gpu);
     }
     std::stable_sort(a.kernels.begin(), a.kernels.end(),
                      [](const kernel_result& x, const kernel_result& y) { return x.roof.duration_ns > y.roof.duration_ns; });

@@ -67,9 +67,10 @@ std::string render_json(const analysis& a) {
                                 {"explanation", f.explain},
                                 {"evidence", evidence},
                                 {"fixes", f.fixes},
-                                // Gain estimates capped by the next roof come with issue 4's calibration.
-                                {"est_speedup", nullptr},
-                                {"est_time_saved_ns", nullptr}});
+                                {"est_speedup", optional_number(f.est_speedup)},
+                                {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
+                                {"est_time_after_ns", optional_number(f.est_time_after_ns)},
+                                {"fixed_time", f.fixed_time_formula}});
         }
         for (const auto& r : k.group.rules)
             findings.push_back({{"id", r.name},

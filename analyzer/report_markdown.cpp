@@ -63,7 +63,11 @@ void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
     if (!d.findings.empty()) {
         o << "\nFindings:\n";
         for (const auto& f : d.findings) {
-            o << "\n- **" << f.id << "**: " << f.title << ". " << f.explain << "\n";
+            o << "\n- **" << f.id << "**";
+            if (f.est_speedup)
+                o << " (est. " << format_number(*f.est_speedup) << "x, saves " << format_duration_ns(*f.est_time_saved_ns) << ")";
+            o << ": " << f.title << ". " << f.explain << "\n";
+            if (f.est_speedup) o << "  - Estimate: time after the fix = `" << f.fixed_time_formula << "` = " << format_duration_ns(*f.est_time_after_ns) << "\n";
             for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << value_text(e.value) << "\n";
             for (const auto& x : f.fixes) o << "  - Fix: " << x << "\n";
         }

@@ -101,6 +101,15 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
     s.l2_mib = number(j, "l2_mib", file);
     s.l1_bytes_per_clock_per_sm = number(j, "l1_bytes_per_clock_per_sm", file);
     s.l2_bytes_per_clock = number(j, "l2_bytes_per_clock", file);
+    if (j.contains("practical_fraction")) {
+        const json& pf = j["practical_fraction"];
+        if (!pf.is_object()) fail(file, "practical_fraction", "expected {\"dram\": {\"value\": 0.88, \"source\": \"...\"}, ...}");
+        for (auto it = pf.begin(); it != pf.end(); ++it) {
+            sourced_number n = number(pf, it.key(), file, "practical_fraction");
+            if (n.value && *n.value > 1.0) fail(file, "practical_fraction." + it.key() + ".value", "must be at most 1");
+            s.practical_fraction[it.key()] = n;
+        }
+    }
     if (j.contains("notes") && j["notes"].is_string()) s.notes = j["notes"].get<std::string>();
     return s;
 }

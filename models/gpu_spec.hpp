@@ -32,6 +32,9 @@ struct gpu_spec {
     sourced_number l2_mib;
     sourced_number l1_bytes_per_clock_per_sm;
     sourced_number l2_bytes_per_clock;
+    // The share of each roof that real kernels were measured to reach on this GPU (dram, fp32,
+    // fp64, fp16): the rule trees' gain estimates aim at it. Empty where not measured.
+    std::map<std::string, sourced_number> practical_fraction;
     std::string notes;
 };
 

@@ -11,7 +11,7 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
     if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
-void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, diagnosis& d) {
+void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, double duration_ns, diagnosis& d) {
     visited_node v;
     v.tree = tree.id;
     v.node = n.id;
@@ -38,6 +38,17 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         f.title = n.title;
         f.explain = n.explain;
         for (const auto& e : n.evidence) f.evidence.push_back({e.text(), e.evaluate(facts)});
+        if (n.fixed_time) {
+            f.fixed_time_formula = n.fixed_time->text();
+            // Never promise more than the kernel has: a fix cannot make it slower, and the
+            // estimate is the rule's own floor on the roof that binds after the fix.
+            if (auto after = n.fixed_time->evaluate(facts); after && *after > 0 && duration_ns > 0) {
+                double t = std::min(*after, duration_ns);
+                f.est_time_after_ns = t;
+                f.est_speedup = duration_ns / t;
+                f.est_time_saved_ns = duration_ns - t;
+            }
+        }
         for (const auto& x : n.fixes) {
             if (x.when) {
                 auto applies = x.when->evaluate(facts);
@@ -47,16 +58,20 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         }
         d.findings.push_back(std::move(f));
     }
-    for (const auto& c : n.children) walk(tree, c, depth + 1, facts, d);
+    for (const auto& c : n.children) walk(tree, c, depth + 1, facts, duration_ns, d);
 }
 
 }  // namespace
 
-diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel) {
+diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec) {
     diagnosis d;
-    name_values facts = kernel_facts(kernel);
+    name_values facts = kernel_facts(kernel, spec);
     for (const auto& t : trees)
-        for (const auto& root : t.roots) walk(t, root, 0, facts, d);
+        for (const auto& root : t.roots) walk(t, root, 0, facts, kernel.roof.duration_ns, d);
+    std::stable_sort(d.findings.begin(), d.findings.end(), [](const finding& a, const finding& b) {
+        if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
+        return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
+    });
     return d;
 }
 

@@ -11,7 +11,7 @@
 
 namespace roofline::rules {
 
-diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel);
+diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec);
 // "--metrics a,b" for the metric ids in `missing` (derived names need --set full).
 std::string ncu_flags_for(const std::vector<std::string>& missing);
 

@@ -25,11 +25,15 @@ struct finding {
     std::string id, tree, node, title, explain;
     std::vector<evidence_value> evidence;
     std::vector<std::string> fixes;
+    std::string fixed_time_formula;           // the rule's estimate, as written
+    std::optional<double> est_time_after_ns;  // what the kernel would take with the fix in
+    std::optional<double> est_speedup;        // duration / time after (>= 1)
+    std::optional<double> est_time_saved_ns;  // duration - time after (>= 0)
 };
 
 struct diagnosis {
     std::vector<visited_node> path;
-    std::vector<finding> findings;
+    std::vector<finding> findings;  // ranked: by time saved, then those without an estimate in tree order
     std::vector<std::string> missing_metrics;  // over the whole walk, for the ncu flags to collect them
 };
 

@@ -7,7 +7,7 @@
 namespace roofline::rules {
 
 struct expression::node {
-    enum class kind { number, name, negate, logical_not, add, sub, mul, div, lt, le, gt, ge, eq, ne, logical_and, logical_or };
+    enum class kind { number, name, negate, logical_not, add, sub, mul, div, lt, le, gt, ge, eq, ne, logical_and, logical_or, max, min };
     kind k = kind::number;
     double value = 0.0;
     std::string name;
@@ -180,6 +180,7 @@ private:
             std::size_t start = i_;
             while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.')) ++i_;
             std::string name = s_.substr(start, i_ - start);
+            if ((name == "max" || name == "min") && symbol("(")) return parse_call(name == "max" ? kind::max : kind::min, start);
             auto n = std::make_unique<node>();
             if (name == "true" || name == "false") {
                 n->value = name == "true";
@@ -195,6 +196,21 @@ private:
             return n;
         }
         fail(i_, "unexpected \"" + s_.substr(i_, 1) + "\"");
+    }
+
+    // max(a, b, ...) and min(a, b, ...): folded into a chain of two-argument nodes.
+    std::unique_ptr<node> parse_call(kind k, std::size_t start) {
+        std::size_t at = (skip_space(), i_);
+        auto acc = parse_or();
+        want(*acc, value_type::number, at, k == kind::max ? "max()" : "min()");
+        while (symbol(",")) {
+            std::size_t rat = (skip_space(), i_);
+            auto r = parse_or();
+            want(*r, value_type::number, rat, k == kind::max ? "max()" : "min()");
+            acc = make(k, std::move(acc), std::move(r), value_type::number);
+        }
+        if (!symbol(")")) fail(i_, "expected \")\" to close the call at column " + std::to_string(start + 1));
+        return acc;
     }
 
     const std::string& s_;
@@ -239,6 +255,8 @@ std::optional<double> eval(const node& n, const name_values& values, std::vector
         case kind::ne: return double(*l != *r);
         case kind::logical_and: return double(*l != 0.0 && *r != 0.0);
         case kind::logical_or: return double(*l != 0.0 || *r != 0.0);
+        case kind::max: return std::max(*l, *r);
+        case kind::min: return std::min(*l, *r);
         default: return std::nullopt;
     }
 }

@@ -1,5 +1,5 @@
 // The small expression language of the rule trees (rules/*.json): numbers, names, + - * /,
-// comparisons, and/or/not, parentheses, true/false. Names are ncu metric ids
+// comparisons, and/or/not, parentheses, true/false, max(a, b, ...) and min(a, b, ...). Names are ncu metric ids
 // (`lts__t_sector_hit_rate.pct`) or the engine's derived values (`pct_of_roof`, `util_dram`, ...).
 // Parsed and type-checked once, at load time; evaluated per kernel.
 #pragma once

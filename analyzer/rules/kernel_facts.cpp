@@ -24,6 +24,9 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
         {"waves", "launch__waves_per_multiprocessor"},
         {"sm_count", "SMs on the GPU"},
         {"util_<resource>", "utilisation of a resource (dram, l2, l1, sm, fp32, tensor_bf16, pipe_alu, ...), 0..1"},
+        {"peak_<resource>", "the peak of a roofline resource at the capture's clock, per second (dram: bytes, others: FLOP)"},
+        {"practical_<resource>", "the share of that roof real kernels reach on this GPU (dram, fp32, fp64, fp16; hwspecs practical_fraction)"},
+        {"bytes_dram", "bytes moved to and from DRAM"},
         {"bound_memory, bound_compute, bound_latency, bound_small_grid, bound_launch", "the classification, true/false"},
     };
     return docs;
@@ -38,16 +41,20 @@ std::optional<value_type> fact_type(const std::string& name) {
         "fp64", "fp32", "fp16", "tensor_fp64", "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_int8",
         "tensor_fp4", "dram", "l2", "l1", "sm", "pipe_alu", "pipe_fma", "pipe_fp64", "pipe_xu", "pipe_lsu", "pipe_uniform",
         "pipe_adu", "pipe_cbu", "pipe_tex", "pipe_tma"};
-    if (name.rfind("util_", 0) == 0 && std::find(resources.begin(), resources.end(), name.substr(5)) != resources.end())
-        return value_type::number;
+    for (const char* prefix : {"util_", "peak_", "practical_"}) {
+        std::string p = prefix;
+        if (name.rfind(p, 0) == 0 && std::find(resources.begin(), resources.end(), name.substr(p.size())) != resources.end())
+            return value_type::number;
+    }
+    if (name == "bytes_dram") return value_type::number;
     for (const auto& b : bound_names())
         if (name == "bound_" + b) return value_type::boolean;
     if (name.find("__") != std::string::npos) return value_type::number;  // an ncu metric id
     return std::nullopt;
 }
 
-name_values kernel_facts(const kernel_result& k) {
-    return [&k](const std::string& name) -> std::optional<double> {
+name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
+    return [&k, &spec](const std::string& name) -> std::optional<double> {
         const kernel_roofline& r = k.roof;
         if (name == "duration_ns") return r.duration_ns;
         if (name == "per_launch_ns") return r.duration_ns / double(k.group.launches ? k.group.launches : 1);
@@ -63,6 +70,21 @@ name_values kernel_facts(const kernel_result& k) {
             return u ? std::optional<double>(u->utilisation) : std::nullopt;
         }
         if (name.rfind("bound_", 0) == 0) return double(k.verdict.bound == name.substr(6));
+        if (name.rfind("peak_", 0) == 0) {
+            const std::string res = name.substr(5);
+            if (const resource_use* u = r.find(res); u && u->peak > 0) return u->peak;
+            // A precision the kernel does not use: the spec's figure at the capture's SM clock,
+            // so a rule can ask what the same FLOPs would take on another unit.
+            auto it = spec.peaks_tflops.find(res);
+            if (it == spec.peaks_tflops.end() || !it->second.value || r.sm_clock_hz <= 0) return std::nullopt;
+            double at_hz = it->second.at_clock_mhz.value_or(*spec.boost_clock_mhz.value) * 1e6;
+            return *it->second.value * 1e12 * r.sm_clock_hz / at_hz;
+        }
+        if (name.rfind("practical_", 0) == 0) {
+            auto it = spec.practical_fraction.find(name.substr(10));
+            return it != spec.practical_fraction.end() ? it->second.value : std::nullopt;
+        }
+        if (name == "bytes_dram") return r.bytes_dram;
         auto it = k.group.numbers.find(name);
         if (it == k.group.numbers.end()) return std::nullopt;
         return it->second;

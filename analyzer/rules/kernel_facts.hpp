@@ -14,7 +14,7 @@ namespace roofline::rules {
 std::optional<value_type> fact_type(const std::string& name);
 // The derived names with a one-line meaning, for `roofline explain` and rules/README.md.
 const std::vector<std::pair<std::string, std::string>>& derived_fact_docs();
-// A lookup over one analysed kernel.
-name_values kernel_facts(const kernel_result& k);
+// A lookup over one analysed kernel on the GPU of `spec` (for the practical fractions).
+name_values kernel_facts(const kernel_result& k, const gpu_spec& spec);
 
 }  // namespace roofline::rules

@@ -65,6 +65,10 @@ private:
         n.explain = text(j, "explain", where);
         n.when = expr(text(j, "when", where), where, "when", value_type::boolean);
         if (j.contains("finding")) n.finding = text(j, "finding", where);
+        if (j.contains("fixed_time")) {
+            if (n.finding.empty()) fail(where, "\"fixed_time\" needs a \"finding\" to estimate");
+            n.fixed_time = expr(text(j, "fixed_time", where), where, "fixed_time", value_type::number);
+        }
         if (j.contains("evidence")) {
             if (!j["evidence"].is_array()) fail(where, "\"evidence\": expected a list of expressions");
             for (const auto& e : j["evidence"]) {

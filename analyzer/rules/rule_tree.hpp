@@ -22,6 +22,9 @@ struct rule_node {
     std::vector<expression> evidence;
     std::string explain;
     std::string finding;  // public finding id ("" for inner nodes that only route)
+    // The kernel's time once the fix is in (ns): the floor on the roof that binds after it, at the
+    // practical share of that roof. Absent: the finding carries no estimate.
+    std::optional<expression> fixed_time;
     std::vector<fix> fixes;
     std::vector<rule_node> children;
 };
