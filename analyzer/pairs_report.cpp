@@ -79,6 +79,10 @@ void fill_side(pair_side& s, const json& j, const analysis& a, const std::map<st
         s.ncu_ns += found->roof.duration_ns;
         if (!s.roof_pct)
             if (const resource_use* r = found->roof.find(found->verdict.limiter)) s.roof_pct = r->utilisation * 100.0;
+        if (s.kernels.size() == 1 && !found->diagnosis.findings.empty()) {
+            s.first_finding = found->diagnosis.findings.front().id;
+            s.first_finding_est = found->diagnosis.findings.front().est_speedup;
+        }
     }
     auto t = timing.find(s.case_name);
     if (t != timing.end()) s.runner_us = t->second;
@@ -181,11 +185,13 @@ std::string render_pairs_markdown(const pairs_report& r) {
          "`runner_timing.txt` (the runner's unprofiled median over 21 runs after 3 warm-ups); do not edit by hand. "
          "ncu times are at the clock ncu locks (base clock); roof percentages are the limiter's utilisation at that clock "
          "(see each kernel's section in `roofline analyze` for the peak and its source).\n\n";
-    o << "| pair | built to show | naive | ncu time | verdict | fixed | ncu time | verdict | speedup (ncu) | speedup (runner) |\n";
-    o << "|---|---|---|---|---|---|---|---|---|---|\n";
+    o << "| pair | built to show | naive | ncu time | verdict | first finding (est. speedup) | fixed | ncu time | verdict | speedup (ncu) | speedup (runner) |\n";
+    o << "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& p : r.pairs) {
         o << "| " << p.id << " | " << p.bottleneck << " | " << kernels_cell(p.naive) << " | " << format_duration_ns(p.naive.ncu_ns) << " | "
-          << verdict_cell(p.naive) << " | " << kernels_cell(p.fixed) << " | " << format_duration_ns(p.fixed.ncu_ns) << " | "
+          << verdict_cell(p.naive) << " | " << (p.naive.first_finding.empty() ? std::string("-") : p.naive.first_finding)
+          << (p.naive.first_finding_est ? " (" + format_number(*p.naive.first_finding_est) + "x)" : std::string()) << " | "
+          << kernels_cell(p.fixed) << " | " << format_duration_ns(p.fixed.ncu_ns) << " | "
           << verdict_cell(p.fixed) << " | " << format_number(p.naive.ncu_ns / p.fixed.ncu_ns) << "x | "
           << (p.naive.runner_us && p.fixed.runner_us ? format_number(*p.naive.runner_us / *p.fixed.runner_us) + "x" : "-") << " |\n";
     }

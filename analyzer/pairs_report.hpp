@@ -20,6 +20,8 @@ struct pair_side {
     double ncu_ns = 0.0;     // summed over the side's kernels and launches
     std::optional<double> runner_us;  // unprofiled median from runner_timing.txt
     std::optional<double> roof_pct;   // the utilisation of the side's limiter, % (first kernel)
+    std::string first_finding;        // the rule trees' first-ranked finding on the first kernel
+    std::optional<double> first_finding_est;  // its estimated speedup
 };
 
 struct pair_row {
