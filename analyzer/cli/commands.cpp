@@ -2,6 +2,7 @@
 
 #include "../analysis.hpp"
 #include "../atomic_file.hpp"
+#include "../explain.hpp"
 #include "../input_error.hpp"
 #include "../pairs_report.hpp"
 #include "../quantity_format.hpp"
@@ -30,6 +31,7 @@ constexpr const char* top_usage =
     "  gpus           list the GPU specs the engine knows\n"
     "  pairs DIR      the naive -> fixed validation table of kernels/ from a capture folder\n"
     "  rules          list the diagnosis trees; --tree ID prints one with a mermaid diagram\n"
+    "  explain NAME   what a finding, a metric, a stall reason, a derived value or an error code means\n"
     "\n"
     "Run `roofline <command> --help` for a command's options.\n";
 
@@ -178,6 +180,24 @@ int rules_command(const std::vector<std::string>& args, std::ostream& out) {
     return 0;
 }
 
+int explain_command(const std::vector<std::string>& args, std::ostream& out) {
+    po::options_description opts("roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a stall reason\n(long_scoreboard), a derived value (util_dram) or an error code (bad_number).\n\noptions");
+    opts.add_options()("help,h", "show this help")("name", po::value<std::string>(), "what to explain")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees");
+    po::positional_options_description pos;
+    pos.add("name", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    if (!vm.count("name")) usage_error("explain needs a name (see roofline explain --help)");
+    auto text = explain(vm["name"].as<std::string>(), rules::load_rule_trees(vm["rules"].as<std::string>()));
+    if (!text) usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
+    out << *text;
+    return 0;
+}
+
 int gpus_command(const std::vector<std::string>& args, std::ostream& out) {
     po::options_description opts("roofline gpus [options]\n\noptions");
     opts.add_options()("help,h", "show this help")(
@@ -219,6 +239,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (command == "gpus") return gpus_command(args, out);
     if (command == "pairs") return pairs_command(args, out, err);
     if (command == "rules") return rules_command(args, out);
+    if (command == "explain") return explain_command(args, out);
     err << "roofline: unknown command \"" << command << "\"\n\n" << top_usage;
     return 2;
 }
