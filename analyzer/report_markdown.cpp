@@ -108,7 +108,8 @@ std::string render_markdown(const analysis& a) {
     o << "# Roofline report: " << a.input << "\n\n";
     o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
     o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of " << a.launches_read
-      << " launches analysed, " << a.kernels.size() << " kernels, " << format_duration_ns(a.total_ns) << " of GPU time\n";
+      << " launches analysed, " << a.kernels.size() << (a.kernels.size() == 1 ? " kernel, " : " kernels, ")
+      << format_duration_ns(a.total_ns) << " of GPU time\n";
     o << "- Numbers: " << number_style_name(a.read.style)
       << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "") << "\n";
     if (a.read.skipped_lines) o << "- Skipped " << a.read.skipped_lines << " lines that are not CSV (==PROF== lines, program output)\n";
