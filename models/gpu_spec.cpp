@@ -1,14 +1,12 @@
 #include "gpu_spec.hpp"
 
 #include "../analyzer/input_error.hpp"
+#include "../analyzer/json_files.hpp"
 #include "models/hwspecs_embedded.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace roofline {
 
@@ -60,17 +58,7 @@ sourced_number number(const json& j, const std::string& key, const std::string& 
 }  // namespace
 
 gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
-    json j;
-    try {
-        j = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        // nlohmann reports a byte offset; turn it into line:column.
-        std::size_t line = 1, col = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < json_text.size(); ++i) {
-            if (json_text[i] == '\n') { ++line; col = 1; } else ++col;
-        }
-        throw input_error(error_code::bad_spec, file, line, col, "not valid JSON");
-    }
+    json j = parse_json_file<json>(json_text, file, error_code::bad_spec);
     gpu_spec s;
     s.file = file;
     s.id = text(j, "id", file);
@@ -117,25 +105,12 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
 std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir) {
     std::vector<gpu_spec> specs;
     for (const auto& f : embedded_hwspecs()) specs.push_back(parse_gpu_spec(f.contents, f.name));
-    if (!extra_dir.empty()) {
-        namespace fs = std::filesystem;
-        std::error_code ec;
-        if (!fs::is_directory(extra_dir, ec))
-            throw input_error(error_code::io, extra_dir, 0, 0, "not a directory of GPU spec files");
-        std::vector<fs::path> files;
-        for (const auto& e : fs::directory_iterator(extra_dir))
-            if (e.path().extension() == ".json") files.push_back(e.path());
-        std::sort(files.begin(), files.end());
-        for (const auto& p : files) {
-            std::ifstream in(p);
-            if (!in) throw input_error(error_code::io, p.string(), 0, 0, "cannot open");
-            std::stringstream ss;
-            ss << in.rdbuf();
-            gpu_spec s = parse_gpu_spec(ss.str(), p.string());
-            auto same = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& o) { return o.id == s.id; });
-            if (same != specs.end()) *same = std::move(s);
-            else specs.push_back(std::move(s));
-        }
+    if (extra_dir.empty()) return specs;
+    for (const auto& [path, text] : read_json_folder(extra_dir, "GPU spec files")) {
+        gpu_spec s = parse_gpu_spec(text, path);
+        auto same = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& o) { return o.id == s.id; });
+        if (same != specs.end()) *same = std::move(s);
+        else specs.push_back(std::move(s));
     }
     return specs;
 }

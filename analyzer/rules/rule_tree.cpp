@@ -1,16 +1,14 @@
 #include "rule_tree.hpp"
 
 #include "analyzer/input_error.hpp"
+#include "analyzer/json_files.hpp"
 #include "kernel_facts.hpp"
 #include "rules_embedded.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace roofline::rules {
 namespace {
@@ -99,19 +97,7 @@ private:
 }  // namespace
 
 rule_tree parse_rule_tree(const std::string& json_text, const std::string& file) {
-    json j;
-    try {
-        j = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        std::size_t line = 1, col = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < json_text.size(); ++i) {
-            if (json_text[i] == '\n') {
-                ++line;
-                col = 1;
-            } else ++col;
-        }
-        throw input_error(error_code::bad_rule, file, line, col, "not valid JSON");
-    }
+    json j = parse_json_file<json>(json_text, file, error_code::bad_rule);
     return loader(file).tree(j);
 }
 
@@ -119,18 +105,8 @@ std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
     std::vector<rule_tree> trees;
     for (const auto& f : embedded_rules()) trees.push_back(parse_rule_tree(f.contents, f.name));
     if (extra_dir.empty()) return trees;
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::is_directory(extra_dir, ec)) throw input_error(error_code::io, extra_dir, 0, 0, "not a directory of rule trees");
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(extra_dir))
-        if (e.path().extension() == ".json") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& p : files) {
-        std::ifstream in(p);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        rule_tree t = parse_rule_tree(ss.str(), p.string());
+    for (const auto& [path, text] : read_json_folder(extra_dir, "rule trees")) {
+        rule_tree t = parse_rule_tree(text, path);
         auto same = std::find_if(trees.begin(), trees.end(), [&](const rule_tree& o) { return o.id == t.id; });
         if (same != trees.end()) *same = std::move(t);
         else trees.push_back(std::move(t));
