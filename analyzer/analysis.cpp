@@ -23,7 +23,7 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc) {
     return id;
 }
 
-launch_shape shape_of(const kernel_group& g, const kernel_roofline&) {
+launch_shape shape_of(const kernel_group& g) {
     metric_view m{g.numbers, g.launches};
     launch_shape s;
     s.launches = g.launches;
@@ -59,7 +59,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     for (auto& g : groups) {
         kernel_result r;
         r.roof = build_roofline(metric_view{g.numbers, g.launches}, a.gpu);
-        r.shape = shape_of(g, r.roof);
+        r.shape = shape_of(g);
         r.verdict = classify(r.roof, r.shape);
         r.group = std::move(g);
         a.total_ns += r.roof.duration_ns;
