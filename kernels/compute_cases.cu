@@ -33,6 +33,8 @@ __global__ void fma_chain(const T* __restrict__ in, T* __restrict__ out, T a, T 
     T x[chains];
 #pragma unroll
     for (int c = 0; c < chains; ++c) x[c] = in[i] + from_float<T>(seed_step * c);
+    // Unrolled so the loop's own add-compare-branch is a few percent of the issue slots.
+#pragma unroll 16
     for (int k = 0; k < iters; ++k) {
 #pragma unroll
         for (int c = 0; c < chains; ++c) x[c] = fma_op(x[c], a, b);

@@ -150,7 +150,7 @@ void add_memory_cases(case_list& out) {
     out.push_back(std::make_unique<copy_case>("copy_vec4", scaled_count(size_t(64) << 20), 0));
     out.push_back(std::make_unique<transpose_case>(transpose_form::naive, scaled_dim(8192, 32)));
     out.push_back(std::make_unique<transpose_case>(transpose_form::padded, scaled_dim(8192, 32)));
-    out.push_back(std::make_unique<copy_case>("small_grid_copy", scaled_count(size_t(16) << 20), 4));
+    out.push_back(std::make_unique<copy_case>("small_grid_copy", scaled_count(size_t(64) << 20), 4));
     out.push_back(std::make_unique<transpose_case>(transpose_form::unpadded, scaled_dim(8192, 32)));
 }
 

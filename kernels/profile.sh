@@ -1,44 +1,50 @@
 #!/usr/bin/env bash
 # Builds the validation kernels, checks and times every one, profiles each once with
 # `ncu --set full`, profiles cuBLAS (through PyTorch) on the tensor pair's problem, and exports
-# raw and details pages in auto and base units. One call on the device machine:
+# raw and details pages in auto and base units. On the device machine:
 #   kernels/profile.sh OUTDIR
 # OUTDIR receives pairs_*.csv, cublas_ref_*.csv, runner_timing.txt and manifest.txt.
-# ROOFLINE_PROFILE_STAGE=timing runs only the build and the timed checks, =profile only the build,
-# ncu and the exports: two calls when one does not fit the device machine's 10-minute limit (the
-# H100 pairs run of 2026-11-22 needed 9.5 minutes on a slow start and lost its details export).
-# ROOFLINE_PROFILE_ALL_FORMS=1 also profiles torch_ops.py and writes every other CSV form
-# (metric instances, summary, session, LC_ALL=C, a live --metrics run): how examples/h100's
-# kernels_*/torch_ops_*/live_* reader fixtures were made.
+# ROOFLINE_PROFILE_STAGE picks the steps, a comma-separated list of
+#   timing   the timed correctness checks (runner_timing.txt)
+#   capture  ncu --set full over every kernel, into the work folder
+#   export   the four pages of that capture (pairs_*.csv)
+#   cublas   profile and export cuBLAS on the tensor pair's problem (cublas_ref_*.csv)
+#   forms    every other CSV form, for the reader's fixtures (torch_ops_*, *_lc_c, *_instances, ...)
+# default "timing,capture,export,cublas". ROOFLINE_PROFILE_WORK names the work folder (the binary,
+# the .ncu-rep files and the manifest in progress); keep it inside the checkout, and a second call
+# on the same warm machine goes on where the first stopped: the H100 pairs run of 2026-11-22
+# needed 9.5 minutes in one call and lost its details export, so capture and export now fit in two.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
 mkdir -p "$out"
-work=$(mktemp -d)
+work=${ROOFLINE_PROFILE_WORK:-$(mktemp -d)}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
 arch=${ROOFLINE_CUDA_ARCH:-90}
+stage=,${ROOFLINE_PROFILE_STAGE:-timing,capture,export,cublas},
+want() { [[ $stage == *",$1,"* ]]; }
 sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
          pairs_tensor.cu pairs_occupancy.cu sweep_cases.cu)
 
-{
+[ -f "$work/manifest.txt" ] || {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
     echo "ncu: $(ncu --version | tail -n 1)"
     echo "nvcc: $(nvcc --version | tail -n 1)"
     echo "torch: $(python3 -c 'import torch; print(torch.__version__)')"
     echo "locale: LANG=${LANG:-unset} LC_ALL=${LC_ALL:-unset}"
-} > "$out/manifest.txt"
+} > "$work/manifest.txt"
+echo "stages run on $(date -u +%Y-%m-%dT%H:%M:%SZ): ${stage:1:-1}" >> "$work/manifest.txt"
 
-(cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" "${sources[@]}" -o "$work/roofline-kernels") || exit 1
+[ -x "$work/roofline-kernels" ] || (cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" "${sources[@]}" -o "$work/roofline-kernels") || exit 1
 "$work/roofline-kernels" --list > "$out/kernels_list.txt"
-stage=${ROOFLINE_PROFILE_STAGE:-all}
-if [ "$stage" != profile ]; then
+if want timing; then
     # Correctness and timing outside the profiler; a wrong result is recorded, and the run goes on.
     "$work/roofline-kernels" all > "$out/runner_timing.txt" 2>&1
     echo "runner exit code: $?" >> "$out/runner_timing.txt"
     cat "$out/runner_timing.txt"
 fi
-[ "$stage" = timing ] && exit 0
-
 export_report() {  # report name
     local r="$work/$1.ncu-rep"
     ncu -i "$r" --csv --page raw > "$out/${1}_raw.csv"
@@ -47,18 +53,23 @@ export_report() {  # report name
     ncu -i "$r" --csv --page details --print-units base > "$out/${1}_details_base.csv"
 }
 
-cmd="ncu --set full -o $work/pairs $work/roofline-kernels --once all"
-echo "command (pairs): $cmd" >> "$out/manifest.txt"
-$cmd > "$out/ncu_pairs_stdout.txt" 2>&1
-export_report pairs  # raw first: the analyzer's main input
-cmd="ncu --set full --profile-from-start off -o $work/cublas_ref python3 $here/torch_ops.py matmul_fp16"
-echo "command (cublas_ref): $cmd" >> "$out/manifest.txt"
-$cmd > "$out/ncu_cublas_ref_stdout.txt" 2>&1
-export_report cublas_ref
+if want capture; then
+    cmd="ncu --set full -f -o $work/pairs $work/roofline-kernels --once all"
+    echo "command (pairs): $cmd" >> "$work/manifest.txt"
+    $cmd > "$work/ncu_pairs_stdout.txt" 2>&1
+    cp "$work/ncu_pairs_stdout.txt" "$out/"
+fi
+want export && export_report pairs  # raw first: the analyzer's main input
+if want cublas; then
+    cmd="ncu --set full -f --profile-from-start off -o $work/cublas_ref python3 $here/torch_ops.py matmul_fp16"
+    echo "command (cublas_ref): $cmd" >> "$work/manifest.txt"
+    $cmd > "$out/ncu_cublas_ref_stdout.txt" 2>&1
+    export_report cublas_ref
+fi
 
-if [ "${ROOFLINE_PROFILE_ALL_FORMS:-0}" = 1 ]; then
+if want forms; then
     cmd="ncu --set full --profile-from-start off -o $work/torch_ops python3 $here/torch_ops.py"
-    echo "command (torch_ops): $cmd" >> "$out/manifest.txt"
+    echo "command (torch_ops): $cmd" >> "$work/manifest.txt"
     $cmd > "$out/ncu_torch_stdout.txt" 2>&1
     export_report torch_ops
     r="$work/pairs.ncu-rep"
@@ -69,7 +80,9 @@ if [ "${ROOFLINE_PROFILE_ALL_FORMS:-0}" = 1 ]; then
     ncu -i "$r" --csv --print-summary per-kernel > "$out/pairs_summary.csv"
     ncu -i "$r" --csv --page session > "$out/pairs_session.csv"
     live="ncu --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size $work/roofline-kernels --once copy_vec4 tiny_add_chain"
-    echo "command (live): $live" >> "$out/manifest.txt"
+    echo "command (live): $live" >> "$work/manifest.txt"
     $live > "$out/live_metrics_stdout.txt" 2>&1
 fi
-tail -n 3 "$out"/ncu_*_stdout.txt
+cp "$work/manifest.txt" "$out/manifest.txt"
+tail -n 3 "$out"/ncu_*_stdout.txt 2>/dev/null
+exit 0

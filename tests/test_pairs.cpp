@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -44,8 +45,21 @@ TEST_CASE("the H100 capture reaches the roofs the references were built for") {
     for (const auto& ref : r.references) {
         CAPTURE(ref.case_name);
         if (ref.case_name == "copy_vec4") CHECK(*ref.roof_pct >= 85.0);
-        // 84.98% in this capture (85.08% in the first one): PAIRS.md lists the 0.02-point miss.
-        if (ref.case_name == "fma_fp32") CHECK(*ref.roof_pct == doctest::Approx(85.0).epsilon(0.002));
+        if (ref.case_name == "fma_fp32") CHECK(*ref.roof_pct >= 85.0);
+    }
+    // Every fixed memory-bound kernel reaches 80% of its memory roof, but the random gather
+    // (79.6% of L2 at full occupancy), which PAIRS.md lists as a missed target.
+    for (const auto& p : r.pairs) {
+        CAPTURE(p.id);
+        if (p.fixed.expect.rfind("memory/", 0) != 0) continue;
+        REQUIRE(p.fixed.roof_pct.has_value());
+        if (p.id == "occupancy-limited") {
+            CHECK(*p.fixed.roof_pct == doctest::Approx(79.6).epsilon(0.005));
+            CHECK(std::count_if(r.targets_missed.begin(), r.targets_missed.end(),
+                                [](const std::string& m) { return m.find("occupancy-limited") == 0; }) == 1);
+        } else {
+            CHECK(*p.fixed.roof_pct >= 80.0);
+        }
     }
     // Every fix gains: the naive side is slower under ncu and in the unprofiled runner.
     for (const auto& p : r.pairs) {

@@ -2,6 +2,7 @@
 
 #include "../analysis.hpp"
 #include "../atomic_file.hpp"
+#include "../calibrate.hpp"
 #include "../explain.hpp"
 #include "../input_error.hpp"
 #include "../pairs_report.hpp"
@@ -30,6 +31,7 @@ constexpr const char* top_usage =
     "  analyze FILE   place every kernel of an Nsight Compute CSV export on its GPU's roofline\n"
     "  gpus           list the GPU specs the engine knows\n"
     "  pairs DIR      the naive -> fixed validation table of kernels/ from a capture folder\n"
+    "  calibrate DIR  fit the practical share of each roof to a capture folder's pairs (for hwspecs)\n"
     "  rules          list the diagnosis trees; --tree ID prints one with a mermaid diagram\n"
     "  explain NAME   what a finding, a metric, a stall reason, a derived value or an error code means\n"
     "\n"
@@ -90,7 +92,7 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     if (vm.count("output")) {
         const std::string path = vm["output"].as<std::string>();
         write_file_atomically(path, text);
-        err << "roofline: wrote " << path << " (" << a.kernels.size() << " kernels on " << a.gpu.name << ")\n";
+        err << "roofline: wrote " << path << " (" << a.kernels.size() << (a.kernels.size() == 1 ? " kernel" : " kernels") << " on " << a.gpu.name << ")\n";
     } else {
         out << text;
     }
@@ -119,6 +121,33 @@ int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::
     else out << text;
     for (const auto& p : r.problems) err << "roofline: " << p << "\n";
     return vm.count("check") && !r.problems.empty() ? 1 : 0;
+}
+
+int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description opts("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh.\n\noptions");
+    opts.add_options()
+        ("help,h", "show this help")
+        ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
+        ("pairs", po::value<std::string>()->default_value("kernels/pairs.json"), "the pair definitions")
+        ("output,o", po::value<std::string>(), "write the fit here; stdout otherwise");
+    po::positional_options_description pos;
+    pos.add("dir", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    if (!vm.count("dir")) usage_error("calibrate needs a capture folder (see roofline calibrate --help)");
+    const std::string dir = vm["dir"].as<std::string>();
+    pairs_report r = build_pairs_report(dir, vm["pairs"].as<std::string>());
+    std::string text = render_calibration(r, fit_practical_shares(calibration_samples(r)), dir);
+    if (vm.count("output")) {
+        write_file_atomically(vm["output"].as<std::string>(), text);
+        err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    } else {
+        out << text;
+    }
+    return 0;
 }
 
 // Mermaid ids cannot hold '-'.
@@ -238,6 +267,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (command == "analyze") return analyze_command(args, out, err);
     if (command == "gpus") return gpus_command(args, out);
     if (command == "pairs") return pairs_command(args, out, err);
+    if (command == "calibrate") return calibrate_command(args, out, err);
     if (command == "rules") return rules_command(args, out);
     if (command == "explain") return explain_command(args, out);
     err << "roofline: unknown command \"" << command << "\"\n\n" << top_usage;

@@ -1,0 +1,79 @@
+#include "calibrate.hpp"
+
+#include "quantity_format.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace roofline {
+namespace {
+
+// "memory/dram" -> "dram"; "" for verdicts without a roof (small_grid, launch, latency).
+std::string roof_of(const std::string& expect) {
+    auto slash = expect.find('/');
+    return slash == std::string::npos ? "" : expect.substr(slash + 1);
+}
+
+std::string three_decimals(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+std::string percent(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * v);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<roof_sample> calibration_samples(const pairs_report& r) {
+    std::vector<roof_sample> out;
+    std::set<std::string> seen;
+    auto add = [&](const std::string& kernel, const std::string& expect, bool matches, const std::optional<double>& pct) {
+        const std::string roof = roof_of(expect);
+        if (roof.empty() || !matches || !pct || !seen.insert(kernel).second) return;
+        out.push_back({roof, kernel, *pct / 100.0});
+    };
+    for (const auto& p : r.pairs) {
+        bool matches = !p.fixed.verdicts.empty();
+        for (const auto& v : p.fixed.verdicts) matches = matches && v == p.fixed.expect;
+        add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect, matches && p.fixed.kernels.size() == 1,
+            p.fixed.roof_pct);
+    }
+    for (const auto& ref : r.references) add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct);
+    return out;
+}
+
+std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir) {
+    std::ostringstream out;
+    out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
+        << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
+        << "` that sit on the roof they were built for (the fixed side of each pair and the roof references, where the verdict is what "
+           "kernels/pairs.json expects): least squares in log space, so the share is the geometric mean of their utilisations.\n\n"
+        << "| roof | practical share | kernels | lowest | highest | spread (geometric sd) | fitted on |\n|---|---|---|---|---|---|---|\n";
+    for (const auto& p : fit) {
+        std::string names;
+        for (const auto& k : p.kernels) names += (names.empty() ? "`" : ", `") + k + "`";
+        out << "| " << p.roof << " | " << percent(p.fraction) << " | " << p.kernels.size() << " | " << percent(p.lowest) << " | "
+            << percent(p.highest) << " | " << three_decimals(p.spread) << " | " << names << " |\n";
+    }
+    nlohmann::ordered_json j;
+    for (const auto& p : fit) {
+        std::string names;
+        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
+        j[p.roof] = {{"value", std::stod(three_decimals(p.fraction))},
+                     {"source", "C: roofline calibrate " + dir + ": " +
+                                    (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
+                                    " on this roof under ncu (" + names + ")"}};
+    }
+    out << "\nFor the GPU's hwspecs file (roofs not listed here keep their entries):\n\n```json\n\"practical_fraction\": " << j.dump(2)
+        << "\n```\n";
+    return out.str();
+}
+
+}  // namespace roofline
