@@ -3,6 +3,7 @@
 #include "../models/gpu_match.hpp"
 #include "input_error.hpp"
 #include "rules/diagnose.hpp"
+#include "rules/fusion.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -70,6 +71,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
         k.diagnosis = rules::diagnose(trees, k, a.gpu);
     }
+    rules::add_fusion_candidates(a.kernels, a.gpu);  // still in launch order here
     std::stable_sort(a.kernels.begin(), a.kernels.end(),
                      [](const kernel_result& x, const kernel_result& y) { return x.roof.duration_ns > y.roof.duration_ns; });
     return a;

@@ -88,6 +88,14 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     for (const auto& t : trees)
         for (const auto& r : t.roots) visit(t, r);
     if (found) return found;
+    if (name == "fusion-candidate")
+        return "# Finding `fusion-candidate`\n\nConsecutive DRAM-bound kernels pass a buffer through DRAM. Found across kernels, not by a "
+               "tree (analyzer/rules/fusion.cpp): launches in a row on the same grid and block, each bound by DRAM, where each reads "
+               "from DRAM within 25% of the bytes the one before wrote.\n\n"
+               "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between them) / (peak_dram x "
+               "practical_dram), for the whole run\n"
+               "- Fix: fuse the run into one kernel that reads once, applies every step in registers, and writes once\n"
+               "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     for (const auto& m : model_metrics)
         if (name == m.id)
             return "# Metric `" + name + "`" + (std::string(m.unit).empty() ? "" : " (" + std::string(m.unit) + ")") + "\n\n" + m.use + "\n";

@@ -2,6 +2,7 @@
 // boundaries on small synthetic kernels, and the trees on the real H100 pairs capture.
 #include "analyzer/input_error.hpp"
 #include "analyzer/rules/diagnose.hpp"
+#include "analyzer/rules/fusion.hpp"
 #include "analyzer/rules/kernel_facts.hpp"
 #include "test_support.hpp"
 
@@ -69,6 +70,9 @@ TEST_CASE("expressions: precedence, comparisons, logic, and missing values") {
     CHECK(*eval("pct_of_roof >= 85", {{"pct_of_roof", 84.9}}) == 0);
     CHECK(*eval("dram__bytes_read.sum / gpu__time_duration.sum", {{"dram__bytes_read.sum", 10}, {"gpu__time_duration.sum", 4}}) == 2.5);
     CHECK_FALSE(eval("1 / 0").has_value());
+    CHECK(*eval("false and nothing__here.sum > 1") == 0);  // a known false decides "and"
+    CHECK(*eval("nothing__here.sum > 1 or true") == 1);    // a known true decides "or"
+    CHECK_FALSE(eval("true and nothing__here.sum > 1").has_value());
     CHECK(*eval("0 / 0") == 0);  // two idle counters
     auto e = expression::parse("util_dram > 0.6 and lts__t_sector_hit_rate.pct < 50", fact_type);
     std::vector<std::string> missing;
@@ -150,6 +154,90 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     CHECK(finding_ids(diagnose(trees, synthetic("launch", {}, 10, 1))).size() == 1);
 }
 
+TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") {
+    auto trees = load_rule_trees();
+    auto waves = [&](double w) {
+        auto k = synthetic("memory", {});
+        k.shape.waves = w;
+        return diagnose(trees, k);
+    };
+    CHECK_FALSE(has(finding_ids(waves(0.9)), "tail-effect"));  // under one wave: the small-grid rule's ground
+    CHECK(has(finding_ids(waves(1.7)), "tail-effect"));         // 0.3 of 2 waves idle: 15%
+    CHECK_FALSE(has(finding_ids(waves(1.71)), "tail-effect"));
+    CHECK_FALSE(has(finding_ids(waves(2.0)), "tail-effect"));
+    CHECK(has(finding_ids(waves(3.1)), "tail-effect"));         // 0.9 of 4 idle: 22.5%
+    CHECK_FALSE(has(finding_ids(waves(4.1)), "tail-effect"));  // from 4 waves on, the tail is left to the scheduler
+    CHECK(has(finding_ids(waves(2.5)), "tail-effect"));
+    auto tail = waves(1.25);
+    auto f = std::find_if(tail.findings.begin(), tail.findings.end(), [](const finding& x) { return x.id == "tail-effect"; });
+    REQUIRE(f != tail.findings.end());
+    CHECK(*f->est_speedup == doctest::Approx(2.0 / 1.25));  // 2 waves of time for 1.25 waves of work
+
+    auto dram = [&](double util, const char* limiter = "dram") {
+        auto k = synthetic("memory", {});
+        k.verdict.limiter = limiter;
+        resource_use u;
+        u.id = "dram";
+        u.kind = resource_kind::memory;
+        u.peak = 3e12;
+        u.work = util * 3e12 * 1e-3;  // bytes moved in the 1 ms the kernel lasts
+        u.utilisation = util;
+        k.roof.bytes_dram = u.work;
+        k.roof.resources.push_back(u);
+        return diagnose(trees, k);
+    };
+    const double practical = *h100().practical_fraction.at("dram").value;
+    CHECK(has(finding_ids(dram(0.74 * practical)), "dram-bandwidth-low"));
+    CHECK_FALSE(has(finding_ids(dram(0.76 * practical)), "dram-bandwidth-low"));
+    CHECK_FALSE(has(finding_ids(dram(0.3, "l2")), "dram-bandwidth-low"));  // another level limits it
+    auto low = dram(0.5 * practical);
+    auto g = std::find_if(low.findings.begin(), low.findings.end(), [](const finding& x) { return x.id == "dram-bandwidth-low"; });
+    REQUIRE(g != low.findings.end());
+    CHECK(*g->est_speedup == doctest::Approx(2.0));  // to the practical share of the DRAM roof
+}
+
+TEST_CASE("fusion-candidate: consecutive DRAM-bound kernels that pass a buffer along") {
+    auto kernel = [](const char* name, double read, double written, const char* grid = "(1024, 1, 1)") {
+        kernel_result k;
+        k.group.name = name;
+        k.group.launches = 1;
+        k.group.grid_size = grid;
+        k.group.block_size = "(256, 1, 1)";
+        k.group.numbers = {{"dram__bytes_read.sum", read}, {"dram__bytes_write.sum", written}};
+        k.verdict.bound = "memory";
+        k.verdict.limiter = "dram";
+        k.roof.placed = true;
+        resource_use u;
+        u.id = "dram";
+        u.kind = resource_kind::memory;
+        u.peak = 1e12;
+        k.roof.bytes_dram = read + written;
+        k.roof.duration_ns = 1e9 * (read + written) / 1e12;
+        k.roof.resources.push_back(u);
+        return k;
+    };
+    // Three passes over 1 MB: 6 MB through DRAM; fused, 2 MB.
+    std::vector<kernel_result> ks = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6), kernel("c(", 1e6, 1e6), kernel("other(", 1e6, 1e6, "(7, 1, 1)")};
+    add_fusion_candidates(ks, h100());
+    REQUIRE(ks[0].diagnosis.findings.size() == 1);
+    const auto& f = ks[0].diagnosis.findings.front();
+    CHECK(f.id == "fusion-candidate");
+    const double practical = *h100().practical_fraction.at("dram").value;
+    CHECK(*f.est_time_after_ns == doctest::Approx(1e9 * 2e6 / (1e12 * practical)));
+    CHECK(*f.est_speedup == doctest::Approx(3.0 * practical));
+    CHECK(ks[1].diagnosis.findings.empty());
+    CHECK(ks[3].diagnosis.findings.empty());  // another grid: not part of the run
+    // The next kernel reads far more than this one wrote: not one buffer passed along.
+    std::vector<kernel_result> apart = {kernel("a(", 1e6, 1e6), kernel("b(", 2e6, 1e6)};
+    add_fusion_candidates(apart, h100());
+    CHECK(apart[0].diagnosis.findings.empty());
+    // Not DRAM-bound: nothing to gain from keeping the buffer on chip.
+    std::vector<kernel_result> compute = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6)};
+    compute[1].verdict.bound = "compute";
+    add_fusion_candidates(compute, h100());
+    CHECK(compute[0].diagnosis.findings.empty());
+}
+
 TEST_CASE("a rule that lacks counters says which, and the ncu flags that collect them") {
     auto trees = load_rule_trees();
     auto d = diagnose(trees, synthetic("memory", {}));
@@ -160,8 +248,10 @@ TEST_CASE("a rule that lacks counters says which, and the ncu flags that collect
     CHECK(ncu_flags_for({"a__b.sum", "util_dram"}) == "--metrics a__b.sum --set full");
 }
 
-TEST_CASE("on the real H100 pairs: each naive kernel shows its bottleneck's finding, its fix does not") {
-    auto a = analyze_example("examples/h100/pairs_raw.csv");
+TEST_CASE("on the real H100 and H200 pairs: each naive kernel shows its bottleneck's finding first, its fix does not") {
+  for (const char* gpu : {"h100", "h200"}) {
+    CAPTURE(gpu);
+    auto a = analyze_example(std::string("examples/") + gpu + "/pairs_raw.csv");
     auto ids = [&](const char* name) { return finding_ids(kernel_named(a, name).diagnosis); };
     struct expectation { const char* naive; const char* fixed; const char* finding; };
     for (const expectation& e : {expectation{"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
@@ -169,7 +259,6 @@ TEST_CASE("on the real H100 pairs: each naive kernel shows its bottleneck's find
                                  expectation{"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
                                  expectation{"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
                                  expectation{"copy_few_blocks(", "copy_vec4(", "small-grid"},
-                                 expectation{"gather_smem_limited(", "gather_full_occupancy(", "memory-latency"},
                                  expectation{"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
                                  expectation{"branch_divergent(", "branch_free(", "thread-divergence"},
                                  expectation{"bins_local_array(", "bins_registers(", "register-spills"},
@@ -185,8 +274,9 @@ TEST_CASE("on the real H100 pairs: each naive kernel shows its bottleneck's find
              {"transpose_naive(", "uncoalesced-global"}, {"aos_strided(", "uncoalesced-global"},
              {"transpose_unpadded(", "shared-bank-conflicts"}, {"reduce_naive(", "barrier-stalls"},
              {"branch_divergent(", "thread-divergence"}, {"poly_chain<double>(", "fp64-slow-pipe"},
-             {"copy_few_blocks(", "small-grid"}, {"tiny_add(", "launch-bound"}, {"gather_smem_limited(", "memory-latency"},
-             {"wmma_global(", "tensor-underused"}, {"sgemm_smem_tiled(", "mio-throttle"}}) {
+             {"copy_few_blocks(", "small-grid"}, {"tiny_add(", "launch-bound"}, {"gather_smem_limited(", "occupancy-limited"},
+             {"wmma_global(", "tensor-underused"}, {"sgemm_smem_tiled(", "mio-throttle"}, {"bins_local_array(", "register-spills"},
+             {"ew_scale(", "fusion-candidate"}}) {
         CAPTURE(naive);
         CHECK(ids(naive).front() == finding);
     }
@@ -194,8 +284,15 @@ TEST_CASE("on the real H100 pairs: each naive kernel shows its bottleneck's find
     // staged one too, which PAIRS.md lists as a fix that did not reach its roof.
     CHECK(has(ids("wmma_global("), "tensor-underused"));
     CHECK(has(ids("wmma_staged("), "tensor-underused"));
-    // The roof references say near-roof.
-    for (const char* r : {"copy_vec4(", "fma_chain<float>(", "fma_chain<double>("}) CHECK(has(ids(r), "near-roof"));
+    // The roof references say near-roof, first.
+    for (const char* r : {"copy_vec4(", "fma_chain<float>(", "fma_chain<__half2>(", "fma_chain<double>("}) {
+        CAPTURE(r);
+        REQUIRE(has(ids(r), "near-roof"));
+        // The FP64 reference is the one exception: on the FP64 roof, doing the work in FP32 is
+        // the gain that near-roof points elsewhere for, so fp64-slow-pipe ranks above it.
+        CHECK(ids(r).front() == (std::string(r) == "fma_chain<double>(" ? "fp64-slow-pipe" : "near-roof"));
+    }
+  }
 }
 
 TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (H100, H200)") {
@@ -218,7 +315,8 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
                                pair_case{"branch_divergent(", "branch_free(", "thread-divergence"},
                                pair_case{"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"},
                                pair_case{"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
-                               pair_case{"copy_few_blocks(", "copy_vec4(", "small-grid"}}) {
+                               pair_case{"copy_few_blocks(", "copy_vec4(", "small-grid"},
+                               pair_case{"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"}}) {
         CAPTURE(p.naive);
         double m = measured(p.naive, p.fixed), e = est(p.naive, p.finding);
         CAPTURE(m);
@@ -226,6 +324,14 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
         CHECK(e >= 0.75 * m);
         CHECK(e <= 1.25 * m);
     }
+    // The elementwise chain: three kernels against one fused kernel.
+    double chain3 = kernel_named(a, "ew_scale(").roof.duration_ns + kernel_named(a, "ew_shift(").roof.duration_ns +
+                    kernel_named(a, "ew_relu(").roof.duration_ns;
+    CHECK(est("ew_scale(", "fusion-candidate") == doctest::Approx(chain3 / kernel_named(a, "ew_fused(").roof.duration_ns).epsilon(0.25));
+    // register-spills: an upper bound, not within 25%. The fix's compile-time indexing costs ALU
+    // work (a select per bin per value) that the naive kernel's counters cannot foresee: the fixed
+    // kernel is ALU-bound at 3.97x (H100) and 3.18x (H200) where the estimate says 5.9x and 7.9x.
+    CHECK(est("bins_local_array(", "register-spills") >= measured("bins_local_array(", "bins_registers("));
     // The launch chain: 8 launches of tiny_add against one fused launch.
     double chain = kernel_named(a, "tiny_add(").roof.duration_ns;
     double fused = kernel_named(a, "tiny_add_fused(").roof.duration_ns;

@@ -1,5 +1,6 @@
 #include "diagnose.hpp"
 
+#include "fusion.hpp"
 #include "kernel_facts.hpp"
 
 #include <algorithm>
@@ -68,10 +69,7 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
     name_values facts = kernel_facts(kernel, spec);
     for (const auto& t : trees)
         for (const auto& root : t.roots) walk(t, root, 0, facts, kernel.roof.duration_ns, d);
-    std::stable_sort(d.findings.begin(), d.findings.end(), [](const finding& a, const finding& b) {
-        if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
-        return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
-    });
+    rank_findings(d.findings);
     return d;
 }
 

@@ -240,6 +240,10 @@ std::optional<double> eval(const node& n, const name_values& values, std::vector
     // Both sides are evaluated, so every missing name is reported, not only the first.
     auto l = eval(*n.lhs, values, missing);
     auto r = eval(*n.rhs, values, missing);
+    // Three-valued logic: a known false decides "and", a known true decides "or", whatever the
+    // other side lacks (a small-grid kernel has no waves to ask about).
+    if (n.k == kind::logical_and && ((l && *l == 0.0) || (r && *r == 0.0))) return 0.0;
+    if (n.k == kind::logical_or && ((l && *l != 0.0) || (r && *r != 0.0))) return 1.0;
     if (!l || !r) return std::nullopt;
     switch (n.k) {
         case kind::add: return *l + *r;

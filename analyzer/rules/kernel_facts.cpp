@@ -1,6 +1,7 @@
 #include "kernel_facts.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline::rules {
 namespace {
@@ -22,29 +23,31 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
         {"flops", "FLOPs over all precisions"},
         {"grid_blocks", "launch__grid_size"},
         {"waves", "launch__waves_per_multiprocessor"},
+        {"tail_idle_share", "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the run"},
         {"sm_count", "SMs on the GPU"},
         {"util_<resource>", "utilisation of a resource (dram, l2, l1, sm, fp32, tensor_bf16, pipe_alu, ...), 0..1"},
         {"peak_<resource>", "the peak of a roofline resource at the capture's clock, per second (dram: bytes, others: FLOP)"},
         {"practical_<resource>", "the share of that roof real kernels reach on this GPU (dram, fp32, fp64, fp16; hwspecs practical_fraction)"},
         {"bytes_dram", "bytes moved to and from DRAM"},
         {"bound_memory, bound_compute, bound_latency, bound_small_grid, bound_launch", "the classification, true/false"},
+        {"limiter_<resource>", "true when the classification names that resource (dram, l2, fp32, ...) as the limiter"},
     };
     return docs;
 }
 
 std::optional<value_type> fact_type(const std::string& name) {
     static const std::vector<std::string> numbers = {"duration_ns", "per_launch_ns", "launches", "pct_of_roof", "floor_ns",
-                                                     "flops", "grid_blocks", "waves", "sm_count"};
+                                                     "flops", "grid_blocks", "waves", "sm_count", "tail_idle_share"};
     if (std::find(numbers.begin(), numbers.end(), name) != numbers.end()) return value_type::number;
     // util_<resource>: the resources models/roofline_model can measure.
     static const std::vector<std::string> resources = {
         "fp64", "fp32", "fp16", "tensor_fp64", "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_int8",
         "tensor_fp4", "dram", "l2", "l1", "sm", "pipe_alu", "pipe_fma", "pipe_fp64", "pipe_xu", "pipe_lsu", "pipe_uniform",
         "pipe_adu", "pipe_cbu", "pipe_tex", "pipe_tma"};
-    for (const char* prefix : {"util_", "peak_", "practical_"}) {
+    for (const char* prefix : {"util_", "peak_", "practical_", "limiter_"}) {
         std::string p = prefix;
         if (name.rfind(p, 0) == 0 && std::find(resources.begin(), resources.end(), name.substr(p.size())) != resources.end())
-            return value_type::number;
+            return p == "limiter_" ? value_type::boolean : value_type::number;
     }
     if (name == "bytes_dram") return value_type::number;
     for (const auto& b : bound_names())
@@ -64,6 +67,12 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
         if (name == "flops") return r.flops_counted ? std::optional<double>(r.flops) : std::nullopt;
         if (name == "grid_blocks") return k.shape.grid_blocks > 0 ? std::optional<double>(k.shape.grid_blocks) : std::nullopt;
         if (name == "waves") return k.shape.waves > 0 ? std::optional<double>(k.shape.waves) : std::nullopt;
+        if (name == "tail_idle_share") {
+            if (k.shape.waves <= 0) return std::nullopt;
+            const double whole = std::ceil(k.shape.waves - 1e-9);
+            return (whole - k.shape.waves) / whole;
+        }
+        if (name.rfind("limiter_", 0) == 0) return double(k.verdict.limiter == name.substr(8));
         if (name == "sm_count") return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt;
         if (name.rfind("util_", 0) == 0) {
             const resource_use* u = r.find(name.substr(5));
