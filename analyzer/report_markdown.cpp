@@ -19,19 +19,6 @@ std::string cell(std::string s) {
     return out;
 }
 
-// The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
-// ncu writes anonymous namespaces as "unnamed>::", with no opening '<', so depth never goes
-// below zero.
-std::string short_name(const std::string& name) {
-    std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
-    int depth = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '<') ++depth;
-        else if (s[i] == '>') depth = depth > 0 ? depth - 1 : 0;
-        else if (s[i] == '(' && depth == 0 && i > 0) return s.substr(0, i);
-    }
-    return s;
-}
 
 std::string rate_unit(const resource_use& r) { return r.kind == resource_kind::memory ? "B/s" : (r.id == "tensor_int8" ? "OP/s" : "FLOP/s"); }
 std::string work_unit(const resource_use& r) { return r.kind == resource_kind::memory ? "B" : (r.id == "tensor_int8" ? "OP" : "FLOP"); }
@@ -90,6 +77,20 @@ void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
 
 }  // namespace
 
+// The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
+// ncu writes anonymous namespaces as "unnamed>::", with no opening '<', so depth never goes
+// below zero.
+std::string short_name(const std::string& name) {
+    std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
+    int depth = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '<') ++depth;
+        else if (s[i] == '>') depth = depth > 0 ? depth - 1 : 0;
+        else if (s[i] == '(' && depth == 0 && i > 0) return s.substr(0, i);
+    }
+    return s;
+}
+
 std::string verdict_text(const classification& c) { return c.limiter.empty() ? c.bound : c.bound + " / " + c.limiter; }
 
 std::string achieved_text(const kernel_result& k) {
@@ -103,7 +104,7 @@ std::string achieved_text(const kernel_result& k) {
     return format_percent(b->utilisation) + " of " + b->id;
 }
 
-std::string render_markdown(const analysis& a) {
+std::string render_markdown(const analysis& a, const std::string& chart) {
     std::ostringstream o;
     o << "# Roofline report: " << a.input << "\n\n";
     o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
@@ -118,6 +119,7 @@ std::string render_markdown(const analysis& a) {
          "told otherwise). Where the capture holds ncu's own peak counters they are used; otherwise the spec's figure is scaled "
          "to that clock. Each resource's row says which.\n\n";
 
+    if (!chart.empty()) o << "![Roofline chart: every kernel at its DRAM arithmetic intensity](" << chart << ")\n\n";
     o << "## Summary\n\n";
     o << "| # | kernel | launches | total time | % of workload | AI (FLOP/B, DRAM) | achieved | % of roof | bound / limiter |\n";
     o << "|---|---|---|---|---|---|---|---|---|\n";

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev doctest-dev)
+# chromium: only the test that renders the SVG chart to PNG uses it.
+packages=(cmake make g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev doctest-dev chromium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,6 +3,7 @@
 #include "../analysis.hpp"
 #include "../atomic_file.hpp"
 #include "../calibrate.hpp"
+#include "../chart_svg.hpp"
 #include "../explain.hpp"
 #include "../input_error.hpp"
 #include "../pairs_report.hpp"
@@ -58,6 +59,7 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
         ("input", po::value<std::string>(), "the CSV export")
         ("output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")
         ("format", po::value<std::string>()->default_value("markdown"), "markdown or json")
+        ("no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")
         ("kernel-name,k", po::value<std::string>()->default_value(""), "analyse kernels whose name contains this text, or matches regex:EXPR")
         ("launch-skip", po::value<std::size_t>()->default_value(0), "skip this many matching launches first")
         ("launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")
@@ -88,6 +90,16 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     if (format != "markdown" && format != "json") usage_error("--format takes markdown or json, not \"" + format + "\"");
 
     analysis a = analyze_file(vm["input"].as<std::string>(), o);
+    if (vm.count("output") && format == "markdown" && !vm.count("no-chart")) {
+        // The chart goes beside the report, named after it: report.md -> report.svg.
+        const std::string path = vm["output"].as<std::string>();
+        std::string svg = path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+        std::string text = render_markdown(a, svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1));
+        write_file_atomically(svg, render_chart_svg(a, build_chart(a)));
+        write_file_atomically(path, text);
+        err << "roofline: wrote " << path << " and " << svg << " (" << a.kernels.size() << (a.kernels.size() == 1 ? " kernel" : " kernels") << " on " << a.gpu.name << ")\n";
+        return 0;
+    }
     std::string text = format == "json" ? render_json(a) : render_markdown(a);
     if (vm.count("output")) {
         const std::string path = vm["output"].as<std::string>();

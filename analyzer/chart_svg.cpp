@@ -1,0 +1,267 @@
+#include "chart_svg.hpp"
+
+#include "quantity_format.hpp"
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace roofline {
+namespace {
+
+std::string f2(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+std::string g6(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string xml(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            default: o += c;
+        }
+    }
+    return o;
+}
+
+const char* bound_colour(const std::string& bound) {
+    if (bound == "memory") return "#1f77b4";
+    if (bound == "compute") return "#d62728";
+    if (bound == "latency") return "#ff7f0e";
+    if (bound == "small_grid") return "#9467bd";
+    return "#7f7f7f";  // launch, unplaced
+}
+
+std::string precision_label(const std::string& id) {
+    std::string s = id;
+    for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+    if (s.rfind("TENSOR_", 0) == 0) s = "tensor " + s.substr(7);
+    return s;
+}
+
+std::string g3(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+std::string rate_text(double flops_per_s) { return g3(flops_per_s / 1e12) + " TFLOP/s"; }
+
+// "unnamed>::transpose_naive" -> "transpose_naive": the chart has little room.
+std::string plain(const std::string& name) {
+    auto at = name.rfind(">::");
+    return at == std::string::npos ? name : name.substr(at + 3);
+}
+
+}  // namespace
+
+double chart_layout::px(double intensity) const {
+    return left + (std::log10(intensity) - x_min) / (x_max - x_min) * (width - left - right);
+}
+
+double chart_layout::py(double rate) const {
+    return top + (height - top - bottom) * (1.0 - (std::log10(rate) - y_min) / (y_max - y_min));
+}
+
+chart_data build_chart(const analysis& a) {
+    chart_data c;
+    std::map<std::string, double> peaks;  // the highest peak of each resource over the kernels
+    for (const auto& k : a.kernels) {
+        const resource_use* dominant = nullptr;
+        for (const auto& r : k.roof.resources) {
+            if ((r.is_precision || r.id == "dram") && r.peak > 0) peaks[r.id] = std::max(peaks[r.id], r.peak);
+            if (r.is_precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
+        }
+        const std::string name = short_name(k.group.name);
+        if (!k.roof.placed || !dominant || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0 || k.roof.duration_ns <= 0) {
+            c.not_drawn.push_back(name + (k.roof.placed && !dominant ? " (no FLOPs)" : " (no DRAM bytes or time)"));
+            continue;
+        }
+        chart_point p;
+        p.kernel = &k;
+        p.precision = dominant->id;
+        p.intensity = dominant->work / *k.roof.bytes_dram;
+        p.rate = dominant->work / (k.roof.duration_ns * 1e-9);
+        if (k.roof.bytes_l2 && *k.roof.bytes_l2 > 0) p.intensity_l2 = dominant->work / *k.roof.bytes_l2;
+        if (k.roof.bytes_l1 && *k.roof.bytes_l1 > 0) p.intensity_l1 = dominant->work / *k.roof.bytes_l1;
+        c.points.push_back(p);
+    }
+    // Ceilings: DRAM, then every precision a drawn kernel uses, highest first.
+    if (peaks.count("dram")) c.ceilings.push_back({"dram", peaks["dram"]});
+    std::vector<chart_ceiling> precisions;
+    for (const auto& p : c.points)
+        if (peaks.count(p.precision) &&
+            std::none_of(precisions.begin(), precisions.end(), [&](const chart_ceiling& x) { return x.id == p.precision; }))
+            precisions.push_back({p.precision, peaks[p.precision]});
+    std::sort(precisions.begin(), precisions.end(), [](const chart_ceiling& x, const chart_ceiling& y) {
+        return x.peak != y.peak ? x.peak > y.peak : x.id < y.id;
+    });
+    c.ceilings.insert(c.ceilings.end(), precisions.begin(), precisions.end());
+
+    // Axes: whole decades around every point and ridge point.
+    double lo_x = 1e300, hi_x = 0, lo_y = 1e300, hi_y = 0;
+    auto see_x = [&](double v) { lo_x = std::min(lo_x, v), hi_x = std::max(hi_x, v); };
+    for (const auto& p : c.points) {
+        see_x(p.intensity);
+        if (p.intensity_l2) see_x(*p.intensity_l2);
+        if (p.intensity_l1) see_x(*p.intensity_l1);
+        lo_y = std::min(lo_y, p.rate);
+        hi_y = std::max(hi_y, p.rate);
+    }
+    for (const auto& ce : c.ceilings)
+        if (ce.id != "dram") {
+            hi_y = std::max(hi_y, ce.peak);
+            if (peaks.count("dram")) see_x(ce.peak / peaks["dram"]);  // the ridge point
+        }
+    if (c.points.empty()) lo_x = 0.1, hi_x = 100, lo_y = 1e9, hi_y = 1e14;
+    c.layout.x_min = std::floor(std::log10(lo_x));
+    c.layout.x_max = std::max(std::ceil(std::log10(hi_x)), c.layout.x_min + 1);
+    c.layout.y_min = std::floor(std::log10(lo_y));
+    c.layout.y_max = std::max(std::ceil(std::log10(hi_y)), c.layout.y_min + 1);
+    if (c.layout.x_max == std::log10(hi_x)) c.layout.x_max += 0;  // a ridge on a decade stays on the edge
+    return c;
+}
+
+std::string render_chart_svg(const analysis& a, const chart_data& c) {
+    const chart_layout& L = c.layout;
+    std::ostringstream o;
+    const double plot_w = L.width - L.left - L.right, plot_h = L.height - L.top - L.bottom;
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(L.width) << "\" height=\"" << f2(L.height) << "\" viewBox=\"0 0 "
+      << f2(L.width) << " " << f2(L.height) << "\" font-family=\"sans-serif\" font-size=\"12\""
+      << " data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top) << "\" data-plot-width=\"" << f2(plot_w)
+      << "\" data-plot-height=\"" << f2(plot_h) << "\" data-x-decades=\"" << g6(L.x_min) << " " << g6(L.x_max)
+      << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+    o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
+    o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    o << "<text x=\"" << f2(L.left) << "\" y=\"28\" font-size=\"15\" font-weight=\"bold\">Roofline: " << xml(a.gpu.name) << ", "
+      << c.points.size() << " of " << a.kernels.size() << (a.kernels.size() == 1 ? " kernel" : " kernels") << " drawn</text>\n";
+    // Clip everything drawn in the plot to it.
+    o << "<defs><clipPath id=\"plot\"><rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(plot_w) << "\" height=\""
+      << f2(plot_h) << "\"/></clipPath>"
+      << "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+         "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
+    o << "<rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(plot_w) << "\" height=\"" << f2(plot_h)
+      << "\" fill=\"none\" stroke=\"#999\"/>\n";
+    // Decades: grid lines and labels.
+    o << "<g class=\"axes\" stroke=\"#e3e3e3\">\n";
+    for (double d = L.x_min; d <= L.x_max + 1e-9; d += 1) {
+        double x = L.px(std::pow(10.0, d));
+        o << "<line x1=\"" << f2(x) << "\" y1=\"" << f2(L.top) << "\" x2=\"" << f2(x) << "\" y2=\"" << f2(L.top + plot_h) << "\"/>"
+          << "<text x=\"" << f2(x) << "\" y=\"" << f2(L.top + plot_h + 18) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">1e"
+          << g6(d) << "</text>\n";
+    }
+    for (double d = L.y_min; d <= L.y_max + 1e-9; d += 1) {
+        double y = L.py(std::pow(10.0, d));
+        o << "<line x1=\"" << f2(L.left) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.left + plot_w) << "\" y2=\"" << f2(y) << "\"/>"
+          << "<text x=\"" << f2(L.left - 6) << "\" y=\"" << f2(y + 4) << "\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">1e" << g6(d)
+          << "</text>\n";
+    }
+    o << "</g>\n";
+    o << "<text x=\"" << f2(L.left + plot_w / 2) << "\" y=\"" << f2(L.height - 18)
+      << "\" text-anchor=\"middle\">arithmetic intensity (FLOP per DRAM byte; open marks: per L2 and L1 byte)</text>\n";
+    o << "<text transform=\"translate(20," << f2(L.top + plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">FLOP/s of the dominant precision</text>\n";
+
+    // Ceilings: min(dram x intensity, peak) per precision; the DRAM slope alone up to the top one.
+    const chart_ceiling* dram = c.ceilings.empty() || c.ceilings.front().id != "dram" ? nullptr : &c.ceilings.front();
+    const double x_lo = std::pow(10.0, L.x_min), x_hi = std::pow(10.0, L.x_max);
+    o << "<g class=\"ceilings\" clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"2\">\n";
+    for (const auto& ce : c.ceilings) {
+        if (ce.id == "dram") continue;
+        double ridge = dram ? ce.peak / dram->peak : x_lo;
+        o << "<polyline class=\"ceiling\" data-id=\"" << ce.id << "\" data-peak=\"" << g6(ce.peak) << "\" stroke=\"#444\" points=\"";
+        if (dram) o << f2(L.px(x_lo)) << "," << f2(L.py(dram->peak * x_lo)) << " ";
+        o << f2(L.px(std::max(ridge, x_lo))) << "," << f2(L.py(ce.peak)) << " " << f2(L.px(x_hi)) << "," << f2(L.py(ce.peak)) << "\"/>\n";
+        if (dram)
+            o << "<circle class=\"ridge\" data-id=\"" << ce.id << "\" data-intensity=\"" << g6(ridge) << "\" cx=\"" << f2(L.px(ridge))
+              << "\" cy=\"" << f2(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << precision_label(ce.id) << ": "
+              << g6(ridge) << " FLOP/B</title></circle>\n";
+    }
+    o << "</g>\n<g class=\"ceiling-labels\" font-size=\"11\" fill=\"#222\">\n";
+    // Compute ceilings: labelled at the right edge, pushed apart so none overlaps the next.
+    double last_y = -1e9;
+    for (const auto& ce : c.ceilings) {
+        if (ce.id == "dram") continue;
+        double y = std::max(L.py(ce.peak) + 4, last_y + 26);
+        last_y = y;
+        o << "<text x=\"" << f2(L.left + plot_w + 8) << "\" y=\"" << f2(y) << "\">" << precision_label(ce.id) << " " << rate_text(ce.peak);
+        if (dram) o << "<tspan x=\"" << f2(L.left + plot_w + 8) << "\" dy=\"13\" fill=\"#666\">ridge " << g3(ce.peak / dram->peak) << " FLOP/B</tspan>";
+        o << "</text>\n";
+    }
+    // DRAM: along its slope, near the left end.
+    if (dram) {
+        const double x0 = std::pow(10.0, L.x_min + 0.15 * (L.x_max - L.x_min));
+        const double angle = -std::atan((plot_h / (L.y_max - L.y_min)) / (plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
+        o << "<text transform=\"translate(" << f2(L.px(x0)) << "," << f2(L.py(dram->peak * x0) - 6) << ") rotate(" << f2(angle)
+          << ")\">DRAM " << g3(dram->peak / 1e12) << " TB/s</text>\n";
+    }
+    o << "</g>\n";
+
+    // Kernels: the hierarchical marks first, then the DRAM points over them, largest first.
+    const double r_max = 22.0;
+    std::vector<const chart_point*> order;
+    for (const auto& p : c.points) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(), [](const chart_point* x, const chart_point* y) { return x->kernel->share > y->kernel->share; });
+    o << "<g class=\"kernels\" clip-path=\"url(#plot)\">\n";
+    for (const chart_point* p : order) {
+        const kernel_result& k = *p->kernel;
+        const std::string name = short_name(k.group.name);
+        const double x = L.px(p->intensity), y = L.py(p->rate);
+        const double r = std::max(2.5, r_max * std::sqrt(k.share));
+        const char* colour = bound_colour(k.verdict.bound);
+        std::vector<std::pair<std::string, double>> levels;
+        if (p->intensity_l2) levels.push_back({"l2", *p->intensity_l2});
+        if (p->intensity_l1) levels.push_back({"l1", *p->intensity_l1});
+        if (!levels.empty()) {
+            double lo = p->intensity, hi = p->intensity;
+            for (const auto& [lv, v] : levels) lo = std::min(lo, v), hi = std::max(hi, v);
+            o << "<line class=\"hierarchy\" x1=\"" << f2(L.px(lo)) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.px(hi)) << "\" y2=\"" << f2(y)
+              << "\" stroke=\"" << colour << "\" stroke-opacity=\"0.5\"/>\n";
+            for (const auto& [lv, v] : levels)
+                o << "<circle class=\"level\" data-kernel=\"" << xml(name) << "\" data-level=\"" << lv << "\" data-intensity=\"" << g6(v)
+                  << "\" cx=\"" << f2(L.px(v)) << "\" cy=\"" << f2(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour << "\"><title>"
+                  << xml(name) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << " FLOP/B</title></circle>\n";
+        }
+        o << "<circle class=\"kernel\" data-kernel=\"" << xml(name) << "\" data-precision=\"" << p->precision << "\" data-intensity=\""
+          << g6(p->intensity) << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\" data-bound=\""
+          << k.verdict.bound << "\" cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour
+          << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << xml(name) << ": "
+          << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the time), " << rate_text(p->rate) << " "
+          << precision_label(p->precision) << " at " << g6(p->intensity) << " FLOP/B, " << format_percent(k.roof.pct_of_roof / 100.0)
+          << " of its roof, " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
+    }
+    o << "</g>\n";
+    // Legend: colours by bound.
+    double ly = L.top + plot_h - 5 * 16;
+    o << "<g class=\"legend\" font-size=\"11\">\n";
+    for (const char* b : {"memory", "compute", "latency", "small_grid", "launch"}) {
+        o << "<circle cx=\"" << f2(L.left + plot_w + 14) << "\" cy=\"" << f2(ly) << "\" r=\"5\" fill=\"" << bound_colour(b)
+          << "\"/><text x=\"" << f2(L.left + plot_w + 24) << "\" y=\"" << f2(ly + 4) << "\">" << b << "</text>\n";
+        ly += 16;
+    }
+    o << "</g>\n";
+    if (!c.not_drawn.empty()) {
+        o << "<text x=\"" << f2(L.left) << "\" y=\"" << f2(L.height - 4) << "\" font-size=\"10\" fill=\"#555\">Not drawn: ";
+        std::string list;
+        for (std::size_t i = 0; i < c.not_drawn.size() && i < 3; ++i) list += (i ? ", " : "") + plain(c.not_drawn[i]);
+        if (c.not_drawn.size() > 3) list += ", and " + std::to_string(c.not_drawn.size() - 3) + " more with no FLOPs or no DRAM bytes";
+        o << xml(list) << "</text>\n";
+    }
+    o << "</svg>\n";
+    return o.str();
+}
+
+}  // namespace roofline
