@@ -77,42 +77,69 @@ double chart_layout::py(double rate) const {
     return top + (height - top - bottom) * (1.0 - (std::log10(rate) - y_min) / (y_max - y_min));
 }
 
-chart_data build_chart(const analysis& a) {
-    chart_data c;
-    std::map<std::string, double> peaks;  // the highest peak of each resource over the kernels
-    for (const auto& k : a.kernels) {
-        const resource_use* dominant = nullptr;
-        for (const auto& r : k.roof.resources) {
+namespace {
+
+const resource_use* dominant_precision(const kernel_result& k) {
+    const resource_use* dominant = nullptr;
+    for (const auto& r : k.roof.resources)
+        if (r.is_precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
+    return dominant;
+}
+
+std::optional<double> warp_instructions(const kernel_result& k) {
+    auto it = k.group.numbers.find("smsp__inst_executed.sum");
+    return it == k.group.numbers.end() || it->second <= 0 ? std::nullopt : std::optional<double>(it->second);
+}
+
+// One point per kernel that can be drawn; why not, for the rest.
+void place(chart_data& c, const analysis& a, const std::vector<const kernel_result*>& kernels, const std::string& role,
+           std::map<std::string, double>& peaks) {
+    for (const kernel_result* kp : kernels) {
+        const kernel_result& k = *kp;
+        for (const auto& r : k.roof.resources)
             if ((r.is_precision || r.id == "dram") && r.peak > 0) peaks[r.id] = std::max(peaks[r.id], r.peak);
-            if (r.is_precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
-        }
         const std::string name = short_name(k.group.name);
-        if (!k.roof.placed || !dominant || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0 || k.roof.duration_ns <= 0) {
-            c.not_drawn.push_back(name + (k.roof.placed && !dominant ? " (no FLOPs)" : " (no DRAM bytes or time)"));
+        std::optional<double> work;
+        std::string what;
+        if (c.kind == chart_kind::flops) {
+            if (const resource_use* d = dominant_precision(k)) work = d->work, what = d->id;
+        } else {
+            work = warp_instructions(k), what = "inst";
+            if (k.roof.sm_clock_hz > 0 && a.gpu.sm_count.value)
+                peaks["issue"] = std::max(peaks["issue"], 4.0 * *a.gpu.sm_count.value * k.roof.sm_clock_hz);
+        }
+        if (!k.roof.placed || !work || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0 || k.roof.duration_ns <= 0) {
+            c.not_drawn.push_back(name + (k.roof.placed && !work ? (c.kind == chart_kind::flops ? " (no FLOPs)" : " (no instruction count)")
+                                                                 : " (no DRAM bytes or time)"));
             continue;
         }
         chart_point p;
         p.kernel = &k;
-        p.precision = dominant->id;
-        p.intensity = dominant->work / *k.roof.bytes_dram;
-        p.rate = dominant->work / (k.roof.duration_ns * 1e-9);
-        if (k.roof.bytes_l2 && *k.roof.bytes_l2 > 0) p.intensity_l2 = dominant->work / *k.roof.bytes_l2;
-        if (k.roof.bytes_l1 && *k.roof.bytes_l1 > 0) p.intensity_l1 = dominant->work / *k.roof.bytes_l1;
+        p.precision = what;
+        p.role = role;
+        p.intensity = *work / *k.roof.bytes_dram;
+        p.rate = *work / (k.roof.duration_ns * 1e-9);
+        if (k.roof.bytes_l2 && *k.roof.bytes_l2 > 0) p.intensity_l2 = *work / *k.roof.bytes_l2;
+        if (k.roof.bytes_l1 && *k.roof.bytes_l1 > 0) p.intensity_l1 = *work / *k.roof.bytes_l1;
         c.points.push_back(p);
     }
-    // Ceilings: DRAM, then every precision a drawn kernel uses, highest first.
+}
+
+// Ceilings and axes from the points: DRAM, then the work ceilings the points use, highest first;
+// whole decades around every point and ridge point.
+void finish(chart_data& c, std::map<std::string, double>& peaks) {
     if (peaks.count("dram")) c.ceilings.push_back({"dram", peaks["dram"]});
-    std::vector<chart_ceiling> precisions;
-    for (const auto& p : c.points)
-        if (peaks.count(p.precision) &&
-            std::none_of(precisions.begin(), precisions.end(), [&](const chart_ceiling& x) { return x.id == p.precision; }))
-            precisions.push_back({p.precision, peaks[p.precision]});
-    std::sort(precisions.begin(), precisions.end(), [](const chart_ceiling& x, const chart_ceiling& y) {
+    std::vector<chart_ceiling> work;
+    for (const auto& p : c.points) {
+        const std::string id = c.kind == chart_kind::flops ? p.precision : "issue";
+        if (peaks.count(id) && std::none_of(work.begin(), work.end(), [&](const chart_ceiling& x) { return x.id == id; }))
+            work.push_back({id, peaks[id]});
+    }
+    std::sort(work.begin(), work.end(), [](const chart_ceiling& x, const chart_ceiling& y) {
         return x.peak != y.peak ? x.peak > y.peak : x.id < y.id;
     });
-    c.ceilings.insert(c.ceilings.end(), precisions.begin(), precisions.end());
+    c.ceilings.insert(c.ceilings.end(), work.begin(), work.end());
 
-    // Axes: whole decades around every point and ridge point.
     double lo_x = 1e300, hi_x = 0, lo_y = 1e300, hi_y = 0;
     auto see_x = [&](double v) { lo_x = std::min(lo_x, v), hi_x = std::max(hi_x, v); };
     for (const auto& p : c.points) {
@@ -132,7 +159,37 @@ chart_data build_chart(const analysis& a) {
     c.layout.x_max = std::max(std::ceil(std::log10(hi_x)), c.layout.x_min + 1);
     c.layout.y_min = std::floor(std::log10(lo_y));
     c.layout.y_max = std::max(std::ceil(std::log10(hi_y)), c.layout.y_min + 1);
-    if (c.layout.x_max == std::log10(hi_x)) c.layout.x_max += 0;  // a ridge on a decade stays on the edge
+}
+
+}  // namespace
+
+chart_data build_chart(const analysis& a) {
+    chart_data c;
+    std::vector<const kernel_result*> all;
+    for (const auto& k : a.kernels) all.push_back(&k);
+    std::map<std::string, double> peaks;
+    place(c, a, all, "", peaks);
+    finish(c, peaks);
+    c.title = "Roofline: " + a.gpu.name + ", " + std::to_string(c.points.size()) + " of " + std::to_string(a.kernels.size()) +
+              (a.kernels.size() == 1 ? " kernel" : " kernels") + " drawn";
+    return c;
+}
+
+chart_data build_pair_chart(const analysis& a, const std::vector<const kernel_result*>& naive,
+                            const std::vector<const kernel_result*>& fixed, const std::string& title) {
+    chart_data c;
+    bool all_flops = true;
+    for (const auto* k : naive) all_flops = all_flops && dominant_precision(*k);
+    for (const auto* k : fixed) all_flops = all_flops && dominant_precision(*k);
+    c.kind = all_flops ? chart_kind::flops : chart_kind::instructions;
+    std::map<std::string, double> peaks;
+    place(c, a, naive, "naive", peaks);
+    const std::size_t first_fixed = c.points.size();
+    place(c, a, fixed, "fixed", peaks);
+    if (first_fixed < c.points.size())
+        for (std::size_t i = 0; i < first_fixed; ++i) c.arrows.push_back({i, first_fixed});
+    finish(c, peaks);
+    c.title = title;
     return c;
 }
 
@@ -140,6 +197,10 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     const chart_layout& L = c.layout;
     std::ostringstream o;
     const double plot_w = L.width - L.left - L.right, plot_h = L.height - L.top - L.bottom;
+    const bool flops = c.kind == chart_kind::flops;
+    const char* per_byte = flops ? " FLOP/B" : " inst/B";
+    auto rate = [&](double v) { return flops ? rate_text(v) : g3(v / 1e9) + " G inst/s"; };
+    auto label = [&](const std::string& id) { return id == "issue" ? std::string("issue (4 per SM per clock)") : precision_label(id); };
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(L.width) << "\" height=\"" << f2(L.height) << "\" viewBox=\"0 0 "
       << f2(L.width) << " " << f2(L.height) << "\" font-family=\"sans-serif\" font-size=\"12\""
       << " data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top) << "\" data-plot-width=\"" << f2(plot_w)
@@ -147,8 +208,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
       << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
     o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    o << "<text x=\"" << f2(L.left) << "\" y=\"28\" font-size=\"15\" font-weight=\"bold\">Roofline: " << xml(a.gpu.name) << ", "
-      << c.points.size() << " of " << a.kernels.size() << (a.kernels.size() == 1 ? " kernel" : " kernels") << " drawn</text>\n";
+    o << "<text x=\"" << f2(L.left) << "\" y=\"28\" font-size=\"15\" font-weight=\"bold\">" << xml(c.title) << "</text>\n";
     // Clip everything drawn in the plot to it.
     o << "<defs><clipPath id=\"plot\"><rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(plot_w) << "\" height=\""
       << f2(plot_h) << "\"/></clipPath>"
@@ -172,8 +232,10 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     }
     o << "</g>\n";
     o << "<text x=\"" << f2(L.left + plot_w / 2) << "\" y=\"" << f2(L.height - 18)
-      << "\" text-anchor=\"middle\">arithmetic intensity (FLOP per DRAM byte; open marks: per L2 and L1 byte)</text>\n";
-    o << "<text transform=\"translate(20," << f2(L.top + plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">FLOP/s of the dominant precision</text>\n";
+      << "\" text-anchor=\"middle\">" << (flops ? "arithmetic intensity (FLOP" : "instruction intensity (warp instructions")
+      << " per DRAM byte; open marks: per L2 and L1 byte)</text>\n";
+    o << "<text transform=\"translate(20," << f2(L.top + plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
+      << (flops ? "FLOP/s of the dominant precision" : "warp instructions per second") << "</text>\n";
 
     // Ceilings: min(dram x intensity, peak) per precision; the DRAM slope alone up to the top one.
     const chart_ceiling* dram = c.ceilings.empty() || c.ceilings.front().id != "dram" ? nullptr : &c.ceilings.front();
@@ -187,8 +249,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         o << f2(L.px(std::max(ridge, x_lo))) << "," << f2(L.py(ce.peak)) << " " << f2(L.px(x_hi)) << "," << f2(L.py(ce.peak)) << "\"/>\n";
         if (dram)
             o << "<circle class=\"ridge\" data-id=\"" << ce.id << "\" data-intensity=\"" << g6(ridge) << "\" cx=\"" << f2(L.px(ridge))
-              << "\" cy=\"" << f2(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << precision_label(ce.id) << ": "
-              << g6(ridge) << " FLOP/B</title></circle>\n";
+              << "\" cy=\"" << f2(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << label(ce.id) << ": "
+              << g6(ridge) << per_byte << "</title></circle>\n";
     }
     o << "</g>\n<g class=\"ceiling-labels\" font-size=\"11\" fill=\"#222\">\n";
     // Compute ceilings: labelled at the right edge, pushed apart so none overlaps the next.
@@ -197,8 +259,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         if (ce.id == "dram") continue;
         double y = std::max(L.py(ce.peak) + 4, last_y + 26);
         last_y = y;
-        o << "<text x=\"" << f2(L.left + plot_w + 8) << "\" y=\"" << f2(y) << "\">" << precision_label(ce.id) << " " << rate_text(ce.peak);
-        if (dram) o << "<tspan x=\"" << f2(L.left + plot_w + 8) << "\" dy=\"13\" fill=\"#666\">ridge " << g3(ce.peak / dram->peak) << " FLOP/B</tspan>";
+        o << "<text x=\"" << f2(L.left + plot_w + 8) << "\" y=\"" << f2(y) << "\">" << label(ce.id) << " " << rate(ce.peak);
+        if (dram) o << "<tspan x=\"" << f2(L.left + plot_w + 8) << "\" dy=\"13\" fill=\"#666\">ridge " << g3(ce.peak / dram->peak) << per_byte << "</tspan>";
         o << "</text>\n";
     }
     // DRAM: along its slope, near the left end.
@@ -220,7 +282,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         const kernel_result& k = *p->kernel;
         const std::string name = short_name(k.group.name);
         const double x = L.px(p->intensity), y = L.py(p->rate);
-        const double r = std::max(2.5, r_max * std::sqrt(k.share));
+        // A lesson's chart shows two kernels, not a workload: one size for both.
+        const double r = p->role.empty() ? std::max(2.5, r_max * std::sqrt(k.share)) : 7.0;
         const char* colour = bound_colour(k.verdict.bound);
         std::vector<std::pair<std::string, double>> levels;
         if (p->intensity_l2) levels.push_back({"l2", *p->intensity_l2});
@@ -233,17 +296,39 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
             for (const auto& [lv, v] : levels)
                 o << "<circle class=\"level\" data-kernel=\"" << xml(name) << "\" data-level=\"" << lv << "\" data-intensity=\"" << g6(v)
                   << "\" cx=\"" << f2(L.px(v)) << "\" cy=\"" << f2(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour << "\"><title>"
-                  << xml(name) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << " FLOP/B</title></circle>\n";
+                  << xml(name) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << per_byte << "</title></circle>\n";
         }
         o << "<circle class=\"kernel\" data-kernel=\"" << xml(name) << "\" data-precision=\"" << p->precision << "\" data-intensity=\""
           << g6(p->intensity) << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\" data-bound=\""
           << k.verdict.bound << "\" cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour
-          << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << xml(name) << ": "
-          << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the time), " << rate_text(p->rate) << " "
-          << precision_label(p->precision) << " at " << g6(p->intensity) << " FLOP/B, " << format_percent(k.roof.pct_of_roof / 100.0)
+          << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << (p->role.empty() ? "" : p->role + ": ") << xml(name) << ": "
+          << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the time), " << rate(p->rate) << " "
+          << (flops ? precision_label(p->precision) + " " : std::string()) << "at " << g6(p->intensity) << per_byte << ", " << format_percent(k.roof.pct_of_roof / 100.0)
           << " of its roof, " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
     }
+    for (const auto& [from, to] : c.arrows) {
+        const chart_point& a0 = c.points[from];
+        const chart_point& a1 = c.points[to];
+        double x0 = L.px(a0.intensity), y0 = L.py(a0.rate), x1 = L.px(a1.intensity), y1 = L.py(a1.rate);
+        const double len = std::hypot(x1 - x0, y1 - y0);
+        if (len < 20) continue;  // the points nearly coincide: nothing to point at
+        const double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+        o << "<line class=\"arrow\" x1=\"" << f2(x0 + 9 * ux) << "\" y1=\"" << f2(y0 + 9 * uy) << "\" x2=\"" << f2(x1 - 9 * ux) << "\" y2=\""
+          << f2(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
+    }
     o << "</g>\n";
+    // A lesson's labels, outside the clip: right of the point, or left of it near the right edge.
+    // One label per role: a run of naive kernels (a fusion chain) is named once, on its first point.
+    for (std::size_t i = 0; i < c.points.size(); ++i)
+        if (const auto& p = c.points[i]; !p.role.empty() && (i == 0 || c.points[i - 1].role != p.role)) {
+            std::string names;
+            for (std::size_t j = i; j < c.points.size() && c.points[j].role == p.role; ++j)
+                names += (names.empty() ? "" : " + ") + plain(short_name(c.points[j].kernel->group.name));
+            const double x = L.px(p.intensity);
+            const bool left_of = x > L.left + 0.7 * plot_w;
+            o << "<text class=\"role\" x=\"" << f2(left_of ? x - 10 : x + 10) << "\" y=\"" << f2(L.py(p.rate) - 10) << "\" font-size=\"11\""
+              << (left_of ? " text-anchor=\"end\"" : "") << ">" << p.role << ": " << xml(names) << "</text>\n";
+        }
     // Legend: colours by bound.
     double ly = L.top + plot_h - 5 * 16;
     o << "<g class=\"legend\" font-size=\"11\">\n";

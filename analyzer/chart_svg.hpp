@@ -17,16 +17,22 @@ namespace roofline {
 
 struct chart_point {
     const kernel_result* kernel = nullptr;
-    std::string precision;   // the dominant precision: fp32, tensor_bf16, ...
-    double intensity = 0.0;  // its FLOPs per DRAM byte
-    double rate = 0.0;       // its FLOPs per second
+    std::string precision;   // the dominant precision (fp32, tensor_bf16, ...), or "inst" on an instruction chart
+    double intensity = 0.0;  // its work per DRAM byte
+    double rate = 0.0;       // its work per second
     std::optional<double> intensity_l2, intensity_l1;
+    std::string role;        // on a lesson's chart: "naive" or "fixed"
 };
 
 struct chart_ceiling {
-    std::string id;       // dram, fp32, ...
-    double peak = 0.0;    // bytes/s for dram, FLOP/s for precisions: the highest over the capture's kernels
+    std::string id;       // dram, fp32, ..., issue
+    double peak = 0.0;    // bytes/s for dram, work/s for the others: the highest over the chart's kernels
 };
+
+// FLOP chart: work = the dominant precision's FLOPs. Instruction chart (for kernels that do no
+// floating-point work, like a copy or a gather): work = warp instructions (smsp__inst_executed.sum),
+// under the issue ceiling of 4 warp instructions per clock per SM (one per scheduler) and DRAM.
+enum class chart_kind { flops, instructions };
 
 struct chart_layout {
     double width = 900, height = 560, left = 80, right = 200, top = 48, bottom = 64;
@@ -36,13 +42,21 @@ struct chart_layout {
 };
 
 struct chart_data {
+    chart_kind kind = chart_kind::flops;
+    std::string title;
     std::vector<chart_point> points;
+    std::vector<std::pair<std::size_t, std::size_t>> arrows;  // from point, to point (a lesson's naive -> fixed)
     std::vector<chart_ceiling> ceilings;  // dram first, then precisions by peak
     std::vector<std::string> not_drawn;   // kernels without FLOPs or DRAM bytes, with why
     chart_layout layout;
 };
 
+// The report's chart: every kernel of the analysis with FLOPs and DRAM bytes.
 chart_data build_chart(const analysis& a);
+// A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
+// a FLOP chart when all of them do floating-point work, else an instruction chart.
+chart_data build_pair_chart(const analysis& a, const std::vector<const kernel_result*>& naive,
+                            const std::vector<const kernel_result*>& fixed, const std::string& title);
 std::string render_chart_svg(const analysis& a, const chart_data& c);
 
 }  // namespace roofline

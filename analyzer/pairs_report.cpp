@@ -75,6 +75,7 @@ void fill_side(pair_side& s, const json& j, const analysis& a, const std::map<st
             if (k.group.name.find(p) != std::string::npos) found = &k;
         if (!found) throw input_error(error_code::no_kernels, capture, 0, 0, "pair case " + s.case_name + ": no kernel named \"" + p + "\"");
         s.kernels.push_back(p.substr(0, p.find('(')));
+        s.found.push_back(found);
         s.verdicts.push_back(slash_verdict(found->verdict));
         s.ncu_ns += found->roof.duration_ns;
         if (!s.roof_pct)
@@ -105,7 +106,8 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
     json spec = load_json(pairs_file);
     pairs_report r;
     r.capture = dir + "/pairs_raw.csv";
-    analysis a = analyze_file(r.capture, {});
+    r.capture_analysis = std::make_shared<const analysis>(analyze_file(r.capture, {}));
+    const analysis& a = *r.capture_analysis;
     r.gpu_id = a.gpu.id;
     r.gpu_name = a.gpu.name;
     auto timing = read_runner_timing(dir + "/runner_timing.txt");
@@ -113,6 +115,8 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
         pair_row row;
         row.id = text_or(p, "id");
         row.bottleneck = text_or(p, "bottleneck");
+        row.question = text_or(p, "question");
+        row.fix = text_or(p, "fix");
         fill_side(row.naive, p.at("naive"), a, timing, r.capture);
         fill_side(row.fixed, p.at("fixed"), a, timing, r.capture);
         row.naive.known_miss = known_miss(p, r.gpu_id, "naive");

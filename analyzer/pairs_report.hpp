@@ -5,6 +5,7 @@
 
 #include "analysis.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@ namespace roofline {
 struct pair_side {
     std::string case_name;
     std::vector<std::string> kernels;  // the kernels found in the capture
+    std::vector<const kernel_result*> found;  // the same, in pairs_report::capture_analysis
     std::vector<std::string> verdicts;  // one per kernel, "bound/limiter"
     std::string expect;
     std::string known_miss;  // why the verdict differs on this GPU, from pairs.json ("" if none)
@@ -26,7 +28,7 @@ struct pair_side {
 
 struct pair_row {
     std::string id;
-    std::string bottleneck;
+    std::string bottleneck, question, fix;  // pairs.json: what it shows, the question it teaches, what the fix does
     pair_side naive, fixed;
     std::string reference_label;
     std::optional<double> reference_ns;
@@ -39,6 +41,7 @@ struct reference_row {
 
 struct pairs_report {
     std::string gpu_id, gpu_name, capture;
+    std::shared_ptr<const analysis> capture_analysis;  // of pairs_raw.csv: the sides' `found` point into it
     std::vector<pair_row> pairs;
     std::vector<reference_row> references;
     // Verdicts that differ from pairs.json without a known miss, known misses that no longer

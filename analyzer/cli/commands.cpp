@@ -4,6 +4,7 @@
 #include "../atomic_file.hpp"
 #include "../calibrate.hpp"
 #include "../chart_svg.hpp"
+#include "../lessons.hpp"
 #include "../explain.hpp"
 #include "../input_error.hpp"
 #include "../pairs_report.hpp"
@@ -11,6 +12,7 @@
 #include "../report.hpp"
 #include "../rules/rule_tree.hpp"
 
+#include <filesystem>
 #include <functional>
 
 #include <boost/program_options.hpp>
@@ -32,6 +34,7 @@ constexpr const char* top_usage =
     "  analyze FILE   place every kernel of an Nsight Compute CSV export on its GPU's roofline\n"
     "  gpus           list the GPU specs the engine knows\n"
     "  pairs DIR      the naive -> fixed validation table of kernels/ from a capture folder\n"
+    "  lessons DIR    one lesson page (markdown + SVG chart) per pair, into DIR/lessons\n"
     "  calibrate DIR  fit the practical share of each roof to a capture folder's pairs (for hwspecs)\n"
     "  rules          list the diagnosis trees; --tree ID prints one with a mermaid diagram\n"
     "  explain NAME   what a finding, a metric, a stall reason, a derived value or an error code means\n"
@@ -133,6 +136,33 @@ int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::
     else out << text;
     for (const auto& p : r.problems) err << "roofline: " << p << "\n";
     return vm.count("check") && !r.problems.empty() ? 1 : 0;
+}
+
+int lessons_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description opts("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.\n\noptions");
+    opts.add_options()
+        ("help,h", "show this help")
+        ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
+        ("pairs", po::value<std::string>()->default_value("kernels/pairs.json"), "the pair definitions")
+        ("output,o", po::value<std::string>(), "the folder to write into (created if missing); DIR/lessons by default");
+    po::positional_options_description pos;
+    pos.add("dir", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) {
+        out << opts << "\n";
+        return 0;
+    }
+    if (!vm.count("dir")) usage_error("lessons needs a capture folder (see roofline lessons --help)");
+    const std::string dir = vm["dir"].as<std::string>();
+    const std::string into = vm.count("output") ? vm["output"].as<std::string>() : dir + "/lessons";
+    pairs_report r = build_pairs_report(dir, vm["pairs"].as<std::string>());
+    auto files = render_lessons(r, dir);  // everything rendered before anything is written
+    std::error_code ec;
+    std::filesystem::create_directories(into, ec);
+    if (ec) throw input_error(error_code::io, into, 0, 0, "cannot create the folder: " + ec.message());
+    for (const auto& [name, text] : files) write_file_atomically(into + "/" + name, text);
+    err << "roofline: wrote " << files.size() << " files into " << into << "\n";
+    return 0;
 }
 
 int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -280,6 +310,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     if (command == "gpus") return gpus_command(args, out);
     if (command == "pairs") return pairs_command(args, out, err);
     if (command == "calibrate") return calibrate_command(args, out, err);
+    if (command == "lessons") return lessons_command(args, out, err);
     if (command == "rules") return rules_command(args, out);
     if (command == "explain") return explain_command(args, out);
     err << "roofline: unknown command \"" << command << "\"\n\n" << top_usage;
