@@ -44,6 +44,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     std::string first_cc;
     a.read = read_ncu_csv(in, input_name, options.read, [&](launch_record&& launch) {
         a.launches_read += launch.invocations;
+        if (options.progress) options.progress(a.launches_read);
         if (!filter.accept(launch)) return;
         a.launches_kept += launch.invocations;
         if (first_cc.empty()) first_cc = launch.cc;

@@ -11,6 +11,7 @@
 #include "rules/diagnosis.hpp"
 
 #include <istream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct analyze_options {
     std::string gpu;           // --gpu: a spec id; "" detects
     std::string hwspecs_dir;   // --hwspecs: extra spec files
     std::string rules_dir;     // --rules: extra or overriding rule trees
+    std::function<void(std::size_t launches_read)> progress;  // called after each launch read, if set
 };
 
 struct kernel_result {

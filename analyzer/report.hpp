@@ -4,16 +4,27 @@
 #include "analysis.hpp"
 
 #include <string>
+#include <vector>
 
 namespace roofline {
 
 // chart: the SVG file to link from the report (written beside it by the caller), "" for none.
 std::string render_markdown(const analysis& a, const std::string& chart = "");
+// The terminal view: top kernels and opportunities in a fixed-width table; ANSI colour when `colour`.
+std::string render_terminal(const analysis& a, bool colour, std::size_t top = 15);
 // The JSON schema is documented in docs/report-json.md.
 std::string render_json(const analysis& a);
 
 // What the summary's "achieved" column shows: the binding resource's rate.
 std::string achieved_text(const kernel_result& k);
+// One finding with an estimate, for the workload's ranked list of what to fix first.
+struct opportunity {
+    std::size_t kernel_rank;  // index into analysis::kernels (0 = longest)
+    const rules::finding* finding;
+};
+// Every estimated finding over the workload, by time saved (most first); ties keep kernel order.
+std::vector<opportunity> opportunities(const analysis& a);
+
 // The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
 std::string short_name(const std::string& name);
 // "memory / dram", "latency", ...

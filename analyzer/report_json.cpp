@@ -98,6 +98,15 @@ std::string render_json(const analysis& a) {
         kernels.push_back(std::move(e));
     }
     j["kernels"] = kernels;
+    ojson ops = ojson::array();
+    for (const auto& op : opportunities(a))
+        ops.push_back({{"kernel", a.kernels[op.kernel_rank].group.name},
+                       {"kernel_index", op.kernel_rank},
+                       {"id", op.finding->id},
+                       {"est_speedup", optional_number(op.finding->est_speedup)},
+                       {"est_time_saved_ns", optional_number(op.finding->est_time_saved_ns)},
+                       {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_ns / a.total_ns) : ojson(nullptr)}});
+    j["opportunities"] = ops;
     return j.dump(2) + "\n";
 }
 

@@ -3,6 +3,8 @@
 #include "rules/diagnose.hpp"
 #include "rules/kernel_facts.hpp"
 
+#include <algorithm>
+
 #include <sstream>
 
 namespace roofline {
@@ -104,6 +106,17 @@ std::string achieved_text(const kernel_result& k) {
     return format_percent(b->utilisation) + " of " + b->id;
 }
 
+std::vector<opportunity> opportunities(const analysis& a) {
+    std::vector<opportunity> out;
+    for (std::size_t i = 0; i < a.kernels.size(); ++i)
+        for (const auto& f : a.kernels[i].diagnosis.findings)
+            if (f.est_time_saved_ns && *f.est_time_saved_ns > 0) out.push_back({i, &f});
+    std::stable_sort(out.begin(), out.end(), [](const opportunity& x, const opportunity& y) {
+        return *x.finding->est_time_saved_ns > *y.finding->est_time_saved_ns;
+    });
+    return out;
+}
+
 std::string render_markdown(const analysis& a, const std::string& chart) {
     std::ostringstream o;
     o << "# Roofline report: " << a.input << "\n\n";
@@ -129,6 +142,20 @@ std::string render_markdown(const analysis& a, const std::string& chart) {
           << format_duration_ns(k.roof.duration_ns) << " | " << format_percent(k.share) << " | " << intensity_text(k.roof, "dram")
           << " | " << cell(achieved_text(k)) << " | " << (k.roof.placed ? format_percent(k.roof.pct_of_roof / 100.0) : "-") << " | "
           << verdict_text(k.verdict) << " |\n";
+    }
+    const auto ops = opportunities(a);
+    if (!ops.empty()) {
+        o << "\n## Opportunities\n\nEvery finding with a gain estimate, by the GPU time it would save over the whole workload "
+             "(estimates are capped by the roof that binds once the fix is in; see each kernel's section for the formula).\n\n";
+        o << "| rank | kernel | finding | est. speedup of the kernel | est. time saved | % of workload time |\n|---|---|---|---|---|---|\n";
+        const std::size_t shown = std::min<std::size_t>(ops.size(), 20);
+        for (std::size_t i = 0; i < shown; ++i) {
+            const auto& op = ops[i];
+            o << "| " << i + 1 << " | " << op.kernel_rank + 1 << ". `" << cell(short_name(a.kernels[op.kernel_rank].group.name)) << "` | "
+              << op.finding->id << " | " << format_number(*op.finding->est_speedup) << "x | " << format_duration_ns(*op.finding->est_time_saved_ns)
+              << " | " << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_ns / a.total_ns) : "-") << " |\n";
+        }
+        if (ops.size() > shown) o << "\n" << ops.size() - shown << " more in the kernels' sections.\n";
     }
     o << "\n## Kernels\n";
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 build/roofline analyze examples/h100/kernels_raw.csv -o build/report.md
-echo "quickstart: the report is in $(pwd)/build/report.md"
+echo "quickstart: the report is in $(pwd)/build/report.md, its chart in $(pwd)/build/report.svg"

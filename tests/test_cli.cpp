@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -16,12 +18,12 @@ struct result {
     int rc;
     std::string out, err;
 };
-result run_cli(std::vector<std::string> args) {
+result run_cli(std::vector<std::string> args, const cli::console& where = {}) {
     args.insert(args.begin(), "roofline");
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     std::ostringstream out, err;
-    int rc = cli::run(int(argv.size()), argv.data(), out, err);
+    int rc = cli::run(int(argv.size()), argv.data(), out, err, where);
     return {rc, out.str(), err.str()};
 }
 std::vector<std::string> kernel_names(const std::string& json) {
@@ -75,4 +77,46 @@ TEST_CASE("usage errors are errors, help is not") {
     CHECK_THROWS_AS(run_cli({"analyze"}), input_error);
     CHECK_THROWS_AS(run_cli({"analyze", "x.csv", "--format", "pdf"}), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", "/no/such/file.csv"}), "/no/such/file.csv: cannot open the file", input_error);
+}
+
+TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and -o still give markdown") {
+    auto csv = source_path("examples/h100/pairs_raw.csv");
+    cli::console tty{true, true, true};
+    auto view = run_cli({"analyze", csv}, tty);
+    CHECK(view.rc == 0);
+    CHECK(view.out.find("# Roofline report") == std::string::npos);
+    CHECK(view.out.find("Top opportunities") != std::string::npos);
+    CHECK(view.out.find("\033[") != std::string::npos);  // coloured
+    // The first row is the longest kernel, with its verdict and its first finding.
+    CHECK(view.out.find("  1  wmma_global ") != std::string::npos);
+    CHECK(view.out.find("tensor-underused (31.7x)") != std::string::npos);
+    cli::console tty_no_colour{true, false, false};
+    auto plain = run_cli({"analyze", csv}, tty_no_colour);
+    CHECK(plain.out.find("\033[") == std::string::npos);
+    CHECK(plain.out.find("Top opportunities") != std::string::npos);
+    // Forced markdown on a terminal, and markdown when stdout is a pipe.
+    CHECK(run_cli({"analyze", csv, "--format", "markdown"}, tty).out.rfind("# Roofline report", 0) == 0);
+    CHECK(run_cli({"analyze", csv}).out.rfind("# Roofline report", 0) == 0);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "html"}), doctest::Contains("--format takes markdown, json, terminal or auto"), input_error);
+}
+
+TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal") {
+    // 2,500 launches: the H100 raw export's header rows and one launch row, repeated.
+    std::istringstream in(read_text(source_path("examples/h100/kernels_raw.csv")));
+    std::string names, units, row, text;
+    std::getline(in, names);
+    std::getline(in, units);
+    std::getline(in, row);
+    text = names + "\n" + units + "\n";
+    for (int i = 0; i < 2500; ++i) text += row + "\n";
+    auto path = (std::filesystem::temp_directory_path() / "roofline-progress-test.csv").string();
+    std::ofstream(path) << text;
+    auto watched = run_cli({"analyze", path, "--format", "json"}, cli::console{false, true, false});
+    CHECK(watched.rc == 0);
+    CHECK(watched.err.find("\rroofline: read 1000 launches") != std::string::npos);
+    CHECK(watched.err.find("\rroofline: read 2000 launches") != std::string::npos);
+    CHECK(watched.err.find("\r\033[K") != std::string::npos);  // the line is cleared at the end
+    auto piped = run_cli({"analyze", path, "--format", "json"});
+    CHECK(piped.err.find('\r') == std::string::npos);
+    CHECK(nlohmann::json::parse(piped.out)["input"]["launches_read"] == 2500);
 }

@@ -80,3 +80,29 @@ TEST_CASE("the same input gives byte-identical reports") {
     CHECK(render_markdown(a) == render_markdown(b));
     CHECK(render_json(a) == render_json(b));
 }
+
+TEST_CASE("the opportunities list every estimated finding of the workload, most time saved first") {
+    auto a = analyze_example("examples/h100/pairs_raw.csv");
+    auto j = nlohmann::json::parse(render_json(a));
+    const auto& ops = j["opportunities"];
+    std::size_t estimated = 0;
+    for (const auto& k : j["kernels"])
+        for (const auto& f : k["findings"])
+            if (f.value("source", "") == "roofline" && f["est_time_saved_ns"].is_number() && f["est_time_saved_ns"].get<double>() > 0) ++estimated;
+    REQUIRE(ops.size() == estimated);
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        CAPTURE(i);
+        if (i) CHECK(ops[i]["est_time_saved_ns"].get<double>() <= ops[i - 1]["est_time_saved_ns"].get<double>());
+        // Each one is a finding of the kernel it names, with the same estimate.
+        const auto& k = j["kernels"][ops[i]["kernel_index"].get<std::size_t>()];
+        CHECK(k["name"] == ops[i]["kernel"]);
+        bool found = false;
+        for (const auto& f : k["findings"])
+            found |= f["id"] == ops[i]["id"] && f["est_time_saved_ns"] == ops[i]["est_time_saved_ns"];
+        CHECK(found);
+    }
+    CHECK(ops[0]["id"] == "tensor-underused");  // the WMMA kernel: a quarter of the workload's time
+    const std::string md = render_markdown(a);
+    CHECK(md.find("## Opportunities") < md.find("## Kernels"));
+    CHECK(md.find("| 1 | 1. `unnamed>::wmma_global` | tensor-underused | 31.7x |") != std::string::npos);
+}

@@ -55,13 +55,13 @@ po::variables_map parse(const po::options_description& visible, const po::positi
     return vm;
 }
 
-int analyze_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int analyze_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const console& where) {
     po::options_description opts("roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, --print-summary per-kernel, or a live run's stdout); - reads stdin.\n\noptions");
     opts.add_options()
         ("help,h", "show this help")
         ("input", po::value<std::string>(), "the CSV export")
         ("output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")
-        ("format", po::value<std::string>()->default_value("markdown"), "markdown or json")
+        ("format", po::value<std::string>()->default_value("auto"), "markdown, json or terminal (a compact table); auto: terminal when stdout is a terminal and no -o is given, markdown otherwise")
         ("no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")
         ("kernel-name,k", po::value<std::string>()->default_value(""), "analyse kernels whose name contains this text, or matches regex:EXPR")
         ("launch-skip", po::value<std::size_t>()->default_value(0), "skip this many matching launches first")
@@ -89,10 +89,27 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     if (numbers == "point") o.read.numbers = number_style::point;
     else if (numbers == "comma") o.read.numbers = number_style::comma;
     else if (numbers != "auto") usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "markdown" && format != "json") usage_error("--format takes markdown or json, not \"" + format + "\"");
+    std::string format = vm["format"].as<std::string>();
+    if (format != "markdown" && format != "json" && format != "terminal" && format != "auto")
+        usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"");
+    if (format == "auto") format = where.stdout_terminal && !vm.count("output") ? "terminal" : "markdown";
 
+    // Progress on stderr for long inputs, only where a person watches it.
+    bool progress_shown = false;
+    if (where.stderr_terminal)
+        o.progress = [&err, &progress_shown](std::size_t launches) {
+            if (launches % 1000 != 0) return;
+            err << "\rroofline: read " << launches << " launches" << std::flush;
+            progress_shown = true;
+        };
     analysis a = analyze_file(vm["input"].as<std::string>(), o);
+    if (progress_shown) err << "\r\033[K" << std::flush;
+    if (format == "terminal") {
+        std::string text = render_terminal(a, where.colour);
+        if (vm.count("output")) write_file_atomically(vm["output"].as<std::string>(), text);
+        else out << text;
+        return 0;
+    }
     if (vm.count("output") && format == "markdown" && !vm.count("no-chart")) {
         // The chart goes beside the report, named after it: report.md -> report.svg.
         const std::string path = vm["output"].as<std::string>();
@@ -290,7 +307,7 @@ int gpus_command(const std::vector<std::string>& args, std::ostream& out) {
 
 }  // namespace
 
-int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
+int run(int argc, char** argv, std::ostream& out, std::ostream& err, const console& where) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         err << top_usage;
@@ -306,7 +323,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
         out << version << "\n";
         return 0;
     }
-    if (command == "analyze") return analyze_command(args, out, err);
+    if (command == "analyze") return analyze_command(args, out, err, where);
     if (command == "gpus") return gpus_command(args, out);
     if (command == "pairs") return pairs_command(args, out, err);
     if (command == "calibrate") return calibrate_command(args, out, err);

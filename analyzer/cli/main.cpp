@@ -4,11 +4,18 @@
 
 #include "../input_error.hpp"
 
+#include <cstdlib>
 #include <iostream>
+
+#include <unistd.h>
 
 int main(int argc, char** argv) {
     try {
-        return roofline::cli::run(argc, argv, std::cout, std::cerr);
+        roofline::cli::console where;
+        where.stdout_terminal = isatty(STDOUT_FILENO) != 0;
+        where.stderr_terminal = isatty(STDERR_FILENO) != 0;
+        where.colour = where.stdout_terminal && std::getenv("NO_COLOR") == nullptr;  // https://no-color.org
+        return roofline::cli::run(argc, argv, std::cout, std::cerr, where);
     } catch (const roofline::input_error& e) {
         std::cerr << "roofline: " << e.what() << "\n";
         return 2;
