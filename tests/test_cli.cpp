@@ -35,7 +35,7 @@ std::vector<std::string> kernel_names(const std::string& json) {
 }  // namespace
 
 TEST_CASE("analyze -o writes the report and --format json writes JSON") {
-    auto path = (std::filesystem::temp_directory_path() / "roofline-cli-test.json").string();
+    auto path = temp_path("cli-test.json").string();
     std::filesystem::remove(path);
     auto r = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "--format", "json", "-o", path});
     CHECK(r.rc == 0);
@@ -109,7 +109,7 @@ TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal")
     std::getline(in, row);
     text = names + "\n" + units + "\n";
     for (int i = 0; i < 2500; ++i) text += row + "\n";
-    auto path = (std::filesystem::temp_directory_path() / "roofline-progress-test.csv").string();
+    auto path = temp_path("progress-test.csv").string();
     std::ofstream(path) << text;
     auto watched = run_cli({"analyze", path, "--format", "json"}, cli::console{false, true, false});
     CHECK(watched.rc == 0);

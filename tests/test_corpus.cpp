@@ -28,7 +28,7 @@ std::string trim_newline(std::string s) {
 
 TEST_CASE("every corpus file behaves as its name says") {
     fs::path dir = source_path("tests/corpus");
-    fs::path out_dir = fs::temp_directory_path() / "roofline-corpus-test";
+    fs::path out_dir = temp_path("corpus-test");
     fs::create_directories(out_dir);
     std::size_t passes = 0, fails = 0;
     std::vector<fs::path> files;
@@ -68,7 +68,7 @@ TEST_CASE("every corpus file behaves as its name says") {
 }
 
 TEST_CASE("a failed run leaves an existing report untouched") {
-    fs::path out = fs::temp_directory_path() / "roofline-keep.md";
+    fs::path out = temp_path("keep.md");
     {
         std::ofstream o(out);
         o << "previous report\n";

@@ -74,7 +74,7 @@ TEST_CASE("the H100 capture reaches the roofs the references were built for") {
 TEST_CASE("a verdict that differs without a reason is reported") {
     auto spec = nlohmann::json::parse(read_text(source_path("kernels/pairs.json")));
     spec["pairs"][0]["naive"]["expect"] = "compute/fp32";
-    auto path = (std::filesystem::temp_directory_path() / "roofline-pairs-test.json").string();
+    auto path = temp_path("pairs-test.json").string();
     std::ofstream(path) << spec.dump();
     auto r = build_pairs_report(source_path("examples/h100"), path);
     REQUIRE(r.problems.size() == 1);

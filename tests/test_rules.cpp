@@ -106,7 +106,7 @@ TEST_CASE("every malformed rule file fails with its exact error") {
 TEST_CASE("the shipped trees load, and --rules overrides one by id") {
     auto trees = load_rule_trees();
     CHECK(trees.size() == 5);
-    auto dir = std::filesystem::temp_directory_path() / "roofline-rules-override";
+    auto dir = temp_path("rules-override");
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "mine.json") << R"({"id": "near-roof", "title": "Mine", "roots": [{"id": "n", "title": "N", "explain": "x", "when": "true", "finding": "always"}]})";
     auto over = load_rule_trees(dir.string());
@@ -151,7 +151,8 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     REQUIRE(has(finding_ids(launch), "launch-bound"));
     auto f = std::find_if(launch.findings.begin(), launch.findings.end(), [](const finding& x) { return x.id == "launch-bound"; });
     CHECK(f->fixes.size() == 3);  // fuse and graph apply: 8 launches
-    CHECK(finding_ids(diagnose(trees, synthetic("launch", {}, 10, 1))).size() == 1);
+    // One launch: nothing to fuse or batch into a graph, so no launch-bound finding (and no gain to promise).
+    CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("launch", {}, 10, 1))), "launch-bound"));
 }
 
 TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") {
@@ -263,7 +264,9 @@ TEST_CASE("on the real H100 and H200 pairs: each naive kernel shows its bottlene
                                  expectation{"branch_divergent(", "branch_free(", "thread-divergence"},
                                  expectation{"bins_local_array(", "bins_registers(", "register-spills"},
                                  expectation{"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"},
-                                 expectation{"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"}}) {
+                                 expectation{"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
+                                 expectation{"tiny_add(", "tiny_add_fused(", "launch-bound"},
+                                 expectation{"ew_scale(", "ew_fused(", "fusion-candidate"}}) {
         CAPTURE(e.naive);
         CHECK(has(ids(e.naive), e.finding));
         CHECK_FALSE(has(ids(e.fixed), e.finding));
@@ -280,6 +283,9 @@ TEST_CASE("on the real H100 and H200 pairs: each naive kernel shows its bottlene
         CAPTURE(naive);
         CHECK(ids(naive).front() == finding);
     }
+    // The WMMA pair's fix stops short of the tensor roof (PAIRS.md); cuBLAS on the same problem does not.
+    auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
+    CHECK_FALSE(has(finding_ids(cublas.kernels.front().diagnosis), "tensor-underused"));
     // Both WMMA kernels leave the tensor pipe idle most of the time (4% and 45% active): the
     // staged one too, which PAIRS.md lists as a fix that did not reach its roof.
     CHECK(has(ids("wmma_global("), "tensor-underused"));

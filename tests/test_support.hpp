@@ -4,14 +4,23 @@
 #include "analyzer/analysis.hpp"
 #include "analyzer/ncu_reader.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace roofline::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(ROOFLINE_SOURCE_DIR) + "/" + rel; }
+
+// A path in the temporary folder that no other test process uses: two builds' tests (or a
+// parallel CTest) run at once without writing each other's files.
+inline std::filesystem::path temp_path(const std::string& name) {
+    return std::filesystem::temp_directory_path() / ("roofline-" + std::to_string(::getpid()) + "-" + name);
+}
 
 inline std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

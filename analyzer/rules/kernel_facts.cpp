@@ -29,6 +29,7 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
         {"peak_<resource>", "the peak of a roofline resource at the capture's clock, per second (dram: bytes, others: FLOP)"},
         {"practical_<resource>", "the share of that roof real kernels reach on this GPU (dram, fp32, fp64, fp16; hwspecs practical_fraction)"},
         {"bytes_dram", "bytes moved to and from DRAM"},
+        {"compute_floor_ns", "the time the kernel's FLOPs need on the busiest precision at its practical share (the raw roof where no share is known); 0 when the export counts no FLOPs"},
         {"bound_memory, bound_compute, bound_latency, bound_small_grid, bound_launch", "the classification, true/false"},
         {"limiter_<resource>", "true when the classification names that resource (dram, l2, fp32, ...) as the limiter"},
     };
@@ -37,7 +38,7 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
 
 std::optional<value_type> fact_type(const std::string& name) {
     static const std::vector<std::string> numbers = {"duration_ns", "per_launch_ns", "launches", "pct_of_roof", "floor_ns",
-                                                     "flops", "grid_blocks", "waves", "sm_count", "tail_idle_share"};
+                                                     "flops", "grid_blocks", "waves", "sm_count", "tail_idle_share", "compute_floor_ns"};
     if (std::find(numbers.begin(), numbers.end(), name) != numbers.end()) return value_type::number;
     // util_<resource>: the resources models/roofline_model can measure.
     static const std::vector<std::string> resources = {
@@ -94,6 +95,16 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
             return it != spec.practical_fraction.end() ? it->second.value : std::nullopt;
         }
         if (name == "bytes_dram") return r.bytes_dram;
+        if (name == "compute_floor_ns") {
+            double floor = 0.0;
+            for (const auto& u : r.resources) {
+                if (!u.is_precision || u.work <= 0 || u.peak <= 0) continue;
+                auto share = spec.practical_fraction.find(u.id);
+                const double p = share != spec.practical_fraction.end() && share->second.value ? *share->second.value : 1.0;
+                floor = std::max(floor, 1e9 * u.work / (u.peak * p));
+            }
+            return floor;
+        }
         auto it = k.group.numbers.find(name);
         if (it == k.group.numbers.end()) return std::nullopt;
         return it->second;
