@@ -79,6 +79,16 @@ double chart_layout::py(double rate) const {
 
 namespace {
 
+// The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock.
+const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& cache_peak_metrics() {
+    static const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> m = {
+        {"l2", {"derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second"}},
+        {"l1", {"derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second"}}};
+    return m;
+}
+
+bool is_memory(const std::string& id) { return id == "dram" || id == "l2" || id == "l1"; }
+
 const resource_use* dominant_precision(const kernel_result& k) {
     const resource_use* dominant = nullptr;
     for (const auto& r : k.roof.resources)
@@ -98,6 +108,11 @@ void place(chart_data& c, const analysis& a, const std::vector<const kernel_resu
         const kernel_result& k = *kp;
         for (const auto& r : k.roof.resources)
             if ((r.is_precision || r.id == "dram") && r.peak > 0) peaks[r.id] = std::max(peaks[r.id], r.peak);
+        for (const auto& [level, m] : cache_peak_metrics()) {
+            auto per_clock = k.group.numbers.find(m.first), clock = k.group.numbers.find(m.second);
+            if (per_clock != k.group.numbers.end() && clock != k.group.numbers.end() && per_clock->second * clock->second > 0)
+                peaks[level] = std::max(peaks[level], per_clock->second * clock->second);
+        }
         const std::string name = short_name(k.group.name);
         std::optional<double> work;
         std::string what;
@@ -128,7 +143,8 @@ void place(chart_data& c, const analysis& a, const std::vector<const kernel_resu
 // Ceilings and axes from the points: DRAM, then the work ceilings the points use, highest first;
 // whole decades around every point and ridge point.
 void finish(chart_data& c, std::map<std::string, double>& peaks) {
-    if (peaks.count("dram")) c.ceilings.push_back({"dram", peaks["dram"]});
+    for (const char* level : {"dram", "l2", "l1"})
+        if (peaks.count(level) && (std::string(level) == "dram" || peaks.count("dram"))) c.ceilings.push_back({level, peaks[level]});
     std::vector<chart_ceiling> work;
     for (const auto& p : c.points) {
         const std::string id = c.kind == chart_kind::flops ? p.precision : "issue";
@@ -150,7 +166,7 @@ void finish(chart_data& c, std::map<std::string, double>& peaks) {
         hi_y = std::max(hi_y, p.rate);
     }
     for (const auto& ce : c.ceilings)
-        if (ce.id != "dram") {
+        if (!is_memory(ce.id)) {
             hi_y = std::max(hi_y, ce.peak);
             if (peaks.count("dram")) see_x(ce.peak / peaks["dram"]);  // the ridge point
         }
@@ -241,8 +257,19 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     const chart_ceiling* dram = c.ceilings.empty() || c.ceilings.front().id != "dram" ? nullptr : &c.ceilings.front();
     const double x_lo = std::pow(10.0, L.x_min), x_hi = std::pow(10.0, L.x_max);
     o << "<g class=\"ceilings\" clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"2\">\n";
+    double top = 0;
+    for (const auto& ce : c.ceilings)
+        if (!is_memory(ce.id)) top = std::max(top, ce.peak);
+    // The cache levels: dashed (L2) and dotted (L1) slopes up to the highest compute ceiling.
     for (const auto& ce : c.ceilings) {
-        if (ce.id == "dram") continue;
+        if (ce.id != "l2" && ce.id != "l1") continue;
+        const double x_end = top > 0 ? std::min(top / ce.peak, x_hi) : x_hi;
+        o << "<polyline class=\"ceiling\" data-id=\"" << ce.id << "\" data-peak=\"" << g6(ce.peak) << "\" stroke=\"#888\" stroke-width=\"1.2\""
+          << (ce.id == "l2" ? " stroke-dasharray=\"6,4\"" : " stroke-dasharray=\"2,3\"") << " points=\"" << f2(L.px(x_lo)) << ","
+          << f2(L.py(ce.peak * x_lo)) << " " << f2(L.px(x_end)) << "," << f2(L.py(ce.peak * x_end)) << "\"/>\n";
+    }
+    for (const auto& ce : c.ceilings) {
+        if (is_memory(ce.id)) continue;
         double ridge = dram ? ce.peak / dram->peak : x_lo;
         o << "<polyline class=\"ceiling\" data-id=\"" << ce.id << "\" data-peak=\"" << g6(ce.peak) << "\" stroke=\"#444\" points=\"";
         if (dram) o << f2(L.px(x_lo)) << "," << f2(L.py(dram->peak * x_lo)) << " ";
@@ -256,19 +283,24 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     // Compute ceilings: labelled at the right edge, pushed apart so none overlaps the next.
     double last_y = -1e9;
     for (const auto& ce : c.ceilings) {
-        if (ce.id == "dram") continue;
+        if (is_memory(ce.id)) continue;
         double y = std::max(L.py(ce.peak) + 4, last_y + 26);
         last_y = y;
         o << "<text x=\"" << f2(L.left + plot_w + 8) << "\" y=\"" << f2(y) << "\">" << label(ce.id) << " " << rate(ce.peak);
         if (dram) o << "<tspan x=\"" << f2(L.left + plot_w + 8) << "\" dy=\"13\" fill=\"#666\">ridge " << g3(ce.peak / dram->peak) << per_byte << "</tspan>";
         o << "</text>\n";
     }
-    // DRAM: along its slope, near the left end.
-    if (dram) {
-        const double x0 = std::pow(10.0, L.x_min + 0.15 * (L.x_max - L.x_min));
-        const double angle = -std::atan((plot_h / (L.y_max - L.y_min)) / (plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
-        o << "<text transform=\"translate(" << f2(L.px(x0)) << "," << f2(L.py(dram->peak * x0) - 6) << ") rotate(" << f2(angle)
-          << ")\">DRAM " << g3(dram->peak / 1e12) << " TB/s</text>\n";
+    // Memory levels: along their slopes, near the left end, where the plot shows them.
+    const double angle = -std::atan((plot_h / (L.y_max - L.y_min)) / (plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
+    for (const auto& ce : c.ceilings) {
+        if (!is_memory(ce.id)) continue;
+        const double at = ce.id == "dram" ? 0.15 : ce.id == "l2" ? 0.10 : 0.05;
+        const double x0 = std::pow(10.0, L.x_min + at * (L.x_max - L.x_min));
+        const double y0 = L.py(ce.peak * x0) - 6;
+        if (y0 < L.top + 10 || y0 > L.top + plot_h) continue;
+        o << "<text transform=\"translate(" << f2(L.px(x0)) << "," << f2(y0) << ") rotate(" << f2(angle) << ")\""
+          << (ce.id == "dram" ? "" : " fill=\"#666\"") << ">" << (ce.id == "dram" ? "DRAM " : ce.id == "l2" ? "L2 " : "L1 ")
+          << g3(ce.peak / 1e12) << " TB/s</text>\n";
     }
     o << "</g>\n";
 

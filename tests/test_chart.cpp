@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace roofline;
@@ -78,6 +79,17 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
         for (const auto& k : a.kernels)
             for (const auto& r : k.roof.resources)
                 if ((r.is_precision || r.id == "dram") && r.peak > 0) peaks[r.id] = std::max(peaks[r.id], r.peak);
+        // L2 and L1: ncu's peak bytes per cycle x the level's clock.
+        for (const auto& k : a.kernels) {
+            const auto& n = k.group.numbers;
+            peaks["l2"] = std::max(peaks["l2"], n.at("derived__lts__lts2xbar_bytes.sum.peak_sustained") * n.at("lts__cycles_elapsed.avg.per_second"));
+            peaks["l1"] = std::max(peaks["l1"], n.at("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained") *
+                                                    n.at("l1tex__cycles_elapsed.avg.per_second"));
+        }
+        std::set<std::string> drawn_ceilings;
+        for (const auto& ce : c.ceilings) drawn_ceilings.insert(ce.get<std::string>("<xmlattr>.data-id"));
+        CHECK(drawn_ceilings.count("l2"));
+        CHECK(drawn_ceilings.count("l1"));
         for (const auto& ce : c.ceilings) {
             const std::string id = ce.get<std::string>("<xmlattr>.data-id");
             CAPTURE(id);
@@ -123,6 +135,8 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
             const double bytes = level == "l2" ? *k.roof.bytes_l2 : *k.roof.bytes_l1;
             CHECK(std::abs(l.get<double>("<xmlattr>.cx") - px(dom->work / bytes)) <= 0.01);
             CHECK(std::abs(l.get<double>("<xmlattr>.cy") - py(dom->work / (k.roof.duration_ns * 1e-9))) <= 0.01);
+            // Under its own level's slope: the level's bytes per second stay under its peak.
+            CHECK(l.get<double>("<xmlattr>.cy") >= py(peaks.at(level) * dom->work / bytes) - 0.01);
         }
     }
 }
@@ -133,6 +147,7 @@ TEST_CASE("the chart names the ridge point of each precision") {
     REQUIRE(chart.ceilings.front().id == "dram");
     for (std::size_t i = 1; i < chart.ceilings.size(); ++i) {
         const auto& ce = chart.ceilings[i];
+        if (ce.id == "l2" || ce.id == "l1") continue;  // memory slopes: no ridge against DRAM
         char exact[64], label[64];
         std::snprintf(exact, sizeof exact, "%.6g", ce.peak / chart.ceilings.front().peak);
         std::snprintf(label, sizeof label, "%.3g", ce.peak / chart.ceilings.front().peak);
