@@ -27,6 +27,9 @@ std::vector<opportunity> opportunities(const analysis& a);
 
 // The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
 std::string short_name(const std::string& name);
+// The summary's "% of roof": the binding resource's share of its peak, naming that resource when it
+// is not the limiter (a DRAM-limited copy whose L2 runs busier: "91.8% l2").
+std::string roof_pct_text(const kernel_result& k);
 // "memory / dram", "latency", ...
 std::string verdict_text(const classification& c);
 

@@ -106,6 +106,13 @@ std::string achieved_text(const kernel_result& k) {
     return format_percent(b->utilisation) + " of " + b->id;
 }
 
+std::string roof_pct_text(const kernel_result& k) {
+    if (!k.roof.placed) return "-";
+    std::string t = format_percent(k.roof.pct_of_roof / 100.0);
+    if (!k.roof.binding.empty() && !k.verdict.limiter.empty() && k.roof.binding != k.verdict.limiter) t += " " + k.roof.binding;
+    return t;
+}
+
 std::vector<opportunity> opportunities(const analysis& a) {
     std::vector<opportunity> out;
     for (std::size_t i = 0; i < a.kernels.size(); ++i)
@@ -140,7 +147,7 @@ std::string render_markdown(const analysis& a, const std::string& chart) {
         const auto& k = a.kernels[i];
         o << "| " << i + 1 << " | `" << cell(short_name(k.group.name)) << "` | " << k.group.launches << " | "
           << format_duration_ns(k.roof.duration_ns) << " | " << format_percent(k.share) << " | " << intensity_text(k.roof, "dram")
-          << " | " << cell(achieved_text(k)) << " | " << (k.roof.placed ? format_percent(k.roof.pct_of_roof / 100.0) : "-") << " | "
+          << " | " << cell(achieved_text(k)) << " | " << roof_pct_text(k) << " | "
           << verdict_text(k.verdict) << " |\n";
     }
     const auto ops = opportunities(a);

@@ -41,7 +41,7 @@ std::string render_terminal(const analysis& a, bool colour, std::size_t top) {
     o << p.bold("roofline") << "  " << a.input << "  " << p.dim("on") << " " << a.gpu.name << "  " << p.dim("|") << " " << a.kernels.size()
       << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, " << format_duration_ns(a.total_ns) << "\n\n";
     o << p.dim(fit("#", 3, true) + "  " + fit("kernel", 34) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
-               fit("bound / limiter", 18) + "  " + fit("roof", 6, true) + "  first finding")
+               fit("bound / limiter", 18) + "  " + fit("roof", 9, true) + "  first finding")
       << "\n";
     const std::size_t shown = std::min(top, a.kernels.size());
     for (std::size_t i = 0; i < shown; ++i) {
@@ -54,7 +54,7 @@ std::string render_terminal(const analysis& a, bool colour, std::size_t top) {
         o << fit(std::to_string(i + 1), 3, true) << "  " << fit(plain_name(k.group.name), 34) << "  "
           << fit(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << fit(format_percent(k.share), 6, true) << "  "
           << p.bound(k.verdict.bound, fit(verdict_text(k.verdict), 18)) << "  "
-          << fit(k.roof.placed ? format_percent(k.roof.pct_of_roof / 100.0) : "-", 6, true) << "  " << finding << "\n";
+          << fit(roof_pct_text(k), 9, true) << "  " << finding << "\n";
     }
     if (a.kernels.size() > shown) o << p.dim("     ... " + std::to_string(a.kernels.size() - shown) + " more kernels") << "\n";
     const auto ops = opportunities(a);
