@@ -17,17 +17,8 @@ std::string roof_of(const std::string& expect) {
     return slash == std::string::npos ? "" : expect.substr(slash + 1);
 }
 
-std::string three_decimals(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    return buf;
-}
-
-std::string percent(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * v);
-    return buf;
-}
+std::string three_decimals(double v) { return format_fixed("%.3f", v); }
+std::string percent(double v) { return format_fixed("%.1f%%", 100.0 * v); }
 
 }  // namespace
 

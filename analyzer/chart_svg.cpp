@@ -12,17 +12,10 @@
 namespace roofline {
 namespace {
 
-std::string f2(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
-std::string g6(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+// Pixels to the hundredth, data values to six digits: fixed text, so the same chart is the same bytes.
+std::string f2(double v) { return format_fixed("%.2f", v); }
+std::string g6(double v) { return format_fixed("%.6g", v); }
+std::string g3(double v) { return format_fixed("%.3g", v); }
 
 std::string xml(const std::string& s) {
     std::string o;
@@ -51,12 +44,6 @@ std::string precision_label(const std::string& id) {
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
     if (s.rfind("TENSOR_", 0) == 0) s = "tensor " + s.substr(7);
     return s;
-}
-
-std::string g3(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
 }
 
 std::string rate_text(double flops_per_s) { return g3(flops_per_s / 1e12) + " TFLOP/s"; }

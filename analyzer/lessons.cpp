@@ -12,11 +12,7 @@
 namespace roofline {
 namespace {
 
-std::string times(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v >= 10 ? "%.1fx" : "%.2fx", v);
-    return buf;
-}
+std::string times(double v) { return format_fixed(v >= 10 ? "%.1fx" : "%.2fx", v); }
 
 std::string value_text(const std::optional<double>& v) { return v ? format_number(*v) : std::string("-"); }
 

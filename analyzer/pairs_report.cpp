@@ -45,11 +45,7 @@ std::map<std::string, double> read_runner_timing(const std::string& path) {
 }
 
 // Targets are judged to the hundredth: "85.0% under 85%" would read as a contradiction.
-std::string two_decimals(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
+std::string two_decimals(double v) { return format_fixed("%.2f", v); }
 
 std::string slash_verdict(const classification& c) { return c.limiter.empty() ? c.bound : c.bound + "/" + c.limiter; }
 

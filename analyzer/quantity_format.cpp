@@ -43,4 +43,10 @@ std::string format_number(double v) {
     return three_digits(v);
 }
 
+std::string format_fixed(const char* printf_format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, printf_format, v);
+    return buf;
+}
+
 }  // namespace roofline

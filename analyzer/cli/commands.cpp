@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
@@ -131,22 +132,39 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     return 0;
 }
 
-int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    po::options_description opts("roofline pairs DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.\n\noptions");
+// pairs, lessons and calibrate read a capture folder made by kernels/profile.sh and the pair
+// definitions: the same options and the same first steps.
+po::options_description folder_options(const std::string& usage, const char* output_help) {
+    po::options_description opts(usage + "\n\noptions");
     opts.add_options()
         ("help,h", "show this help")
         ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
         ("pairs", po::value<std::string>()->default_value("kernels/pairs.json"), "the pair definitions")
-        ("output,o", po::value<std::string>(), "write the table here (e.g. DIR/PAIRS.md); stdout otherwise")
-        ("check", "exit 1 when a verdict differs from pairs.json without a listed reason");
+        ("output,o", po::value<std::string>(), output_help);
+    return opts;
+}
+
+// nullopt: --help was asked for and printed.
+std::optional<po::variables_map> parse_folder(const po::options_description& opts, const std::vector<std::string>& args,
+                                              std::ostream& out, const char* command) {
     po::positional_options_description pos;
     pos.add("dir", 1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) {
         out << opts << "\n";
-        return 0;
+        return std::nullopt;
     }
-    if (!vm.count("dir")) usage_error("pairs needs a capture folder (see roofline pairs --help)");
+    if (!vm.count("dir")) usage_error(std::string(command) + " needs a capture folder (see roofline " + command + " --help)");
+    return vm;
+}
+
+int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    auto opts = folder_options("roofline pairs DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+                               "write the table here (e.g. DIR/PAIRS.md); stdout otherwise");
+    opts.add_options()("check", "exit 1 when a verdict differs from pairs.json without a listed reason");
+    auto parsed = parse_folder(opts, args, out, "pairs");
+    if (!parsed) return 0;
+    const auto& vm = *parsed;
     pairs_report r = build_pairs_report(vm["dir"].as<std::string>(), vm["pairs"].as<std::string>());
     std::string text = render_pairs_markdown(r);
     if (vm.count("output")) write_file_atomically(vm["output"].as<std::string>(), text);
@@ -156,20 +174,11 @@ int pairs_command(const std::vector<std::string>& args, std::ostream& out, std::
 }
 
 int lessons_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    po::options_description opts("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.\n\noptions");
-    opts.add_options()
-        ("help,h", "show this help")
-        ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
-        ("pairs", po::value<std::string>()->default_value("kernels/pairs.json"), "the pair definitions")
-        ("output,o", po::value<std::string>(), "the folder to write into (created if missing); DIR/lessons by default");
-    po::positional_options_description pos;
-    pos.add("dir", 1);
-    auto vm = parse(opts, pos, args);
-    if (vm.count("help")) {
-        out << opts << "\n";
-        return 0;
-    }
-    if (!vm.count("dir")) usage_error("lessons needs a capture folder (see roofline lessons --help)");
+    auto parsed = parse_folder(folder_options("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+                                              "the folder to write into (created if missing); DIR/lessons by default"),
+                               args, out, "lessons");
+    if (!parsed) return 0;
+    const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
     const std::string into = vm.count("output") ? vm["output"].as<std::string>() : dir + "/lessons";
     pairs_report r = build_pairs_report(dir, vm["pairs"].as<std::string>());
@@ -183,20 +192,11 @@ int lessons_command(const std::vector<std::string>& args, std::ostream& out, std
 }
 
 int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    po::options_description opts("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh.\n\noptions");
-    opts.add_options()
-        ("help,h", "show this help")
-        ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
-        ("pairs", po::value<std::string>()->default_value("kernels/pairs.json"), "the pair definitions")
-        ("output,o", po::value<std::string>(), "write the fit here; stdout otherwise");
-    po::positional_options_description pos;
-    pos.add("dir", 1);
-    auto vm = parse(opts, pos, args);
-    if (vm.count("help")) {
-        out << opts << "\n";
-        return 0;
-    }
-    if (!vm.count("dir")) usage_error("calibrate needs a capture folder (see roofline calibrate --help)");
+    auto parsed = parse_folder(folder_options("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh.",
+                                              "write the fit here; stdout otherwise"),
+                               args, out, "calibrate");
+    if (!parsed) return 0;
+    const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
     pairs_report r = build_pairs_report(dir, vm["pairs"].as<std::string>());
     std::string text = render_calibration(r, fit_practical_shares(calibration_samples(r)), dir);

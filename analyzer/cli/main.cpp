@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include <unistd.h>
 
@@ -17,7 +18,9 @@ int main(int argc, char** argv) {
         where.colour = where.stdout_terminal && std::getenv("NO_COLOR") == nullptr;  // https://no-color.org
         return roofline::cli::run(argc, argv, std::cout, std::cerr, where);
     } catch (const roofline::input_error& e) {
-        std::cerr << "roofline: " << e.what() << "\n";
+        // Command-line mistakes are located at "roofline" itself: no second prefix for them.
+        const std::string what = e.what();
+        std::cerr << (what.rfind("roofline: ", 0) == 0 ? "" : "roofline: ") << what << "\n";
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "roofline: internal error: " << e.what() << "\n";
