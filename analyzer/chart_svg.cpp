@@ -170,6 +170,9 @@ chart_data build_chart(const analysis& a) {
     chart_data c;
     std::vector<const kernel_result*> all;
     for (const auto& k : a.kernels) all.push_back(&k);
+    // An export without FLOP counters (the details page) still has instruction counts.
+    if (std::none_of(all.begin(), all.end(), [](const kernel_result* k) { return dominant_precision(*k) != nullptr; }))
+        c.kind = chart_kind::instructions;
     std::map<std::string, double> peaks;
     place(c, a, all, "", peaks);
     finish(c, peaks);

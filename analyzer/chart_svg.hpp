@@ -51,7 +51,8 @@ struct chart_data {
     chart_layout layout;
 };
 
-// The report's chart: every kernel of the analysis with FLOPs and DRAM bytes.
+// The report's chart: every kernel of the analysis with FLOPs and DRAM bytes; an instruction chart
+// when the export counts no FLOPs at all (the details page).
 chart_data build_chart(const analysis& a);
 // A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
 // a FLOP chart when all of them do floating-point work, else an instruction chart.

@@ -156,3 +156,31 @@ TEST_CASE("the chart names the ridge point of each precision") {
         CHECK(svg.find(std::string("ridge ") + label + " FLOP/B") != std::string::npos);
     }
 }
+
+TEST_CASE("an export without FLOP counters (the details page) gets an instruction chart, every kernel on it") {
+    auto a = analyze_example("examples/h100/kernels_details.csv");
+    auto chart = build_chart(a);
+    CHECK(chart.kind == chart_kind::instructions);
+    CHECK(chart.points.size() == a.kernels.size());
+    auto c = parse_chart(render_chart_svg(a, chart));
+    REQUIRE(c.kernels.size() == a.kernels.size());
+    auto py = [&](double v) { return c.top + c.height * (1.0 - (std::log10(v) - c.y_min) / (c.y_max - c.y_min)); };
+    double issue = 0, dram = 0;
+    for (const auto& ce : c.ceilings) {
+        if (ce.get<std::string>("<xmlattr>.data-id") == "issue") issue = ce.get<double>("<xmlattr>.data-peak");
+    }
+    for (const auto& ce : chart.ceilings)
+        if (ce.id == "dram") dram = ce.peak;
+    // 4 warp instructions per clock per SM, at the highest SM clock of the capture.
+    double clock = 0;
+    for (const auto& k : a.kernels) clock = std::max(clock, k.roof.sm_clock_hz);
+    CHECK(issue == doctest::Approx(4.0 * 132 * clock).epsilon(1e-5));
+    for (const auto& p : c.kernels) {
+        const auto& k = by_short_name(a, p.get<std::string>("<xmlattr>.data-kernel"));
+        const double inst = k.group.numbers.at("smsp__inst_executed.sum");
+        const double ai = inst / *k.roof.bytes_dram, rate = inst / (k.roof.duration_ns * 1e-9);
+        CHECK(p.get<double>("<xmlattr>.data-intensity") == doctest::Approx(ai).epsilon(1e-5));
+        CHECK(p.get<double>("<xmlattr>.cy") >= py(std::min(dram * ai, issue)) - 0.01);  // under both roofs
+        CHECK(std::abs(p.get<double>("<xmlattr>.cy") - py(rate)) <= 0.01);
+    }
+}
