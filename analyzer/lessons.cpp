@@ -6,6 +6,7 @@
 #include "rules/expression.hpp"
 #include "rules/kernel_facts.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <sstream>
 
@@ -65,7 +66,9 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     o << "| first finding | " << (p.naive.first_finding.empty() ? "-" : "`" + p.naive.first_finding + "`") << " | "
       << (p.fixed.first_finding.empty() ? "-" : "`" + p.fixed.first_finding + "`") << " |\n\n";
 
-    o << "## What the pair shows\n\n" << p.bottleneck << ".\n\n";
+    std::string shows = p.bottleneck;
+    if (!shows.empty()) shows[0] = char(std::toupper(static_cast<unsigned char>(shows[0])));
+    o << "## What the pair shows\n\n" << shows << ".\n\n";
     const rules::finding* f = first_finding(p.naive);
     const kernel_result& naive = *p.naive.found.front();
     const kernel_result& fixed = *p.fixed.found.front();
