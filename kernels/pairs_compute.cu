@@ -173,7 +173,7 @@ private:
     device_buffer<T> in_, out_;
 };
 
-constexpr int bins = 16, values_per_thread = 32;
+constexpr int bins = 8, values_per_thread = 32;
 
 // acc[bin] with a bin known only at run time: the array lives in local memory.
 __global__ void bins_local_array(const float* __restrict__ in, float* __restrict__ out, size_t threads) {
@@ -213,7 +213,7 @@ public:
     bins_case(bool registers, size_t threads) : registers_(registers), threads_(threads) {}
     std::string name() const override { return registers_ ? "bins_registers" : "bins_local_array"; }
     std::string intent() const override {
-        return registers_ ? "compile-time indexing keeps the 16 bins in registers"
+        return registers_ ? "compile-time indexing keeps the 8 bins in registers"
                           : "local memory: a run-time indexed per-thread array (LDL/STL traffic)";
     }
     void setup(std::mt19937_64& rng) override {

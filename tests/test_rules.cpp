@@ -322,8 +322,12 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
                                pair_case{"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"},
                                pair_case{"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
                                pair_case{"copy_few_blocks(", "copy_vec4(", "small-grid"},
-                               pair_case{"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"}}) {
+                               pair_case{"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
+                               pair_case{"bins_local_array(", "bins_registers(", "register-spills"}}) {
         CAPTURE(p.naive);
+        // On the H200 under ncu the selects of bins_registers make it ALU-bound at 3.98x (4.96x
+        // unprofiled), against 6.50x estimated: held below as an upper bound only.
+        if (std::string(gpu) == "h200" && std::string(p.finding) == "register-spills") continue;
         double m = measured(p.naive, p.fixed), e = est(p.naive, p.finding);
         CAPTURE(m);
         CAPTURE(e);
@@ -334,9 +338,9 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
     double chain3 = kernel_named(a, "ew_scale(").roof.duration_ns + kernel_named(a, "ew_shift(").roof.duration_ns +
                     kernel_named(a, "ew_relu(").roof.duration_ns;
     CHECK(est("ew_scale(", "fusion-candidate") == doctest::Approx(chain3 / kernel_named(a, "ew_fused(").roof.duration_ns).epsilon(0.25));
-    // register-spills: an upper bound, not within 25%. The fix's compile-time indexing costs ALU
-    // work (a select per bin per value) that the naive kernel's counters cannot foresee: the fixed
-    // kernel is ALU-bound at 3.97x (H100) and 3.18x (H200) where the estimate says 5.9x and 7.9x.
+    // register-spills: the floor once local traffic is gone. The fix's selects (one per bin per
+    // value) cost ALU work the naive kernel's counters cannot foresee, so the estimate stays an
+    // upper bound: above the measured speedup (within 25% of it on the H100 with the pair's 8 bins).
     CHECK(est("bins_local_array(", "register-spills") >= measured("bins_local_array(", "bins_registers("));
     // The launch chain: 8 launches of tiny_add against one fused launch.
     double chain = kernel_named(a, "tiny_add(").roof.duration_ns;
