@@ -48,13 +48,13 @@ TEST_CASE("the H100 capture reaches the roofs the references were built for") {
         if (ref.case_name == "fma_fp32") CHECK(*ref.roof_pct >= 85.0);
     }
     // Every fixed memory-bound kernel reaches 80% of its memory roof, but the random gather
-    // (79.6% of L2 at full occupancy), which PAIRS.md lists as a missed target.
+    // (79.5% of L2 at full occupancy), which PAIRS.md lists as a missed target.
     for (const auto& p : r.pairs) {
         CAPTURE(p.id);
         if (p.fixed.expect.rfind("memory/", 0) != 0) continue;
         REQUIRE(p.fixed.roof_pct.has_value());
         if (p.id == "occupancy-limited") {
-            CHECK(*p.fixed.roof_pct == doctest::Approx(79.6).epsilon(0.005));
+            CHECK(*p.fixed.roof_pct == doctest::Approx(79.5).epsilon(0.005));
             CHECK(std::count_if(r.targets_missed.begin(), r.targets_missed.end(),
                                 [](const std::string& m) { return m.find("occupancy-limited") == 0; }) == 1);
         } else {
