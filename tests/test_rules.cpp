@@ -249,39 +249,43 @@ TEST_CASE("a rule that lacks counters says which, and the ncu flags that collect
     CHECK(ncu_flags_for({"a__b.sum", "util_dram"}) == "--metrics a__b.sum --set full");
 }
 
+namespace {
+// The 13 pairs of kernels/pairs.json: the naive kernel, the fixed one, the finding it was built for.
+struct pair_case {
+    const char* naive;
+    const char* fixed;
+    const char* finding;
+};
+const std::vector<pair_case>& pair_cases() {
+    static const std::vector<pair_case> cases = {
+        {"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
+        {"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
+        {"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
+        {"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
+        {"wmma_global(", "wmma_staged(", "tensor-underused"},
+        {"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
+        {"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
+        {"copy_few_blocks(", "copy_vec4(", "small-grid"},
+        {"tiny_add(", "tiny_add_fused(", "launch-bound"},
+        {"branch_divergent(", "branch_free(", "thread-divergence"},
+        {"bins_local_array(", "bins_registers(", "register-spills"},
+        {"ew_scale(", "ew_fused(", "fusion-candidate"},
+        {"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"}};
+    return cases;
+}
+}  // namespace
+
 TEST_CASE("on the real H100 and H200 pairs: each naive kernel shows its bottleneck's finding first, its fix does not") {
   for (const char* gpu : {"h100", "h200"}) {
     CAPTURE(gpu);
     auto a = analyze_example(std::string("examples/") + gpu + "/pairs_raw.csv");
     auto ids = [&](const char* name) { return finding_ids(kernel_named(a, name).diagnosis); };
-    struct expectation { const char* naive; const char* fixed; const char* finding; };
-    for (const expectation& e : {expectation{"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
-                                 expectation{"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
-                                 expectation{"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
-                                 expectation{"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
-                                 expectation{"copy_few_blocks(", "copy_vec4(", "small-grid"},
-                                 expectation{"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
-                                 expectation{"branch_divergent(", "branch_free(", "thread-divergence"},
-                                 expectation{"bins_local_array(", "bins_registers(", "register-spills"},
-                                 expectation{"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"},
-                                 expectation{"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
-                                 expectation{"tiny_add(", "tiny_add_fused(", "launch-bound"},
-                                 expectation{"ew_scale(", "ew_fused(", "fusion-candidate"}}) {
-        CAPTURE(e.naive);
-        CHECK(has(ids(e.naive), e.finding));
-        CHECK_FALSE(has(ids(e.fixed), e.finding));
-    }
-    CHECK(has(ids("tiny_add("), "launch-bound"));
-    // For these pairs the bottleneck's finding ranks first on the naive kernel.
-    for (const auto& [naive, finding] : std::vector<std::pair<const char*, const char*>>{
-             {"transpose_naive(", "uncoalesced-global"}, {"aos_strided(", "uncoalesced-global"},
-             {"transpose_unpadded(", "shared-bank-conflicts"}, {"reduce_naive(", "barrier-stalls"},
-             {"branch_divergent(", "thread-divergence"}, {"poly_chain<double>(", "fp64-slow-pipe"},
-             {"copy_few_blocks(", "small-grid"}, {"tiny_add(", "launch-bound"}, {"gather_smem_limited(", "occupancy-limited"},
-             {"wmma_global(", "tensor-underused"}, {"sgemm_smem_tiled(", "mio-throttle"}, {"bins_local_array(", "register-spills"},
-             {"ew_scale(", "fusion-candidate"}}) {
-        CAPTURE(naive);
-        CHECK(ids(naive).front() == finding);
+    for (const pair_case& p : pair_cases()) {
+        CAPTURE(p.naive);
+        REQUIRE(has(ids(p.naive), p.finding));
+        CHECK(ids(p.naive).front() == p.finding);
+        // The staged WMMA kernel stops short of the tensor roof and keeps tensor-underused (below).
+        if (std::string(p.fixed) != "wmma_staged(") CHECK_FALSE(has(ids(p.fixed), p.finding));
     }
     // The WMMA pair's fix stops short of the tensor roof (PAIRS.md); cuBLAS on the same problem does not.
     auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
@@ -313,17 +317,10 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
     auto measured = [&](const char* naive, const char* fixed) {
         return kernel_named(a, naive).roof.duration_ns / kernel_named(a, fixed).roof.duration_ns;
     };
-    struct pair_case { const char* naive; const char* fixed; const char* finding; };
-    for (const pair_case& p : {pair_case{"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
-                               pair_case{"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
-                               pair_case{"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
-                               pair_case{"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
-                               pair_case{"branch_divergent(", "branch_free(", "thread-divergence"},
-                               pair_case{"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"},
-                               pair_case{"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
-                               pair_case{"copy_few_blocks(", "copy_vec4(", "small-grid"},
-                               pair_case{"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
-                               pair_case{"bins_local_array(", "bins_registers(", "register-spills"}}) {
+    for (const pair_case& p : pair_cases()) {
+        // Held apart below: the WMMA fix stops short of its roof (cuBLAS stands in for it), and
+        // the fusion pair's naive side is three kernels.
+        if (std::string(p.finding) == "tensor-underused" || std::string(p.finding) == "fusion-candidate") continue;
         CAPTURE(p.naive);
         // On the H200 under ncu the selects of bins_registers make it ALU-bound at 3.98x (4.96x
         // unprofiled), against 6.50x estimated: held below as an upper bound only.
@@ -342,10 +339,6 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
     // value) cost ALU work the naive kernel's counters cannot foresee, so the estimate stays an
     // upper bound: above the measured speedup (within 25% of it on the H100 with the pair's 8 bins).
     CHECK(est("bins_local_array(", "register-spills") >= measured("bins_local_array(", "bins_registers("));
-    // The launch chain: 8 launches of tiny_add against one fused launch.
-    double chain = kernel_named(a, "tiny_add(").roof.duration_ns;
-    double fused = kernel_named(a, "tiny_add_fused(").roof.duration_ns;
-    CHECK(est("tiny_add(", "launch-bound") == doctest::Approx(chain / fused).epsilon(0.25));
     // The WMMA pair's fix stops short of the tensor roof; cuBLAS on the same problem does not:
     // the estimate is held to cuBLAS's time.
     auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
