@@ -120,3 +120,12 @@ TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal")
     CHECK(piped.err.find('\r') == std::string::npos);
     CHECK(nlohmann::json::parse(piped.out)["input"]["launches_read"] == 2500);
 }
+
+TEST_CASE("--format terminal -o writes the table without colour codes, whatever stdout is") {
+    auto path = temp_path("terminal.txt").string();
+    auto r = run_cli({"analyze", source_path("examples/h100/pairs_raw.csv"), "--format", "terminal", "-o", path}, cli::console{true, true, true});
+    CHECK(r.rc == 0);
+    const std::string text = read_text(path);
+    CHECK(text.find("Top opportunities") != std::string::npos);
+    CHECK(text.find('\033') == std::string::npos);
+}

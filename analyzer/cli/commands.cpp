@@ -106,7 +106,7 @@ int analyze_command(const std::vector<std::string>& args, std::ostream& out, std
     analysis a = analyze_file(vm["input"].as<std::string>(), o);
     if (progress_shown) err << "\r\033[K" << std::flush;
     if (format == "terminal") {
-        std::string text = render_terminal(a, where.colour);
+        std::string text = render_terminal(a, where.colour && !vm.count("output"));  // no escape codes in a file
         if (vm.count("output")) write_file_atomically(vm["output"].as<std::string>(), text);
         else out << text;
         return 0;
