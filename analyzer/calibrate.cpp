@@ -27,7 +27,8 @@ std::vector<roof_sample> calibration_samples(const pairs_report& r) {
     std::set<std::string> seen;
     auto add = [&](const std::string& kernel, const std::string& expect, bool matches, const std::optional<double>& pct) {
         const std::string roof = roof_of(expect);
-        if (roof.empty() || !matches || !pct || !seen.insert(kernel).second) return;
+        // A roof the kernel never touched says nothing about how close kernels get to it.
+        if (roof.empty() || !matches || !pct || *pct <= 0.0 || !seen.insert(kernel).second) return;
         out.push_back({roof, kernel, *pct / 100.0});
     };
     for (const auto& p : r.pairs) {

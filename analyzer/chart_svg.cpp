@@ -48,11 +48,6 @@ std::string precision_label(const std::string& id) {
 
 std::string rate_text(double flops_per_s) { return g3(flops_per_s / 1e12) + " TFLOP/s"; }
 
-// "unnamed>::transpose_naive" -> "transpose_naive": the chart has little room.
-std::string plain(const std::string& name) {
-    auto at = name.rfind(">::");
-    return at == std::string::npos ? name : name.substr(at + 3);
-}
 
 }  // namespace
 
@@ -100,7 +95,7 @@ void place(chart_data& c, const analysis& a, const std::vector<const kernel_resu
             if (per_clock != k.group.numbers.end() && clock != k.group.numbers.end() && per_clock->second * clock->second > 0)
                 peaks[level] = std::max(peaks[level], per_clock->second * clock->second);
         }
-        const std::string name = short_name(k.group.name);
+        const std::string name = plain_name(k.group.name);
         std::optional<double> work;
         std::string what;
         if (c.kind == chart_kind::flops) {
@@ -345,7 +340,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         if (const auto& p = c.points[i]; !p.role.empty() && (i == 0 || c.points[i - 1].role != p.role)) {
             std::string names;
             for (std::size_t j = i; j < c.points.size() && c.points[j].role == p.role; ++j)
-                names += (names.empty() ? "" : " + ") + plain(short_name(c.points[j].kernel->group.name));
+                names += (names.empty() ? "" : " + ") + plain_name(c.points[j].kernel->group.name);
             const double x = L.px(p.intensity);
             const bool left_of = x > L.left + 0.7 * plot_w;
             o << "<text class=\"role\" x=\"" << f2(left_of ? x - 10 : x + 10) << "\" y=\"" << f2(L.py(p.rate) - 10) << "\" font-size=\"11\""
@@ -363,7 +358,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     if (!c.not_drawn.empty()) {
         o << "<text x=\"" << f2(L.left) << "\" y=\"" << f2(L.height - 4) << "\" font-size=\"10\" fill=\"#555\">Not drawn: ";
         std::string list;
-        for (std::size_t i = 0; i < c.not_drawn.size() && i < 3; ++i) list += (i ? ", " : "") + plain(c.not_drawn[i]);
+        for (std::size_t i = 0; i < c.not_drawn.size() && i < 3; ++i) list += (i ? ", " : "") + c.not_drawn[i];
         if (c.not_drawn.size() > 3) list += ", and " + std::to_string(c.not_drawn.size() - 3) + " more with no FLOPs or no DRAM bytes";
         o << xml(list) << "</text>\n";
     }

@@ -161,22 +161,25 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
 namespace {
 
 std::string verdict_cell(const pair_side& s) {
+    return side_matches(s) ? side_verdicts(s) : side_verdicts(s) + " (built for " + s.expect + ")";
+}
+
+}  // namespace
+
+std::string side_verdicts(const pair_side& s) {
     std::string v;
     for (std::size_t i = 0; i < s.verdicts.size(); ++i) {
         if (i && s.verdicts[i] == s.verdicts[i - 1]) continue;
         v += (v.empty() ? "" : ", ") + s.verdicts[i];
     }
-    if (side_matches(s)) return v;
-    return v + " (built for " + s.expect + ")";
+    return v;
 }
 
-std::string kernels_cell(const pair_side& s) {
+std::string side_kernels(const pair_side& s) {
     std::string v;
     for (const auto& k : s.kernels) v += (v.empty() ? "" : " + ") + std::string("`") + k + "`";
     return v;
 }
-
-}  // namespace
 
 std::string render_pairs_markdown(const pairs_report& r) {
     std::ostringstream o;
@@ -188,10 +191,10 @@ std::string render_pairs_markdown(const pairs_report& r) {
     o << "| pair | built to show | naive | ncu time | verdict | first finding (est. speedup) | fixed | ncu time | verdict | speedup (ncu) | speedup (runner) |\n";
     o << "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const auto& p : r.pairs) {
-        o << "| " << p.id << " | " << p.bottleneck << " | " << kernels_cell(p.naive) << " | " << format_duration_ns(p.naive.ncu_ns) << " | "
+        o << "| " << p.id << " | " << p.bottleneck << " | " << side_kernels(p.naive) << " | " << format_duration_ns(p.naive.ncu_ns) << " | "
           << verdict_cell(p.naive) << " | " << (p.naive.first_finding.empty() ? std::string("-") : p.naive.first_finding)
           << (p.naive.first_finding_est ? " (" + format_number(*p.naive.first_finding_est) + "x)" : std::string()) << " | "
-          << kernels_cell(p.fixed) << " | " << format_duration_ns(p.fixed.ncu_ns) << " | "
+          << side_kernels(p.fixed) << " | " << format_duration_ns(p.fixed.ncu_ns) << " | "
           << verdict_cell(p.fixed) << " | " << format_number(p.naive.ncu_ns / p.fixed.ncu_ns) << "x | "
           << (p.naive.runner_us && p.fixed.runner_us ? format_number(*p.naive.runner_us / *p.fixed.runner_us) + "x" : "-") << " |\n";
     }

@@ -27,6 +27,11 @@ std::vector<opportunity> opportunities(const analysis& a);
 
 // The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
 std::string short_name(const std::string& name);
+// short_name without its namespaces, for narrow places (the terminal view, the chart):
+// "unnamed>::transpose_naive" -> "transpose_naive".
+std::string plain_name(const std::string& name);
+// A value read by a rule: true/false for booleans, the number otherwise, `absent` when missing.
+std::string named_value_text(const rules::evidence_value& x, const char* absent = "missing");
 // The summary's "% of roof": the binding resource's share of its peak, naming that resource when it
 // is not the limiter (a DRAM-limited copy whose L2 runs busier: "91.8% l2").
 std::string roof_pct_text(const kernel_result& k);

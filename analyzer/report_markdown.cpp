@@ -42,11 +42,6 @@ void write_resources(std::ostringstream& o, const kernel_roofline& k) {
 
 std::string value_text(const std::optional<double>& v) { return v ? format_number(*v) : "missing"; }
 
-std::string named_value_text(const rules::evidence_value& x) {
-    if (x.value && rules::fact_type(x.expression) == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
-    return value_text(x.value);
-}
-
 // The findings, then the path through every tree with the value of each condition's inputs.
 void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
     if (!d.findings.empty()) {
@@ -78,6 +73,18 @@ void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
 }
 
 }  // namespace
+
+std::string named_value_text(const rules::evidence_value& x, const char* absent) {
+    if (!x.value) return absent;
+    if (rules::fact_type(x.expression) == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
+    return format_number(*x.value);
+}
+
+std::string plain_name(const std::string& name) {
+    std::string s = short_name(name);
+    auto at = s.rfind(">::");
+    return at == std::string::npos ? s : s.substr(at + 3);
+}
 
 // The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
 // ncu writes anonymous namespaces as "unnamed>::", with no opening '<', so depth never goes

@@ -27,12 +27,6 @@ std::string fit(const std::string& s, std::size_t width, bool right = false) {
     return right ? pad + s : s + pad;
 }
 
-std::string plain_name(const std::string& name) {
-    std::string s = short_name(name);
-    auto at = s.rfind(">::");
-    return at == std::string::npos ? s : s.substr(at + 3);
-}
-
 }  // namespace
 
 std::string render_terminal(const analysis& a, bool colour, std::size_t top) {
