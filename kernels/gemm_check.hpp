@@ -8,9 +8,14 @@
 
 namespace roofline::kernels {
 
+// How B is stored: K x N row-major (C = A * B), or N x K row-major (C = A * B^T, both operands
+// K-major, as tensor-core GEMMs and torch.nn.Linear prefer).
+enum class b_layout { k_by_n, n_by_k };
+
 template <class In, class ToDouble>
 double sampled_gemm_error(const std::vector<In>& a, const std::vector<In>& b, const std::vector<float>& c, int n,
-                          ToDouble to_double, std::mt19937_64& rng, int samples = 512) {
+                          ToDouble to_double, std::mt19937_64& rng, int samples = 512,
+                          b_layout layout = b_layout::k_by_n) {
     for (float v : c)
         if (!std::isfinite(v)) return INFINITY;
     std::uniform_int_distribution<int> pick(0, n - 1);
@@ -18,7 +23,10 @@ double sampled_gemm_error(const std::vector<In>& a, const std::vector<In>& b, co
     for (int s = 0; s < samples; ++s) {
         int r = pick(rng), col = pick(rng);
         double dot = 0;
-        for (int k = 0; k < n; ++k) dot += to_double(a[size_t(r) * n + k]) * to_double(b[size_t(k) * n + col]);
+        for (int k = 0; k < n; ++k) {
+            size_t bi = layout == b_layout::k_by_n ? size_t(k) * n + col : size_t(col) * n + k;
+            dot += to_double(a[size_t(r) * n + k]) * to_double(b[bi]);
+        }
         want.push_back(dot);
         got.push_back(c[size_t(r) * n + col]);
     }

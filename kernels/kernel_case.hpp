@@ -44,6 +44,9 @@ public:
     virtual double tolerance() const { return 1e-5; }
     // False for cases that only make sense timed (a CUDA graph replays kernels ncu profiles anyway).
     virtual bool profiled() const { return true; }
+    // Non-empty when this GPU cannot run the kernel (wgmma needs compute capability 9.0): the
+    // runner prints it and goes on with the other cases.
+    virtual std::string skip_reason() const { return {}; }
 };
 
 using case_list = std::vector<std::unique_ptr<kernel_case>>;
@@ -100,6 +103,7 @@ void add_memory_pair_cases(case_list& out);
 void add_sync_pair_cases(case_list& out);
 void add_compute_pair_cases(case_list& out);
 void add_tensor_pair_cases(case_list& out);
+void add_wgmma_cases(case_list& out);
 void add_occupancy_pair_cases(case_list& out);
 void add_sweep_cases(case_list& out);
 

@@ -191,7 +191,8 @@ __global__ void bins_local_array(const float* __restrict__ in, float* __restrict
     out[t] = r;
 }
 
-// Every index a compile-time constant: the array stays in registers.
+// Every index a compile-time constant: the array stays in registers, at the price of a select
+// and an add per bin for every value (8 per value), which makes the kernel ALU-bound.
 __global__ void bins_registers(const float* __restrict__ in, float* __restrict__ out, size_t threads) {
     size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= threads) return;
@@ -208,13 +209,45 @@ __global__ void bins_registers(const float* __restrict__ in, float* __restrict__
     out[t] = r;
 }
 
+// The array in shared memory, a column per thread (acc[bin][threadIdx.x]): run-time indexing
+// costs one shared load and store per value, and a warp's 32 columns sit in 32 banks.
+__global__ void __launch_bounds__(256) bins_shared(const float* __restrict__ in, float* __restrict__ out, size_t threads) {
+    __shared__ float acc[bins][256];
+    size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+#pragma unroll
+    for (int b = 0; b < bins; ++b) acc[b][threadIdx.x] = 0.0f;
+    for (int k = 0; k < values_per_thread; ++k) {
+        float v = in[size_t(k) * threads + t];
+        int bin = int((v + 1.0f) * 8.0f) & (bins - 1);
+        acc[bin][threadIdx.x] += v;
+    }
+    float r = 0.0f;
+#pragma unroll
+    for (int b = 0; b < bins; ++b) r += acc[b][threadIdx.x] * float(b + 1);
+    out[t] = r;
+}
+
+enum class bins_storage { local, registers, shared };
+
 class bins_case : public kernel_case {
 public:
-    bins_case(bool registers, size_t threads) : registers_(registers), threads_(threads) {}
-    std::string name() const override { return registers_ ? "bins_registers" : "bins_local_array"; }
+    bins_case(bins_storage storage, size_t threads) : storage_(storage), threads_(threads) {}
+    std::string name() const override {
+        switch (storage_) {
+        case bins_storage::local: return "bins_local_array";
+        case bins_storage::registers: return "bins_registers";
+        case bins_storage::shared: return "bins_shared";
+        }
+        return {};
+    }
     std::string intent() const override {
-        return registers_ ? "compile-time indexing keeps the 8 bins in registers"
-                          : "local memory: a run-time indexed per-thread array (LDL/STL traffic)";
+        switch (storage_) {
+        case bins_storage::local: return "local memory: a run-time indexed per-thread array (LDL/STL traffic)";
+        case bins_storage::registers: return "compile-time indexing keeps the 8 bins in registers (8 selects per value)";
+        case bins_storage::shared: return "memory/dram: the 8 bins in shared memory, a column per thread";
+        }
+        return {};
     }
     void setup(std::mt19937_64& rng) override {
         host_ = random_floats(rng, threads_ * values_per_thread);
@@ -225,8 +258,11 @@ public:
     void poison() override { out_.poison(); }
     void launch(cudaStream_t s) override {
         unsigned blocks = unsigned((threads_ + 255) / 256);
-        if (registers_) bins_registers<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_);
-        else bins_local_array<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_);
+        switch (storage_) {
+        case bins_storage::local: bins_local_array<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_); break;
+        case bins_storage::registers: bins_registers<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_); break;
+        case bins_storage::shared: bins_shared<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_); break;
+        }
     }
     double check() override {
         auto out = out_.download();
@@ -247,7 +283,7 @@ public:
     double flops() const override { return double(threads_) * values_per_thread * 3; }
 
 private:
-    bool registers_;
+    bins_storage storage_;
     size_t threads_;
     std::vector<float> host_;
     device_buffer<float> in_, out_;
@@ -260,8 +296,9 @@ void add_compute_pair_cases(case_list& out) {
     out.push_back(std::make_unique<sgemm_case>(true, scaled_dim(2048, 128)));
     out.push_back(std::make_unique<poly_case<double>>(scaled_count(size_t(16) << 20)));
     out.push_back(std::make_unique<poly_case<float>>(scaled_count(size_t(16) << 20)));
-    out.push_back(std::make_unique<bins_case>(false, scaled_count(size_t(4) << 20)));
-    out.push_back(std::make_unique<bins_case>(true, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(bins_storage::local, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(bins_storage::registers, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(bins_storage::shared, scaled_count(size_t(4) << 20)));
 }
 
 }  // namespace roofline::kernels

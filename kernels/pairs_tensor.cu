@@ -1,6 +1,8 @@
-// Tensor-core pair: WMMA fragments loaded straight from global memory -> tiles staged in
-// shared memory through a three-stage cp.async pipeline. cuBLAS on the same problem is
-// measured beside them through PyTorch (torch_ops.py, matmul_fp16).
+// Tensor-core pair, C = A * B^T with A and B both K-major (row-major M x K and N x K, as
+// torch.nn.Linear multiplies): WMMA fragments loaded straight from global memory -> the wgmma
+// kernel of pairs_wgmma.cu. wmma_staged, between them, stages tiles in shared memory through a
+// three-stage cp.async pipeline but still issues mma.sync. cuBLAS on the same problem is measured
+// beside them through PyTorch (torch_ops.py, matmul_fp16).
 #include "gemm_check.hpp"
 #include "kernel_case.hpp"
 
@@ -21,42 +23,41 @@ __global__ void wmma_global(const half* __restrict__ a, const half* __restrict__
     int tr = warp / tiles, tc = warp % tiles;
     if (tr >= tiles) return;
     wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
     wmma::fill_fragment(acc, 0.0f);
     for (int k = 0; k < n; k += 16) {
         wmma::load_matrix_sync(fa, a + size_t(tr) * 16 * n + k, n);
-        wmma::load_matrix_sync(fb, b + size_t(k) * n + tc * 16, n);
+        wmma::load_matrix_sync(fb, b + size_t(tc) * 16 * n + k, n);
         wmma::mma_sync(acc, fa, fb, acc);
     }
     wmma::store_matrix_sync(c + size_t(tr) * 16 * n + tc * 16, acc, n, wmma::mem_row_major);
 }
 
 // 128x128 block tile, 8 warps of 64x32, K in steps of 32; three stages of cp.async keep two
-// tiles in flight while the tensor cores work on the third. Rows are padded by 8 halves
-// (16 bytes) so fragment loads do not conflict.
+// tiles in flight while the tensor cores work on the third. Both tiles are K-major with rows
+// padded by 8 halves (16 bytes) so fragment loads do not conflict.
 constexpr int st_bm = 128, st_bn = 128, st_bk = 32, st_stages = 3;
-constexpr int st_lda = st_bk + 8, st_ldb = st_bn + 8;
-constexpr int st_smem_bytes = st_stages * (st_bm * st_lda + st_bk * st_ldb) * int(sizeof(half));
+constexpr int st_ld = st_bk + 8;
+constexpr int st_smem_bytes = st_stages * (st_bm + st_bn) * st_ld * int(sizeof(half));
 
 __global__ void __launch_bounds__(256) wmma_staged(const half* __restrict__ a, const half* __restrict__ b, float* __restrict__ c, int n) {
     extern __shared__ __align__(128) unsigned char smem[];
     half* as = reinterpret_cast<half*>(smem);
-    half* bs = as + st_stages * st_bm * st_lda;
+    half* bs = as + st_stages * st_bm * st_ld;
     const int tid = threadIdx.x, warp = tid / 32;
     const int row0 = blockIdx.y * st_bm, col0 = blockIdx.x * st_bn;
     const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 
     auto load_stage = [&](int kt, int stage) {
-        half* sa = as + stage * st_bm * st_lda;
-        half* sb = bs + stage * st_bk * st_ldb;
+        half* sa = as + stage * st_bm * st_ld;
+        half* sb = bs + stage * st_bn * st_ld;
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
             int q = tid + i * 256;  // 512 chunks of 8 halves per tile
-            int ar = q / 4, ac = (q % 4) * 8;
-            __pipeline_memcpy_async(sa + ar * st_lda + ac, a + size_t(row0 + ar) * n + kt * st_bk + ac, 16);
-            int br = q / 16, bc = (q % 16) * 8;
-            __pipeline_memcpy_async(sb + br * st_ldb + bc, b + size_t(kt * st_bk + br) * n + col0 + bc, 16);
+            int r = q / 4, k = (q % 4) * 8;
+            __pipeline_memcpy_async(sa + r * st_ld + k, a + size_t(row0 + r) * n + kt * st_bk + k, 16);
+            __pipeline_memcpy_async(sb + r * st_ld + k, b + size_t(col0 + r) * n + kt * st_bk + k, 16);
         }
     };
 
@@ -78,16 +79,16 @@ __global__ void __launch_bounds__(256) wmma_staged(const half* __restrict__ a, c
         int next = kt + st_stages - 1;
         if (next < k_tiles) load_stage(next, next % st_stages);
         __pipeline_commit();
-        const half* sa = as + (kt % st_stages) * st_bm * st_lda;
-        const half* sb = bs + (kt % st_stages) * st_bk * st_ldb;
+        const half* sa = as + (kt % st_stages) * st_bm * st_ld;
+        const half* sb = bs + (kt % st_stages) * st_bn * st_ld;
 #pragma unroll
         for (int kk = 0; kk < st_bk; kk += 16) {
             wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[4];
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb[2];
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb[2];
 #pragma unroll
-            for (int i = 0; i < 4; ++i) wmma::load_matrix_sync(fa[i], sa + (wm + i * 16) * st_lda + kk, st_lda);
+            for (int i = 0; i < 4; ++i) wmma::load_matrix_sync(fa[i], sa + (wm + i * 16) * st_ld + kk, st_ld);
 #pragma unroll
-            for (int j = 0; j < 2; ++j) wmma::load_matrix_sync(fb[j], sb + kk * st_ldb + wn + j * 16, st_ldb);
+            for (int j = 0; j < 2; ++j) wmma::load_matrix_sync(fb[j], sb + (wn + j * 16) * st_ld + kk, st_ld);
 #pragma unroll
             for (int i = 0; i < 4; ++i)
 #pragma unroll
@@ -139,7 +140,7 @@ public:
         }
     }
     double check() override {
-        return sampled_gemm_error(ha_, hb_, c_.download(), n_, half_to_double, check_rng_, 256);
+        return sampled_gemm_error(ha_, hb_, c_.download(), n_, half_to_double, check_rng_, 256, b_layout::n_by_k);
     }
     double min_bytes() const override { return double(n_) * n_ * (2 * sizeof(half) + sizeof(float)); }
     double flops() const override { return 2.0 * double(n_) * n_ * n_; }

@@ -21,11 +21,12 @@ mkdir -p "$out"
 work=${ROOFLINE_PROFILE_WORK:-$(mktemp -d)}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-arch=${ROOFLINE_CUDA_ARCH:-90}
+# sm_90a: the tensor pair's wgmma kernel needs the Hopper-specific target (H100, H200).
+arch=${ROOFLINE_CUDA_ARCH:-90a}
 stage=,${ROOFLINE_PROFILE_STAGE:-timing,capture,export,cublas},
 want() { [[ $stage == *",$1,"* ]]; }
 sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-         pairs_tensor.cu pairs_occupancy.cu sweep_cases.cu)
+         pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu)
 
 [ -f "$work/manifest.txt" ] || {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -37,7 +38,7 @@ sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory
 } > "$work/manifest.txt"
 echo "stages run on $(date -u +%Y-%m-%dT%H:%M:%SZ): ${stage:1:-1}" >> "$work/manifest.txt"
 
-[ -x "$work/roofline-kernels" ] || (cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" "${sources[@]}" -o "$work/roofline-kernels") || exit 1
+[ -x "$work/roofline-kernels" ] || (cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" "${sources[@]}" -lcuda -o "$work/roofline-kernels") || exit 1
 "$work/roofline-kernels" --list > "$out/kernels_list.txt"
 if want timing; then
     # Correctness and timing outside the profiler; a wrong result is recorded, and the run goes on.

@@ -58,6 +58,7 @@ rk::case_list all_cases() {
     rk::add_sync_pair_cases(cases);
     rk::add_compute_pair_cases(cases);
     rk::add_tensor_pair_cases(cases);
+    rk::add_wgmma_cases(cases);
     rk::add_occupancy_pair_cases(cases);
     rk::add_sweep_cases(cases);
     return cases;
@@ -137,6 +138,10 @@ int main(int argc, char** argv) {
         bool wanted = (std::find(names.begin(), names.end(), "all") != names.end() && (c->profiled() || !once)) ||
                       std::find(names.begin(), names.end(), c->name()) != names.end();
         if (!wanted) continue;
+        if (std::string why = c->skip_reason(); !why.empty()) {
+            std::printf("%-18s skipped: %s\n", c->name().c_str(), why.c_str());
+            continue;
+        }
         c->setup(rng);
         c->poison();
         c->launch(nullptr);
