@@ -36,6 +36,11 @@ std::vector<roof_sample> calibration_samples(const pairs_report& r) {
         for (const auto& v : p.fixed.verdicts) matches = matches && v == p.fixed.expect;
         add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect, matches && p.fixed.kernels.size() == 1,
             p.fixed.roof_pct);
+        // The library kernel the pair is held to (cuBLAS for the tensor pair) is a real kernel on
+        // the same roof, and the best one known: it counts beside the fixed kernel.
+        if (!p.reference_kernel.empty())
+            add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect, p.reference_verdict == p.fixed.expect,
+                p.reference_roof_pct);
     }
     for (const auto& ref : r.references) add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct);
     return out;
@@ -45,8 +50,8 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     std::ostringstream out;
     out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
         << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
-        << "` that sit on the roof they were built for (the fixed side of each pair and the roof references, where the verdict is what "
-           "kernels/pairs.json expects): least squares in log space, so the share is the geometric mean of their utilisations.\n\n"
+        << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has one, and the roof "
+           "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the share is the geometric mean of their utilisations.\n\n"
         << "| roof | practical share | kernels | lowest | highest | spread (geometric sd) | fitted on |\n|---|---|---|---|---|---|---|\n";
     for (const auto& p : fit) {
         std::string names;

@@ -126,8 +126,13 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
             row.reference_label = text_or(ref, "label");
             for (const auto& k : ra.kernels)
                 for (const auto& pattern : ref.at("kernels"))
-                    if (k.group.name.find(pattern.get<std::string>()) != std::string::npos)
+                    if (k.group.name.find(pattern.get<std::string>()) != std::string::npos) {
                         row.reference_ns = row.reference_ns.value_or(0.0) + k.roof.duration_ns;
+                        if (!row.reference_kernel.empty()) continue;
+                        row.reference_kernel = k.group.name;
+                        row.reference_verdict = slash_verdict(k.verdict);
+                        if (const resource_use* u = k.roof.find(k.verdict.limiter)) row.reference_roof_pct = u->utilisation * 100.0;
+                    }
         }
         r.pairs.push_back(std::move(row));
     }

@@ -32,6 +32,10 @@ struct pair_row {
     pair_side naive, fixed;
     std::string reference_label;
     std::optional<double> reference_ns;
+    // The library reference's first kernel: its name, verdict ("bound/limiter") and the
+    // utilisation of its limiter, % (calibration counts it where it sits on the fixed side's roof).
+    std::string reference_kernel, reference_verdict;
+    std::optional<double> reference_roof_pct;
 };
 
 struct reference_row {

@@ -32,6 +32,7 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
         {"compute_floor_ns", "the time the kernel's FLOPs need on the busiest precision at its practical share (the raw roof where no share is known); 0 when the export counts no FLOPs"},
         {"bound_memory, bound_compute, bound_latency, bound_small_grid, bound_launch", "the classification, true/false"},
         {"limiter_<resource>", "true when the classification names that resource (dram, l2, fp32, ...) as the limiter"},
+        {"limiter_tensor", "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)"},
     };
     return docs;
 }
@@ -51,6 +52,7 @@ std::optional<value_type> fact_type(const std::string& name) {
             return p == "limiter_" ? value_type::boolean : value_type::number;
     }
     if (name == "bytes_dram") return value_type::number;
+    if (name == "limiter_tensor") return value_type::boolean;
     for (const auto& b : bound_names())
         if (name == "bound_" + b) return value_type::boolean;
     if (name.find("__") != std::string::npos) return value_type::number;  // an ncu metric id
@@ -73,6 +75,7 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
             const double whole = std::ceil(k.shape.waves - 1e-9);
             return (whole - k.shape.waves) / whole;
         }
+        if (name == "limiter_tensor") return double(k.verdict.limiter.rfind("tensor_", 0) == 0);
         if (name.rfind("limiter_", 0) == 0) return double(k.verdict.limiter == name.substr(8));
         if (name == "sm_count") return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt;
         if (name.rfind("util_", 0) == 0) {
