@@ -142,6 +142,16 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     };
     CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("compute", barrier(1.0)))), "barrier-stalls"));
     CHECK(has(finding_ids(diagnose(trees, synthetic("compute", barrier(1.01)))), "barrier-stalls"));
+    // Not asked of a kernel its tensor cores bind (a warp-specialised GEMM waits by design), of
+    // any tensor precision; a kernel bound by the FP32 pipe still is.
+    for (const char* limiter : {"tensor_fp16", "tensor_bf16", "tensor_fp8"}) {
+        auto k = synthetic("compute", barrier(5.0));
+        k.verdict.limiter = limiter;
+        CHECK_FALSE(has(finding_ids(diagnose(trees, k)), "barrier-stalls"));
+    }
+    auto fp32_bound = synthetic("compute", barrier(5.0));
+    fp32_bound.verdict.limiter = "fp32";
+    CHECK(has(finding_ids(diagnose(trees, fp32_bound)), "barrier-stalls"));
 
     CHECK(has(finding_ids(diagnose(trees, synthetic("compute", {}, 85))), "near-roof"));
     CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("compute", {}, 84.99))), "near-roof"));
