@@ -3,8 +3,7 @@
 // kernel of pairs_wgmma.cu. wmma_staged, between them, stages tiles in shared memory through a
 // three-stage cp.async pipeline but still issues mma.sync. cuBLAS on the same problem is measured
 // beside them through PyTorch (torch_ops.py, matmul_fp16).
-#include "gemm_check.hpp"
-#include "kernel_case.hpp"
+#include "half_gemm.hpp"
 
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
@@ -102,35 +101,14 @@ __global__ void __launch_bounds__(256) wmma_staged(const half* __restrict__ a, c
             wmma::store_matrix_sync(c + size_t(row0 + wm + i * 16) * n + col0 + wn + j * 16, acc[i][j], n, wmma::mem_row_major);
 }
 
-double half_to_double(half v) { return double(__half2float(v)); }
-
-class wmma_case : public kernel_case {
+class wmma_case : public half_gemm_case {
 public:
-    wmma_case(bool staged, int n) : staged_(staged), n_(n) {}
+    wmma_case(bool staged, int n) : half_gemm_case(n), staged_(staged) {}
     std::string name() const override { return staged_ ? "wmma_staged" : "wmma_global"; }
     std::string intent() const override {
         return staged_ ? "compute/tensor_fp16: shared-memory staged, 3-stage cp.async pipeline"
                        : "tensor cores starved: fragments loaded straight from global memory";
     }
-    void setup(std::mt19937_64& rng) override {
-        size_t count = size_t(n_) * n_;
-        auto fa = random_floats(rng, count), fb = random_floats(rng, count);
-        ha_.resize(count);
-        hb_.resize(count);
-        for (size_t i = 0; i < count; ++i) {
-            ha_[i] = __float2half(fa[i]);
-            hb_[i] = __float2half(fb[i]);
-        }
-        a_ = device_buffer<half>(count);
-        b_ = device_buffer<half>(count);
-        c_ = device_buffer<float>(count);
-        a_.upload(ha_);
-        b_.upload(hb_);
-        check_rng_.seed(rng());
-        if (staged_)
-            ROOFLINE_CUDA_CHECK(cudaFuncSetAttribute(wmma_staged, cudaFuncAttributeMaxDynamicSharedMemorySize, st_smem_bytes));
-    }
-    void poison() override { c_.poison(); }
     void launch(cudaStream_t s) override {
         if (staged_) {
             wmma_staged<<<dim3(n_ / st_bn, n_ / st_bm), 256, st_smem_bytes, s>>>(a_.get(), b_.get(), c_.get(), n_);
@@ -139,19 +117,14 @@ public:
             wmma_global<<<unsigned(warps * 32 / 128), 128, 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
         }
     }
-    double check() override {
-        return sampled_gemm_error(ha_, hb_, c_.download(), n_, half_to_double, check_rng_, 256, b_layout::n_by_k);
-    }
-    double min_bytes() const override { return double(n_) * n_ * (2 * sizeof(half) + sizeof(float)); }
-    double flops() const override { return 2.0 * double(n_) * n_ * n_; }
 
 private:
+    void prepare() override {
+        if (staged_)
+            ROOFLINE_CUDA_CHECK(cudaFuncSetAttribute(wmma_staged, cudaFuncAttributeMaxDynamicSharedMemorySize, st_smem_bytes));
+    }
+
     bool staged_;
-    int n_;
-    std::vector<half> ha_, hb_;
-    device_buffer<half> a_, b_;
-    device_buffer<float> c_;
-    std::mt19937_64 check_rng_;
 };
 
 }  // namespace

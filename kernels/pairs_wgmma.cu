@@ -7,11 +7,9 @@
 // wgmma exists only in sm_90a code: this file is compiled for sm_90a alone (kernels/CMakeLists.txt)
 // and its case runs on compute capability 9.0 devices (H100, H200); elsewhere the runner skips it.
 // The PTX below follows the PTX ISA 8.x sections on wgmma, mbarrier and cp.async.bulk.tensor.
-#include "gemm_check.hpp"
-#include "kernel_case.hpp"
+#include "half_gemm.hpp"
 
 #include <cuda.h>
-#include <cuda_fp16.h>
 
 #include <cstdint>
 
@@ -204,11 +202,9 @@ CUtensorMap tensor_map(const half* p, int n, int rows) {
     return map;
 }
 
-double half_value(half v) { return double(__half2float(v)); }
-
-class wgmma_case : public kernel_case {
+class wgmma_case : public half_gemm_case {
 public:
-    explicit wgmma_case(int n) : n_(n) {}
+    explicit wgmma_case(int n) : half_gemm_case(n) {}
     std::string name() const override { return "wgmma_tma"; }
     std::string intent() const override {
         return "compute/tensor_fp16: TMA into a 4-stage ring, producer + 2 consumer warpgroups, wgmma from shared memory";
@@ -222,42 +218,18 @@ public:
         return "wgmma needs a compute capability 9.0 GPU (this one is " + std::to_string(prop.major) + "." +
                std::to_string(prop.minor) + ")";
     }
-    void setup(std::mt19937_64& rng) override {
-        size_t count = size_t(n_) * n_;
-        auto fa = random_floats(rng, count), fb = random_floats(rng, count);
-        ha_.resize(count);
-        hb_.resize(count);
-        for (size_t i = 0; i < count; ++i) {
-            ha_[i] = __float2half(fa[i]);
-            hb_[i] = __float2half(fb[i]);
-        }
-        a_ = device_buffer<half>(count);
-        b_ = device_buffer<half>(count);
-        c_ = device_buffer<float>(count);
-        a_.upload(ha_);
-        b_.upload(hb_);
-        map_a_ = tensor_map(a_.get(), n_, wg_bm);
-        map_b_ = tensor_map(b_.get(), n_, wg_bn);
-        check_rng_.seed(rng());
-        ROOFLINE_CUDA_CHECK(cudaFuncSetAttribute(wgmma_tma, cudaFuncAttributeMaxDynamicSharedMemorySize, wg_smem_bytes));
-    }
-    void poison() override { c_.poison(); }
     void launch(cudaStream_t s) override {
         wgmma_tma<<<dim3(n_ / wg_bn, n_ / wg_bm), wg_threads, wg_smem_bytes, s>>>(map_a_, map_b_, c_.get(), n_);
     }
-    double check() override {
-        return sampled_gemm_error(ha_, hb_, c_.download(), n_, half_value, check_rng_, 256, b_layout::n_by_k);
-    }
-    double min_bytes() const override { return double(n_) * n_ * (2 * sizeof(half) + sizeof(float)); }
-    double flops() const override { return 2.0 * double(n_) * n_ * n_; }
 
 private:
-    int n_;
-    std::vector<half> ha_, hb_;
-    device_buffer<half> a_, b_;
-    device_buffer<float> c_;
+    void prepare() override {
+        map_a_ = tensor_map(a_.get(), n_, wg_bm);
+        map_b_ = tensor_map(b_.get(), n_, wg_bn);
+        ROOFLINE_CUDA_CHECK(cudaFuncSetAttribute(wgmma_tma, cudaFuncAttributeMaxDynamicSharedMemorySize, wg_smem_bytes));
+    }
+
     CUtensorMap map_a_{}, map_b_{};
-    std::mt19937_64 check_rng_;
 };
 
 }  // namespace
