@@ -228,27 +228,23 @@ __global__ void __launch_bounds__(256) bins_shared(const float* __restrict__ in,
     out[t] = r;
 }
 
-enum class bins_storage { local, registers, shared };
+// One way to keep the bins: the case's name, what it shows, and its kernel.
+struct bins_variant {
+    const char* name;
+    const char* intent;
+    void (*kernel)(const float*, float*, size_t);
+};
+const bins_variant bins_in_local{"bins_local_array", "local memory: a run-time indexed per-thread array (LDL/STL traffic)",
+                                 bins_local_array};
+const bins_variant bins_in_registers{"bins_registers", "compile-time indexing keeps the 8 bins in registers (8 selects per value)",
+                                     bins_registers};
+const bins_variant bins_in_shared{"bins_shared", "memory/dram: the 8 bins in shared memory, a column per thread", bins_shared};
 
 class bins_case : public kernel_case {
 public:
-    bins_case(bins_storage storage, size_t threads) : storage_(storage), threads_(threads) {}
-    std::string name() const override {
-        switch (storage_) {
-        case bins_storage::local: return "bins_local_array";
-        case bins_storage::registers: return "bins_registers";
-        case bins_storage::shared: return "bins_shared";
-        }
-        return {};
-    }
-    std::string intent() const override {
-        switch (storage_) {
-        case bins_storage::local: return "local memory: a run-time indexed per-thread array (LDL/STL traffic)";
-        case bins_storage::registers: return "compile-time indexing keeps the 8 bins in registers (8 selects per value)";
-        case bins_storage::shared: return "memory/dram: the 8 bins in shared memory, a column per thread";
-        }
-        return {};
-    }
+    bins_case(const bins_variant& variant, size_t threads) : variant_(variant), threads_(threads) {}
+    std::string name() const override { return variant_.name; }
+    std::string intent() const override { return variant_.intent; }
     void setup(std::mt19937_64& rng) override {
         host_ = random_floats(rng, threads_ * values_per_thread);
         in_ = device_buffer<float>(host_.size());
@@ -258,11 +254,7 @@ public:
     void poison() override { out_.poison(); }
     void launch(cudaStream_t s) override {
         unsigned blocks = unsigned((threads_ + 255) / 256);
-        switch (storage_) {
-        case bins_storage::local: bins_local_array<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_); break;
-        case bins_storage::registers: bins_registers<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_); break;
-        case bins_storage::shared: bins_shared<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_); break;
-        }
+        variant_.kernel<<<blocks, 256, 0, s>>>(in_.get(), out_.get(), threads_);
     }
     double check() override {
         auto out = out_.download();
@@ -283,7 +275,7 @@ public:
     double flops() const override { return double(threads_) * values_per_thread * 3; }
 
 private:
-    bins_storage storage_;
+    bins_variant variant_;
     size_t threads_;
     std::vector<float> host_;
     device_buffer<float> in_, out_;
@@ -296,9 +288,9 @@ void add_compute_pair_cases(case_list& out) {
     out.push_back(std::make_unique<sgemm_case>(true, scaled_dim(2048, 128)));
     out.push_back(std::make_unique<poly_case<double>>(scaled_count(size_t(16) << 20)));
     out.push_back(std::make_unique<poly_case<float>>(scaled_count(size_t(16) << 20)));
-    out.push_back(std::make_unique<bins_case>(bins_storage::local, scaled_count(size_t(4) << 20)));
-    out.push_back(std::make_unique<bins_case>(bins_storage::registers, scaled_count(size_t(4) << 20)));
-    out.push_back(std::make_unique<bins_case>(bins_storage::shared, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(bins_in_local, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(bins_in_registers, scaled_count(size_t(4) << 20)));
+    out.push_back(std::make_unique<bins_case>(bins_in_shared, scaled_count(size_t(4) << 20)));
 }
 
 }  // namespace roofline::kernels
