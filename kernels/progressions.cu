@@ -12,6 +12,7 @@
 //   sgemm_naive_cols      thread x walks columns: B's loads coalesce, A's are broadcast
 //   sgemm_tiled16         16 x 16 tiles staged in shared memory, one output per thread
 //   sgemm_blocked64       64 x 64 block tile, 4 x 4 outputs per thread from float4 shared loads
+//   sgemm_blocked128      128 x 128 block tile, 8 x 8 outputs per thread: 4 FMAs per value loaded
 // The last step of the SGEMM progression is cuBLAS with TF32 (kernels/wild/wild_ops.py), which
 // answers the cuda-core-matmul finding.
 #include "gemm_check.hpp"
@@ -188,7 +189,56 @@ __global__ void __launch_bounds__(256) sgemm_blocked64(const float* __restrict__
             make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
 }
 
-enum class sgemm_kind { naive_rows, naive_cols, tiled16, blocked64 };
+// 128 x 128 outputs per block of 256 threads, 8 x 8 per thread (two 4 x 4 quadrants 64 apart, so
+// each float4 shared read is contiguous across the warp), K steps of 8, single-buffered.
+constexpr int b128 = 128, bk8 = 8;
+
+__global__ void __launch_bounds__(256) sgemm_blocked128(const float* __restrict__ a, const float* __restrict__ b,
+                                                        float* __restrict__ c, int n) {
+    __shared__ __align__(16) float at[bk8][b128];  // at[k][m]
+    __shared__ __align__(16) float bt[bk8][b128];  // bt[k][n]
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int row0 = blockIdx.y * b128, col0 = blockIdx.x * b128;
+    float acc[8][8] = {};
+    for (int k0 = 0; k0 < n; k0 += bk8) {
+        {
+            // A: 128 rows x 8 k = 256 float4 (one per thread), stored transposed.
+            int m = tid / 2, k = (tid % 2) * 4;
+            float4 v = *reinterpret_cast<const float4*>(a + size_t(row0 + m) * n + k0 + k);
+            at[k + 0][m] = v.x;
+            at[k + 1][m] = v.y;
+            at[k + 2][m] = v.z;
+            at[k + 3][m] = v.w;
+            // B: 8 k x 128 columns = 256 float4.
+            int kb = tid / 32, nb = (tid % 32) * 4;
+            *reinterpret_cast<float4*>(&bt[kb][nb]) = *reinterpret_cast<const float4*>(b + size_t(k0 + kb) * n + col0 + nb);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < bk8; ++k) {
+            float4 a0 = *reinterpret_cast<const float4*>(&at[k][ty * 4]);
+            float4 a1 = *reinterpret_cast<const float4*>(&at[k][64 + ty * 4]);
+            float4 b0 = *reinterpret_cast<const float4*>(&bt[k][tx * 4]);
+            float4 b1 = *reinterpret_cast<const float4*>(&bt[k][64 + tx * 4]);
+            const float ra[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float rb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const int row = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+        float* out = c + size_t(row) * n + col0;
+        *reinterpret_cast<float4*>(out + tx * 4) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+        *reinterpret_cast<float4*>(out + 64 + tx * 4) = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+    }
+}
+
+enum class sgemm_kind { naive_rows, naive_cols, tiled16, blocked64, blocked128 };
 
 class sgemm_progression_case : public kernel_case {
 public:
@@ -198,7 +248,8 @@ public:
             case sgemm_kind::naive_rows: return "sgemm_naive_rows";
             case sgemm_kind::naive_cols: return "sgemm_naive_cols";
             case sgemm_kind::tiled16: return "sgemm_tiled16";
-            default: return "sgemm_blocked64";
+            case sgemm_kind::blocked64: return "sgemm_blocked64";
+            default: return "sgemm_blocked128";
         }
     }
     std::string intent() const override {
@@ -206,11 +257,12 @@ public:
             case sgemm_kind::naive_rows: return "progression sgemm 0: lanes walk rows, A loads and C stores 32 rows apart";
             case sgemm_kind::naive_cols: return "progression sgemm 1: lanes walk columns, two global loads per FMA";
             case sgemm_kind::tiled16: return "progression sgemm 2: 16x16 shared tiles, two shared loads per FMA";
-            default: return "progression sgemm 3: 64x64 block tile, 4x4 register tile per thread";
+            case sgemm_kind::blocked64: return "progression sgemm 3: 64x64 block tile, 4x4 register tile per thread";
+            default: return "progression sgemm 4: 128x128 block tile, 8x8 register tile per thread";
         }
     }
     void setup(std::mt19937_64& rng) override {
-        n_ = scaled_dim(2048, 64);
+        n_ = scaled_dim(2048, 128);
         size_t count = size_t(n_) * n_;
         ha_ = random_floats(rng, count);
         hb_ = random_floats(rng, count);
@@ -233,8 +285,11 @@ public:
             case sgemm_kind::tiled16:
                 sgemm_tiled16<<<dim3(n_ / t16, n_ / t16), dim3(t16, t16), 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
                 break;
-            default:
+            case sgemm_kind::blocked64:
                 sgemm_blocked64<<<dim3(n_ / b64, n_ / b64), 256, 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
+                break;
+            default:
+                sgemm_blocked128<<<dim3(n_ / b128, n_ / b128), 256, 0, s>>>(a_.get(), b_.get(), c_.get(), n_);
         }
     }
     double check() override {
@@ -261,6 +316,7 @@ void add_progression_cases(case_list& out) {
     out.push_back(std::make_unique<sgemm_progression_case>(sgemm_kind::naive_cols));
     out.push_back(std::make_unique<sgemm_progression_case>(sgemm_kind::tiled16));
     out.push_back(std::make_unique<sgemm_progression_case>(sgemm_kind::blocked64));
+    out.push_back(std::make_unique<sgemm_progression_case>(sgemm_kind::blocked128));
 }
 
 }  // namespace roofline::kernels

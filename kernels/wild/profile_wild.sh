@@ -10,6 +10,7 @@
 #   lib_a   ncu over the GEMM, attention and convolution ops
 #   lib_b   ncu over the elementwise, reduction and torch.compile ops
 #   lib_c   ncu over the index, sort, scan and histogram ops (PyTorch and CuPy)
+#   own2    rebuild, check, time and profile the kernels added after the first capture (own2_raw.csv)
 # Every ncu call is bounded by `timeout` so a slow export cannot lose what came before; the work
 # folder (WILD_WORK, default build-device/wild) keeps the binary and reports between calls.
 set -uo pipefail
@@ -74,6 +75,21 @@ if want time; then
     (cd "$here" && timeout 300 python3 wild_ops.py --time) > "$out/lib_timing.txt" 2>&1
     echo "lib timing exit: $?" >> "$work/manifest.txt"
     tail -n 70 "$out/lib_timing.txt"
+fi
+if want own2; then
+    srcs=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
+          pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu failure_cases.cu)
+    (cd "$kernels" && nvcc -std=c++17 -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a "${srcs[@]}" -lcuda -o "$work/roofline-kernels2") || exit 1
+    "$work/roofline-kernels2" --reps 21 sgemm_blocked64 sgemm_blocked128 > "$out/own2_timing.txt" 2>&1
+    echo "runner exit code: $?" >> "$out/own2_timing.txt"
+    cat "$out/own2_timing.txt"
+    cuobjdump -sass "$work/roofline-kernels2" | c++filt > "$work/own2.sass"
+    python3 "$here/sass_counts.py" "$work/own2.sass" progressions failure_cases > "$out/own2_sass_counts.txt"
+    cmd="ncu --set full -f -o $work/own2 $work/roofline-kernels2 --once sgemm_blocked128"
+    echo "command (own2): $cmd" >> "$work/manifest.txt"
+    timeout 240 $cmd > "$out/ncu_own2_stdout.txt" 2>&1
+    echo "ncu own2 exit: $?" >> "$work/manifest.txt"
+    export_raw own2
 fi
 want lib_a && capture_lib lib_a gemm,attention,conv
 want lib_b && capture_lib lib_b elementwise,reduction,compiled

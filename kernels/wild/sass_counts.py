@@ -14,7 +14,7 @@ WATCH = ["HFMA2.MMA", "HFMA2", "HMMA", "HGMMA", "QGMMA", "IMMA", "DMMA", "FFMA",
 def main(path, wanted):
     kernel, counts = None, {}
     for line in open(path, errors="replace"):
-        m = re.search(r"Function : (\S+)", line)
+        m = re.search(r"Function : (.+?)\s*$", line)
         if m:
             kernel = m.group(1)
             counts[kernel] = Counter()
@@ -26,13 +26,13 @@ def main(path, wanted):
             for w in WATCH:
                 if op == w or op.startswith(w + ".") or base == w:
                     counts[kernel][w] += 1
-    print(f"{'kernel':60s} " + " ".join(f"{w:>9s}" for w in WATCH))
+    print(f"{'kernel':90s} " + " ".join(f"{w:>9s}" for w in WATCH))
     for k, c in counts.items():
         if wanted and not any(s in k for s in wanted):
             continue
         if not any(c.values()):
             continue
-        print(f"{k[:60]:60s} " + " ".join(f"{c[w]:9d}" for w in WATCH))
+        print(f"{k[:90]:90s} " + " ".join(f"{c[w]:9d}" for w in WATCH))
 
 
 if __name__ == "__main__":
