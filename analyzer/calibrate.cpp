@@ -25,24 +25,28 @@ std::string percent(double v) { return format_fixed("%.1f%%", 100.0 * v); }
 std::vector<roof_sample> calibration_samples(const pairs_report& r) {
     std::vector<roof_sample> out;
     std::set<std::string> seen;
-    auto add = [&](const std::string& kernel, const std::string& expect, bool matches, const std::optional<double>& pct) {
+    auto add = [&](const std::string& kernel, const std::string& expect, bool matches, const std::optional<double>& pct,
+                   const std::optional<double>& l2_pct = std::nullopt) {
         const std::string roof = roof_of(expect);
         // A roof the kernel never touched says nothing about how close kernels get to it.
         if (roof.empty() || !matches || !pct || *pct <= 0.0 || !seen.insert(kernel).second) return;
         out.push_back({roof, kernel, *pct / 100.0});
+        // Every DRAM byte passes L2 (fills and write-backs): a kernel streaming at the DRAM roof
+        // keeps L2 as busy as streaming traffic makes it, so its L2 share is an L2 sample too.
+        if (roof == "dram" && l2_pct && *l2_pct > 0.0) out.push_back({"l2", kernel, *l2_pct / 100.0});
     };
     for (const auto& p : r.pairs) {
         bool matches = !p.fixed.verdicts.empty();
         for (const auto& v : p.fixed.verdicts) matches = matches && v == p.fixed.expect;
         add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect, matches && p.fixed.kernels.size() == 1,
-            p.fixed.roof_pct);
+            p.fixed.roof_pct, p.fixed.l2_pct);
         // The library kernel the pair is held to (cuBLAS for the tensor pair) is a real kernel on
         // the same roof, and the best one known: it counts beside the fixed kernel.
         if (!p.reference_kernel.empty())
             add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect, p.reference_verdict == p.fixed.expect,
-                p.reference_roof_pct);
+                p.reference_roof_pct, p.reference_l2_pct);
     }
-    for (const auto& ref : r.references) add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct);
+    for (const auto& ref : r.references) add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct, ref.l2_pct);
     return out;
 }
 

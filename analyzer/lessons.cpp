@@ -95,8 +95,8 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     o << "## Estimated and measured gain\n\n";
     if (f && f->est_speedup) {
         const double ratio = *f->est_speedup / ncu_speedup;
-        o << "- Estimate (`" << f->id << "`): " << times(*f->est_speedup) << ", the time after the fix being `" << f->fixed_time_formula
-          << "` = " << format_duration_ns(*f->est_time_after_ns) << "\n";
+        o << "- Estimate (`" << f->id << "`): " << times(*f->est_speedup) << ": " << f->estimate_why << " Time after the fix "
+          << format_duration_ns(*f->est_time_after_ns) << ", set by " << f->binds_after << "\n";
         o << "- Measured under ncu: " << times(ncu_speedup);
         if (p.naive.runner_us && p.fixed.runner_us) o << "; unprofiled: " << times(*p.naive.runner_us / *p.fixed.runner_us);
         o << "\n- Estimate / measured: " << format_number(ratio) << (ratio >= 0.75 && ratio <= 1.25 ? " (within 25%)" : " (outside 25%: see rules/README.md)")

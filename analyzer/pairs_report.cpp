@@ -74,8 +74,10 @@ void fill_side(pair_side& s, const json& j, const analysis& a, const std::map<st
         s.found.push_back(found);
         s.verdicts.push_back(slash_verdict(found->verdict));
         s.ncu_ns += found->roof.duration_ns;
-        if (!s.roof_pct)
+        if (!s.roof_pct) {
             if (const resource_use* r = found->roof.find(found->verdict.limiter)) s.roof_pct = r->utilisation * 100.0;
+            if (const resource_use* r = found->roof.find("l2")) s.l2_pct = r->utilisation * 100.0;
+        }
         if (s.kernels.size() == 1 && !found->diagnosis.findings.empty()) {
             s.first_finding = found->diagnosis.findings.front().id;
             s.first_finding_est = found->diagnosis.findings.front().est_speedup;
@@ -132,6 +134,7 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
                         row.reference_kernel = k.group.name;
                         row.reference_verdict = slash_verdict(k.verdict);
                         if (const resource_use* u = k.roof.find(k.verdict.limiter)) row.reference_roof_pct = u->utilisation * 100.0;
+                        if (const resource_use* u = k.roof.find("l2")) row.reference_l2_pct = u->utilisation * 100.0;
                     }
         }
         r.pairs.push_back(std::move(row));
@@ -150,6 +153,7 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
         if (!found) throw input_error(error_code::no_kernels, r.capture, 0, 0, "reference " + row.case_name + ": no kernel named \"" + row.kernel + "\"");
         row.verdict = slash_verdict(found->verdict);
         if (const resource_use* u = found->roof.find(row.roof)) row.roof_pct = u->utilisation * 100.0;
+        if (const resource_use* u = found->roof.find("l2")) row.l2_pct = u->utilisation * 100.0;
         judge(r, "reference " + row.case_name, row.verdict == row.expect, row.known_miss);
         if (row.target_pct && (!row.roof_pct || *row.roof_pct < *row.target_pct))
             r.targets_missed.push_back(row.case_name + " reaches " + (row.roof_pct ? two_decimals(*row.roof_pct) : std::string("?")) +

@@ -22,6 +22,7 @@ struct pair_side {
     double ncu_ns = 0.0;     // summed over the side's kernels and launches
     std::optional<double> runner_us;  // unprofiled median from runner_timing.txt
     std::optional<double> roof_pct;   // the utilisation of the side's limiter, % (first kernel)
+    std::optional<double> l2_pct;     // its L2 busy share, % (first kernel): calibrate's L2 samples
     std::string first_finding;        // the rule trees' first-ranked finding on the first kernel
     std::optional<double> first_finding_est;  // its estimated speedup
 };
@@ -35,12 +36,12 @@ struct pair_row {
     // The library reference's first kernel: its name, verdict ("bound/limiter") and the
     // utilisation of its limiter, % (calibration counts it where it sits on the fixed side's roof).
     std::string reference_kernel, reference_verdict;
-    std::optional<double> reference_roof_pct;
+    std::optional<double> reference_roof_pct, reference_l2_pct;
 };
 
 struct reference_row {
     std::string case_name, kernel, expect, verdict, roof, known_miss;
-    std::optional<double> roof_pct, target_pct;
+    std::optional<double> roof_pct, target_pct, l2_pct;
 };
 
 struct pairs_report {

@@ -52,7 +52,11 @@ std::string render_json(const analysis& a) {
                            {"peak_per_second", r.peak > 0 ? ojson(r.peak) : ojson(nullptr)},
                            {"peak_source", r.peak_source},
                            {"utilisation", r.utilisation},
-                           {"formula", r.formula}});
+                           {"useful", r.in_floor ? ojson(r.useful) : ojson(nullptr)},
+                           {"practical_share", r.in_floor ? ojson(r.practical) : ojson(nullptr)},
+                           {"floor_ns", r.in_floor ? ojson(r.floor_ns) : ojson(nullptr)},
+                           {"formula", r.formula},
+                           {"useful_formula", r.useful_formula}});
         e["resources"] = res;
         e["warnings"] = k.roof.warnings;
         ojson findings = ojson::array();
@@ -69,8 +73,11 @@ std::string render_json(const analysis& a) {
                                 {"fixes", f.fixes},
                                 {"est_speedup", optional_number(f.est_speedup)},
                                 {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
+                                {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
                                 {"est_time_after_ns", optional_number(f.est_time_after_ns)},
-                                {"fixed_time", f.fixed_time_formula}});
+                                {"binds_after", f.binds_after},
+                                {"estimate", f.estimate_why},
+                                {"estimate_changes", f.estimate_changes}});
         }
         for (const auto& r : k.group.rules)
             findings.push_back({{"id", r.name},
@@ -104,8 +111,8 @@ std::string render_json(const analysis& a) {
                        {"kernel_index", op.kernel_rank},
                        {"id", op.finding->id},
                        {"est_speedup", optional_number(op.finding->est_speedup)},
-                       {"est_time_saved_ns", optional_number(op.finding->est_time_saved_ns)},
-                       {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_ns / a.total_ns) : ojson(nullptr)}});
+                       {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
+                       {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
     j["opportunities"] = ops;
     return j.dump(2) + "\n";
 }

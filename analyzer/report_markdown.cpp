@@ -31,13 +31,17 @@ std::string intensity_text(const kernel_roofline& k, const std::string& level) {
 }
 
 void write_resources(std::ostringstream& o, const kernel_roofline& k) {
-    o << "| resource | work | peak at capture clock | utilisation | how |\n|---|---|---|---|---|\n";
+    o << "| resource | work | peak at capture clock | busy | useful | practical share | floor | how |\n|---|---|---|---|---|---|---|---|\n";
     for (const auto& r : k.resources) {
-        o << "| " << r.id << (r.id == k.binding ? " (binds)" : "") << " | "
+        o << "| " << r.id << (r.id == k.binding_practical ? " (binds)" : "") << " | "
           << (r.work > 0 ? format_si(r.work, work_unit(r)) : "-") << " | "
           << (r.peak > 0 ? format_si(r.peak, rate_unit(r)) : "-") << " | " << format_percent(r.utilisation) << " | "
-          << cell(r.formula) << (r.peak_source.empty() ? "" : "; peak " + cell(r.peak_source)) << " |\n";
+          << (r.in_floor ? format_percent(r.useful) : "-") << " | " << (r.in_floor ? format_percent(r.practical) : "-") << " | "
+          << (r.in_floor ? format_duration_ns(r.floor_ns) : "-") << " | " << cell(r.formula)
+          << (r.useful_formula.empty() ? "" : "; useful: " + cell(r.useful_formula)) << (r.peak_source.empty() ? "" : "; peak " + cell(r.peak_source))
+          << " |\n";
     }
+    for (const auto& n : k.notes) o << "\nNote: " << n << ".\n";
 }
 
 std::string value_text(const std::optional<double>& v) { return v ? format_number(*v) : "missing"; }
@@ -49,9 +53,14 @@ void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
         for (const auto& f : d.findings) {
             o << "\n- **" << f.id << "**";
             if (f.est_speedup)
-                o << " (est. " << format_number(*f.est_speedup) << "x, saves " << format_duration_ns(*f.est_time_saved_ns) << ")";
+                o << " (est. " << format_number(*f.est_speedup) << "x alone; saves " << format_duration_ns(*f.est_time_saved_combined_ns)
+                  << (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") << ")";
             o << ": " << f.title << ". " << f.explain << "\n";
-            if (f.est_speedup) o << "  - Estimate: time after the fix = `" << f.fixed_time_formula << "` = " << format_duration_ns(*f.est_time_after_ns) << "\n";
+            if (f.est_speedup) {
+                o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
+                  << f.binds_after << ".\n";
+                for (const auto& c : f.estimate_changes) o << "    - changes `" << c << "`\n";
+            }
             for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << value_text(e.value) << "\n";
             for (const auto& x : f.fixes) o << "  - Fix: " << x << "\n";
         }
@@ -67,6 +76,7 @@ void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
         if (!values.empty()) o << " (" << values << ")";
         o << "\n";
     }
+    for (const auto& n : d.notes) o << "\nNote: " << n << ".\n";
     if (!d.missing_metrics.empty())
         o << "\nSome rules could not run: the capture lacks " << d.missing_metrics.size() << " value(s); collect them with `"
           << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
@@ -124,9 +134,9 @@ std::vector<opportunity> opportunities(const analysis& a) {
     std::vector<opportunity> out;
     for (std::size_t i = 0; i < a.kernels.size(); ++i)
         for (const auto& f : a.kernels[i].diagnosis.findings)
-            if (f.est_time_saved_ns && *f.est_time_saved_ns > 0) out.push_back({i, &f});
+            if (f.est_time_saved_combined_ns && *f.est_time_saved_combined_ns > 0) out.push_back({i, &f});
     std::stable_sort(out.begin(), out.end(), [](const opportunity& x, const opportunity& y) {
-        return *x.finding->est_time_saved_ns > *y.finding->est_time_saved_ns;
+        return *x.finding->est_time_saved_combined_ns > *y.finding->est_time_saved_combined_ns;
     });
     return out;
 }
@@ -166,8 +176,8 @@ std::string render_markdown(const analysis& a, const std::string& chart) {
         for (std::size_t i = 0; i < shown; ++i) {
             const auto& op = ops[i];
             o << "| " << i + 1 << " | " << op.kernel_rank + 1 << ". `" << cell(short_name(a.kernels[op.kernel_rank].group.name)) << "` | "
-              << op.finding->id << " | " << format_number(*op.finding->est_speedup) << "x | " << format_duration_ns(*op.finding->est_time_saved_ns)
-              << " | " << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_ns / a.total_ns) : "-") << " |\n";
+              << op.finding->id << " | " << format_number(*op.finding->est_speedup) << "x | " << format_duration_ns(*op.finding->est_time_saved_combined_ns)
+              << " | " << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << " |\n";
         }
         if (ops.size() > shown) o << "\n" << ops.size() - shown << " more in the kernels' sections.\n";
     }

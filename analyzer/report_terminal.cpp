@@ -58,8 +58,8 @@ std::string render_terminal(const analysis& a, bool colour, std::size_t top) {
             const auto& op = ops[i];
             o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, 22) << "  "
               << fit(plain_name(a.kernels[op.kernel_rank].group.name), 34) << "  " << fit(format_number(*op.finding->est_speedup) + "x", 7, true)
-              << "  saves " << format_duration_ns(*op.finding->est_time_saved_ns) << " ("
-              << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_ns / a.total_ns) : "-") << ")\n";
+              << "  saves " << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
+              << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
         }
     }
     o << "\n" << p.dim("Full report with the evidence and the tree paths: roofline analyze " + a.input + " -o report.md") << "\n";

@@ -35,6 +35,9 @@ struct gpu_spec {
     // The share of each roof that real kernels were measured to reach on this GPU (dram, fp32,
     // fp64, fp16): the rule trees' gain estimates aim at it. Empty where not measured.
     std::map<std::string, sourced_number> practical_fraction;
+    // The shortest a kernel launch lasts on this GPU under ncu (an empty grid's duration): no fix
+    // that keeps a kernel a kernel gets it under this. Optional.
+    sourced_number min_kernel_ns;
     std::string notes;
 };
 

@@ -51,8 +51,9 @@ struct precision_def {
     std::vector<std::pair<const char*, double>> inst_rates;
     const char* peak_inst = nullptr;
     double flops_per_peak_inst = 0;
-    // Tensor precisions: the op counter and the source tag of the dense op paths.
-    const char* tensor_ops = nullptr;
+    // Tensor precisions: the op counters (the first the capture holds; several are summed when
+    // the capture splits the count by sparsity) and the source tag of the dense op paths.
+    std::vector<std::vector<const char*>> tensor_ops;
     const char* tensor_src = nullptr;
 };
 
@@ -62,25 +63,28 @@ const std::vector<precision_def>& precision_defs() {
          {{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", 2}},
-         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 2},
+         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 2, {}, nullptr},
         {"fp32", "(FADD + FMUL + 2 x FFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 2}},
-         "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 2},
+         "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 2, {}, nullptr},
         // Packed half2: ncu's own charts count HADD/HMUL as 2 FLOPs and HFMA as 4.
         {"fp16", "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
          {{"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 4}},
-         "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", 4},
-        {"tensor_fp64", "tensor ops with FP64 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp64.sum", "src_fp64"},
-        {"tensor_tf32", "tensor ops with TF32 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_tf32_dst_fp32.sum", "src_tf32"},
-        {"tensor_fp16", "tensor ops with FP16 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp16.sum", "src_fp16"},
-        {"tensor_bf16", "tensor ops with BF16 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_bf16_dst_fp32.sum", "src_bf16"},
-        {"tensor_fp8", "tensor ops with FP8 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp8.sum", "src_fp8"},
-        {"tensor_int8", "tensor ops with INT8 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_int8.sum", "src_int8"},
-        {"tensor_fp4", "tensor ops with FP4 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp4.sum", "src_fp4"},
+         "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", 4, {}, nullptr},
+        {"tensor_fp64", "tensor ops with FP64 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp64.sum"}}, "src_fp64"},
+        {"tensor_tf32", "tensor ops with TF32 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}}, "src_tf32"},
+        {"tensor_fp16", "tensor ops with FP16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp16.sum"}}, "src_fp16"},
+        {"tensor_bf16", "tensor ops with BF16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}}, "src_bf16"},
+        // --set full on Hopper splits the FP8 count by sparsity and has no plain src_fp8 total.
+        {"tensor_fp8", "tensor ops with FP8 sources", {}, nullptr, 0,
+         {{"sm__ops_path_tensor_src_fp8.sum"}, {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"}},
+         "src_fp8"},
+        {"tensor_int8", "tensor ops with INT8 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_int8.sum"}}, "src_int8"},
+        {"tensor_fp4", "tensor ops with FP4 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp4.sum"}}, "src_fp4"},
     };
     return defs;
 }
@@ -98,6 +102,10 @@ std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_vie
     }
     if (!best && src == "src_fp64")  // DMMA has no sparse mode
         if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained")) best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
+    // Hopper's --set full has no per-instruction FP8 path; its dense total carries the peak.
+    if (!best && src == "src_fp8")
+        if (auto v = m.find("sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained"))
+            best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained"));
     return best;
 }
 
@@ -110,6 +118,24 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
                              "; the measured peak is used");
 }
 
+// Real half-precision instructions on the FMA pipe. HFMA2.MMA (a register move nvcc emits in
+// ordinary FP32 code, issued on the tensor pipe) also counts as an HFMA thread instruction: where
+// the FMA pipe ran no FP16 instruction at all, every HFMA/HADD/HMUL counted was such a move.
+bool fp16_counts_are_moves(const metric_view& m) {
+    auto fp16_on_fma = m.find("sm__inst_executed_pipe_fma_type_fp16.avg.pct_of_peak_sustained_elapsed");
+    return fp16_on_fma && *fp16_on_fma <= 0.0;
+}
+
+std::optional<double> tensor_op_count(const metric_view& m, const precision_def& d) {
+    for (const auto& alternative : d.tensor_ops) {
+        std::optional<double> total;
+        for (const char* id : alternative)
+            if (auto v = m.find(id)) total = total.value_or(0.0) + *v;
+        if (total) return total;
+    }
+    return std::nullopt;
+}
+
 void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     const double t_s = k.duration_ns * 1e-9;
     const double cycles = k.sm_clock_hz * t_s;
@@ -118,8 +144,8 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         r.id = d.id;
         r.is_precision = true;
         bool have_counter = false;
-        if (d.tensor_ops) {
-            if (auto ops = m.find(d.tensor_ops)) {
+        if (!d.tensor_ops.empty()) {
+            if (auto ops = tensor_op_count(m, d)) {
                 have_counter = true;
                 r.work = *ops;
             }
@@ -131,6 +157,12 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
                 }
         }
         k.flops_counted = k.flops_counted || have_counter;
+        if (r.id == "fp16" && r.work > 0 && fp16_counts_are_moves(m)) {
+            k.notes.push_back("fp16: the " + fmt("%.3g", r.work) +
+                              " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
+                              "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
+            continue;
+        }
         if (!have_counter || r.work <= 0) continue;
         auto spec_p = scaled_spec_peak(spec, d.id, k.sm_clock_hz);
         std::optional<double> measured;
@@ -156,33 +188,83 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
                                  " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");
             continue;
         }
-        r.utilisation = r.work / (r.peak * t_s);
+        r.utilisation = r.useful = r.work / (r.peak * t_s);
         r.formula = std::string(d.formula) + " / (peak x duration)";
         k.flops += r.work;
         k.resources.push_back(std::move(r));
     }
 }
 
-// Pipe utilisations as ncu reports them (fraction of the pipe's peak over elapsed cycles).
+// Pipe utilisations as ncu reports them: warp instructions executed over the pipe's peak rate,
+// over elapsed cycles. Instructions are the work, so busy and useful are the same share.
 void add_pipes(kernel_roofline& k, const metric_view& m) {
     static const char* pipes[] = {"alu", "fma", "fp64", "xu", "lsu", "uniform", "adu", "cbu", "tex", "tma"};
+    auto add = [&](std::string id, double pct, std::string formula, bool in_floor) {
+        resource_use r;
+        r.id = std::move(id);
+        r.utilisation = r.useful = pct / 100.0;
+        r.formula = std::move(formula);
+        r.in_floor = in_floor;
+        k.resources.push_back(std::move(r));
+    };
     for (const char* p : pipes) {
         std::string metric = std::string("sm__inst_executed_pipe_") + p + ".avg.pct_of_peak_sustained_elapsed";
-        if (auto v = m.find(metric)) {
-            resource_use r;
-            r.id = std::string("pipe_") + p;
-            r.utilisation = *v / 100.0;
-            r.formula = metric;
-            k.resources.push_back(std::move(r));
+        if (auto v = m.find(metric)) add(std::string("pipe_") + p, *v, metric, true);
+    }
+    // The tensor pipe's MMA cycles only (HMMA/HGMMA/QGMMA/IMMA/IGMMA/BMMA/BGMMA, plus DMMA): the
+    // plain sm__pipe_tensor_cycles_active also counts HFMA2.MMA moves. It names what is busy;
+    // the tensor precisions carry the floor (their FLOPs at the fastest path's rate).
+    if (auto mma = m.find("sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_peak_sustained_elapsed")) {
+        double dmma = m.find("sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_elapsed").value_or(0.0);
+        add("pipe_tensor", *mma + dmma,
+            "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active + sm__pipe_tensor_op_dmma_cycles_active "
+            "(MMA cycles only, avg.pct_of_peak_sustained_elapsed)",
+            false);
+    }
+    // Issue slots: one warp instruction per cycle per scheduler.
+    if (auto v = m.find("sm__inst_issued.avg.pct_of_peak_sustained_elapsed"))
+        add("issue", *v, "sm__inst_issued.avg.pct_of_peak_sustained_elapsed (one instruction per scheduler per cycle)", true);
+    if (auto v = m.find("sm__throughput.avg.pct_of_peak_sustained_elapsed"))
+        add("sm", *v, "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)", false);
+}
+
+// The L1/shared data path split by what it carries: wgmma's operand reads from shared memory (the
+// tensor pipe's feed, not LSU work), bank-conflict replays and the excess of uncoalesced global
+// accesses.
+std::optional<l1_traffic> split_l1(const metric_view& m) {
+    auto lsu = m.find("l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed");
+    if (!lsu) return std::nullopt;
+    l1_traffic s;
+    s.lsu = *lsu;
+    s.shared = std::min(s.lsu, m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed").value_or(0.0));
+    s.shared_ld = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
+    const double st = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
+    s.shared_atom = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
+    if (m.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed").value_or(0.0) > 0.0)
+        s.gmma_feed = std::max(0.0, s.shared - s.shared_ld - st - s.shared_atom);
+    auto wavefronts = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum");
+    if (auto excess = m.find("derived__memory_l1_wavefronts_shared_excessive"); excess && wavefronts && *wavefronts > 0)
+        s.shared_excess = std::min(s.shared - s.gmma_feed, s.shared * *excess / *wavefronts);
+    auto ld_waves = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    if (auto conflicts = m.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"); conflicts && ld_waves && *ld_waves > 0)
+        s.shared_ld_conflicts = s.shared_ld * std::min(1.0, *conflicts / *ld_waves);
+    s.global = std::max(0.0, s.lsu - s.shared);
+    const double sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                           m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+    const double requests = m.find("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                            m.find("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+    auto excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
+    if (excess && sectors > 0) {
+        s.global_excess_share = std::clamp(*excess / sectors, 0.0, 1.0);
+        auto cycles = m.find("l1tex__cycles_elapsed.avg");
+        auto sms = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"});
+        if (cycles && sms && s.global > 0) {
+            const double measured = s.global / 100.0 * *cycles * *sms;
+            const double ideal = std::max(requests, (sectors - *excess) / 4.0);
+            if (measured > 0) s.global_ideal_share = std::clamp(ideal / measured, 0.0, 1.0);
         }
     }
-    if (auto v = m.find("sm__throughput.avg.pct_of_peak_sustained_elapsed")) {
-        resource_use r;
-        r.id = "sm";
-        r.utilisation = *v / 100.0;
-        r.formula = "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)";
-        k.resources.push_back(std::move(r));
-    }
+    return s;
 }
 
 void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
@@ -217,46 +299,112 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     if (bytes) {
         k.bytes_dram = *bytes;
         dram.work = *bytes;
-        dram.utilisation = *bytes / (dram.peak * t_s);
+        dram.utilisation = dram.useful = *bytes / (dram.peak * t_s);
         dram.formula = bytes_from + " / (peak x duration)";
         k.resources.push_back(dram);
     } else if (auto pct = m.find("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")) {
-        dram.utilisation = *pct / 100.0;
+        dram.utilisation = dram.useful = *pct / 100.0;
         dram.formula = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
         k.resources.push_back(dram);
     }
-    // L2 and L1: ncu's speed-of-light percentages (the busiest sub-unit of each), which also
-    // see tag lookups and bank conflicts that a byte count alone misses. The byte counts
-    // below only place the kernel on the hierarchical chart (intensity per level).
     if (auto v = m.find("derived__lts__lts2xbar_bytes.sum.per_second")) k.bytes_l2 = *v * t_s;
     if (auto v = m.find("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.per_second")) k.bytes_l1 = *v * t_s;
-    auto add_level = [&](const char* id, double pct, std::string formula, std::optional<double> level_bytes) {
+    k.l1 = split_l1(m);
+    const std::optional<l1_traffic>& l1s = k.l1;
+    // L2: busy is ncu's speed of light (tag lookups, DRAM fills and write-backs included); the
+    // useful share is the sectors the SMs asked of L2, less the excess sectors of uncoalesced
+    // accesses that reached it.
+    if (auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed")) {
         resource_use r;
-        r.id = id;
+        r.id = "l2";
         r.kind = resource_kind::memory;
-        r.utilisation = pct / 100.0;
-        r.work = level_bytes.value_or(0.0);
-        r.formula = std::move(formula);
+        r.work = k.bytes_l2.value_or(0.0);
+        r.utilisation = r.useful = *pct / 100.0;
+        r.formula = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+        // Useful: the sectors the SMs asked of L2, less the excess of uncoalesced accesses that
+        // reached it. The fills and write-backs of the kernel's DRAM traffic, which lts__throughput
+        // also counts, are the dram resource's work.
+        auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
+        auto sectors = m.find("lts__t_sectors_srcunit_tex.sum");
+        if (asked && sectors) {
+            double excess = 0.0;
+            auto g_excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
+            double g_sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                               m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+            // Excess sectors reach L2 only where L1 did not absorb them: at most what L2 saw beyond the ideal.
+            if (g_excess && *sectors > 0) excess = std::min(*g_excess, std::max(0.0, *sectors - (g_sectors - *g_excess))) / *sectors;
+            r.useful = *asked / 100.0 * (1.0 - excess);
+            r.useful_formula = "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
+                               "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
+        }
         k.resources.push_back(std::move(r));
-    };
-    if (auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed"))
-        add_level("l2", *pct, "lts__throughput.avg.pct_of_peak_sustained_elapsed", k.bytes_l2);
+    }
     // L1 over elapsed cycles of every SM: the "active" form (all the details page has) counts
     // only SMs with work, so four busy blocks on a 132-SM GPU read as a busy L1.
+    resource_use l1;
+    l1.id = "l1";
+    l1.kind = resource_kind::memory;
+    l1.work = k.bytes_l1.value_or(0.0);
+    bool have_l1 = false;
     if (auto pct = m.find("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")) {
-        add_level("l1", *pct, "l1tex__throughput.avg.pct_of_peak_sustained_elapsed", k.bytes_l1);
+        have_l1 = true;
+        l1.utilisation = *pct / 100.0;
+        l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
     } else if (auto active = m.find("l1tex__throughput.avg.pct_of_peak_sustained_active")) {
+        have_l1 = true;
         auto busy = m.find("sm__cycles_active.avg");
         auto elapsed = m.find("sm__cycles_elapsed.max");
-        if (busy && elapsed && *elapsed > 0)
-            add_level("l1", *active * std::min(1.0, *busy / *elapsed),
-                      "l1tex__throughput.avg.pct_of_peak_sustained_active x sm__cycles_active.avg / sm__cycles_elapsed.max", k.bytes_l1);
-        else
-            add_level("l1", *active, "l1tex__throughput.avg.pct_of_peak_sustained_active (over active cycles only)", k.bytes_l1);
+        if (busy && elapsed && *elapsed > 0) {
+            l1.utilisation = *active / 100.0 * std::min(1.0, *busy / *elapsed);
+            l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_active x sm__cycles_active.avg / sm__cycles_elapsed.max";
+        } else {
+            l1.utilisation = *active / 100.0;
+            l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_active (over active cycles only)";
+        }
+    }
+    if (have_l1) {
+        l1.useful = l1.utilisation;
+        if (l1s) {
+            // wgmma reads A and B from shared memory through the L1 data banks: that is the tensor
+            // pipe's operand feed, busy exactly when the tensor pipe is. Where the LSU data stage is
+            // L1's busiest sub-unit, the feed is taken off L1's busy share and given to the tensor pipe.
+            if (l1s->gmma_feed > 0.0 && l1.utilisation * 100.0 <= l1s->lsu + 0.5) {
+                l1.utilisation = std::max(0.0, l1s->lsu - l1s->gmma_feed) / 100.0;
+                l1.formula = "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
+                k.notes.push_back("l1: " + fmt("%.1f", l1s->gmma_feed) +
+                                  "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
+                                  "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
+            }
+            l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) + l1s->global * l1s->global_ideal_share) / 100.0;
+            l1.useful_formula = "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
+                                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global wavefronts at "
+                                "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
+        }
+        k.resources.push_back(std::move(l1));
     }
 }
 
 }  // namespace
+
+std::pair<double, std::string> practical_share_of(const gpu_spec& spec, const std::string& resource) {
+    auto it = spec.practical_fraction.find(resource);
+    if (it != spec.practical_fraction.end() && it->second.value) return {*it->second.value, it->second.source};
+    if (resource.rfind("tensor_", 0) == 0) {
+        double sum = 0.0;
+        std::string from;
+        int n = 0;
+        for (const auto& [id, share] : spec.practical_fraction)
+            if (id.rfind("tensor_", 0) == 0 && share.value) {
+                sum += *share.value;
+                from += (from.empty() ? "" : ", ") + id;
+                ++n;
+            }
+        if (n > 0)
+            return {sum / n, "none measured for " + resource + "; the mean of this GPU's measured tensor shares (" + from +
+                                 "): the same pipe and the same operand feed"};
+    }
+    return {1.0, "none measured: the raw peak (estimates stay upper bounds)"};
+}
 
 kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     kernel_roofline k;
@@ -279,16 +427,26 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     add_pipes(k, m);
     add_memory(k, m, spec);
     const resource_use* top = nullptr;
-    for (const auto& r : k.resources)
-        if (!top || r.utilisation > top->utilisation) top = &r;
+    const resource_use* top_practical = nullptr;
+    for (auto& r : k.resources) {
+        auto [share, source] = practical_share_of(spec, r.id);
+        r.practical = share;
+        r.practical_source = source;
+        r.floor_ns = r.useful * k.duration_ns / share;
+        if (!r.in_floor) continue;
+        if (!top || r.useful > top->useful) top = &r;
+        if (!top_practical || r.floor_ns > top_practical->floor_ns) top_practical = &r;
+    }
     if (top) {
         k.binding = top->id;
-        k.pct_of_roof = top->utilisation * 100.0;
-        k.floor_ns = top->utilisation * k.duration_ns;
+        k.pct_of_roof = top->useful * 100.0;
+        k.floor_ns = top->useful * k.duration_ns;
+        k.binding_practical = top_practical->id;
+        k.practical_floor_ns = top_practical->floor_ns;
     }
     for (const auto& r : k.resources)
-        if (r.utilisation > 1.0)
-            k.warnings.push_back(r.id + " is above its roof: " + fmt("%.1f%%", r.utilisation * 100) + " of " +
+        if (r.useful > 1.0)
+            k.warnings.push_back(r.id + " is above its roof: " + fmt("%.1f%%", r.useful * 100) + " of " +
                                  (r.peak > 0 ? r.peak_source : r.formula) + "; the peak or the work count is wrong, so treat this point with suspicion");
     return k;
 }

@@ -1,7 +1,12 @@
 // The roofline of one kernel: for every resource it uses, the work it did, the peak of that
-// resource at the clock the capture ran at, and the fraction of the kernel's time the
-// resource needed at peak (utilisation). The largest utilisation binds; its share of the
-// duration is the kernel's floor.
+// resource at the clock the capture ran at, and two shares of the kernel's duration:
+//   busy   (utilisation): how busy the unit was, as ncu sees it, waste included (replays, excess
+//          sectors, bank-conflict wavefronts). It says what limits the kernel now (classify.hpp).
+//   useful: the time the kernel's useful work needs at the unit's peak, over the duration. It sets
+//          the floors: the useful work at the practical share of the peak (what well-written
+//          kernels reach on this GPU) is the time no fix that keeps that work can beat.
+// The largest useful share is `pct_of_roof`; the largest practical floor is `practical_floor_ns`.
+// docs/model.md explains each resource; docs/metrics.md each counter it reads.
 #pragma once
 
 #include "gpu_spec.hpp"
@@ -16,14 +21,37 @@ namespace roofline {
 enum class resource_kind { compute, memory };
 
 struct resource_use {
-    std::string id;          // fp32, tensor_bf16, dram, l2, l1, sm, pipe_alu, ...
+    std::string id;          // fp32, tensor_bf16, dram, l2, l1, issue, pipe_alu, pipe_tensor, sm, ...
     resource_kind kind = resource_kind::compute;
     bool is_precision = false;  // a FLOP roof (fp*/tensor_*), as opposed to a pipe or unit
+    bool in_floor = true;       // false for composites that only say what is busy (sm, pipe_tensor)
     double work = 0.0;       // FLOPs or bytes; 0 when only a utilisation is known
     double peak = 0.0;       // per second at the capture's clock; 0 when not applicable
     std::string peak_source;  // "measured: ..." or "spec: ..."
-    double utilisation = 0.0;  // time at peak / duration (1.0 = on the roof)
-    std::string formula;     // how utilisation was computed, with metric names
+    double utilisation = 0.0;  // busy share (1.0 = busy all the time)
+    double useful = 0.0;       // useful work at peak / duration
+    std::string formula;       // how the busy share was computed, with metric names
+    std::string useful_formula;  // how the useful share was computed ("" = the same as busy)
+    double practical = 1.0;    // share of the peak real kernels reach on this GPU
+    std::string practical_source;
+    double floor_ns = 0.0;     // useful x duration / practical
+};
+
+// What L1's LSU data stage carried, in percent of its peak wavefront rate (one wavefront, up to
+// 128 bytes, per cycle per SM), from l1tex__data_pipe_lsu_wavefronts and its shared-memory parts.
+struct l1_traffic {
+    double lsu = 0;            // every LSU data-stage wavefront, replays included
+    double shared = 0;         // shared-memory wavefronts (loads, stores, atomics, wgmma operand reads)
+    double shared_ld = 0, shared_atom = 0;
+    double gmma_feed = 0;      // wgmma's operand reads from shared memory (the tensor pipe's feed)
+    double shared_excess = 0;  // bank-conflict replays of shared loads, stores and atomics
+    double shared_ld_conflicts = 0;  // the share of those that are shared-load conflicts
+    double global = 0;         // global and local wavefronts (lsu - shared)
+    // Global wavefronts a coalesced pattern would need over those measured: max(requests, ideal
+    // sectors / 4) over the measured count (1 where unknown). A warp request needs at least one
+    // wavefront, and a wavefront carries four sectors.
+    double global_ideal_share = 1.0;
+    double global_excess_share = 0;  // excess global sectors over global sectors moved
 };
 
 struct kernel_roofline {
@@ -33,21 +61,32 @@ struct kernel_roofline {
     double sm_clock_hz = 0.0;
     std::string sm_clock_source;
     double dram_clock_hz = 0.0;
-    std::vector<resource_use> resources;  // in a fixed order: precisions, pipes, sm, memory levels
+    std::vector<resource_use> resources;  // in a fixed order: precisions, pipes, issue, sm, memory levels
     double flops = 0.0;                    // all precisions together
     bool flops_counted = false;            // the capture holds FLOP counters (the details page does not)
     std::optional<double> bytes_dram, bytes_l2, bytes_l1;
-    double floor_ns = 0.0;
+    double floor_ns = 0.0;        // the largest useful time at raw peak
     double pct_of_roof = 0.0;     // floor / duration, in percent
-    std::string binding;          // the resource with the largest utilisation
+    std::string binding;          // the resource with the largest useful share
+    double practical_floor_ns = 0.0;  // the largest floor at practical shares
+    std::string binding_practical;    // the resource that sets it
     std::vector<std::string> warnings;  // above-roof points, spec disagreements
+    std::vector<std::string> notes;     // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
+    std::optional<l1_traffic> l1;       // where the raw page has the LSU wavefront counters
 
     const resource_use* find(const std::string& id) const;
     // FLOP per byte at a level ("dram", "l2", "l1"); nullopt without FLOP counters or bytes.
     std::optional<double> intensity(const std::string& level) const;
+    // practical_floor_ns / duration: 1 = the kernel runs as fast as the best kernels reach.
+    double roof_share() const { return duration_ns > 0 ? practical_floor_ns / duration_ns : 0.0; }
 };
 
 // Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.
 kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec);
+
+// The practical share of a resource on a GPU and where it comes from: the spec's measured
+// figure, else for a tensor precision the mean of the GPU's measured tensor shares (same pipe,
+// same operand feed), else 1 (the raw peak: estimates stay upper bounds).
+std::pair<double, std::string> practical_share_of(const gpu_spec& spec, const std::string& resource);
 
 }  // namespace roofline

@@ -1,5 +1,6 @@
 #include "analyzer/explain.hpp"
 #include "analyzer/input_error.hpp"
+#include "analyzer/metric_catalogue.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -32,11 +33,13 @@ TEST_CASE("explain knows findings, metrics, stall reasons, derived values and er
         REQUIRE(e.has_value());
         CHECK(e->find(text) != std::string::npos);
     };
-    has("uncoalesced-global", "Time once fixed");
-    has("gpu__time_duration.sum", "duration");
+    has("uncoalesced-global", "Estimate:");
+    has("gpu__time_duration.sum", "GPU time");
+    has("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_elapsed", "HFMA2.MMA");
     has("long_scoreboard", "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio");
-    has("util_dram", "utilisation");
-    has("practical_dram", "share of that roof");
+    has("util_dram", "busy share");
+    has("practical_dram", "real kernels reach");
+    has("unexplained", "No rule explains");
     has("bad_number", "a cell that must hold a number does not");
     CHECK_FALSE(explain("nonsense", trees).has_value());
     CHECK_FALSE(explain("util_nonsense", trees).has_value());
@@ -54,6 +57,23 @@ TEST_CASE("every finding the trees can report is in the catalogue of rules/READM
     for (std::sregex_iterator it(catalogue.begin(), catalogue.end(), row), end; it != end; ++it) documented.insert((*it)[1]);
     documented.erase("id");  // the header row
     ids.insert("fusion-candidate");  // found across kernels (analyzer/rules/fusion.cpp), not by a tree
+    ids.insert("unexplained");       // the catch-all of analyzer/rules/diagnose.cpp
     CHECK(ids == documented);
     for (const auto& id : ids) CHECK(explain(id, trees).has_value());
+}
+
+TEST_CASE("docs/metrics.md is the catalogue, generated, and every metric the engine's sources name is in it") {
+    CHECK(metric_catalogue_markdown() == read_text(source_path("docs/metrics.md")));
+    // Metric ids written in the model and the rules' C++ (quoted strings with "__"): each is in the catalogue.
+    std::regex quoted(R"re("([a-z0-9_]+__[a-z0-9_.]+)")re");
+    for (const char* file : {"models/roofline_model.cpp", "analyzer/rules/kernel_facts.cpp", "analyzer/rules/fusion.cpp", "analyzer/analysis.cpp"}) {
+        std::string text = read_text(source_path(file));
+        for (std::sregex_iterator it(text.begin(), text.end(), quoted), end; it != end; ++it) {
+            std::string id = (*it)[1];
+            if (id.back() == '_') continue;  // a prefix the code completes (sm__inst_executed_pipe_ + name)
+            CAPTURE(file);
+            CAPTURE(id);
+            CHECK(find_metric(id) != nullptr);
+        }
+    }
 }

@@ -6,6 +6,7 @@
 #include "../chart_svg.hpp"
 #include "../lessons.hpp"
 #include "../explain.hpp"
+#include "../metric_catalogue.hpp"
 #include "../input_error.hpp"
 #include "../pairs_report.hpp"
 #include "../quantity_format.hpp"
@@ -271,12 +272,17 @@ int rules_command(const std::vector<std::string>& args, std::ostream& out) {
 int explain_command(const std::vector<std::string>& args, std::ostream& out) {
     po::options_description opts("roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a stall reason\n(long_scoreboard), a derived value (util_dram) or an error code (bad_number).\n\noptions");
     opts.add_options()("help,h", "show this help")("name", po::value<std::string>(), "what to explain")(
-        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees");
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees")(
+        "catalogue", "print the metric catalogue as markdown (docs/metrics.md)");
     po::positional_options_description pos;
     pos.add("name", 1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) {
         out << opts << "\n";
+        return 0;
+    }
+    if (vm.count("catalogue")) {
+        out << metric_catalogue_markdown();
         return 0;
     }
     if (!vm.count("name")) usage_error("explain needs a name (see roofline explain --help)");

@@ -2,6 +2,7 @@
 // condition (the teaching view), the findings of the nodes that fired, and what was missing.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,14 +26,27 @@ struct finding {
     std::string id, tree, node, title, explain;
     std::vector<evidence_value> evidence;
     std::vector<std::string> fixes;
-    std::string fixed_time_formula;           // the rule's estimate, as written
-    std::optional<double> est_time_after_ns;  // what the kernel would take with the fix in
+    std::string estimate_why;                 // what the fix changes and what still bounds the kernel
+    std::vector<std::string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
+    std::optional<double> est_time_after_ns;  // what the kernel would take with this fix alone
     std::optional<double> est_speedup;        // duration / time after (>= 1)
-    std::optional<double> est_time_saved_ns;  // duration - time after (>= 0)
+    std::optional<double> est_time_saved_ns;  // duration - time after (>= 0), this fix alone
+    // What this fix adds to the ones ranked above it on the same kernel: the savings of one
+    // kernel's findings overlap, and these add up to no more than its time minus the floor left
+    // once every fix is in.
+    std::optional<double> est_time_saved_combined_ns;
+    std::string binds_after;                  // the resource (or bound) that sets the time after the fix
+    // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
+    std::map<std::string, double> changed_work;
+    double at_least_ns = 0.0;
+    bool removes_launch = false;
+    bool changes_work = false;   // the fix changes work (bytes, instructions, FLOPs), not only latency
+    bool keeps_latency = false;  // the fix removes one waste and leaves the kernel's latency as it is
 };
 
 struct diagnosis {
     std::vector<visited_node> path;
+    std::vector<std::string> notes;  // findings left out and why (near-roof beside a larger gain)
     std::vector<finding> findings;  // ranked: by time saved, then those without an estimate in tree order
     std::vector<std::string> missing_metrics;  // over the whole walk, for the ncu flags to collect them
 };

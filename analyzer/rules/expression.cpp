@@ -188,7 +188,7 @@ private:
                 return n;
             }
             auto t = types_(name);
-            if (!t) fail(start, "unknown name \"" + name + "\" (neither a derived value nor an ncu metric id)");
+            if (!t) fail(start, "unknown name \"" + name + "\" (neither a derived value nor a metric in the catalogue, analyzer/catalogue/metrics.json)");
             n->k = kind::name;
             n->name = name;
             n->type = *t;

@@ -1,6 +1,7 @@
 #include "fusion.hpp"
 
 #include "../analysis.hpp"
+#include "diagnose.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,13 +32,6 @@ bool passes_buffer(const kernel_result& from, const kernel_result& to) {
 std::string short_name(const std::string& n) { return n.substr(0, n.find('(')); }
 
 }  // namespace
-
-void rank_findings(std::vector<finding>& findings) {
-    std::stable_sort(findings.begin(), findings.end(), [](const finding& a, const finding& b) {
-        if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
-        return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
-    });
-}
 
 void add_fusion_candidates(std::vector<kernel_result>& kernels, const gpu_spec& spec) {
     auto practical = spec.practical_fraction.find("dram");
@@ -76,7 +70,10 @@ void add_fusion_candidates(std::vector<kernel_result>& kernels, const gpu_spec& 
                    "If the steps come from a framework, let its compiler fuse them (torch.compile, XLA, a fused epilogue)."};
         const resource_use* dram = first.roof.find("dram");
         if (dram && dram->peak > 0 && practical != spec.practical_fraction.end() && practical->second.value && chain_bytes > kept_on_chip) {
-            f.fixed_time_formula = "(DRAM bytes of the run - bytes through the intermediates) / (peak_dram * practical_dram)";
+            f.estimate_why = "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips of every "
+                             "intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
+            f.estimate_changes = {"dram (whole run) = DRAM bytes of the run - bytes through the intermediates"};
+            f.binds_after = "dram";
             double after = std::min(1e9 * (chain_bytes - kept_on_chip) / (dram->peak * *practical->second.value), chain_ns);
             f.est_time_after_ns = after;
             f.est_speedup = chain_ns / after;
@@ -90,7 +87,7 @@ void add_fusion_candidates(std::vector<kernel_result>& kernels, const gpu_spec& 
         for (const auto& e : f.evidence) v.values.push_back(e);
         first.diagnosis.path.push_back(std::move(v));
         first.diagnosis.findings.push_back(std::move(f));
-        rank_findings(first.diagnosis.findings);
+        settle_findings(first.diagnosis, first, spec);
         i = j + 1;
     }
 }

@@ -20,7 +20,4 @@ namespace roofline::rules {
 // "workload / fusion-candidate" path entry to the first kernel of each run, and re-ranks its findings.
 void add_fusion_candidates(std::vector<kernel_result>& kernels, const gpu_spec& spec);
 
-// The ranking every diagnosis uses: by time saved, then those without an estimate, in tree order.
-void rank_findings(std::vector<finding>& findings);
-
 }  // namespace roofline::rules
