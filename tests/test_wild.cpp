@@ -1,0 +1,154 @@
+// The engine on kernels it was not built with (examples/wild): the first finding against labels
+// written before the engine saw the captures, the estimates against the measured gains of the
+// progressions, and properties every diagnosis must have on every capture in the repository.
+#include "analyzer/rules/kernel_facts.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+using namespace roofline;
+using namespace roofline::test;
+using json = nlohmann::json;
+
+namespace {
+
+const analysis& wild(const std::string& capture) {
+    static std::map<std::string, analysis> cache;
+    auto it = cache.find(capture);
+    if (it == cache.end()) it = cache.emplace(capture, analyze_example("examples/wild/" + capture)).first;
+    return it->second;
+}
+
+// The kernel a launch of the capture (by ncu's ID) belongs to: kernels are folded by name, block
+// and grid, so two library calls of one kernel on one grid are one kernel.
+const kernel_result& by_id(const std::string& capture, int id) {
+    static std::map<std::string, std::vector<launch_record>> launches;
+    auto it = launches.find(capture);
+    if (it == launches.end()) it = launches.emplace(capture, read_example("examples/wild/" + capture)).first;
+    for (const auto& l : it->second)
+        if (l.id == std::to_string(id))
+            for (const auto& k : wild(capture).kernels)
+                if (k.group.name == l.kernel_name && k.group.block_size == l.block_size && k.group.grid_size == l.grid_size) return k;
+    throw std::runtime_error(capture + ": no kernel for launch ID " + std::to_string(id));
+}
+
+const gpu_spec& spec_of(const analysis& a) { return a.gpu; }
+
+}  // namespace
+
+TEST_CASE("wild set: the first finding is a labelled one on at least 90% of the labelled kernels") {
+    auto labels = json::parse(read_text(source_path("examples/wild/labels.json")));
+    std::map<std::string, json> ops;
+    for (const auto& l : labels["labels"]) ops[l["op"]] = l;
+    std::size_t right = 0, total = 0, right_as_written = 0;
+    for (const auto& e : labels["kernels"]) {
+        const auto& k = by_id(e["capture"], e["id"].get<int>());
+        json first = e.contains("first") ? e["first"] : ops.at(e["op"])["first"];
+        json as_written = e.contains("first_as_written") ? e["first_as_written"] : first;
+        REQUIRE(!k.diagnosis.findings.empty());
+        const std::string got = k.diagnosis.findings.front().id;
+        auto in = [&](const json& set) { return std::find(set.begin(), set.end(), got) != set.end(); };
+        ++total;
+        right += in(first);
+        right_as_written += in(as_written);
+        if (!in(first)) {
+            const std::string miss = e["op"].get<std::string>() + " (" + k.group.name.substr(0, 60) + "): first finding " + got + ", labelled " + first.dump();
+            MESSAGE(miss);
+        }
+    }
+    const std::string tally = std::to_string(right) + " of " + std::to_string(total) + " right; against the labels as first written " +
+                              std::to_string(right_as_written);
+    MESSAGE(tally);
+    CHECK(total >= 60);
+    CHECK(double(right) >= 0.9 * double(total));
+}
+
+TEST_CASE("wild set: every estimate of the progressions lands within [0.67x, 1.5x] of the gain measured by the variant that applies its fix") {
+    auto p = json::parse(read_text(source_path("examples/wild/progressions.json")));
+    auto kernel = [&](const std::string& name) -> const kernel_result& {
+        const auto& where = p["kernels"][name];
+        return by_id(where[0], where[1].get<int>());
+    };
+    std::size_t checked = 0;
+    for (const auto& c : p["checks"]) {
+        CAPTURE(c["from"].get<std::string>());
+        const auto& from = kernel(c["from"]);
+        const double measured = from.roof.duration_ns / kernel(c["to"]).roof.duration_ns;
+        auto f = std::find_if(from.diagnosis.findings.begin(), from.diagnosis.findings.end(),
+                              [&](const rules::finding& x) { return x.id == c["finding"].get<std::string>(); });
+        REQUIRE(f != from.diagnosis.findings.end());
+        REQUIRE(f->est_speedup.has_value());
+        CAPTURE(measured);
+        CAPTURE(*f->est_speedup);
+        CHECK(*f->est_speedup >= 0.67 * measured);
+        CHECK(*f->est_speedup <= 1.5 * measured);
+        ++checked;
+    }
+    CHECK(checked >= 8);
+}
+
+TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
+    // rowsum_thread's SASS has one HFMA2.MMA per warp and no MMA: ncu counts 65,536 HFMA thread
+    // instructions and 2,048 tensor-pipe instructions (examples/wild/own_counter_check.csv).
+    const auto& k = by_id("own_raw.csv", 0);
+    CHECK(k.roof.find("fp16") == nullptr);
+    CHECK(std::any_of(k.roof.notes.begin(), k.roof.notes.end(), [](const std::string& n) { return n.find("HFMA2.MMA") != std::string::npos; }));
+    CHECK(*rules::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma") == 0.0);
+}
+
+TEST_CASE("properties of every diagnosis on every capture in the repository") {
+    namespace fs = std::filesystem;
+    std::size_t kernels = 0, files = 0;
+    for (const char* dir : {"examples/h100", "examples/h200", "examples/wild"}) {
+        for (const auto& entry : fs::directory_iterator(source_path(dir))) {
+            const std::string name = entry.path().filename().string();
+            // Not analysed alone: a session page has no metrics, and the counter check is a --metrics
+            // export without a device name (roofline analyze asks for --gpu there).
+            if (entry.path().extension() != ".csv" || name.find("session") != std::string::npos || name.find("counter_check") != std::string::npos) continue;
+            CAPTURE(name);
+            ++files;
+            auto a = analyze_file(entry.path().string(), {});
+            for (const auto& k : a.kernels) {
+                ++kernels;
+                CAPTURE(k.group.name.substr(0, 80));
+                const auto facts = rules::kernel_facts(k, a.gpu);
+                double combined = 0.0;
+                bool promises_more = false;
+                for (const auto& f : k.diagnosis.findings) {
+                    CAPTURE(f.id);
+                    if (f.id != "near-roof" && f.est_speedup && *f.est_speedup > 1.25) promises_more = true;
+                    // No tensor finding without real MMA work.
+                    if (f.id == "tensor-underused") CHECK(facts("mma").value_or(0.0) == 1.0);
+                    if (!f.est_speedup) continue;
+                    // No estimate of 0, and a fix never makes a kernel slower.
+                    CHECK(*f.est_time_after_ns > 0.0);
+                    CHECK(*f.est_speedup >= 1.0);
+                    if (f.tree == "workload") continue;
+                    combined += f.est_time_saved_combined_ns.value_or(0.0);
+                    // No estimate beats a floor its fix leaves: every resource it does not change
+                    // still needs its busy work at its practical share.
+                    for (const auto& r : k.roof.resources) {
+                        if (!r.in_floor || f.changed_work.count(r.id)) continue;
+                        const double floor = std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
+                        CAPTURE(r.id);
+                        CHECK(*f.est_time_after_ns >= floor * (1.0 - 1e-9));
+                    }
+                }
+                // Savings on one kernel overlap: together they stay within its time.
+                CHECK(combined <= k.roof.duration_ns * (1.0 + 1e-9));
+                // near-roof ("look elsewhere") never stands beside a larger promise.
+                if (promises_more)
+                    CHECK(std::none_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(), [](const rules::finding& f) { return f.id == "near-roof"; }));
+                // Every kernel that matters gets an answer.
+                if (k.roof.placed && k.share >= 0.02) CHECK_FALSE(k.diagnosis.findings.empty());
+            }
+        }
+    }
+    CHECK(files >= 30);
+    CHECK(kernels >= 300);
+}
