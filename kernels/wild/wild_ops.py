@@ -41,33 +41,22 @@ def gemm_ops():
     ops["gemm_bf16_decode_m16"] = lambda: F.linear(x_m16, w)
     a16, b16 = randn(4096, 4096, dtype=FP16), randn(4096, 4096, dtype=FP16)
     ops["gemm_fp16_4096"] = lambda: a16 @ b16
-    a32, b32 = randn(4096, 4096), randn(4096, 4096)
-
-    def fp32_gemm(tf32):
+    def fp32_gemm(a, b, tf32):
         def run():
             torch.backends.cuda.matmul.allow_tf32 = tf32
             try:
-                return a32 @ b32
+                return a @ b
             finally:
                 torch.backends.cuda.matmul.allow_tf32 = False
         return run
 
-    ops["gemm_fp32_4096"] = fp32_gemm(False)
-    ops["gemm_tf32_4096"] = fp32_gemm(True)
+    a32, b32 = randn(4096, 4096), randn(4096, 4096)
+    ops["gemm_fp32_4096"] = fp32_gemm(a32, b32, False)
+    ops["gemm_tf32_4096"] = fp32_gemm(a32, b32, True)
     # The SGEMM progression's size (kernels/progressions.cu): its cuBLAS steps.
     p32a, p32b = randn(2048, 2048), randn(2048, 2048)
-
-    def prog_gemm(tf32):
-        def run():
-            torch.backends.cuda.matmul.allow_tf32 = tf32
-            try:
-                return p32a @ p32b
-            finally:
-                torch.backends.cuda.matmul.allow_tf32 = False
-        return run
-
-    ops["gemm_fp32_2048"] = prog_gemm(False)
-    ops["gemm_tf32_2048"] = prog_gemm(True)
+    ops["gemm_fp32_2048"] = fp32_gemm(p32a, p32b, False)
+    ops["gemm_tf32_2048"] = fp32_gemm(p32a, p32b, True)
     f8a = randn(4096, 4096).to(torch.float8_e4m3fn)
     f8b = randn(4096, 4096).to(torch.float8_e4m3fn)  # [N, K] row-major: its transpose is column-major
     one = torch.ones((), device=DEV)
