@@ -98,10 +98,7 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
             s.practical_fraction[it.key()] = n;
         }
     }
-    if (j.contains("min_kernel_ns")) {
-        s.min_kernel_ns = number(j, "min_kernel_ns", file);
-        if (s.min_kernel_ns.value && !(*s.min_kernel_ns.value > 0.0)) fail(file, "min_kernel_ns.value", "must be above 0");
-    }
+    if (j.contains("min_kernel_ns")) s.min_kernel_ns = number(j, "min_kernel_ns", file);
     if (j.contains("notes") && j["notes"].is_string()) s.notes = j["notes"].get<std::string>();
     return s;
 }

@@ -255,7 +255,6 @@ std::optional<l1_traffic> split_l1(const metric_view& m) {
                             m.find("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
     auto excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
     if (excess && sectors > 0) {
-        s.global_excess_share = std::clamp(*excess / sectors, 0.0, 1.0);
         auto cycles = m.find("l1tex__cycles_elapsed.avg");
         auto sms = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"});
         if (cycles && sms && s.global > 0) {
@@ -311,6 +310,14 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     if (auto v = m.find("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.per_second")) k.bytes_l1 = *v * t_s;
     k.l1 = split_l1(m);
     const std::optional<l1_traffic>& l1s = k.l1;
+    // Excess sectors reach L2 only where L1 did not absorb them: at most what L2 saw beyond the ideal.
+    auto sectors = m.find("lts__t_sectors_srcunit_tex.sum");
+    auto g_excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
+    if (sectors && g_excess && *sectors > 0) {
+        const double g_sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                                 m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+        k.l2_excess_share = std::min(*g_excess, std::max(0.0, *sectors - (g_sectors - *g_excess))) / *sectors;
+    }
     // L2: busy is ncu's speed of light (tag lookups, DRAM fills and write-backs included); the
     // useful share is the sectors the SMs asked of L2, less the excess sectors of uncoalesced
     // accesses that reached it.
@@ -325,15 +332,8 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
         // reached it. The fills and write-backs of the kernel's DRAM traffic, which lts__throughput
         // also counts, are the dram resource's work.
         auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
-        auto sectors = m.find("lts__t_sectors_srcunit_tex.sum");
-        if (asked && sectors) {
-            double excess = 0.0;
-            auto g_excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
-            double g_sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
-                               m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
-            // Excess sectors reach L2 only where L1 did not absorb them: at most what L2 saw beyond the ideal.
-            if (g_excess && *sectors > 0) excess = std::min(*g_excess, std::max(0.0, *sectors - (g_sectors - *g_excess))) / *sectors;
-            r.useful = *asked / 100.0 * (1.0 - excess);
+        if (asked && k.l2_excess_share) {
+            r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
             r.useful_formula = "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
                                "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
         }

@@ -51,7 +51,6 @@ struct l1_traffic {
     // sectors / 4) over the measured count (1 where unknown). A warp request needs at least one
     // wavefront, and a wavefront carries four sectors.
     double global_ideal_share = 1.0;
-    double global_excess_share = 0;  // excess global sectors over global sectors moved
 };
 
 struct kernel_roofline {
@@ -73,6 +72,9 @@ struct kernel_roofline {
     std::vector<std::string> warnings;  // above-roof points, spec disagreements
     std::vector<std::string> notes;     // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
     std::optional<l1_traffic> l1;       // where the raw page has the LSU wavefront counters
+    // The excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs
+    // asked of L2; where the raw page has the counters.
+    std::optional<double> l2_excess_share;
 
     const resource_use* find(const std::string& id) const;
     // FLOP per byte at a level ("dram", "l2", "l1"); nullopt without FLOP counters or bytes.

@@ -229,11 +229,11 @@ TEST_CASE("the estimator: a fix that keeps the kernel's latency gains nothing of
         auto k = synthetic("memory", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100},
                                       {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0},
                                       {"derived__memory_l2_theoretical_sectors_global_excessive", 80},
-                                      {"lts__t_sectors_srcunit_tex.sum", 20},  // L1 absorbed the excess: L2 saw the ideal
                                       {"dram__bytes_read.sum", 640},
                                       {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio", 32}},
                            80, 1, "dram");
         k.roof.bytes_dram = 640;
+        k.roof.l2_excess_share = 0.0;  // L1 absorbed the excess: L2 saw the ideal
         resource_use dram;
         dram.id = "dram";
         dram.kind = resource_kind::memory;

@@ -33,8 +33,6 @@ std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
 
 std::optional<double> flag(bool b) { return b ? 1.0 : 0.0; }
 
-double seconds(const kernel_result& k) { return k.roof.duration_ns * 1e-9; }
-
 std::optional<double> global_sectors(const kernel_result& k);
 
 // Local-memory sectors that reach L2: every store (L1 writes local memory through to L2, seen on
@@ -149,13 +147,7 @@ const std::vector<fact>& facts() {
          [](const kernel_result& k, const gpu_spec&) { return ratio(number(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k)); }},
         {"l2_excess_share", value_type::number,
          "the excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs asked of L2",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
-             auto e = number(k, "derived__memory_l2_theoretical_sectors_global_excessive");
-             auto s2 = number(k, "lts__t_sectors_srcunit_tex.sum");
-             auto g = global_sectors(k);
-             if (!e || !s2 || !g || *s2 <= 0) return std::nullopt;
-             return std::min(*e, std::max(0.0, *s2 - (*g - *e))) / *s2;
-         }},
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.l2_excess_share; }},
         {"l2_excess_transaction_share", value_type::number,
          "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 handles one transaction per line a request touches, as L1 does, so it scales like L1's global wavefronts",
          [](const kernel_result& k, const gpu_spec& g) -> std::optional<double> {
