@@ -1,4 +1,4 @@
-#include "classify.hpp"
+#include "models/classify.hpp"
 
 #include <cstdio>
 

@@ -3,7 +3,7 @@
 // keeps the numbers that decided it.
 #pragma once
 
-#include "roofline_model.hpp"
+#include "models/roofline_model.hpp"
 
 #include <string>
 #include <vector>

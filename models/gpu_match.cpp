@@ -1,6 +1,6 @@
-#include "gpu_match.hpp"
+#include "models/gpu_match.hpp"
 
-#include "../analyzer/input_error.hpp"
+#include "analyzer/base/input_error.hpp"
 
 #include <cctype>
 #include <cmath>

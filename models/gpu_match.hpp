@@ -3,7 +3,7 @@
 // and H200: CC 9.0, 132 SMs; 2.6 against 3.2 GHz HBM).
 #pragma once
 
-#include "gpu_spec.hpp"
+#include "models/gpu_spec.hpp"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
-#include "gpu_spec.hpp"
+#include "models/gpu_spec.hpp"
 
-#include "../analyzer/input_error.hpp"
-#include "../analyzer/json_files.hpp"
-#include "models/hwspecs_embedded.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/base/json_files.hpp"
+#include "analyzer/base/embedded.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "practical_fit.hpp"
+#include "models/practical_fit.hpp"
 
 #include <Eigen/Dense>
 

@@ -1,4 +1,4 @@
-#include "roofline_model.hpp"
+#include "models/roofline_model.hpp"
 
 #include <algorithm>
 #include <cmath>

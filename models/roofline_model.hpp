@@ -9,8 +9,8 @@
 // docs/model.md explains each resource; docs/metrics.md each counter it reads.
 #pragma once
 
-#include "gpu_spec.hpp"
-#include "metric_view.hpp"
+#include "models/gpu_spec.hpp"
+#include "models/metric_view.hpp"
 
 #include <optional>
 #include <string>

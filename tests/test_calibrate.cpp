@@ -1,5 +1,5 @@
 // The practical share of each roof: the Eigen fit, and the hwspecs values it made from the captures.
-#include "analyzer/calibrate.hpp"
+#include "analyzer/validate/calibrate.hpp"
 #include "models/gpu_spec.hpp"
 #include "test_support.hpp"
 

@@ -1,7 +1,7 @@
 // The SVG roofline chart: parsed as XML, every kernel point checked to the pixel against the
 // model's numbers, every ceiling against the model's peaks, and nothing drawn above its roof.
-#include "analyzer/chart_svg.hpp"
-#include "analyzer/report.hpp"
+#include "analyzer/report/chart_svg.hpp"
+#include "analyzer/report/report.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

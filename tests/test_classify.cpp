@@ -1,4 +1,4 @@
-#include "analyzer/report.hpp"
+#include "analyzer/report/report.hpp"
 #include "models/classify.hpp"
 #include "test_support.hpp"
 

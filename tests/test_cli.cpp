@@ -1,5 +1,5 @@
 #include "analyzer/cli/commands.hpp"
-#include "analyzer/input_error.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -1,10 +1,11 @@
-#include "analyzer/explain.hpp"
-#include "analyzer/input_error.hpp"
-#include "analyzer/metric_catalogue.hpp"
+#include "analyzer/report/explain.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/base/metric_catalogue.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <functional>
 #include <regex>
 #include <set>
@@ -56,8 +57,8 @@ TEST_CASE("every finding the trees can report is in the catalogue of rules/READM
     std::string catalogue = readme.substr(catalogue_at);
     for (std::sregex_iterator it(catalogue.begin(), catalogue.end(), row), end; it != end; ++it) documented.insert((*it)[1]);
     documented.erase("id");  // the header row
-    ids.insert("fusion-candidate");  // found across kernels (analyzer/rules/fusion.cpp), not by a tree
-    ids.insert("unexplained");       // the catch-all of analyzer/rules/diagnose.cpp
+    ids.insert("fusion-candidate");  // found across kernels (analyzer/diagnose/fusion.cpp), not by a tree
+    ids.insert("unexplained");       // the catch-all of analyzer/diagnose/diagnose.cpp
     CHECK(ids == documented);
     for (const auto& id : ids) CHECK(explain(id, trees).has_value());
 }
@@ -66,8 +67,13 @@ TEST_CASE("docs/metrics.md is the catalogue, generated, and every metric the eng
     CHECK(metric_catalogue_markdown() == read_text(source_path("docs/metrics.md")));
     // Metric ids written in the model and the rules' C++ (quoted strings with "__"): each is in the catalogue.
     std::regex quoted(R"re("([a-z0-9_]+__[a-z0-9_.]+)")re");
-    for (const char* file : {"models/roofline_model.cpp", "analyzer/rules/kernel_facts.cpp", "analyzer/rules/fusion.cpp", "analyzer/analysis.cpp"}) {
-        std::string text = read_text(source_path(file));
+    std::vector<std::string> files;
+    for (const char* dir : {"models", "analyzer"})
+        for (const auto& e : std::filesystem::recursive_directory_iterator(source_path(dir)))
+            if (e.path().extension() == ".cpp") files.push_back(e.path().string());
+    REQUIRE(files.size() > 20);
+    for (const auto& file : files) {
+        std::string text = read_text(file);
         for (std::sregex_iterator it(text.begin(), text.end(), quoted), end; it != end; ++it) {
             std::string id = (*it)[1];
             if (id.back() == '_') continue;  // a prefix the code completes (sm__inst_executed_pipe_ + name)

@@ -1,4 +1,4 @@
-#include "analyzer/input_error.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "models/gpu_match.hpp"
 #include "models/gpu_spec.hpp"
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-#include "analyzer/kernel_table.hpp"
+#include "analyzer/read/kernel_table.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

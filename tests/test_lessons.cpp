@@ -1,6 +1,6 @@
 // Lesson pages: one per pair on each GPU, regenerated from the captures byte for byte, each chart
 // well-formed with the naive and fixed kernels at their places and an arrow between them.
-#include "analyzer/lessons.hpp"
+#include "analyzer/validate/lessons.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

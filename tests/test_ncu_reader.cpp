@@ -1,5 +1,5 @@
 // Every reader form on real exports (examples/h100, captured on an H100 with ncu 2025.3.1).
-#include "analyzer/input_error.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -1,5 +1,5 @@
-#include "analyzer/input_error.hpp"
-#include "analyzer/numbers.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/read/numbers.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // The validation table of kernels/ on the committed H100 and H200 captures.
-#include "analyzer/pairs_report.hpp"
+#include "analyzer/validate/pairs_report.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // Golden reports for a committed real capture. A mismatch prints the first differing line;
 // ROOFLINE_UPDATE_GOLDEN=1 rewrites the golden files (commit them after reading the diff).
-#include "analyzer/report.hpp"
+#include "analyzer/report/report.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

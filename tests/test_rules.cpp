@@ -1,9 +1,9 @@
 // Rule trees: the expression language, the loader's errors (tests/rules_corpus), each tree's
 // boundaries on small synthetic kernels, and the trees on the real H100 pairs capture.
-#include "analyzer/input_error.hpp"
-#include "analyzer/rules/diagnose.hpp"
-#include "analyzer/rules/fusion.hpp"
-#include "analyzer/rules/kernel_facts.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/diagnose/diagnose.hpp"
+#include "analyzer/diagnose/fusion.hpp"
+#include "analyzer/diagnose/kernel_facts.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

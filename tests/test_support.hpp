@@ -1,8 +1,8 @@
 // Helpers shared by the tests: paths into the repository and small CSV builders.
 #pragma once
 
-#include "analyzer/analysis.hpp"
-#include "analyzer/ncu_reader.hpp"
+#include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/read/ncu_reader.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -22,8 +22,10 @@ inline std::filesystem::path temp_path(const std::string& name) {
     return std::filesystem::temp_directory_path() / ("roofline-" + std::to_string(::getpid()) + "-" + name);
 }
 
+// Throws when the file cannot be read: a test that reads a moved file must fail, not read "".
 inline std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();

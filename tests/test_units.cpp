@@ -1,4 +1,4 @@
-#include "analyzer/units.hpp"
+#include "analyzer/read/units.hpp"
 
 #include <doctest/doctest.h>
 

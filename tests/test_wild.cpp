@@ -1,7 +1,7 @@
 // The engine on kernels it was not built with (examples/wild): the first finding against labels
 // written before the engine saw the captures, the estimates against the measured gains of the
 // progressions, and properties every diagnosis must have on every capture in the repository.
-#include "analyzer/rules/kernel_facts.hpp"
+#include "analyzer/diagnose/kernel_facts.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -1,17 +1,17 @@
-#include "commands.hpp"
+#include "analyzer/cli/commands.hpp"
 
-#include "../analysis.hpp"
-#include "../atomic_file.hpp"
-#include "../calibrate.hpp"
-#include "../chart_svg.hpp"
-#include "../lessons.hpp"
-#include "../explain.hpp"
-#include "../metric_catalogue.hpp"
-#include "../input_error.hpp"
-#include "../pairs_report.hpp"
-#include "../quantity_format.hpp"
-#include "../report.hpp"
-#include "../rules/rule_tree.hpp"
+#include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/validate/calibrate.hpp"
+#include "analyzer/report/chart_svg.hpp"
+#include "analyzer/validate/lessons.hpp"
+#include "analyzer/report/explain.hpp"
+#include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/validate/pairs_report.hpp"
+#include "analyzer/base/format.hpp"
+#include "analyzer/report/report.hpp"
+#include "analyzer/diagnose/rule_tree.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -27,7 +27,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr const char* version = "roofline 0.1.0";
+constexpr const char* version = "roofline " ROOFLINE_VERSION;
 
 constexpr const char* top_usage =
     "usage: roofline <command> [options]\n"

@@ -1,8 +1,8 @@
 // roofline: the command-line face of the engine. It parses flags and calls the library;
 // every step it takes can be called from a test.
-#include "commands.hpp"
+#include "analyzer/cli/commands.hpp"
 
-#include "../input_error.hpp"
+#include "analyzer/base/input_error.hpp"
 
 #include <cstdlib>
 #include <iostream>

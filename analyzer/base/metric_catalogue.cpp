@@ -1,0 +1,63 @@
+#include "analyzer/base/metric_catalogue.hpp"
+
+#include "analyzer/base/embedded.hpp"
+#include "analyzer/base/json_files.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+std::vector<metric_entry> load() {
+    std::vector<metric_entry> out;
+    for (const auto& f : embedded_catalogue()) {
+        auto j = parse_json_file<nlohmann::json>(f.contents, f.name, error_code::bad_spec);
+        for (const auto& m : j.at("metrics")) {
+            metric_entry e;
+            e.id = m.at("id").get<std::string>();
+            e.unit = m.value("unit", "");
+            e.meaning = m.at("meaning").get<std::string>();
+            e.pitfall = m.value("pitfall", "");
+            e.collected_by = m.at("collected_by").get<std::string>();
+            out.push_back(std::move(e));
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const metric_entry& a, const metric_entry& b) { return a.id < b.id; });
+    for (std::size_t i = 1; i < out.size(); ++i)
+        if (out[i].id == out[i - 1].id) throw std::logic_error("metric catalogue: " + out[i].id + " is listed twice");
+    return out;
+}
+
+}  // namespace
+
+const std::vector<metric_entry>& metric_catalogue() {
+    static const std::vector<metric_entry> all = load();
+    return all;
+}
+
+const metric_entry* find_metric(const std::string& id) {
+    const auto& all = metric_catalogue();
+    auto it = std::lower_bound(all.begin(), all.end(), id, [](const metric_entry& e, const std::string& k) { return e.id < k; });
+    return it != all.end() && it->id == id ? &*it : nullptr;
+}
+
+std::string metric_catalogue_markdown() {
+    std::string out =
+        "# The metrics the engine reads\n\n"
+        "Generated from `analyzer/base/metrics.json` by `roofline explain --catalogue`; a test holds this file to it. Every id is\n"
+        "exactly as `ncu --csv --page raw` writes it; the unit is the base unit (`--print-units base`). All of them are in\n"
+        "`--set full`; the section column says which section collects each one on its own.\n\n";
+    auto cell = [](std::string s) {
+        for (std::size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.replace(i, 1, "\\|");
+        return s;
+    };
+    out += "| metric | unit | meaning | pitfall | collected by |\n|---|---|---|---|---|\n";
+    for (const auto& m : metric_catalogue())
+        out += "| `" + m.id + "` | " + cell(m.unit) + " | " + cell(m.meaning) + " | " + cell(m.pitfall) + " | " + cell(m.collected_by) + " |\n";
+    return out;
+}
+
+}  // namespace roofline

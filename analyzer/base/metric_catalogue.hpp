@@ -1,0 +1,25 @@
+// The metric catalogue (analyzer/base/metrics.json, compiled in): every ncu metric id the
+// engine reads or a rule may name, with its unit, meaning, pitfalls and the section that collects
+// it. Rule files are type-checked against it; `roofline explain` and docs/metrics.md read it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct metric_entry {
+    std::string id;            // exactly as the raw page's header writes it
+    std::string unit;          // base unit ("" for counts and ratios)
+    std::string meaning;
+    std::string pitfall;       // "" when none is known
+    std::string collected_by;  // the Nsight Compute section(s)
+};
+
+// In id order.
+const std::vector<metric_entry>& metric_catalogue();
+const metric_entry* find_metric(const std::string& id);
+// docs/metrics.md, generated: one row per metric.
+std::string metric_catalogue_markdown();
+
+}  // namespace roofline

@@ -1,0 +1,144 @@
+#include "analyzer/diagnose/estimate.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace roofline::rules {
+namespace {
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+    return buf;
+}
+
+// A fix that takes less than this share off the limiter's work does not change what limits.
+constexpr double limiter_changed_below = 0.05;
+
+double practical_of(const kernel_result& k, const gpu_spec& gpu, const std::string& id) {
+    const resource_use* r = k.roof.find(id);
+    return r ? r->practical : practical_share_of(gpu, id).first;
+}
+
+// The resource under the most pressure now: busy work over its practical share.
+std::string limiter_of(const kernel_result& k, const gpu_spec& gpu, const std::map<std::string, double>& work) {
+    std::string top;
+    double most = -1.0;
+    for (const auto& [id, ns] : work) {
+        const double t = ns / practical_of(k, gpu, id);
+        if (t > most) {
+            most = t;
+            top = id;
+        }
+    }
+    return top;
+}
+
+// The time after `changed` replaces part of `work`: the largest floor of the result, and for a fix
+// that keeps the kernel's latency, the current time scaled by what is left of the limiter's work.
+estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const std::map<std::string, double>& work,
+                            const std::map<std::string, double>& changed, bool keeps_latency, double at_least, bool removes_launch) {
+    estimate_outcome out;
+    std::map<std::string, double> after = work;
+    for (const auto& [r, ns] : changed) after[r] = ns;
+    for (const auto& [id, ns] : after) {
+        const double t = ns / practical_of(k, gpu, id);
+        if (t > out.after_ns) {
+            out.after_ns = t;
+            out.binds_after = id;
+        }
+    }
+    if (keeps_latency) {
+        // A fix that removes one waste: on a kernel a unit bounds, removing it from that unit
+        // makes the kernel a clean stream (the floors), removing it elsewhere buys nothing. On a
+        // kernel no unit bounds (latency), only the limiter's busy share of the time shrinks.
+        const std::string limiter = limiter_of(k, gpu, work);
+        const double before = work.count(limiter) ? work.at(limiter) : 0.0;
+        if (before > 0) {
+            const double left = after[limiter] / before;
+            const double pressure = std::min(1.0, before / practical_of(k, gpu, limiter) / k.roof.duration_ns);
+            const bool bounded = k.verdict.bound == "memory" || k.verdict.bound == "compute";
+            double kept = k.roof.duration_ns;
+            if (!bounded) kept *= 1.0 - pressure * (1.0 - left);
+            else if (left < 1.0 - limiter_changed_below) kept = 0.0;
+            if (kept > out.after_ns) {
+                out.after_ns = kept;
+                out.binds_after = limiter + (bounded ? " (the limiter, which this fix leaves as it is)"
+                                                     : " (its busy share shrinks; the latency the kernel waits on stays)");
+            }
+        }
+    }
+    if (at_least > out.after_ns) {
+        out.after_ns = at_least;
+        out.binds_after = "its own bound";
+    }
+    const double shortest = gpu.min_kernel_ns.value.value_or(0.0);
+    if (!removes_launch && shortest > out.after_ns) {
+        out.after_ns = shortest;
+        out.binds_after = "the shortest launch";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::map<std::string, double> current_work(const kernel_roofline& k) {
+    std::map<std::string, double> w;
+    for (const auto& r : k.resources)
+        if (r.in_floor) w[r.id] = r.utilisation * k.duration_ns;
+    return w;
+}
+
+void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu, const name_values& facts,
+                      std::vector<std::string>* missing) {
+    f.estimate_why = spec.why;
+    std::map<std::string, double> work = current_work(k.roof);
+    std::map<std::string, double> changed;
+    for (const auto& c : spec.changes) {
+        auto amount = c.amount.evaluate(facts, missing);
+        std::string on;
+        for (const auto& r : c.on) on += (on.empty() ? "" : ", ") + r;
+        f.estimate_changes.push_back(on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
+                                     (amount ? " = " + (c.add ? number_text(*amount) + " ns" : number_text(*amount)) : std::string()));
+        if (!amount) return;
+        for (const auto& r : c.on) {
+            double before = changed.count(r) ? changed[r] : (work.count(r) ? work[r] : 0.0);
+            // A fix removes waste: it never adds work where it scales, and scales never go negative.
+            changed[r] = c.add ? before + std::max(0.0, *amount) : before * std::clamp(*amount, 0.0, 1.0);
+        }
+    }
+    double at_least = 0.0;
+    if (spec.at_least) {
+        auto v = spec.at_least->evaluate(facts, missing);
+        if (!v) return;
+        at_least = std::max(0.0, *v);
+    }
+    const estimate_outcome out = time_after(k, gpu, work, changed, spec.keeps_latency, at_least, spec.removes_launch);
+    const double duration = k.roof.duration_ns;
+    if (duration <= 0 || out.after_ns <= 0) return;
+    // A fix never makes a kernel slower.
+    const double after = std::min(out.after_ns, duration);
+    f.changed_work = std::move(changed);
+    f.at_least_ns = at_least;
+    f.removes_launch = spec.removes_launch;
+    f.changes_work = !spec.changes.empty();
+    f.keeps_latency = spec.keeps_latency;
+    f.est_time_after_ns = after;
+    f.est_speedup = duration / after;
+    f.est_time_saved_ns = duration - after;
+    f.binds_after = out.after_ns >= duration ? "nothing the fix changes: the kernel keeps its time" : out.binds_after;
+}
+
+estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes) {
+    std::map<std::string, double> least;
+    bool removes_launch = false, only_work_fixes = true;
+    for (const finding* f : fixes) {
+        removes_launch = removes_launch || f->removes_launch;
+        only_work_fixes = only_work_fixes && f->keeps_latency;
+        for (const auto& [r, ns] : f->changed_work) least[r] = least.count(r) ? std::min(least[r], ns) : ns;
+    }
+    // With a fix among them that closes the gap, the floors are what is left.
+    return time_after(k, gpu, current_work(k.roof), least, only_work_fixes, 0.0, removes_launch);
+}
+
+}  // namespace roofline::rules

@@ -1,0 +1,193 @@
+#include "analyzer/diagnose/rule_tree.hpp"
+
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/base/json_files.hpp"
+#include "analyzer/diagnose/kernel_facts.hpp"
+#include "analyzer/base/embedded.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+namespace roofline::rules {
+namespace {
+
+using json = nlohmann::json;
+
+// Where a JSON string value sits in the file's text: the line and column of its first
+// character (after the opening quote), searched from the node's own id so that the same text in
+// two nodes points at the right one. {0, 0} when it cannot be found.
+std::pair<std::size_t, std::size_t> locate(const std::string& text, const std::string& node_id, const std::string& value) {
+    const std::string quoted = json(value).dump();
+    std::size_t from = 0;
+    if (!node_id.empty()) {
+        auto id_at = text.find("\"id\": " + json(node_id).dump());
+        if (id_at != std::string::npos) from = id_at;
+    }
+    auto at = text.find(quoted, from);
+    if (at == std::string::npos) at = text.find(quoted);
+    if (at == std::string::npos) return {0, 0};
+    std::size_t line = 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n');
+    std::size_t line_start = text.rfind('\n', at);
+    std::size_t column = at - (line_start == std::string::npos ? 0 : line_start + 1) + 2;  // 1-based, past the quote
+    return {line, column};
+}
+
+class loader {
+public:
+    loader(std::string file, const std::string& text) : file_(std::move(file)), text_(text) {}
+
+    rule_tree tree(const json& j) {
+        rule_tree t;
+        t.file = file_;
+        t.id = text(j, "id", "tree");
+        t.title = text(j, "title", "tree");
+        t.description = j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>() : "";
+        if (j.contains("precedence")) {
+            if (!j["precedence"].is_number_integer()) fail("tree", "\"precedence\": expected a whole number (lowest is walked first)");
+            t.precedence = j["precedence"].get<int>();
+        }
+        if (!j.contains("roots") || !j["roots"].is_array() || j["roots"].empty()) fail("tree", "\"roots\": expected a non-empty list of nodes");
+        for (const auto& n : j["roots"]) t.roots.push_back(node(n));
+        return t;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& where, const std::string& what, std::size_t line = 0, std::size_t column = 0) {
+        throw input_error(error_code::bad_rule, file_, line, column, where + ": " + what);
+    }
+
+    std::string text(const json& j, const char* key, const std::string& where) {
+        if (!j.is_object() || !j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+            fail(where, std::string("\"") + key + "\": expected a non-empty string");
+        return j[key].get<std::string>();
+    }
+
+    expression expr(const std::string& source, const std::string& where, const char* field, value_type want) {
+        auto [line, column] = locate(text_, node_id_, source);
+        try {
+            expression e = expression::parse(source, fact_type);
+            if (e.type() != want)
+                fail(where, std::string("\"") + field + "\": expected " + (want == value_type::boolean ? "a true/false condition" : "a number") +
+                                ", \"" + source + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
+                     line, column);
+            return e;
+        } catch (const expression_error& e) {
+            // Columns inside the expression count from 1; the file's column adds the string's start.
+            fail(where, std::string("\"") + field + "\" column " + std::to_string(e.column()) + ": " + e.what() + " in \"" + source + "\"",
+                 line, line ? column + e.column() - 1 : 0);
+        }
+    }
+
+    estimate_spec estimate(const json& j, const std::string& where) {
+        if (!j.is_object()) fail(where, "\"estimate\": expected {\"why\": ..., \"changes\": [...], \"at_least\": ...}");
+        estimate_spec e;
+        e.why = text(j, "why", where + " estimate");
+        if (j.contains("changes")) {
+            if (!j["changes"].is_array()) fail(where, "\"estimate.changes\": expected a list of {\"on\": [...], \"scale\" or \"add_ns\": ...}");
+            for (const auto& c : j["changes"]) {
+                work_change w;
+                if (!c.is_object() || !c.contains("on") || !c["on"].is_array() || c["on"].empty())
+                    fail(where, "\"estimate.changes\": each change needs \"on\", a non-empty list of resources");
+                for (const auto& r : c["on"]) {
+                    const auto& known = fact_resources();
+                    if (!r.is_string() || std::find(known.begin(), known.end(), r.get<std::string>()) == known.end()) {
+                        auto [line, column] = r.is_string() ? locate(text_, node_id_, r.get<std::string>()) : std::pair<std::size_t, std::size_t>{0, 0};
+                        fail(where, "\"estimate.changes.on\": " + r.dump() + " is not a resource (known: fp64, fp32, ..., dram, l2, l1, issue, pipe_alu, ...)",
+                             line, column);
+                    }
+                    w.on.push_back(r.get<std::string>());
+                }
+                const bool scale = c.contains("scale"), add = c.contains("add_ns");
+                if (scale == add) fail(where, "\"estimate.changes\": each change needs exactly one of \"scale\" and \"add_ns\"");
+                w.add = add;
+                w.amount = expr(text(c, add ? "add_ns" : "scale", where + " estimate"), where, add ? "estimate.changes.add_ns" : "estimate.changes.scale",
+                                value_type::number);
+                e.changes.push_back(std::move(w));
+            }
+        }
+        if (j.contains("at_least")) e.at_least = expr(text(j, "at_least", where + " estimate"), where, "estimate.at_least", value_type::number);
+        if (j.contains("keeps_latency")) {
+            if (!j["keeps_latency"].is_boolean()) fail(where, "\"estimate.keeps_latency\": expected true or false");
+            e.keeps_latency = j["keeps_latency"].get<bool>();
+            if (e.keeps_latency && e.changes.empty()) fail(where, "\"estimate.keeps_latency\" needs \"changes\": a fix that changes no work cannot keep the latency and gain");
+        }
+        if (j.contains("removes_launch")) {
+            if (!j["removes_launch"].is_boolean()) fail(where, "\"estimate.removes_launch\": expected true or false");
+            e.removes_launch = j["removes_launch"].get<bool>();
+        }
+        return e;
+    }
+
+    rule_node node(const json& j) {
+        if (!j.is_object()) fail("tree", "a node must be an object");
+        rule_node n;
+        n.id = text(j, "id", "a node");
+        node_id_ = n.id;
+        const std::string where = "node \"" + n.id + "\"";
+        if (!ids_.insert(n.id).second) fail(where, "the id is used twice");
+        n.title = text(j, "title", where);
+        n.explain = text(j, "explain", where);
+        n.when = expr(text(j, "when", where), where, "when", value_type::boolean);
+        if (j.contains("finding")) n.finding = text(j, "finding", where);
+        if (j.contains("fixed_time"))
+            fail(where, "\"fixed_time\" is no longer read: write \"estimate\": {\"why\", \"changes\", \"at_least\"} (rules/README.md)");
+        if (j.contains("estimate")) {
+            if (n.finding.empty()) fail(where, "\"estimate\" needs a \"finding\" to estimate");
+            n.estimate = estimate(j["estimate"], where);
+        }
+        if (j.contains("evidence")) {
+            if (!j["evidence"].is_array()) fail(where, "\"evidence\": expected a list of expressions");
+            for (const auto& e : j["evidence"]) {
+                if (!e.is_string()) fail(where, "\"evidence\": expected expressions as strings");
+                n.evidence.push_back(expr(e.get<std::string>(), where, "evidence", value_type::number));
+            }
+        }
+        if (j.contains("fixes")) {
+            if (!j["fixes"].is_array()) fail(where, "\"fixes\": expected a list");
+            for (const auto& f : j["fixes"]) {
+                fix x;
+                x.text = text(f, "text", where + " fix");
+                if (f.contains("when")) x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean);
+                n.fixes.push_back(std::move(x));
+            }
+        }
+        if (j.contains("children")) {
+            if (!j["children"].is_array()) fail(where, "\"children\": expected a list of nodes");
+            for (const auto& c : j["children"]) n.children.push_back(node(c));
+            node_id_ = n.id;
+        }
+        return n;
+    }
+
+    std::string file_;
+    const std::string& text_;
+    std::string node_id_;
+    std::set<std::string> ids_;
+};
+
+}  // namespace
+
+rule_tree parse_rule_tree(const std::string& json_text, const std::string& file) {
+    json j = parse_json_file<json>(json_text, file, error_code::bad_rule);
+    return loader(file, json_text).tree(j);
+}
+
+std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
+    std::vector<rule_tree> trees;
+    for (const auto& f : embedded_rules()) trees.push_back(parse_rule_tree(f.contents, f.name));
+    if (!extra_dir.empty())
+        for (const auto& [path, text] : read_json_folder(extra_dir, "rule trees")) {
+            rule_tree t = parse_rule_tree(text, path);
+            auto same = std::find_if(trees.begin(), trees.end(), [&](const rule_tree& o) { return o.id == t.id; });
+            if (same != trees.end()) *same = std::move(t);
+            else trees.push_back(std::move(t));
+        }
+    std::stable_sort(trees.begin(), trees.end(), [](const rule_tree& a, const rule_tree& b) {
+        return a.precedence != b.precedence ? a.precedence < b.precedence : a.id < b.id;
+    });
+    return trees;
+}
+
+}  // namespace roofline::rules

@@ -1,0 +1,73 @@
+// A diagnosis tree, loaded from rules/*.json: nodes with a condition over metrics and derived
+// values, the evidence to show, a plain-words explanation, fixes, an optional finding id, and
+// children walked only when the node fires. See rules/README.md for the format.
+#pragma once
+
+#include "analyzer/diagnose/expression.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline::rules {
+
+struct fix {
+    std::string text;
+    std::optional<expression> when;  // applies only where this holds
+};
+
+// One change a fix makes to the kernel's work, on the resources `on` (names of fact_resources()):
+// the work (time at raw peak) is multiplied by `amount`, or, with `add`, `amount` ns of work at
+// raw peak are added (work moved onto that resource from another).
+struct work_change {
+    std::vector<std::string> on;
+    bool add = false;
+    expression amount;
+};
+
+// How a finding's gain is estimated (rules/README.md, "Gain estimates"): the fix changes the
+// work listed in `changes`, and everything else stays. The time after the fix is the largest floor
+// of the changed work at the practical shares, never under `at_least` (a bound of the fix's own)
+// nor under the shortest launch of the GPU unless the fix removes the launch itself.
+struct estimate_spec {
+    std::string why;  // what the fix changes and what still bounds the kernel, in plain words
+    std::vector<work_change> changes;
+    std::optional<expression> at_least;
+    bool removes_launch = false;
+    // true for a fix that removes one kind of waste from a unit and leaves the kernel as it is
+    // otherwise: the kernel keeps its present latency exposure, so the time scales with what is left
+    // of the current limiter's work (a fix to a unit that does not limit buys nothing). false (the
+    // default) for a fix that restructures the kernel or hides latency: the time falls to the floors.
+    bool keeps_latency = false;
+};
+
+struct rule_node {
+    std::string id;
+    std::string title;
+    expression when;
+    std::vector<expression> evidence;
+    std::string explain;
+    std::string finding;  // public finding id ("" for inner nodes that only route)
+    // Absent: the finding carries no estimate.
+    std::optional<estimate_spec> estimate;
+    std::vector<fix> fixes;
+    std::vector<rule_node> children;
+};
+
+struct rule_tree {
+    std::string id;
+    // Trees are walked in this order (lowest first), so among findings whose estimates cannot be
+    // told apart, the earlier tree's comes first (rules/README.md, "Ranking").
+    int precedence = 100;
+    std::string title;
+    std::string description;
+    std::string file;
+    std::vector<rule_node> roots;
+};
+
+// Throws input_error (bad_rule) naming the file, the line and column of the mistake, and the node.
+rule_tree parse_rule_tree(const std::string& json_text, const std::string& file);
+// The shipped trees (compiled in), plus *.json in extra_dir; the same id: the extra file wins.
+// In precedence order, then by id.
+std::vector<rule_tree> load_rule_trees(const std::string& extra_dir = "");
+
+}  // namespace roofline::rules

@@ -1,0 +1,53 @@
+// The pipeline in one call: CSV -> launches -> filters -> kernels -> roofline -> classification.
+// Reports (report_markdown, report_json) render an `analysis`; nothing here writes files.
+#pragma once
+
+#include "models/classify.hpp"
+#include "models/gpu_spec.hpp"
+#include "models/roofline_model.hpp"
+#include "analyzer/read/kernel_table.hpp"
+#include "analyzer/read/launch_filter.hpp"
+#include "analyzer/read/ncu_reader.hpp"
+#include "analyzer/diagnose/diagnosis.hpp"
+
+#include <istream>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct analyze_options {
+    read_options read;
+    launch_filter_options filter;
+    std::string gpu;           // --gpu: a spec id; "" detects
+    std::string hwspecs_dir;   // --hwspecs: extra spec files
+    std::string rules_dir;     // --rules: extra or overriding rule trees
+    std::function<void(std::size_t launches_read)> progress;  // called after each launch read, if set
+};
+
+struct kernel_result {
+    kernel_group group;
+    launch_shape shape;
+    kernel_roofline roof;
+    classification verdict;
+    rules::diagnosis diagnosis;
+    double share = 0.0;  // of the workload's total time, 0..1
+};
+
+struct analysis {
+    std::string input;  // the file name as the user gave it
+    read_summary read;
+    gpu_spec gpu;
+    std::string gpu_how;
+    std::vector<kernel_result> kernels;  // by total time, longest first
+    double total_ns = 0.0;
+    std::size_t launches_read = 0;
+    std::size_t launches_kept = 0;
+};
+
+// Throws input_error for bad input, an unknown GPU, or filters that leave nothing.
+analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options);
+analysis analyze_file(const std::string& path, const analyze_options& options);
+
+}  // namespace roofline

@@ -1,0 +1,47 @@
+// Folds launches into kernels: one entry per (name, block size, grid size), in order of first
+// launch. Counters (`.sum`, `.avg`, `.min`, `.max` of a counter) add up over launches; rates,
+// percentages and ratios are averaged, weighted by each launch's duration. Memory grows
+// with the number of distinct kernels, not with launches.
+#pragma once
+
+#include "analyzer/read/launch_record.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct kernel_group {
+    std::string name;
+    std::string block_size;
+    std::string grid_size;
+    std::string first_id;
+    std::size_t first_line = 0;
+    std::size_t launches = 0;
+    std::map<std::string, double> numbers;    // aggregated, base units
+    std::map<std::string, std::string> texts;  // from the first launch
+    std::vector<ncu_rule> rules;               // distinct rules over all launches
+};
+
+// Whether a metric adds up over launches (a counter) or is averaged (a rate or ratio).
+bool metric_is_additive(const std::string& id);
+
+class kernel_table {
+public:
+    void add(launch_record&& launch);
+    // The kernels, with averaged metrics finished.
+    std::vector<kernel_group> finish();
+
+private:
+    struct accumulator {
+        kernel_group group;
+        double weight = 0.0;  // sum of launch durations (ns) for the weighted means
+        std::map<std::string, double> weighted;  // sum of value x weight for averaged metrics
+        std::map<std::string, double> weight_of;  // weights of the launches that had the metric
+    };
+    std::map<std::string, std::size_t> index_;
+    std::vector<accumulator> groups_;
+};
+
+}  // namespace roofline

@@ -1,0 +1,165 @@
+#include "analyzer/read/numbers.hpp"
+
+#include "analyzer/base/input_error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+namespace roofline {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// The aggregate of a metric-instance cell: the text before " (".
+std::string_view aggregate_part(std::string_view s) {
+    auto p = s.find('(');
+    if (p != std::string_view::npos) s = s.substr(0, p);
+    return trim(s);
+}
+
+bool is_missing_marker(std::string_view s) {
+    std::string lower;
+    for (char c : s) lower += char(std::tolower(static_cast<unsigned char>(c)));
+    return lower.empty() || lower == "n/a" || lower == "nan" || lower == "-nan" || lower == "no data" ||
+           lower == "-" || lower == "none";
+}
+
+// Digits and separators with an optional sign and exponent: the shape of a number.
+bool number_shaped(std::string_view s) {
+    if (s.empty()) return false;
+    std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    bool digit = false;
+    for (; i < s.size(); ++i) {
+        char c = s[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) digit = true;
+        else if (c == ',' || c == '.') continue;
+        else if ((c == 'e' || c == 'E') && digit) {
+            std::size_t j = i + 1;
+            if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+            if (j == s.size()) return false;
+            for (; j < s.size(); ++j)
+                if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
+            return true;
+        } else return false;
+    }
+    return digit;
+}
+
+// Checks that `group` separators fall every three digits before the decimal mark.
+bool groups_valid(std::string_view integer_part, char group) {
+    auto first = integer_part.find(group);
+    if (first == std::string_view::npos) return true;
+    if (first == 0 || first > 3) return false;
+    std::size_t run = 0;
+    for (std::size_t i = first + 1; i < integer_part.size(); ++i) {
+        if (integer_part[i] == group) {
+            if (run != 3) return false;
+            run = 0;
+        } else ++run;
+    }
+    return run == 3;
+}
+
+}  // namespace
+
+const char* number_style_name(number_style s) {
+    switch (s) {
+        case number_style::point: return "point (1,234.5)";
+        case number_style::comma: return "comma (1.234,5)";
+        default: return "unknown";
+    }
+}
+
+number_style style_evidence(std::string_view token) {
+    std::string_view s = aggregate_part(trim(token));
+    if (!number_shaped(s)) return number_style::unknown;
+    if (s.find_first_of("eE") != std::string_view::npos) return number_style::unknown;
+    auto commas = std::count(s.begin(), s.end(), ',');
+    auto points = std::count(s.begin(), s.end(), '.');
+    if (commas && points) return s.rfind(',') > s.rfind('.') ? number_style::comma : number_style::point;
+    if (commas > 1) return number_style::point;
+    if (points > 1) return number_style::comma;
+    if (commas == 1 || points == 1) {
+        char sep = commas ? ',' : '.';
+        std::size_t after = s.size() - s.find(sep) - 1;
+        if (after == 3) return number_style::unknown;  // "1,056": a group or a decimal
+        return sep == '.' ? number_style::point : number_style::comma;
+    }
+    return number_style::unknown;
+}
+
+cell_value read_cell(std::string_view cell, number_style style) {
+    cell_value out;
+    std::string_view s = trim(cell);
+    std::string_view agg = aggregate_part(s);
+    if (is_missing_marker(agg)) return out;  // also "(a; b)": instances with no aggregate
+    if (!number_shaped(agg)) {
+        out.what = cell_value::kind::text;
+        return out;
+    }
+    char group = style == number_style::comma ? '.' : ',';
+    char decimal = style == number_style::comma ? ',' : '.';
+    auto dec = agg.find(decimal);
+    std::string_view integer = agg.substr(0, dec);
+    if (!integer.empty() && (integer[0] == '-' || integer[0] == '+')) integer.remove_prefix(1);
+    auto exp = integer.find_first_of("eE");
+    if (exp != std::string_view::npos) integer = integer.substr(0, exp);
+    if (!groups_valid(integer, group) ||
+        (dec != std::string_view::npos && agg.find(decimal, dec + 1) != std::string_view::npos) ||
+        (dec != std::string_view::npos && agg.find(group, dec) != std::string_view::npos)) {
+        out.what = cell_value::kind::text;
+        return out;
+    }
+    std::string plain;
+    plain.reserve(agg.size());
+    for (char c : agg) {
+        if (c == group) continue;
+        plain += c == decimal ? '.' : c;
+    }
+    const char* b = plain.data() + (plain[0] == '+' ? 1 : 0);
+    double v = 0;
+    auto res = std::from_chars(b, plain.data() + plain.size(), v);
+    if (res.ec != std::errc() || res.ptr != plain.data() + plain.size() || !std::isfinite(v)) {
+        out.what = cell_value::kind::text;
+        return out;
+    }
+    out.what = cell_value::kind::number;
+    out.number = v;
+    return out;
+}
+
+void number_reader::observe(std::string_view cell, const std::string& file, std::size_t line, std::size_t column) {
+    number_style e = style_evidence(cell);
+    if (e == number_style::unknown) return;
+    if (style_ == number_style::unknown) {
+        if (assumed_ && e != number_style::point)
+            throw input_error(error_code::bad_number, file, line, column,
+                              "the value \"" + std::string(cell) + "\" shows decimal commas, but the earlier value \"" +
+                                  first_ambiguous_ + "\" was already read with a decimal point; rerun with --numbers comma");
+        style_ = e;
+        evidence_where_ = file + ":" + std::to_string(line) + ":" + std::to_string(column);
+        return;
+    }
+    if (e != style_)
+        throw input_error(error_code::bad_number, file, line, column,
+                          "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(e) +
+                              " style, but " + (forced_ ? std::string("--numbers asked for") : "the number at " + evidence_where_ + " fixed") +
+                              " the " + number_style_name(style_) + " style");
+}
+
+void number_reader::note_read_while_unknown(std::string_view cell) {
+    if (style_ != number_style::unknown || assumed_) return;
+    if (read_cell(cell, number_style::point).what != cell_value::kind::number) return;
+    std::string_view s = cell;
+    if (s.find_first_of(",.") == std::string_view::npos) return;  // "42" reads the same either way
+    assumed_ = true;
+    first_ambiguous_ = std::string(cell);
+}
+
+}  // namespace roofline

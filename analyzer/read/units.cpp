@@ -1,0 +1,83 @@
+#include "analyzer/read/units.hpp"
+
+#include <array>
+#include <utility>
+
+namespace roofline {
+namespace {
+
+struct term {
+    double factor;
+    std::string base;
+    bool is_time;
+};
+
+// Time terms convert to ns as a quantity and to s under a '/' (rates are per second).
+std::optional<term> time_term(std::string_view w) {
+    static const std::array<std::pair<std::string_view, double>, 12> ns_per = {{
+        {"ns", 1.0}, {"nsecond", 1.0}, {"us", 1e3}, {"usecond", 1e3}, {"ms", 1e6}, {"msecond", 1e6},
+        {"s", 1e9}, {"second", 1e9}, {"sec", 1e9}, {"nsec", 1.0}, {"usec", 1e3}, {"msec", 1e6},
+    }};
+    for (auto& [name, f] : ns_per)
+        if (w == name) return term{f, "ns", true};
+    return std::nullopt;
+}
+
+std::optional<term> plain_term(std::string_view w) {
+    // Prefixed families: byte and hz take K/M/G/T (and P for bytes).
+    static const std::array<std::pair<char, double>, 5> prefixes = {{
+        {'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15},
+    }};
+    auto with_prefix = [&](std::string_view word, std::string_view base) -> std::optional<term> {
+        if (word == base) return term{1.0, std::string(base), false};
+        if (word.size() == base.size() + 1 && word.substr(1) == base)
+            for (auto& [p, f] : prefixes)
+                if (word[0] == p || word[0] == char(p - 'A' + 'a')) return term{f, std::string(base), false};
+        return std::nullopt;
+    };
+    if (auto t = with_prefix(w, "byte")) return t;
+    if (auto t = with_prefix(w, "hz")) return t;
+    if (w == "bytes") return term{1.0, "byte", false};
+    if (w == "sectors") return term{1.0, "sector", false};
+    if (w == "%") return term{1.0, "%", false};
+    // Units that are already counts: keep them as they are.
+    static const std::array<std::string_view, 18> counts = {
+        "cycle", "inst", "sector", "request", "warp", "thread", "block", "register", "SM", "cluster",
+        "branches", "pass", "sample", "wavefront", "instruction", "operation", "op", "ops",
+    };
+    for (auto c : counts)
+        if (w == c) return term{1.0, std::string(w), false};
+    return std::nullopt;
+}
+
+std::optional<term> any_term(std::string_view w) {
+    if (auto t = time_term(w)) return t;
+    return plain_term(w);
+}
+
+}  // namespace
+
+std::optional<unit_scale> to_base_unit(std::string_view unit) {
+    if (unit.empty()) return unit_scale{1.0, ""};
+    auto slash = unit.find('/');
+    if (slash == std::string_view::npos) {
+        auto t = any_term(unit);
+        if (!t) return std::nullopt;
+        return unit_scale{t->factor, t->base};
+    }
+    auto num = any_term(unit.substr(0, slash));
+    auto den = any_term(unit.substr(slash + 1));
+    if (!num || !den) return std::nullopt;
+    double factor = num->factor;
+    std::string den_base = den->base;
+    if (den->is_time) {
+        factor /= den->factor / 1e9;  // per ns -> per s
+        den_base = "s";
+    } else {
+        factor /= den->factor;
+    }
+    // A time numerator stays in ns ("ns/inst" style units).
+    return unit_scale{factor, num->base + "/" + den_base};
+}
+
+}  // namespace roofline

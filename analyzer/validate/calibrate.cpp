@@ -1,0 +1,80 @@
+#include "analyzer/validate/calibrate.hpp"
+
+#include "analyzer/base/format.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace roofline {
+namespace {
+
+// "memory/dram" -> "dram"; "" for verdicts without a roof (small_grid, launch, latency).
+std::string roof_of(const std::string& expect) {
+    auto slash = expect.find('/');
+    return slash == std::string::npos ? "" : expect.substr(slash + 1);
+}
+
+std::string three_decimals(double v) { return format_fixed("%.3f", v); }
+std::string percent(double v) { return format_fixed("%.1f%%", 100.0 * v); }
+
+}  // namespace
+
+std::vector<roof_sample> calibration_samples(const pairs_report& r) {
+    std::vector<roof_sample> out;
+    std::set<std::string> seen;
+    auto add = [&](const std::string& kernel, const std::string& expect, bool matches, const std::optional<double>& pct,
+                   const std::optional<double>& l2_pct = std::nullopt) {
+        const std::string roof = roof_of(expect);
+        // A roof the kernel never touched says nothing about how close kernels get to it.
+        if (roof.empty() || !matches || !pct || *pct <= 0.0 || !seen.insert(kernel).second) return;
+        out.push_back({roof, kernel, *pct / 100.0});
+        // Every DRAM byte passes L2 (fills and write-backs): a kernel streaming at the DRAM roof
+        // keeps L2 as busy as streaming traffic makes it, so its L2 share is an L2 sample too.
+        if (roof == "dram" && l2_pct && *l2_pct > 0.0) out.push_back({"l2", kernel, *l2_pct / 100.0});
+    };
+    for (const auto& p : r.pairs) {
+        bool matches = !p.fixed.verdicts.empty();
+        for (const auto& v : p.fixed.verdicts) matches = matches && v == p.fixed.expect;
+        add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect, matches && p.fixed.kernels.size() == 1,
+            p.fixed.roof_pct, p.fixed.l2_pct);
+        // The library kernel the pair is held to (cuBLAS for the tensor pair) is a real kernel on
+        // the same roof, and the best one known: it counts beside the fixed kernel.
+        if (!p.reference_kernel.empty())
+            add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect, p.reference_verdict == p.fixed.expect,
+                p.reference_roof_pct, p.reference_l2_pct);
+    }
+    for (const auto& ref : r.references) add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct, ref.l2_pct);
+    return out;
+}
+
+std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir) {
+    std::ostringstream out;
+    out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
+        << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
+        << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has one, and the roof "
+           "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the share is the geometric mean of their utilisations.\n\n"
+        << "| roof | practical share | kernels | lowest | highest | spread (geometric sd) | fitted on |\n|---|---|---|---|---|---|---|\n";
+    for (const auto& p : fit) {
+        std::string names;
+        for (const auto& k : p.kernels) names += (names.empty() ? "`" : ", `") + k + "`";
+        out << "| " << p.roof << " | " << percent(p.fraction) << " | " << p.kernels.size() << " | " << percent(p.lowest) << " | "
+            << percent(p.highest) << " | " << three_decimals(p.spread) << " | " << names << " |\n";
+    }
+    nlohmann::ordered_json j;
+    for (const auto& p : fit) {
+        std::string names;
+        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
+        j[p.roof] = {{"value", std::stod(three_decimals(p.fraction))},
+                     {"source", "C: roofline calibrate " + dir + ": " +
+                                    (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
+                                    " on this roof under ncu (" + names + ")"}};
+    }
+    out << "\nFor the GPU's hwspecs file (roofs not listed here keep their entries):\n\n```json\n\"practical_fraction\": " << j.dump(2)
+        << "\n```\n";
+    return out.str();
+}
+
+}  // namespace roofline
