@@ -5,6 +5,7 @@
 
 #include "models/roofline_model.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,13 @@ struct launch_shape {
 };
 
 struct classification {
-    std::string bound;    // memory, compute, latency, small_grid, launch, unknown
-    std::string limiter;  // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... ("" when none)
+    roofline::bound bound = bound::unknown;
+    std::optional<resource> limiter;  // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
     std::vector<std::string> reasons;  // the numbers that decided it, as sentences
 };
+
+// "memory / dram", "latency"; with separator "/": "memory/dram", as kernels/pairs.json writes it.
+std::string verdict_text(const classification& c, const char* separator = " / ");
 
 classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t = {});
 

@@ -42,7 +42,7 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
     std::vector<const gpu_spec*> candidates;
     for (const auto& s : specs) {
         if (id.cc.empty() || s.compute_capability != id.cc) continue;
-        if (id.sm_count && std::lround(*id.sm_count) != std::lround(*s.sm_count.value)) continue;
+        if (id.sm_count && std::lround(*id.sm_count) != std::lround(s.sm_count.value)) continue;
         candidates.push_back(&s);
     }
     if (candidates.size() > 1 && id.dram_clock_mhz) {

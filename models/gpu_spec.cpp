@@ -10,12 +10,6 @@
 
 namespace roofline {
 
-const std::vector<std::string>& spec_precisions() {
-    static const std::vector<std::string> p = {"fp64", "fp32", "fp16", "tensor_fp64", "tensor_tf32", "tensor_fp16",
-                                               "tensor_bf16", "tensor_fp8", "tensor_int8", "tensor_fp4"};
-    return p;
-}
-
 namespace {
 
 using json = nlohmann::json;
@@ -55,6 +49,12 @@ sourced_number number(const json& j, const std::string& key, const std::string& 
     return out;
 }
 
+required_number required(const json& j, const std::string& key, const std::string& file) {
+    sourced_number n = number(j, key, file);
+    if (!n.value) fail(file, key + ".value", "required");
+    return {*n.value, n.source};
+}
+
 }  // namespace
 
 gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
@@ -75,17 +75,15 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
         if (!detect["dram_clock_mhz"].is_number()) fail(file, "detect.dram_clock_mhz", "expected a number");
         s.detect_dram_clock_mhz = detect["dram_clock_mhz"].get<double>();
     }
-    s.sm_count = number(j, "sm_count", file);
-    s.boost_clock_mhz = number(j, "boost_clock_mhz", file);
-    if (!s.sm_count.value) fail(file, "sm_count.value", "required");
-    if (!s.boost_clock_mhz.value) fail(file, "boost_clock_mhz.value", "required");
+    s.sm_count = required(j, "sm_count", file);
+    s.boost_clock_mhz = required(j, "boost_clock_mhz", file);
     const json& peaks = member(j, "peaks_tflops", file, "");
-    for (const auto& p : spec_precisions()) s.peaks_tflops[p] = number(peaks, p, file, "peaks_tflops");
-    for (auto it = peaks.begin(); it != peaks.end(); ++it)
-        if (!s.peaks_tflops.count(it.key()))
-            fail(file, "peaks_tflops." + it.key(), "unknown precision (known: fp64, fp32, fp16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_bf16, tensor_fp8, tensor_int8, tensor_fp4)");
-    s.dram_bandwidth_tbs = number(j, "dram_bandwidth_tbs", file);
-    if (!s.dram_bandwidth_tbs.value) fail(file, "dram_bandwidth_tbs.value", "required");
+    for (resource p : precisions()) s.peaks_tflops[p] = number(peaks, name(p), file, "peaks_tflops");
+    for (auto it = peaks.begin(); it != peaks.end(); ++it) {
+        auto r = resource_named(it.key());
+        if (!r || !info(*r).precision) fail(file, "peaks_tflops." + it.key(), "unknown precision (known: " + resource_names(true) + ")");
+    }
+    s.dram_bandwidth_tbs = required(j, "dram_bandwidth_tbs", file);
     s.l2_mib = number(j, "l2_mib", file);
     s.l1_bytes_per_clock_per_sm = number(j, "l1_bytes_per_clock_per_sm", file);
     s.l2_bytes_per_clock = number(j, "l2_bytes_per_clock", file);
@@ -93,9 +91,11 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
         const json& pf = j["practical_fraction"];
         if (!pf.is_object()) fail(file, "practical_fraction", "expected {\"dram\": {\"value\": 0.88, \"source\": \"...\"}, ...}");
         for (auto it = pf.begin(); it != pf.end(); ++it) {
+            auto r = resource_named(it.key());
+            if (!r) fail(file, "practical_fraction." + it.key(), "unknown resource (known: " + resource_names() + ")");
             sourced_number n = number(pf, it.key(), file, "practical_fraction");
             if (n.value && *n.value > 1.0) fail(file, "practical_fraction." + it.key() + ".value", "must be at most 1");
-            s.practical_fraction[it.key()] = n;
+            s.practical_fraction[*r] = n;
         }
     }
     if (j.contains("min_kernel_ns")) s.min_kernel_ns = number(j, "min_kernel_ns", file);
@@ -104,8 +104,12 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
 }
 
 std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir) {
-    std::vector<gpu_spec> specs;
-    for (const auto& f : embedded_hwspecs()) specs.push_back(parse_gpu_spec(f.contents, f.name));
+    static const std::vector<gpu_spec> shipped = [] {  // parsed once per process
+        std::vector<gpu_spec> s;
+        for (const auto& f : embedded_hwspecs()) s.push_back(parse_gpu_spec(f.contents, f.name));
+        return s;
+    }();
+    std::vector<gpu_spec> specs = shipped;
     if (extra_dir.empty()) return specs;
     for (const auto& [path, text] : read_json_folder(extra_dir, "GPU spec files")) {
         gpu_spec s = parse_gpu_spec(text, path);

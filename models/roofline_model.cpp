@@ -1,30 +1,25 @@
 #include "models/roofline_model.hpp"
 
+#include "analyzer/base/format.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace roofline {
 
-const resource_use* kernel_roofline::find(const std::string& id) const {
+const resource_use* kernel_roofline::find(resource id) const {
     for (const auto& r : resources)
         if (r.id == id) return &r;
     return nullptr;
 }
 
-std::optional<double> kernel_roofline::intensity(const std::string& level) const {
-    const std::optional<double>& b = level == "dram" ? bytes_dram : level == "l2" ? bytes_l2 : bytes_l1;
+std::optional<double> kernel_roofline::intensity(resource level) const {
+    const std::optional<double>& b = level == resource::dram ? bytes_dram : level == resource::l2 ? bytes_l2 : bytes_l1;
     if (!b || *b <= 0 || !flops_counted) return std::nullopt;
     return flops / *b;
 }
 
 namespace {
-
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
 // A peak from the spec, scaled from the clock it holds at to the clock the capture ran at.
 struct spec_peak {
@@ -32,20 +27,20 @@ struct spec_peak {
     std::string source;
 };
 
-std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, const std::string& precision, double sm_clock_hz) {
+std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precision, double sm_clock_hz) {
     auto it = spec.peaks_tflops.find(precision);
     if (it == spec.peaks_tflops.end() || !it->second.value) return std::nullopt;
-    double at_mhz = it->second.at_clock_mhz.value_or(*spec.boost_clock_mhz.value);
+    double at_mhz = it->second.at_clock_mhz.value_or(spec.boost_clock_mhz.value);
     double scale = sm_clock_hz > 0 ? sm_clock_hz / (at_mhz * 1e6) : 1.0;
     spec_peak p;
     p.per_second = *it->second.value * 1e12 * scale;
-    p.source = "spec " + spec.file + ": " + fmt("%g", *it->second.value) + " TFLOP/s at " + fmt("%g", at_mhz) +
+    p.source = "spec " + spec.file + ": " + general(*it->second.value, 6) + " TFLOP/s at " + general(at_mhz, 6) +
                " MHz, scaled to the capture's SM clock (" + it->second.source + ")";
     return p;
 }
 
 struct precision_def {
-    const char* id;
+    resource id;
     const char* formula;
     // CUDA-core precisions: weighted instruction rates (per cycle) and the peak instruction.
     std::vector<std::pair<const char*, double>> inst_rates;
@@ -59,32 +54,32 @@ struct precision_def {
 
 const std::vector<precision_def>& precision_defs() {
     static const std::vector<precision_def> defs = {
-        {"fp64", "(DADD + DMUL + 2 x DFMA) thread instructions",
+        {resource::fp64, "(DADD + DMUL + 2 x DFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", 2}},
          "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 2, {}, nullptr},
-        {"fp32", "(FADD + FMUL + 2 x FFMA) thread instructions",
+        {resource::fp32, "(FADD + FMUL + 2 x FFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 2}},
          "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 2, {}, nullptr},
         // Packed half2: ncu's own charts count HADD/HMUL as 2 FLOPs and HFMA as 4.
-        {"fp16", "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
+        {resource::fp16, "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
          {{"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 4}},
          "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", 4, {}, nullptr},
-        {"tensor_fp64", "tensor ops with FP64 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp64.sum"}}, "src_fp64"},
-        {"tensor_tf32", "tensor ops with TF32 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}}, "src_tf32"},
-        {"tensor_fp16", "tensor ops with FP16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp16.sum"}}, "src_fp16"},
-        {"tensor_bf16", "tensor ops with BF16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}}, "src_bf16"},
+        {resource::tensor_fp64, "tensor ops with FP64 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp64.sum"}}, "src_fp64"},
+        {resource::tensor_tf32, "tensor ops with TF32 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}}, "src_tf32"},
+        {resource::tensor_fp16, "tensor ops with FP16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp16.sum"}}, "src_fp16"},
+        {resource::tensor_bf16, "tensor ops with BF16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}}, "src_bf16"},
         // --set full on Hopper splits the FP8 count by sparsity and has no plain src_fp8 total.
-        {"tensor_fp8", "tensor ops with FP8 sources", {}, nullptr, 0,
+        {resource::tensor_fp8, "tensor ops with FP8 sources", {}, nullptr, 0,
          {{"sm__ops_path_tensor_src_fp8.sum"}, {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"}},
          "src_fp8"},
-        {"tensor_int8", "tensor ops with INT8 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_int8.sum"}}, "src_int8"},
-        {"tensor_fp4", "tensor ops with FP4 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp4.sum"}}, "src_fp4"},
+        {resource::tensor_int8, "tensor ops with INT8 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_int8.sum"}}, "src_int8"},
+        {resource::tensor_fp4, "tensor ops with FP4 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp4.sum"}}, "src_fp4"},
     };
     return defs;
 }
@@ -113,8 +108,8 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
     if (spec_value <= 0 || measured <= 0) return;
     double ratio = measured / spec_value;
     if (std::fabs(ratio - 1.0) > 0.10)
-        k.warnings.push_back(what + ": the capture's measured peak " + fmt("%.4g", measured) + " differs from the spec's " +
-                             fmt("%.4g", spec_value) + " (at the same clock) by " + fmt("%+.0f%%", (ratio - 1.0) * 100) +
+        k.warnings.push_back(what + ": the capture's measured peak " + general(measured, 4) + " differs from the spec's " +
+                             general(spec_value, 4) + " (at the same clock) by " + signed_fixed((ratio - 1.0) * 100, 0) + "%" +
                              "; the measured peak is used");
 }
 
@@ -142,7 +137,6 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
     for (const auto& d : precision_defs()) {
         resource_use r;
         r.id = d.id;
-        r.is_precision = true;
         bool have_counter = false;
         if (!d.tensor_ops.empty()) {
             if (auto ops = tensor_op_count(m, d)) {
@@ -157,8 +151,8 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
                 }
         }
         k.flops_counted = k.flops_counted || have_counter;
-        if (r.id == "fp16" && r.work > 0 && fp16_counts_are_moves(m)) {
-            k.notes.push_back("fp16: the " + fmt("%.3g", r.work) +
+        if (r.id == resource::fp16 && r.work > 0 && fp16_counts_are_moves(m)) {
+            k.notes.push_back("fp16: the " + general(r.work, 3) +
                               " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
                               "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
             continue;
@@ -170,7 +164,7 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         if (d.peak_inst) {
             if (auto pi = m.find(d.peak_inst)) {
                 measured = *pi * d.flops_per_peak_inst * k.sm_clock_hz;
-                measured_from = fmt("%g", d.flops_per_peak_inst) + " x " + d.peak_inst;
+                measured_from = general(d.flops_per_peak_inst, 6) + " x " + d.peak_inst;
             }
         } else if (auto dp = dense_tensor_peak(m, d.tensor_src)) {
             measured = dp->first * k.sm_clock_hz;
@@ -179,12 +173,12 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         if (measured) {
             r.peak = *measured;
             r.peak_source = "measured: " + measured_from + " x SM clock";
-            if (spec_p) check_against_spec(k, r.id + " peak", *measured, spec_p->per_second);
+            if (spec_p) check_against_spec(k, std::string(name(r.id)) + " peak", *measured, spec_p->per_second);
         } else if (spec_p) {
             r.peak = spec_p->per_second;
             r.peak_source = spec_p->source;
         } else {
-            k.warnings.push_back(std::string(d.id) + ": the kernel did " + fmt("%.3g", r.work) +
+            k.warnings.push_back(std::string(name(d.id)) + ": the kernel did " + general(r.work, 3) +
                                  " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");
             continue;
         }
@@ -198,34 +192,34 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
 // Pipe utilisations as ncu reports them: warp instructions executed over the pipe's peak rate,
 // over elapsed cycles. Instructions are the work, so busy and useful are the same share.
 void add_pipes(kernel_roofline& k, const metric_view& m) {
-    static const char* pipes[] = {"alu", "fma", "fp64", "xu", "lsu", "uniform", "adu", "cbu", "tex", "tma"};
-    auto add = [&](std::string id, double pct, std::string formula, bool in_floor) {
+    auto add = [&](resource id, double pct, std::string formula) {
         resource_use r;
-        r.id = std::move(id);
+        r.id = id;
         r.utilisation = r.useful = pct / 100.0;
         r.formula = std::move(formula);
-        r.in_floor = in_floor;
         k.resources.push_back(std::move(r));
     };
-    for (const char* p : pipes) {
-        std::string metric = std::string("sm__inst_executed_pipe_") + p + ".avg.pct_of_peak_sustained_elapsed";
-        if (auto v = m.find(metric)) add(std::string("pipe_") + p, *v, metric, true);
+    // Every pipe of the vocabulary but the tensor pipe, whose instruction count would include
+    // HFMA2.MMA moves: sm__inst_executed_pipe_<alu, fma, ...>.
+    for (const auto& p : all_resources()) {
+        if (!p.pipe || p.id == resource::pipe_tensor) continue;
+        std::string metric = std::string("sm__inst_executed_") + p.name + ".avg.pct_of_peak_sustained_elapsed";
+        if (auto v = m.find(metric)) add(p.id, *v, metric);
     }
     // The tensor pipe's MMA cycles only (HMMA/HGMMA/QGMMA/IMMA/IGMMA/BMMA/BGMMA, plus DMMA): the
     // plain sm__pipe_tensor_cycles_active also counts HFMA2.MMA moves. It names what is busy;
     // the tensor precisions carry the floor (their FLOPs at the fastest path's rate).
     if (auto mma = m.find("sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_peak_sustained_elapsed")) {
         double dmma = m.find("sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_elapsed").value_or(0.0);
-        add("pipe_tensor", *mma + dmma,
+        add(resource::pipe_tensor, *mma + dmma,
             "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active + sm__pipe_tensor_op_dmma_cycles_active "
-            "(MMA cycles only, avg.pct_of_peak_sustained_elapsed)",
-            false);
+            "(MMA cycles only, avg.pct_of_peak_sustained_elapsed)");
     }
     // Issue slots: one warp instruction per cycle per scheduler.
     if (auto v = m.find("sm__inst_issued.avg.pct_of_peak_sustained_elapsed"))
-        add("issue", *v, "sm__inst_issued.avg.pct_of_peak_sustained_elapsed (one instruction per scheduler per cycle)", true);
+        add(resource::issue, *v, "sm__inst_issued.avg.pct_of_peak_sustained_elapsed (one instruction per scheduler per cycle)");
     if (auto v = m.find("sm__throughput.avg.pct_of_peak_sustained_elapsed"))
-        add("sm", *v, "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)", false);
+        add(resource::sm, *v, "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)");
 }
 
 // The L1/shared data path split by what it carries: wgmma's operand reads from shared memory (the
@@ -281,18 +275,17 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
         bytes = *rate * t_s;
         bytes_from = "dram__bytes.sum.per_second x duration";
     }
-    double spec_bw = *spec.dram_bandwidth_tbs.value * 1e12;
+    double spec_bw = spec.dram_bandwidth_tbs.value * 1e12;
     auto peak_per_cycle = m.find("dram__bytes.sum.peak_sustained");
     resource_use dram;
-    dram.id = "dram";
-    dram.kind = resource_kind::memory;
+    dram.id = resource::dram;
     if (peak_per_cycle && k.dram_clock_hz > 0) {
         dram.peak = *peak_per_cycle * k.dram_clock_hz;
         dram.peak_source = "measured: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second";
         check_against_spec(k, "dram bandwidth", dram.peak, spec_bw);
     } else {
         dram.peak = spec_bw;
-        dram.peak_source = "spec " + spec.file + ": " + fmt("%g", *spec.dram_bandwidth_tbs.value) + " TB/s (" +
+        dram.peak_source = "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" +
                            spec.dram_bandwidth_tbs.source + ")";
     }
     if (bytes) {
@@ -323,8 +316,7 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     // accesses that reached it.
     if (auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed")) {
         resource_use r;
-        r.id = "l2";
-        r.kind = resource_kind::memory;
+        r.id = resource::l2;
         r.work = k.bytes_l2.value_or(0.0);
         r.utilisation = r.useful = *pct / 100.0;
         r.formula = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
@@ -342,8 +334,7 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     // L1 over elapsed cycles of every SM: the "active" form (all the details page has) counts
     // only SMs with work, so four busy blocks on a 132-SM GPU read as a busy L1.
     resource_use l1;
-    l1.id = "l1";
-    l1.kind = resource_kind::memory;
+    l1.id = resource::l1;
     l1.work = k.bytes_l1.value_or(0.0);
     bool have_l1 = false;
     if (auto pct = m.find("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")) {
@@ -371,7 +362,7 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
             if (l1s->gmma_feed > 0.0 && l1.utilisation * 100.0 <= l1s->lsu + 0.5) {
                 l1.utilisation = std::max(0.0, l1s->lsu - l1s->gmma_feed) / 100.0;
                 l1.formula = "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
-                k.notes.push_back("l1: " + fmt("%.1f", l1s->gmma_feed) +
+                k.notes.push_back("l1: " + fixed(l1s->gmma_feed, 1) +
                                   "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
                                   "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
             }
@@ -384,23 +375,42 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     }
 }
 
+// The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock; the
+// issue ceiling: one warp instruction per scheduler (four per SM) per cycle.
+void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+    auto product = [&](const char* per_cycle, const char* clock) -> std::optional<double> {
+        auto a = m.find(per_cycle), b = m.find(clock);
+        if (a && b && *a * *b > 0) return *a * *b;
+        return std::nullopt;
+    };
+    k.peak_l2_bytes_per_s = product("derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second");
+    k.peak_l1_bytes_per_s = product("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second");
+    if (auto n = m.find("smsp__inst_executed.sum"); n && *n > 0) k.warp_instructions = *n;
+    if (k.sm_clock_hz > 0) k.issue_peak_per_s = 4.0 * spec.sm_count.value * k.sm_clock_hz;
+}
+
 }  // namespace
 
-std::pair<double, std::string> practical_share_of(const gpu_spec& spec, const std::string& resource) {
-    auto it = spec.practical_fraction.find(resource);
+std::optional<double> spec_peak_per_second(const gpu_spec& spec, resource precision, double sm_clock_hz) {
+    auto p = scaled_spec_peak(spec, precision, sm_clock_hz);
+    return p ? std::optional<double>(p->per_second) : std::nullopt;
+}
+
+std::pair<double, std::string> practical_share_of(const gpu_spec& spec, resource r) {
+    auto it = spec.practical_fraction.find(r);
     if (it != spec.practical_fraction.end() && it->second.value) return {*it->second.value, it->second.source};
-    if (resource.rfind("tensor_", 0) == 0) {
+    if (info(r).tensor) {
         double sum = 0.0;
         std::string from;
         int n = 0;
         for (const auto& [id, share] : spec.practical_fraction)
-            if (id.rfind("tensor_", 0) == 0 && share.value) {
+            if (info(id).tensor && share.value) {
                 sum += *share.value;
-                from += (from.empty() ? "" : ", ") + id;
+                from += (from.empty() ? "" : ", ") + std::string(name(id));
                 ++n;
             }
         if (n > 0)
-            return {sum / n, "none measured for " + resource + "; the mean of this GPU's measured tensor shares (" + from +
+            return {sum / n, "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" + from +
                                  "): the same pipe and the same operand feed"};
     }
     return {1.0, "none measured: the raw peak (estimates stay upper bounds)"};
@@ -419,13 +429,14 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         k.sm_clock_hz = *clk;
         k.sm_clock_source = "sm__cycles_elapsed.avg.per_second";
     } else {
-        k.sm_clock_hz = *spec.boost_clock_mhz.value * 1e6;
+        k.sm_clock_hz = spec.boost_clock_mhz.value * 1e6;
         k.sm_clock_source = "spec boost clock (the capture holds no SM clock)";
     }
     k.dram_clock_hz = m.find("dram__cycles_elapsed.avg.per_second").value_or(0.0);
     add_precisions(k, m, spec);
     add_pipes(k, m);
     add_memory(k, m, spec);
+    add_chart_ceilings(k, m, spec);
     const resource_use* top = nullptr;
     const resource_use* top_practical = nullptr;
     for (auto& r : k.resources) {
@@ -433,7 +444,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         r.practical = share;
         r.practical_source = source;
         r.floor_ns = r.useful * k.duration_ns / share;
-        if (!r.in_floor) continue;
+        if (!info(r.id).in_floor) continue;
         if (!top || r.useful > top->useful) top = &r;
         if (!top_practical || r.floor_ns > top_practical->floor_ns) top_practical = &r;
     }
@@ -446,7 +457,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     }
     for (const auto& r : k.resources)
         if (r.useful > 1.0)
-            k.warnings.push_back(r.id + " is above its roof: " + fmt("%.1f%%", r.useful * 100) + " of " +
+            k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful) + " of " +
                                  (r.peak > 0 ? r.peak_source : r.formula) + "; the peak or the work count is wrong, so treat this point with suspicion");
     return k;
 }

@@ -11,6 +11,7 @@
 
 #include "models/gpu_spec.hpp"
 #include "models/metric_view.hpp"
+#include "models/resources.hpp"
 
 #include <optional>
 #include <string>
@@ -18,13 +19,10 @@
 
 namespace roofline {
 
-enum class resource_kind { compute, memory };
-
+// One resource of one kernel. What kind of resource it is (memory level, FLOP roof, pipe) and
+// whether it carries a floor is in its id's entry of models/resources.hpp.
 struct resource_use {
-    std::string id;          // fp32, tensor_bf16, dram, l2, l1, issue, pipe_alu, pipe_tensor, sm, ...
-    resource_kind kind = resource_kind::compute;
-    bool is_precision = false;  // a FLOP roof (fp*/tensor_*), as opposed to a pipe or unit
-    bool in_floor = true;       // false for composites that only say what is busy (sm, pipe_tensor)
+    resource id = resource::sm;
     double work = 0.0;       // FLOPs or bytes; 0 when only a utilisation is known
     double peak = 0.0;       // per second at the capture's clock; 0 when not applicable
     std::string peak_source;  // "measured: ..." or "spec: ..."
@@ -66,9 +64,14 @@ struct kernel_roofline {
     std::optional<double> bytes_dram, bytes_l2, bytes_l1;
     double floor_ns = 0.0;        // the largest useful time at raw peak
     double pct_of_roof = 0.0;     // floor / duration, in percent
-    std::string binding;          // the resource with the largest useful share
+    std::optional<resource> binding;  // the resource with the largest useful share
     double practical_floor_ns = 0.0;  // the largest floor at practical shares
-    std::string binding_practical;    // the resource that sets it
+    std::optional<resource> binding_practical;  // the resource that sets it
+    // Ceilings the chart draws beside the floors: L2 and L1 bandwidth from ncu's peak counters
+    // (bytes per cycle x their clocks), and the issue rate with the warp instructions executed.
+    std::optional<double> peak_l2_bytes_per_s, peak_l1_bytes_per_s;
+    std::optional<double> warp_instructions;  // smsp__inst_executed.sum
+    double issue_peak_per_s = 0.0;            // one warp instruction per scheduler per cycle: 4 x SMs x SM clock
     std::vector<std::string> warnings;  // above-roof points, spec disagreements
     std::vector<std::string> notes;     // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
     std::optional<l1_traffic> l1;       // where the raw page has the LSU wavefront counters
@@ -76,9 +79,10 @@ struct kernel_roofline {
     // asked of L2; where the raw page has the counters.
     std::optional<double> l2_excess_share;
 
-    const resource_use* find(const std::string& id) const;
-    // FLOP per byte at a level ("dram", "l2", "l1"); nullopt without FLOP counters or bytes.
-    std::optional<double> intensity(const std::string& level) const;
+    const resource_use* find(resource id) const;
+    const resource_use* find(const std::optional<resource>& id) const { return id ? find(*id) : nullptr; }
+    // FLOP per byte at a memory level (dram, l2, l1); nullopt without FLOP counters or bytes.
+    std::optional<double> intensity(resource level) const;
     // practical_floor_ns / duration: 1 = the kernel runs as fast as the best kernels reach.
     double roof_share() const { return duration_ns > 0 ? practical_floor_ns / duration_ns : 0.0; }
 };
@@ -86,9 +90,13 @@ struct kernel_roofline {
 // Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.
 kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec);
 
+// A precision's peak from the spec (TFLOP/s at the clock it holds at), scaled to `sm_clock_hz`, per
+// second; nullopt where the spec gives none.
+std::optional<double> spec_peak_per_second(const gpu_spec& spec, resource precision, double sm_clock_hz);
+
 // The practical share of a resource on a GPU and where it comes from: the spec's measured
 // figure, else for a tensor precision the mean of the GPU's measured tensor shares (same pipe,
 // same operand feed), else 1 (the raw peak: estimates stay upper bounds).
-std::pair<double, std::string> practical_share_of(const gpu_spec& spec, const std::string& resource);
+std::pair<double, std::string> practical_share_of(const gpu_spec& spec, resource r);
 
 }  // namespace roofline

@@ -44,7 +44,7 @@ TEST_CASE("the H100 and H200 specs hold the shares that roofline calibrate fits 
         REQUIRE(spec);
         for (const auto& p : fit) {
             CAPTURE(p.roof);
-            auto it = spec->practical_fraction.find(p.roof);
+            auto it = spec->practical_fraction.find(resource_named(p.roof).value());
             REQUIRE(it != spec->practical_fraction.end());
             CHECK(*it->second.value == doctest::Approx(p.fraction).epsilon(0.001));
         }

@@ -1,5 +1,6 @@
 // The SVG roofline chart: parsed as XML, every kernel point checked to the pixel against the
 // model's numbers, every ceiling against the model's peaks, and nothing drawn above its roof.
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/report.hpp"
 #include "test_support.hpp"
@@ -54,7 +55,7 @@ parsed_chart parse_chart(const std::string& svg) {
     return c;
 }
 
-const kernel_result& by_short_name(const analysis& a, const std::string& name) {
+const analysed_kernel& by_short_name(const analysis& a, const std::string& name) {
     for (const auto& k : a.kernels)
         if (short_name(k.group.name) == name) return k;
     throw std::runtime_error("no kernel " + name);
@@ -78,7 +79,7 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
         std::map<std::string, double> peaks;
         for (const auto& k : a.kernels)
             for (const auto& r : k.roof.resources)
-                if ((r.is_precision || r.id == "dram") && r.peak > 0) peaks[r.id] = std::max(peaks[r.id], r.peak);
+                if ((roofline::info(r.id).precision || r.id == roofline::resource::dram) && r.peak > 0) peaks[name(r.id)] = std::max(peaks[name(r.id)], r.peak);
         // L2 and L1: ncu's peak bytes per cycle x the level's clock.
         for (const auto& k : a.kernels) {
             const auto& n = k.group.numbers;
@@ -101,18 +102,18 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
         for (const auto& p : c.kernels) {
             const std::string name = p.get<std::string>("<xmlattr>.data-kernel");
             CAPTURE(name);
-            const kernel_result& k = by_short_name(a, name);
-            const resource_use* dom = k.roof.find(p.get<std::string>("<xmlattr>.data-precision"));
+            const analysed_kernel& k = by_short_name(a, name);
+            const resource_use* dom = k.roof.find(resource_named(p.get<std::string>("<xmlattr>.data-precision")).value());
             REQUIRE(dom);
             for (const auto& r : k.roof.resources)
-                if (r.is_precision) CHECK(r.work <= dom->work);  // the dominant precision does the most work
+                if (roofline::info(r.id).precision) CHECK(r.work <= dom->work);  // the dominant precision does the most work
             const double ai = dom->work / *k.roof.bytes_dram, rate = dom->work / (k.roof.duration_ns * 1e-9);
             CHECK(std::abs(p.get<double>("<xmlattr>.cx") - px(ai)) <= 0.01);
             CHECK(std::abs(p.get<double>("<xmlattr>.cy") - py(rate)) <= 0.01);
             // Area proportional to the share of time (radius floored at 2.5 px to stay visible).
             CHECK(p.get<double>("<xmlattr>.r") == doctest::Approx(std::max(2.5, 22.0 * std::sqrt(k.share))).epsilon(0.002));
             // Nothing above its roof: under the DRAM slope and under its precision's ceiling.
-            const double roof = std::min(peaks.at("dram") * ai, peaks.at(dom->id));
+            const double roof = std::min(peaks.at("dram") * ai, peaks.at(roofline::name(dom->id)));
             CHECK(p.get<double>("<xmlattr>.cy") >= py(roof) - 0.01);
             ++drawn;
         }
@@ -120,18 +121,18 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
         std::size_t listed = 0;
         for (const auto& k : a.kernels) {
             bool flops = false;
-            for (const auto& r : k.roof.resources) flops |= r.is_precision && r.work > 0;
+            for (const auto& r : k.roof.resources) flops |= roofline::info(r.id).precision && r.work > 0;
             listed += flops && k.roof.bytes_dram && *k.roof.bytes_dram > 0 ? 0 : 1;
         }
         CHECK(drawn + listed == a.kernels.size());
         // The hierarchical view: L2 and L1 marks on the kernel's row.
         CHECK(!c.levels.empty());
         for (const auto& l : c.levels) {
-            const kernel_result& k = by_short_name(a, l.get<std::string>("<xmlattr>.data-kernel"));
+            const analysed_kernel& k = by_short_name(a, l.get<std::string>("<xmlattr>.data-kernel"));
             const std::string level = l.get<std::string>("<xmlattr>.data-level");
             const resource_use* dom = nullptr;
             for (const auto& r : k.roof.resources)
-                if (r.is_precision && r.work > 0 && (!dom || r.work > dom->work)) dom = &r;
+                if (roofline::info(r.id).precision && r.work > 0 && (!dom || r.work > dom->work)) dom = &r;
             const double bytes = level == "l2" ? *k.roof.bytes_l2 : *k.roof.bytes_l1;
             CHECK(std::abs(l.get<double>("<xmlattr>.cx") - px(dom->work / bytes)) <= 0.01);
             CHECK(std::abs(l.get<double>("<xmlattr>.cy") - py(dom->work / (k.roof.duration_ns * 1e-9))) <= 0.01);
@@ -144,15 +145,15 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
 TEST_CASE("the chart names the ridge point of each precision") {
     auto a = analyze_example("examples/h100/kernels_raw.csv");
     auto chart = build_chart(a);
-    REQUIRE(chart.ceilings.front().id == "dram");
+    REQUIRE(chart.ceilings.front().id == roofline::resource::dram);
     for (std::size_t i = 1; i < chart.ceilings.size(); ++i) {
         const auto& ce = chart.ceilings[i];
-        if (ce.id == "l2" || ce.id == "l1") continue;  // memory slopes: no ridge against DRAM
+        if (ce.id == roofline::resource::l2 || ce.id == roofline::resource::l1) continue;  // memory slopes: no ridge against DRAM
         char exact[64], label[64];
         std::snprintf(exact, sizeof exact, "%.6g", ce.peak / chart.ceilings.front().peak);
         std::snprintf(label, sizeof label, "%.3g", ce.peak / chart.ceilings.front().peak);
         const std::string svg = render_chart_svg(a, chart);
-        CHECK(svg.find("class=\"ridge\" data-id=\"" + ce.id + "\" data-intensity=\"" + exact + "\"") != std::string::npos);
+        CHECK(svg.find("class=\"ridge\" data-id=\"" + std::string(name(ce.id)) + "\" data-intensity=\"" + exact + "\"") != std::string::npos);
         CHECK(svg.find(std::string("ridge ") + label + " FLOP/B") != std::string::npos);
     }
 }
@@ -170,7 +171,7 @@ TEST_CASE("an export without FLOP counters (the details page) gets an instructio
         if (ce.get<std::string>("<xmlattr>.data-id") == "issue") issue = ce.get<double>("<xmlattr>.data-peak");
     }
     for (const auto& ce : chart.ceilings)
-        if (ce.id == "dram") dram = ce.peak;
+        if (ce.id == roofline::resource::dram) dram = ce.peak;
     // 4 warp instructions per clock per SM, at the highest SM clock of the capture.
     double clock = 0;
     for (const auto& k : a.kernels) clock = std::max(clock, k.roof.sm_clock_hz);

@@ -97,7 +97,7 @@ TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and
     // Forced markdown on a terminal, and markdown when stdout is a pipe.
     CHECK(run_cli({"analyze", csv, "--format", "markdown"}, tty).out.rfind("# Roofline report", 0) == 0);
     CHECK(run_cli({"analyze", csv}).out.rfind("# Roofline report", 0) == 0);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "html"}), doctest::Contains("--format takes markdown, json, terminal or auto"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "html"}), doctest::Contains("--format takes markdown, json, terminal, svg or auto"), input_error);
 }
 
 TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal") {

@@ -1,6 +1,7 @@
 #include "analyzer/report/explain.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/report/reference.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -26,8 +26,8 @@ TEST_CASE("raw page with auto units: units row applied per column") {
     CHECK(c.get("dram__cycles_elapsed.avg.per_second") == doctest::Approx(2.618006e9));
     CHECK(c.get("launch__grid_size") == 1056);                                 // "1,056", no unit
     CHECK(c.texts.at("device__attribute_display_name") == "NVIDIA H100 80GB HBM3");
-    CHECK(c.grid_size == "(1056, 1, 1)");
-    CHECK(c.block_size == "(256, 1, 1)");
+    CHECK(to_string(c.grid_size.value()) == "(1056, 1, 1)");
+    CHECK(c.block_size == launch_dims{{256, 1, 1}});
     CHECK(c.cc == "9.0");
 }
 
@@ -139,4 +139,29 @@ TEST_CASE("unknown metrics are kept out of the way, not errors") {
         "\"0\",\"k\",\"(1, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\",\"1.5\",\"7\"\n");
     REQUIRE(v.size() == 1);
     CHECK(v[0].get("gpu__time_duration.sum") == 1500);
+}
+
+TEST_CASE("block and grid sizes are read as three integers; any other text is an error at its cell") {
+    CHECK(parse_launch_dims("(256, 1, 1)") == launch_dims{{256, 1, 1}});
+    CHECK(parse_launch_dims("(32, 8, 2)")->count() == 512);
+    for (const char* bad : {"", "256", "(256, 1)", "(256,1,1)", "(256, 1, 1", "(a, 1, 1)", "(-1, 1, 1)", "(1, 1, 1) "})
+        CHECK_FALSE(parse_launch_dims(bad).has_value());
+    const std::string csv = "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
+                            "\"\",\"\",\"\",\"\",\"nsecond\"\n"
+                            "\"0\",\"k\",\"(256, 1)\",\"(4, 1, 1)\",\"1000\"\n";
+    try {
+        read_launches(csv);
+        FAIL("a malformed Block Size was accepted");
+    } catch (const input_error& e) {
+        CHECK(e.code() == error_code::bad_number);
+        CHECK(e.line() == 3);
+        CHECK(e.column() == 9);
+        CHECK(e.detail() == "Block Size \"(256, 1)\" is not \"(x, y, z)\"");
+    }
+    // An empty cell is unknown, not an error.
+    auto launches = read_launches("\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
+                                  "\"\",\"\",\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"\",\"(4, 1, 1)\",\"1000\"\n");
+    REQUIRE(launches.size() == 1);
+    CHECK_FALSE(launches[0].block_size.has_value());
+    CHECK(to_string(*launches[0].grid_size) == "(4, 1, 1)");
 }

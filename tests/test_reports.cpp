@@ -1,6 +1,7 @@
 // Golden reports for a committed real capture. A mismatch prints the first differing line;
 // ROOFLINE_UPDATE_GOLDEN=1 rewrites the golden files (commit them after reading the diff).
 #include "analyzer/report/report.hpp"
+#include "analyzer/report/table.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -113,4 +114,25 @@ TEST_CASE("the opportunities list every estimated finding of the workload by the
     const std::string md = render_markdown(a);
     CHECK(md.find("## Opportunities") < md.find("## Kernels"));
     CHECK(md.find("| 1 | 1. `unnamed>::wmma_global` | tensor-underused | ") != std::string::npos);
+}
+
+TEST_CASE("the table builder escapes cells for markdown and refuses a row of the wrong width") {
+    table t({"name", "value"});
+    t.row({"a|b", "line\nbreak"}).row({"", "x"});
+    CHECK(t.markdown() == "| name | value |\n|---|---|\n| a\\|b | line break |\n| | x |\n");
+    CHECK_THROWS_AS(t.row({"only one"}), std::logic_error);
+}
+
+TEST_CASE("every report format prints through the one interface, and an unknown one is refused by name") {
+    auto a = analyze_named("examples/h100/kernels_raw.csv");
+    CHECK(find_report_format("html") == nullptr);
+    for (const auto& f : report_formats()) {
+        CAPTURE(f.name);
+        const std::string text = f.print(a, {});
+        CHECK_FALSE(text.empty());
+        CHECK(text == f.print(a, {}));  // deterministic
+    }
+    CHECK(find_report_format("markdown")->print(a, {}) == render_markdown(a));
+    CHECK(find_report_format("svg")->print(a, {}).rfind("<svg ", 0) == 0);
+    CHECK(report_format_names() == "markdown, json, terminal, svg");
 }

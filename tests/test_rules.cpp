@@ -15,6 +15,17 @@ using namespace roofline::rules;
 using namespace roofline::test;
 
 namespace {
+
+// What the pipeline does with the fusion findings: each on the first kernel of its run.
+void add_fusion(std::vector<analysed_kernel>& kernels, const gpu_spec& spec) {
+    std::vector<const kernel_result*> in_order;
+    for (const auto& k : kernels) in_order.push_back(&k);
+    for (auto& w : fusion_candidates(in_order, spec)) kernels[w.kernel].diagnosis.findings.push_back(std::move(w.what));
+}
+
+}  // namespace
+
+namespace {
 std::optional<double> eval(const std::string& text, std::map<std::string, double> values = {}) {
     auto e = expression::parse(text, fact_type);
     return e.evaluate([&](const std::string& n) -> std::optional<double> {
@@ -45,17 +56,17 @@ const gpu_spec& h100() {
     return *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& g) { return g.id == "h100-sxm"; });
 }
 
-diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& k) { return rules::diagnose(trees, k, h100()); }
+diagnosis diagnose(const std::vector<rule_tree>& trees, const analysed_kernel& k) { return rules::diagnose(trees, k, h100()); }
 
 // A kernel with just the metrics a test names, classified as `bound`.
 // `roof_share`: its largest floor at the practical shares over its duration, in percent.
-kernel_result synthetic(const std::string& bound, std::map<std::string, double> metrics, double roof_share = 50, std::size_t launches = 1,
+analysed_kernel synthetic(const std::string& bound, std::map<std::string, double> metrics, double roof_share = 50, std::size_t launches = 1,
                         const std::string& limiter = "") {
-    kernel_result k;
+    analysed_kernel k;
     k.group.launches = launches;
     k.group.numbers = std::move(metrics);
-    k.verdict.bound = bound;
-    k.verdict.limiter = limiter;
+    k.verdict.bound = bound_named(bound).value();
+    if (!limiter.empty()) k.verdict.limiter = resource_named(limiter).value();
     k.roof.placed = true;
     k.roof.duration_ns = 1e6;
     k.roof.pct_of_roof = roof_share;
@@ -193,12 +204,11 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
     CHECK(*f->est_speedup == doctest::Approx(2.0 / 1.25));  // 2 waves of time for 1.25 waves of work
 
     // A kernel whose floor is its DRAM traffic, running DRAM at `busy` of its peak.
-    const double practical = *h100().practical_fraction.at("dram").value;
+    const double practical = *h100().practical_fraction.at(roofline::resource::dram).value;
     auto dram = [&](double busy, const char* bound = "memory", const char* limiter = "dram") {
         auto k = synthetic(bound, {}, 100.0 * busy / practical, 1, limiter);
         resource_use u;
-        u.id = "dram";
-        u.kind = resource_kind::memory;
+        u.id = roofline::resource::dram;
         u.peak = 3e12;
         u.work = busy * 3e12 * 1e-3;  // bytes moved in the 1 ms the kernel lasts
         u.utilisation = u.useful = busy;
@@ -206,7 +216,7 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
         u.floor_ns = busy * 1e6 / practical;
         k.roof.bytes_dram = u.work;
         k.roof.resources.push_back(u);
-        k.roof.binding_practical = "dram";
+        k.roof.binding_practical = roofline::resource::dram;
         return diagnose(trees, k);
     };
     CHECK(has(finding_ids(dram(0.79 * practical)), "dram-bandwidth-low"));
@@ -223,7 +233,7 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
 
 TEST_CASE("the estimator: a fix that keeps the kernel's latency gains nothing off the limiter, and never beats a floor it leaves") {
     auto trees = load_rule_trees();
-    const double practical = *h100().practical_fraction.at("dram").value;
+    const double practical = *h100().practical_fraction.at(roofline::resource::dram).value;
     // Memory-bound on DRAM at 80% busy with 40% of L1's peak in uncoalesced global wavefronts.
     auto kernel = [&](double l1_busy) {
         auto k = synthetic("memory", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100},
@@ -235,12 +245,11 @@ TEST_CASE("the estimator: a fix that keeps the kernel's latency gains nothing of
         k.roof.bytes_dram = 640;
         k.roof.l2_excess_share = 0.0;  // L1 absorbed the excess: L2 saw the ideal
         resource_use dram;
-        dram.id = "dram";
-        dram.kind = resource_kind::memory;
+        dram.id = roofline::resource::dram;
         dram.utilisation = dram.useful = 0.8;
         dram.practical = practical;
         resource_use l1 = dram;
-        l1.id = "l1";
+        l1.id = roofline::resource::l1;
         l1.utilisation = l1_busy;
         l1.practical = 1.0;
         k.roof.resources = {dram, l1};
@@ -258,7 +267,7 @@ TEST_CASE("the estimator: a fix that keeps the kernel's latency gains nothing of
     CHECK(*f->est_speedup == doctest::Approx(1.0));
     // Where L1 limits (busier than DRAM), the same fix takes the kernel to its floors: DRAM at its practical share.
     auto l1_bound = kernel(0.95);
-    l1_bound.verdict.limiter = "l1";
+    l1_bound.verdict.limiter = roofline::resource::l1;
     auto e = diagnose(trees, l1_bound);
     auto g = std::find_if(e.findings.begin(), e.findings.end(), [](const finding& x) { return x.id == "uncoalesced-global"; });
     REQUIRE(g != e.findings.end());
@@ -269,18 +278,17 @@ TEST_CASE("the estimator: a fix that keeps the kernel's latency gains nothing of
 }
 TEST_CASE("fusion-candidate: consecutive DRAM-bound kernels that pass a buffer along") {
     auto kernel = [](const char* name, double read, double written, const char* grid = "(1024, 1, 1)") {
-        kernel_result k;
+        analysed_kernel k;
         k.group.name = name;
         k.group.launches = 1;
-        k.group.grid_size = grid;
-        k.group.block_size = "(256, 1, 1)";
+        k.group.grid_size = parse_launch_dims(grid);
+        k.group.block_size = parse_launch_dims("(256, 1, 1)");
         k.group.numbers = {{"dram__bytes_read.sum", read}, {"dram__bytes_write.sum", written}};
-        k.verdict.bound = "memory";
-        k.verdict.limiter = "dram";
+        k.verdict.bound = roofline::bound::memory;
+        k.verdict.limiter = roofline::resource::dram;
         k.roof.placed = true;
         resource_use u;
-        u.id = "dram";
-        u.kind = resource_kind::memory;
+        u.id = roofline::resource::dram;
         u.peak = 1e12;
         k.roof.bytes_dram = read + written;
         k.roof.duration_ns = 1e9 * (read + written) / 1e12;
@@ -288,24 +296,24 @@ TEST_CASE("fusion-candidate: consecutive DRAM-bound kernels that pass a buffer a
         return k;
     };
     // Three passes over 1 MB: 6 MB through DRAM; fused, 2 MB.
-    std::vector<kernel_result> ks = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6), kernel("c(", 1e6, 1e6), kernel("other(", 1e6, 1e6, "(7, 1, 1)")};
-    add_fusion_candidates(ks, h100());
+    std::vector<analysed_kernel> ks = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6), kernel("c(", 1e6, 1e6), kernel("other(", 1e6, 1e6, "(7, 1, 1)")};
+    add_fusion(ks, h100());
     REQUIRE(ks[0].diagnosis.findings.size() == 1);
     const auto& f = ks[0].diagnosis.findings.front();
     CHECK(f.id == "fusion-candidate");
-    const double practical = *h100().practical_fraction.at("dram").value;
+    const double practical = *h100().practical_fraction.at(roofline::resource::dram).value;
     CHECK(*f.est_time_after_ns == doctest::Approx(1e9 * 2e6 / (1e12 * practical)));
     CHECK(*f.est_speedup == doctest::Approx(3.0 * practical));
     CHECK(ks[1].diagnosis.findings.empty());
     CHECK(ks[3].diagnosis.findings.empty());  // another grid: not part of the run
     // The next kernel reads far more than this one wrote: not one buffer passed along.
-    std::vector<kernel_result> apart = {kernel("a(", 1e6, 1e6), kernel("b(", 2e6, 1e6)};
-    add_fusion_candidates(apart, h100());
+    std::vector<analysed_kernel> apart = {kernel("a(", 1e6, 1e6), kernel("b(", 2e6, 1e6)};
+    add_fusion(apart, h100());
     CHECK(apart[0].diagnosis.findings.empty());
     // Not DRAM-bound: nothing to gain from keeping the buffer on chip.
-    std::vector<kernel_result> compute = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6)};
-    compute[1].verdict.bound = "compute";
-    add_fusion_candidates(compute, h100());
+    std::vector<analysed_kernel> compute = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6)};
+    compute[1].verdict.bound = roofline::bound::compute;
+    add_fusion(compute, h100());
     CHECK(compute[0].diagnosis.findings.empty());
 }
 

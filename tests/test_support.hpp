@@ -55,7 +55,7 @@ inline analysis analyze_example(const std::string& rel, const analyze_options& o
     return analyze_file(source_path(rel), o);
 }
 
-inline const kernel_result& kernel_named(const analysis& a, const std::string& part) {
+inline const analysed_kernel& kernel_named(const analysis& a, const std::string& part) {
     for (const auto& k : a.kernels)
         if (k.group.name.find(part) != std::string::npos) return k;
     throw std::runtime_error("no kernel named " + part);

@@ -26,7 +26,7 @@ const analysis& wild(const std::string& capture) {
 
 // The kernel a launch of the capture (by ncu's ID) belongs to: kernels are folded by name, block
 // and grid, so two library calls of one kernel on one grid are one kernel.
-const kernel_result& by_id(const std::string& capture, int id) {
+const analysed_kernel& by_id(const std::string& capture, int id) {
     static std::map<std::string, std::vector<launch_record>> launches;
     auto it = launches.find(capture);
     if (it == launches.end()) it = launches.emplace(capture, read_example("examples/wild/" + capture)).first;
@@ -70,7 +70,7 @@ TEST_CASE("wild set: the first finding is a labelled one on at least 90% of the 
 
 TEST_CASE("wild set: every estimate of the progressions lands within [0.67x, 1.5x] of the gain measured by the variant that applies its fix") {
     auto p = json::parse(read_text(source_path("examples/wild/progressions.json")));
-    auto kernel = [&](const std::string& name) -> const kernel_result& {
+    auto kernel = [&](const std::string& name) -> const analysed_kernel& {
         const auto& where = p["kernels"][name];
         return by_id(where[0], where[1].get<int>());
     };
@@ -96,7 +96,7 @@ TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
     // rowsum_thread's SASS has one HFMA2.MMA per warp and no MMA: ncu counts 65,536 HFMA thread
     // instructions and 2,048 tensor-pipe instructions (examples/wild/own_counter_check.csv).
     const auto& k = by_id("own_raw.csv", 0);
-    CHECK(k.roof.find("fp16") == nullptr);
+    CHECK(k.roof.find(roofline::resource::fp16) == nullptr);
     CHECK(std::any_of(k.roof.notes.begin(), k.roof.notes.end(), [](const std::string& n) { return n.find("HFMA2.MMA") != std::string::npos; }));
     CHECK(*rules::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma") == 0.0);
 }
@@ -133,7 +133,7 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                     // No estimate beats a floor its fix leaves: every resource it does not change
                     // still needs its busy work at its practical share.
                     for (const auto& r : k.roof.resources) {
-                        if (!r.in_floor || f.changed_work.count(r.id)) continue;
+                        if (!roofline::info(r.id).in_floor || f.changed_work.count(r.id)) continue;
                         const double floor = std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
                         CAPTURE(r.id);
                         CHECK(*f.est_time_after_ns >= floor * (1.0 - 1e-9));

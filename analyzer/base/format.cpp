@@ -1,24 +1,31 @@
 #include "analyzer/base/format.hpp"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace roofline {
-
 namespace {
-std::string printf_str(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
+
+std::string chars(double v, std::chars_format f, int precision) {
+    char buf[400];  // %.Nf of 1e308 needs 309 digits before the point
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, f, precision);
+    if (ec != std::errc()) return "?";
+    return std::string(buf, end);
 }
+
 // Three significant digits without an exponent.
 std::string three_digits(double v) {
     double a = std::fabs(v);
-    if (a >= 100) return printf_str("%.0f", v);
-    if (a >= 10) return printf_str("%.1f", v);
-    return printf_str("%.2f", v);
+    if (a >= 100) return fixed(v, 0);
+    if (a >= 10) return fixed(v, 1);
+    return fixed(v, 2);
 }
+
 }  // namespace
+
+std::string fixed(double v, int decimals) { return chars(v, std::chars_format::fixed, decimals); }
+std::string general(double v, int significant) { return chars(v, std::chars_format::general, significant); }
+std::string signed_fixed(double v, int decimals) { return (std::signbit(v) || std::isnan(v) ? "" : "+") + fixed(v, decimals); }
 
 std::string format_duration_ns(double ns) {
     if (ns >= 1e9) return three_digits(ns / 1e9) + " s";
@@ -36,17 +43,13 @@ std::string format_si(double value, const std::string& unit) {
     return three_digits(value) + " " + unit;
 }
 
-std::string format_percent(double fraction) { return printf_str("%.1f%%", fraction * 100.0); }
+std::string format_percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
 
 std::string format_number(double v) {
-    if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) return printf_str("%.3g", v);
+    if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) return general(v, 3);
     return three_digits(v);
 }
 
-std::string format_fixed(const char* printf_format, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, printf_format, v);
-    return buf;
-}
+std::string format_times(double v) { return fixed(v, v >= 10 ? 1 : 2) + "x"; }
 
 }  // namespace roofline

@@ -1,15 +1,19 @@
-// Human-readable quantities for reports: SI prefixes, fixed significant digits, so the same
-// numbers always print the same text.
+// The one number formatter: every number the engine writes goes through these, so the same value
+// prints the same text on every machine (std::to_chars: no locale, no printf format strings).
 #pragma once
 
 #include <string>
 
 namespace roofline {
 
-std::string format_duration_ns(double ns);               // "182.3 us"
+std::string fixed(double v, int decimals);         // printf "%.Nf": (1.5, 2) -> "1.50"
+std::string general(double v, int significant);    // printf "%.Ng": (0.000123456, 3) -> "0.000123"
+std::string signed_fixed(double v, int decimals);  // printf "%+.Nf": (12.3, 0) -> "+12"
+
+std::string format_duration_ns(double ns);                     // "182 us", "3.46 ms"
 std::string format_si(double value, const std::string& unit);  // "2.84 TB/s", "53.2 TFLOP/s", "518 MB"
-std::string format_percent(double fraction);              // 0.853 -> "85.3%"
-std::string format_number(double v);                      // "%.3g"-like, no exponent below 1e6
-std::string format_fixed(const char* printf_format, double v);  // one number through a printf format: ("%.2f", 1.5) -> "1.50"
+std::string format_percent(double fraction);                   // 0.853 -> "85.3%"
+std::string format_number(double v);                           // three significant digits; "%.3g" beyond 1e6 and under 1e-3
+std::string format_times(double v);                            // a speedup: "1.87x", "12.2x" (one decimal from 10x)
 
 }  // namespace roofline

@@ -44,20 +44,4 @@ const metric_entry* find_metric(const std::string& id) {
     return it != all.end() && it->id == id ? &*it : nullptr;
 }
 
-std::string metric_catalogue_markdown() {
-    std::string out =
-        "# The metrics the engine reads\n\n"
-        "Generated from `analyzer/base/metrics.json` by `roofline explain --catalogue`; a test holds this file to it. Every id is\n"
-        "exactly as `ncu --csv --page raw` writes it; the unit is the base unit (`--print-units base`). All of them are in\n"
-        "`--set full`; the section column says which section collects each one on its own.\n\n";
-    auto cell = [](std::string s) {
-        for (std::size_t i = 0; (i = s.find('|', i)) != std::string::npos; i += 2) s.replace(i, 1, "\\|");
-        return s;
-    };
-    out += "| metric | unit | meaning | pitfall | collected by |\n|---|---|---|---|---|\n";
-    for (const auto& m : metric_catalogue())
-        out += "| `" + m.id + "` | " + cell(m.unit) + " | " + cell(m.meaning) + " | " + cell(m.pitfall) + " | " + cell(m.collected_by) + " |\n";
-    return out;
-}
-
 }  // namespace roofline

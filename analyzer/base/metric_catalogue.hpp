@@ -1,6 +1,6 @@
 // The metric catalogue (analyzer/base/metrics.json, compiled in): every ncu metric id the
 // engine reads or a rule may name, with its unit, meaning, pitfalls and the section that collects
-// it. Rule files are type-checked against it; `roofline explain` and docs/metrics.md read it.
+// it. Rule files are type-checked against it; `roofline explain` and docs/metrics.md (analyzer/report/reference.hpp) read it.
 #pragma once
 
 #include <string>
@@ -19,7 +19,5 @@ struct metric_entry {
 // In id order.
 const std::vector<metric_entry>& metric_catalogue();
 const metric_entry* find_metric(const std::string& id);
-// docs/metrics.md, generated: one row per metric.
-std::string metric_catalogue_markdown();
 
 }  // namespace roofline

@@ -3,8 +3,9 @@
 #include "analyzer/diagnose/estimate.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
+#include "analyzer/base/format.hpp"
+
 #include <algorithm>
-#include <cstdio>
 
 namespace roofline::rules {
 namespace {
@@ -29,7 +30,7 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
     v.depth = depth;
     std::vector<std::string> missing;
     auto ok = n.when.evaluate(facts, &missing);
-    for (const auto& name : n.when.names()) v.values.push_back({name, facts(name)});
+    for (const auto& name : n.when.names()) v.values.push_back({name, facts(name), fact_type(name).value_or(value_type::number)});
     if (!ok) {
         v.result = visited_node::outcome::cannot_evaluate;
         v.missing = missing;
@@ -47,7 +48,7 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         f.node = n.id;
         f.title = n.title;
         f.explain = n.explain;
-        for (const auto& e : n.evidence) f.evidence.push_back({e.text(), e.evaluate(facts)});
+        for (const auto& e : n.evidence) f.evidence.push_back({e.text(), e.evaluate(facts), e.type()});
         if (n.estimate) {
             std::vector<std::string> lacking;
             estimate_finding(f, *n.estimate, k, gpu, facts, &lacking);
@@ -65,12 +66,6 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
     for (const auto& c : n.children) walk(tree, c, depth + 1, facts, k, gpu, d);
 }
 
-std::string times(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2fx", v);
-    return buf;
-}
-
 // The stall reasons ncu samples, for the catch-all finding's evidence.
 const std::vector<const char*>& stall_reasons() {
     static const std::vector<const char*> r = {"long_scoreboard", "barrier", "mio_throttle", "short_scoreboard", "wait", "math_pipe_throttle",
@@ -86,7 +81,7 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     f.id = "unexplained";
     f.tree = "catch-all";
     f.node = "unexplained";
-    f.title = "No rule explains this kernel's time";
+    f.title = unexplained_title;
     f.explain = "No diagnosis tree fired: the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
                 "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A source-level profile "
                 "(ncu --set full with -lineinfo, the Source page) or the PM sampling timeline decides it.";
@@ -120,8 +115,8 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
     if (larger) {
         auto it = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
         if (it != d.findings.end()) {
-            d.notes.push_back("near-roof is not reported: " + larger->id + " promises " + times(*larger->est_speedup) +
-                              " on the same kernel, more than the " + times(near_roof_contradicted_above) + " near-roof allows");
+            d.notes.push_back("near-roof is not reported: " + larger->id + " promises " + format_times(*larger->est_speedup) +
+                              " on the same kernel, more than the " + format_times(near_roof_contradicted_above) + " near-roof allows");
             d.findings.erase(it);
         }
     }

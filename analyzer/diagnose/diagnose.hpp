@@ -2,7 +2,7 @@
 // teaching view), the findings of the nodes that fired, and the counters a node lacked.
 #pragma once
 
-#include "analyzer/pipeline/analysis.hpp"
+#include "models/kernel_result.hpp"
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/rule_tree.hpp"
 
@@ -10,6 +10,9 @@
 #include <vector>
 
 namespace roofline::rules {
+
+// The catch-all finding of a kernel no tree explains.
+inline constexpr const char* unexplained_title = "No rule explains this kernel's time";
 
 diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec);
 // Ranks a kernel's findings by the time each saves alone (those without an estimate last, in tree

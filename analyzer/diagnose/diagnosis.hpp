@@ -2,6 +2,9 @@
 // condition (the teaching view), the findings of the nodes that fired, and what was missing.
 #pragma once
 
+#include "analyzer/diagnose/expression.hpp"
+#include "models/resources.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -9,9 +12,14 @@
 
 namespace roofline::rules {
 
+// A value a finding or a tree node shows: an expression of the rule language (evaluated on this
+// kernel, and on any other with evaluate_evidence) or a label for a figure the engine computed
+// across kernels (the fusion finding's), which no rule can evaluate.
 struct evidence_value {
-    std::string expression;
+    std::string expression;  // the expression text, or the label
     std::optional<double> value;
+    value_type type = value_type::number;
+    bool is_label = false;
 };
 
 struct visited_node {
@@ -37,7 +45,7 @@ struct finding {
     std::optional<double> est_time_saved_combined_ns;
     std::string binds_after;                  // the resource (or bound) that sets the time after the fix
     // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
-    std::map<std::string, double> changed_work;
+    std::map<resource, double> changed_work;
     double at_least_ns = 0.0;
     bool removes_launch = false;
     bool changes_work = false;   // the fix changes work (bytes, instructions, FLOPs), not only latency

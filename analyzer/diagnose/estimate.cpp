@@ -1,28 +1,25 @@
 #include "analyzer/diagnose/estimate.hpp"
 
+#include "analyzer/base/format.hpp"
+
 #include <algorithm>
-#include <cstdio>
 
 namespace roofline::rules {
 namespace {
 
-std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
+std::string number_text(double v) { return general(v, 3); }
 
 // A fix that takes less than this share off the limiter's work does not change what limits.
 constexpr double limiter_changed_below = 0.05;
 
-double practical_of(const kernel_result& k, const gpu_spec& gpu, const std::string& id) {
+double practical_of(const kernel_result& k, const gpu_spec& gpu, resource id) {
     const resource_use* r = k.roof.find(id);
     return r ? r->practical : practical_share_of(gpu, id).first;
 }
 
 // The resource under the most pressure now: busy work over its practical share.
-std::string limiter_of(const kernel_result& k, const gpu_spec& gpu, const std::map<std::string, double>& work) {
-    std::string top;
+std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu, const std::map<resource, double>& work) {
+    std::optional<resource> top;
     double most = -1.0;
     for (const auto& [id, ns] : work) {
         const double t = ns / practical_of(k, gpu, id);
@@ -36,34 +33,35 @@ std::string limiter_of(const kernel_result& k, const gpu_spec& gpu, const std::m
 
 // The time after `changed` replaces part of `work`: the largest floor of the result, and for a fix
 // that keeps the kernel's latency, the current time scaled by what is left of the limiter's work.
-estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const std::map<std::string, double>& work,
-                            const std::map<std::string, double>& changed, bool keeps_latency, double at_least, bool removes_launch) {
+estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const std::map<resource, double>& work,
+                            const std::map<resource, double>& changed, bool keeps_latency, double at_least, bool removes_launch) {
     estimate_outcome out;
-    std::map<std::string, double> after = work;
+    std::map<resource, double> after = work;
     for (const auto& [r, ns] : changed) after[r] = ns;
     for (const auto& [id, ns] : after) {
         const double t = ns / practical_of(k, gpu, id);
         if (t > out.after_ns) {
             out.after_ns = t;
-            out.binds_after = id;
+            out.binds_after = name(id);
         }
     }
     if (keeps_latency) {
         // A fix that removes one waste: on a kernel a unit bounds, removing it from that unit
         // makes the kernel a clean stream (the floors), removing it elsewhere buys nothing. On a
         // kernel no unit bounds (latency), only the limiter's busy share of the time shrinks.
-        const std::string limiter = limiter_of(k, gpu, work);
-        const double before = work.count(limiter) ? work.at(limiter) : 0.0;
+        const std::optional<resource> top = limiter_of(k, gpu, work);
+        const resource limiter = top.value_or(resource::sm);
+        const double before = top && work.count(limiter) ? work.at(limiter) : 0.0;
         if (before > 0) {
             const double left = after[limiter] / before;
             const double pressure = std::min(1.0, before / practical_of(k, gpu, limiter) / k.roof.duration_ns);
-            const bool bounded = k.verdict.bound == "memory" || k.verdict.bound == "compute";
+            const bool bounded = k.verdict.bound == bound::memory || k.verdict.bound == bound::compute;
             double kept = k.roof.duration_ns;
             if (!bounded) kept *= 1.0 - pressure * (1.0 - left);
             else if (left < 1.0 - limiter_changed_below) kept = 0.0;
             if (kept > out.after_ns) {
                 out.after_ns = kept;
-                out.binds_after = limiter + (bounded ? " (the limiter, which this fix leaves as it is)"
+                out.binds_after = name(limiter) + std::string(bounded ? " (the limiter, which this fix leaves as it is)"
                                                      : " (its busy share shrinks; the latency the kernel waits on stays)");
             }
         }
@@ -82,26 +80,26 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
 
 }  // namespace
 
-std::map<std::string, double> current_work(const kernel_roofline& k) {
-    std::map<std::string, double> w;
+std::map<resource, double> current_work(const kernel_roofline& k) {
+    std::map<resource, double> w;
     for (const auto& r : k.resources)
-        if (r.in_floor) w[r.id] = r.utilisation * k.duration_ns;
+        if (info(r.id).in_floor) w[r.id] = r.utilisation * k.duration_ns;
     return w;
 }
 
 void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu, const name_values& facts,
                       std::vector<std::string>* missing) {
     f.estimate_why = spec.why;
-    std::map<std::string, double> work = current_work(k.roof);
-    std::map<std::string, double> changed;
+    std::map<resource, double> work = current_work(k.roof);
+    std::map<resource, double> changed;
     for (const auto& c : spec.changes) {
         auto amount = c.amount.evaluate(facts, missing);
         std::string on;
-        for (const auto& r : c.on) on += (on.empty() ? "" : ", ") + r;
+        for (resource r : c.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
         f.estimate_changes.push_back(on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
                                      (amount ? " = " + (c.add ? number_text(*amount) + " ns" : number_text(*amount)) : std::string()));
         if (!amount) return;
-        for (const auto& r : c.on) {
+        for (resource r : c.on) {
             double before = changed.count(r) ? changed[r] : (work.count(r) ? work[r] : 0.0);
             // A fix removes waste: it never adds work where it scales, and scales never go negative.
             changed[r] = c.add ? before + std::max(0.0, *amount) : before * std::clamp(*amount, 0.0, 1.0);
@@ -130,7 +128,7 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
 }
 
 estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes) {
-    std::map<std::string, double> least;
+    std::map<resource, double> least;
     bool removes_launch = false, only_work_fixes = true;
     for (const finding* f : fixes) {
         removes_launch = removes_launch || f->removes_launch;

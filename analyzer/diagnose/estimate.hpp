@@ -9,7 +9,7 @@
 // nor under the GPU's shortest launch (unless the fix removes the launch).
 #pragma once
 
-#include "analyzer/pipeline/analysis.hpp"
+#include "models/kernel_result.hpp"
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/rule_tree.hpp"
 
@@ -20,7 +20,7 @@ namespace roofline::rules {
 
 // Work per resource as time at raw peak (ns): busy share x duration, for the resources that carry
 // a floor.
-std::map<std::string, double> current_work(const kernel_roofline& k);
+std::map<resource, double> current_work(const kernel_roofline& k);
 
 struct estimate_outcome {
     double after_ns = 0.0;

@@ -276,6 +276,8 @@ expression expression::parse(const std::string& text, const name_types& types) {
 }
 
 expression::expression() : text_("true") {}
+expression::expression(const expression&) = default;
+expression& expression::operator=(const expression&) = default;
 expression::expression(expression&&) noexcept = default;
 expression& expression::operator=(expression&&) noexcept = default;
 expression::~expression() = default;

@@ -35,6 +35,9 @@ public:
     // Throws expression_error on a syntax error, an unknown name or a type mismatch.
     static expression parse(const std::string& text, const name_types& types);
     expression();  // the empty expression: true
+    // Copies share the parsed tree, which nothing changes once parsed.
+    expression(const expression&);
+    expression& operator=(const expression&);
     expression(expression&&) noexcept;
     expression& operator=(expression&&) noexcept;
     ~expression();
@@ -52,7 +55,7 @@ public:
 private:
     std::string text_;
     std::vector<std::string> names_;
-    std::unique_ptr<node> root_;
+    std::shared_ptr<const node> root_;
 };
 
 }  // namespace roofline::rules

@@ -6,18 +6,30 @@
 #pragma once
 
 #include "analyzer/diagnose/diagnosis.hpp"
+#include "models/kernel_result.hpp"
 
+#include <cstddef>
+#include <string>
 #include <vector>
-
-namespace roofline {
-struct kernel_result;
-struct gpu_spec;
-}  // namespace roofline
 
 namespace roofline::rules {
 
-// kernels in order of first launch (as kernel_table gives them). Adds the finding and a
-// "workload / fusion-candidate" path entry to the first kernel of each run, and re-ranks its findings.
-void add_fusion_candidates(std::vector<kernel_result>& kernels, const gpu_spec& spec);
+// What the finding says wherever it is named (the finding itself, `roofline explain`).
+struct fusion_text {
+    static constexpr const char* id = "fusion-candidate";
+    static constexpr const char* title = "Consecutive DRAM-bound kernels pass a buffer through DRAM";
+    static constexpr double same_buffer_tolerance = 0.25;  // how close one's writes and the next one's reads must be
+    static const std::vector<std::string>& fixes();
+};
+
+struct workload_finding {
+    std::size_t kernel = 0;  // index into the kernels given, the first of the run
+    finding what;
+    visited_node path;        // the "workload / fusion-candidate" entry of the kernel's tree path
+};
+
+// kernels in order of first launch (as kernel_table gives them). One finding per run; the caller
+// adds it to the first kernel's diagnosis and settles that kernel's findings again.
+std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_result*>& kernels, const gpu_spec& spec);
 
 }  // namespace roofline::rules

@@ -72,7 +72,7 @@ std::optional<double> l1_share(const kernel_result& k, double (*part)(const l1_t
 const resource_use* top_tensor(const kernel_result& k) {
     const resource_use* top = nullptr;
     for (const auto& r : k.roof.resources)
-        if (r.is_precision && r.id.rfind("tensor_", 0) == 0 && (!top || r.floor_ns > top->floor_ns)) top = &r;
+        if (info(r.id).tensor && (!top || r.floor_ns > top->floor_ns)) top = &r;
     return top;
 }
 
@@ -117,11 +117,11 @@ const std::vector<fact>& facts() {
          [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
              if (!k.roof.flops_counted) return std::nullopt;
              bool ops = false;
-             for (const auto& r : k.roof.resources) ops = ops || (r.is_precision && r.id.rfind("tensor_", 0) == 0 && r.work > 0);
+             for (const auto& r : k.roof.resources) ops = ops || (info(r.id).tensor && r.work > 0);
              return flag(ops);
          }},
         {"tensor_binds", value_type::boolean, "a tensor precision has the kernel's largest practical floor",
-         [](const kernel_result& k, const gpu_spec&) { return flag(k.roof.binding_practical.rfind("tensor_", 0) == 0); }},
+         [](const kernel_result& k, const gpu_spec&) { return flag(k.roof.binding_practical && info(*k.roof.binding_practical).tensor); }},
         {"warp_specialised", value_type::boolean,
          "the kernel issues warpgroup MMA (wgmma) or TMA copies: producer and consumer warps hand tiles over through mbarriers by design",
          [](const kernel_result& k, const gpu_spec&) {
@@ -186,7 +186,7 @@ const std::vector<fact>& facts() {
              if (!k.roof.flops_counted) return std::nullopt;
              double cuda_core = 0.0;
              for (const auto& r : k.roof.resources)
-                 if (r.is_precision && r.id.rfind("tensor_", 0) != 0) cuda_core += r.work;
+                 if (info(r.id).precision && !info(r.id).tensor) cuda_core += r.work;
              return ratio(cuda_core, l1_load_bytes(k));
          }},
         {"local_sector_share", value_type::number, "local-memory sectors over global and local sectors moved through L1 (loads and stores)",
@@ -225,77 +225,69 @@ const std::vector<fact>& facts() {
         {"lanes_active", value_type::number, "threads that execute an instruction, on average, of a warp's 32 (smsp__thread_inst_executed_per_inst_executed.ratio)",
          [](const kernel_result& k, const gpu_spec&) { return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio"); }},
         {"limiter_tensor", value_type::boolean, "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",
-         [](const kernel_result& k, const gpu_spec&) { return flag(k.verdict.limiter.rfind("tensor_", 0) == 0); }},
+         [](const kernel_result& k, const gpu_spec&) { return flag(k.verdict.limiter && info(*k.verdict.limiter).tensor); }},
     };
     return table;
-}
-
-const std::vector<std::string>& bound_names() {
-    static const std::vector<std::string> b = {"memory", "compute", "latency", "small_grid", "launch"};
-    return b;
 }
 
 struct family {
     std::string prefix;
     value_type type;
     std::string doc;
-    std::function<std::optional<double>(const kernel_result&, const gpu_spec&, const std::string& resource)> get;
+    std::function<std::optional<double>(const kernel_result&, const gpu_spec&, resource)> get;
 };
 
-const resource_use* resource_of(const kernel_result& k, const std::string& id) { return k.roof.find(id); }
+const resource_use* resource_of(const kernel_result& k, resource id) { return k.roof.find(id); }
 
 const std::vector<family>& families() {
     static const std::vector<family> table = {
         {"util_", value_type::number, "busy share 0..1 of a resource as ncu sees it, waste included (replays, excess sectors, conflicts)",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
              return u ? std::optional<double>(u->utilisation) : std::nullopt;
          }},
         {"useful_", value_type::number, "the share of the duration the resource's useful work needs at its peak (0 where the kernel does not use it)",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
              return k.roof.placed ? std::optional<double>(u ? u->useful : 0.0) : std::nullopt;
          }},
         {"pressure_", value_type::number, "busy share over the practical share: 1 = as busy as the best kernels keep it",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
              return u ? std::optional<double>(u->utilisation / u->practical) : std::nullopt;
          }},
         {"practical_", value_type::number, "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; 1 where none is measured)",
-         [](const kernel_result&, const gpu_spec& s, const std::string& r) { return std::optional<double>(practical_share_of(s, r).first); }},
+         [](const kernel_result&, const gpu_spec& s, resource r) { return std::optional<double>(practical_share_of(s, r).first); }},
         {"peak_", value_type::number,
          "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a precision the kernel does not use, the spec's figure at that clock",
-         [](const kernel_result& k, const gpu_spec& spec, const std::string& res) -> std::optional<double> {
-             const kernel_roofline& r = k.roof;
-             if (const resource_use* u = r.find(res); u && u->peak > 0) return u->peak;
-             auto it = spec.peaks_tflops.find(res);
-             if (it == spec.peaks_tflops.end() || !it->second.value || r.sm_clock_hz <= 0) return std::nullopt;
-             double at_hz = it->second.at_clock_mhz.value_or(*spec.boost_clock_mhz.value) * 1e6;
-             return *it->second.value * 1e12 * r.sm_clock_hz / at_hz;
+         [](const kernel_result& k, const gpu_spec& spec, resource res) -> std::optional<double> {
+             if (const resource_use* u = k.roof.find(res); u && u->peak > 0) return u->peak;
+             if (k.roof.sm_clock_hz <= 0) return std::nullopt;
+             return spec_peak_per_second(spec, res, k.roof.sm_clock_hz);
          }},
         {"work_ns_", value_type::number, "the resource's useful work as time at its raw peak: useful x duration (0 where unused)",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
              return std::optional<double>(u ? u->useful * k.roof.duration_ns : 0.0);
          }},
         {"floor_ns_", value_type::number, "the resource's useful work at its practical share, in ns (0 where unused)",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
              return std::optional<double>(u ? u->floor_ns : 0.0);
          }},
         {"flops_", value_type::number, "FLOPs of one precision (0 where the kernel did none)",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
-             return k.roof.flops_counted ? std::optional<double>(u && u->is_precision ? u->work : 0.0) : std::nullopt;
+             return k.roof.flops_counted ? std::optional<double>(u && info(u->id).precision ? u->work : 0.0) : std::nullopt;
          }},
         {"binds_", value_type::boolean,
          "true when this resource's practical floor is the kernel's largest, or within 5% of it (floors that close cannot be told apart)",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
-             return flag(u && u->in_floor && u->floor_ns > 0 && u->floor_ns >= 0.95 * k.roof.practical_floor_ns);
+             return flag(u && info(u->id).in_floor && u->floor_ns > 0 && u->floor_ns >= 0.95 * k.roof.practical_floor_ns);
          }},
         {"limiter_", value_type::boolean, "true when the classification names this resource as the limiter",
-         [](const kernel_result& k, const gpu_spec&, const std::string& r) { return flag(k.verdict.limiter == r); }},
+         [](const kernel_result& k, const gpu_spec&, resource r) { return flag(k.verdict.limiter == r); }},
     };
     return table;
 }
@@ -311,25 +303,22 @@ const fact* find_fact(const std::string& name) {
 }
 
 // The family and resource of a name like useful_dram, or nullptr.
-std::pair<const family*, std::string> split_family(const std::string& name) {
+std::pair<const family*, resource> split_family(const std::string& name) {
     for (const auto& f : families()) {
         if (name.rfind(f.prefix, 0) != 0) continue;
-        std::string res = name.substr(f.prefix.size());
-        const auto& all = fact_resources();
-        if (std::find(all.begin(), all.end(), res) != all.end()) return {&f, res};
+        if (auto r = resource_named(std::string_view(name).substr(f.prefix.size()))) return {&f, *r};
     }
-    return {nullptr, ""};
+    return {nullptr, resource::sm};
+}
+
+// bound_memory, bound_compute, ...: every bound a verdict can name (unknown is no verdict).
+std::optional<bound> bound_fact(const std::string& name) {
+    for (bound b : all_bounds())
+        if (b != bound::unknown && name == std::string("bound_") + roofline::name(b)) return b;
+    return std::nullopt;
 }
 
 }  // namespace
-
-const std::vector<std::string>& fact_resources() {
-    static const std::vector<std::string> r = {
-        "fp64", "fp32", "fp16", "tensor_fp64", "tensor_tf32", "tensor_fp16", "tensor_bf16", "tensor_fp8", "tensor_int8", "tensor_fp4",
-        "dram", "l2", "l1", "sm", "issue", "pipe_alu", "pipe_fma", "pipe_fp64", "pipe_xu", "pipe_lsu", "pipe_uniform", "pipe_adu",
-        "pipe_cbu", "pipe_tex", "pipe_tma", "pipe_tensor"};
-    return r;
-}
 
 const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
     static const std::vector<std::pair<std::string, std::string>> docs = [] {
@@ -337,7 +326,8 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
         for (const auto& f : facts()) d.emplace_back(f.name, f.doc);
         for (const auto& f : families()) d.emplace_back(f.prefix + "<resource>", f.doc);
         std::string bounds;
-        for (const auto& b : bound_names()) bounds += (bounds.empty() ? "bound_" : ", bound_") + b;
+        for (bound b : all_bounds())
+            if (b != bound::unknown) bounds += (bounds.empty() ? "bound_" : ", bound_") + std::string(name(b));
         d.emplace_back(bounds, "the classification, true/false");
         return d;
     }();
@@ -347,8 +337,7 @@ const std::vector<std::pair<std::string, std::string>>& derived_fact_docs() {
 std::optional<value_type> fact_type(const std::string& name) {
     if (const fact* f = find_fact(name)) return f->type;
     if (auto [fam, res] = split_family(name); fam) return fam->type;
-    for (const auto& b : bound_names())
-        if (name == "bound_" + b) return value_type::boolean;
+    if (bound_fact(name)) return value_type::boolean;
     if (find_metric(name)) return value_type::number;
     return std::nullopt;
 }
@@ -357,9 +346,16 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
     return [&k, &spec](const std::string& name) -> std::optional<double> {
         if (const fact* f = find_fact(name)) return f->get(k, spec);
         if (auto [fam, res] = split_family(name); fam) return fam->get(k, spec, res);
-        if (name.rfind("bound_", 0) == 0) return flag(k.verdict.bound == name.substr(6));
+        if (auto b = bound_fact(name)) return flag(k.verdict.bound == *b);
         return number(k, name.c_str());
     };
+}
+
+std::optional<double> evaluate_evidence(const evidence_value& e, const kernel_result& k, const gpu_spec& spec) {
+    if (e.is_label) return std::nullopt;
+    // The text parsed and type-checked once already (when its tree loaded, or as the engine wrote
+    // it): a parse error here is the engine's bug and propagates.
+    return expression::parse(e.expression, fact_type).evaluate(kernel_facts(k, spec));
 }
 
 }  // namespace roofline::rules

@@ -3,7 +3,8 @@
 // traffic shares), with their types. One table holds each derived name's type, meaning and value.
 #pragma once
 
-#include "analyzer/pipeline/analysis.hpp"
+#include "models/kernel_result.hpp"
+#include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/expression.hpp"
 
 #include <string>
@@ -11,9 +12,8 @@
 
 namespace roofline::rules {
 
-// The resources a family name (util_<r>, useful_<r>, ...) may end in.
-const std::vector<std::string>& fact_resources();
-// The type of a name for the loader: a derived name, a family name over fact_resources(), or an
+// The type of a name for the loader: a derived name, a family name (util_<r>, useful_<r>, ...) over
+// the resources of models/resources.hpp, or an
 // ncu metric id the catalogue knows. Unknown names give nullopt.
 std::optional<value_type> fact_type(const std::string& name);
 // The derived names (families written NAME_<resource>) with a one-line meaning, for `roofline
@@ -21,5 +21,8 @@ std::optional<value_type> fact_type(const std::string& name);
 const std::vector<std::pair<std::string, std::string>>& derived_fact_docs();
 // A lookup over one analysed kernel on the GPU of `spec`.
 name_values kernel_facts(const kernel_result& k, const gpu_spec& spec);
+// Evidence shown on one kernel, evaluated on another (a lesson shows both sides); nullopt for a
+// label, which no rule can evaluate, or where the kernel lacks a name.
+std::optional<double> evaluate_evidence(const evidence_value& e, const kernel_result& k, const gpu_spec& spec);
 
 }  // namespace roofline::rules

@@ -91,13 +91,13 @@ private:
                 if (!c.is_object() || !c.contains("on") || !c["on"].is_array() || c["on"].empty())
                     fail(where, "\"estimate.changes\": each change needs \"on\", a non-empty list of resources");
                 for (const auto& r : c["on"]) {
-                    const auto& known = fact_resources();
-                    if (!r.is_string() || std::find(known.begin(), known.end(), r.get<std::string>()) == known.end()) {
+                    const auto named = r.is_string() ? resource_named(r.get<std::string>()) : std::nullopt;
+                    if (!named) {
                         auto [line, column] = r.is_string() ? locate(text_, node_id_, r.get<std::string>()) : std::pair<std::size_t, std::size_t>{0, 0};
                         fail(where, "\"estimate.changes.on\": " + r.dump() + " is not a resource (known: fp64, fp32, ..., dram, l2, l1, issue, pipe_alu, ...)",
                              line, column);
                     }
-                    w.on.push_back(r.get<std::string>());
+                    w.on.push_back(*named);
                 }
                 const bool scale = c.contains("scale"), add = c.contains("add_ns");
                 if (scale == add) fail(where, "\"estimate.changes\": each change needs exactly one of \"scale\" and \"add_ns\"");
@@ -175,8 +175,13 @@ rule_tree parse_rule_tree(const std::string& json_text, const std::string& file)
 }
 
 std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
-    std::vector<rule_tree> trees;
-    for (const auto& f : embedded_rules()) trees.push_back(parse_rule_tree(f.contents, f.name));
+    // The shipped trees are parsed once per process; copies share their parsed expressions.
+    static const std::vector<rule_tree> shipped = [] {
+        std::vector<rule_tree> t;
+        for (const auto& f : embedded_rules()) t.push_back(parse_rule_tree(f.contents, f.name));
+        return t;
+    }();
+    std::vector<rule_tree> trees = shipped;
     if (!extra_dir.empty())
         for (const auto& [path, text] : read_json_folder(extra_dir, "rule trees")) {
             rule_tree t = parse_rule_tree(text, path);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analyzer/diagnose/expression.hpp"
+#include "models/resources.hpp"
 
 #include <string>
 #include <vector>
@@ -15,11 +16,11 @@ struct fix {
     std::optional<expression> when;  // applies only where this holds
 };
 
-// One change a fix makes to the kernel's work, on the resources `on` (names of fact_resources()):
+// One change a fix makes to the kernel's work, on the resources `on`:
 // the work (time at raw peak) is multiplied by `amount`, or, with `add`, `amount` ns of work at
 // raw peak are added (work moved onto that resource from another).
 struct work_change {
-    std::vector<std::string> on;
+    std::vector<resource> on;
     bool add = false;
     expression amount;
 };
@@ -66,7 +67,7 @@ struct rule_tree {
 
 // Throws input_error (bad_rule) naming the file, the line and column of the mistake, and the node.
 rule_tree parse_rule_tree(const std::string& json_text, const std::string& file);
-// The shipped trees (compiled in), plus *.json in extra_dir; the same id: the extra file wins.
+// The shipped trees (compiled in, parsed once per process), plus *.json in extra_dir; the same id: the extra file wins.
 // In precedence order, then by id.
 std::vector<rule_tree> load_rule_trees(const std::string& extra_dir = "");
 

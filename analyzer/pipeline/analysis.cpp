@@ -24,16 +24,6 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc) {
     return id;
 }
 
-launch_shape shape_of(const kernel_group& g) {
-    metric_view m{g.numbers, g.launches};
-    launch_shape s;
-    s.launches = g.launches;
-    s.grid_blocks = m.find("launch__grid_size").value_or(0.0);
-    s.waves = m.find("launch__waves_per_multiprocessor").value_or(0.0);
-    s.sm_count = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"}).value_or(0.0);
-    return s;
-}
-
 }  // namespace
 
 analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options) {
@@ -59,22 +49,27 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     a.gpu = *choice.spec;
     a.gpu_how = choice.how;
     for (auto& g : groups) {
-        kernel_result r;
-        r.roof = build_roofline(metric_view{g.numbers, g.launches}, a.gpu);
-        r.shape = shape_of(g);
-        r.verdict = classify(r.roof, r.shape);
-        r.group = std::move(g);
-        a.total_ns += r.roof.duration_ns;
-        a.kernels.push_back(std::move(r));
+        analysed_kernel k;
+        static_cast<kernel_result&>(k) = model_kernel(std::move(g), a.gpu);
+        a.total_ns += k.roof.duration_ns;
+        a.kernels.push_back(std::move(k));
     }
     const auto trees = rules::load_rule_trees(options.rules_dir);
     for (auto& k : a.kernels) {
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
         k.diagnosis = rules::diagnose(trees, k, a.gpu);
     }
-    rules::add_fusion_candidates(a.kernels, a.gpu);  // still in launch order here
+    // Findings about runs of kernels, on the first kernel of each run (still in launch order here).
+    std::vector<const kernel_result*> in_order;
+    for (const auto& k : a.kernels) in_order.push_back(&k);
+    for (auto& w : rules::fusion_candidates(in_order, a.gpu)) {
+        analysed_kernel& first = a.kernels[w.kernel];
+        first.diagnosis.path.push_back(std::move(w.path));
+        first.diagnosis.findings.push_back(std::move(w.what));
+        rules::settle_findings(first.diagnosis, first, a.gpu);
+    }
     std::stable_sort(a.kernels.begin(), a.kernels.end(),
-                     [](const kernel_result& x, const kernel_result& y) { return x.roof.duration_ns > y.roof.duration_ns; });
+                     [](const analysed_kernel& x, const analysed_kernel& y) { return x.roof.duration_ns > y.roof.duration_ns; });
     return a;
 }
 

@@ -2,13 +2,11 @@
 // Reports (report_markdown, report_json) render an `analysis`; nothing here writes files.
 #pragma once
 
-#include "models/classify.hpp"
-#include "models/gpu_spec.hpp"
-#include "models/roofline_model.hpp"
-#include "analyzer/read/kernel_table.hpp"
+#include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/read/launch_filter.hpp"
 #include "analyzer/read/ncu_reader.hpp"
-#include "analyzer/diagnose/diagnosis.hpp"
+#include "models/gpu_spec.hpp"
+#include "models/kernel_result.hpp"
 
 #include <istream>
 #include <functional>
@@ -26,11 +24,9 @@ struct analyze_options {
     std::function<void(std::size_t launches_read)> progress;  // called after each launch read, if set
 };
 
-struct kernel_result {
-    kernel_group group;
-    launch_shape shape;
-    kernel_roofline roof;
-    classification verdict;
+// One kernel as the report sees it: the model's result, what the rule trees found, and its share
+// of the workload's time.
+struct analysed_kernel : kernel_result {
     rules::diagnosis diagnosis;
     double share = 0.0;  // of the workload's total time, 0..1
 };
@@ -40,7 +36,7 @@ struct analysis {
     read_summary read;
     gpu_spec gpu;
     std::string gpu_how;
-    std::vector<kernel_result> kernels;  // by total time, longest first
+    std::vector<analysed_kernel> kernels;  // by total time, longest first
     double total_ns = 0.0;
     std::size_t launches_read = 0;
     std::size_t launches_kept = 0;

@@ -17,8 +17,7 @@ bool metric_is_additive(const std::string& id) {
 }
 
 void kernel_table::add(launch_record&& launch) {
-    std::string key = launch.kernel_name + "\x1f" + launch.block_size + "\x1f" + launch.grid_size;
-    auto [it, inserted] = index_.emplace(key, groups_.size());
+    auto [it, inserted] = index_.emplace(key{launch.kernel_name, launch.block_size, launch.grid_size}, groups_.size());
     if (inserted) {
         accumulator a;
         a.group.name = launch.kernel_name;

@@ -7,6 +7,7 @@
 #include "analyzer/read/launch_record.hpp"
 
 #include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,8 @@ namespace roofline {
 
 struct kernel_group {
     std::string name;
-    std::string block_size;
-    std::string grid_size;
+    std::optional<launch_dims> block_size;
+    std::optional<launch_dims> grid_size;
     std::string first_id;
     std::size_t first_line = 0;
     std::size_t launches = 0;
@@ -40,7 +41,8 @@ private:
         std::map<std::string, double> weighted;  // sum of value x weight for averaged metrics
         std::map<std::string, double> weight_of;  // weights of the launches that had the metric
     };
-    std::map<std::string, std::size_t> index_;
+    using key = std::tuple<std::string, std::optional<launch_dims>, std::optional<launch_dims>>;
+    std::map<key, std::size_t> index_;
     std::vector<accumulator> groups_;
 };
 

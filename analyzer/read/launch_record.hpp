@@ -3,12 +3,27 @@
 // display names are mapped to these ids by the reader, so nothing downstream sees text units.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
+
+// A block or grid size: threads or blocks along x, y and z.
+struct launch_dims {
+    std::array<long, 3> xyz{0, 0, 0};
+    long count() const { return xyz[0] * xyz[1] * xyz[2]; }
+    bool operator==(const launch_dims&) const = default;
+    auto operator<=>(const launch_dims&) const = default;
+};
+// "(256, 1, 1)" as ncu writes it; nullopt for any other text.
+std::optional<launch_dims> parse_launch_dims(std::string_view text);
+// Back to ncu's spelling: "(256, 1, 1)".
+std::string to_string(const launch_dims& d);
 
 // An ncu rule row ("Nsight Compute says"), kept as it was written.
 struct ncu_rule {
@@ -23,8 +38,8 @@ struct ncu_rule {
 struct launch_record {
     std::string id;  // ncu's "ID" column (launch order within the capture)
     std::string kernel_name;
-    std::string block_size;  // "(256, 1, 1)"
-    std::string grid_size;
+    std::optional<launch_dims> block_size;  // nullopt where the export has no such column
+    std::optional<launch_dims> grid_size;
     std::string device;
     std::string cc;
     std::size_t line = 0;      // where the launch starts in its file

@@ -51,17 +51,26 @@ bool looks_like_metric_id(const std::string& name) {
     return name.find("__") != std::string::npos && name.find(' ') == std::string::npos;
 }
 
+// A "(x, y, z)" cell; an empty or absent one is unknown, anything else is an error at its column.
+std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> i, const char* column, const std::string& file) {
+    if (!i || *i >= r.fields.size() || r.fields[*i].text.empty()) return std::nullopt;
+    const csv_field& f = r.fields[*i];
+    auto d = parse_launch_dims(f.text);
+    if (!d) throw input_error(error_code::bad_number, file, r.line, f.column, std::string(column) + " \"" + f.text + "\" is not \"(x, y, z)\"");
+    return d;
+}
+
 // Identity columns shared by every form.
 struct identity_columns {
     std::optional<std::size_t> id, kernel, block, grid, device, cc, process;
     explicit identity_columns(const header_index& h)
         : id(h.find("ID")), kernel(h.find("Kernel Name")), block(h.find("Block Size")), grid(h.find("Grid Size")),
           device(h.find("Device")), cc(h.find("CC")), process(h.find("Process ID")) {}
-    void fill(const csv_record& r, launch_record& out) const {
+    void fill(const csv_record& r, launch_record& out, const std::string& file) const {
         out.id = field(r, id);
         out.kernel_name = field(r, kernel);
-        out.block_size = field(r, block);
-        out.grid_size = field(r, grid);
+        out.block_size = dims(r, block, "Block Size", file);
+        out.grid_size = dims(r, grid, "Grid Size", file);
         out.device = field(r, device);
         out.cc = field(r, cc);
         out.line = r.line;
@@ -186,7 +195,7 @@ private:
             first = false;
             for (auto c : metric_cols) numbers_.observe(row.fields[c].text, file_, row.line, row.fields[c].column);
             launch_record rec;
-            ids.fill(row, rec);
+            ids.fill(row, rec, file_);
             for (auto c : metric_cols)
                 store(rec, header.fields[c].text, units[c], row.fields[c], row.line, "column \"" + header.fields[c].text + "\"");
             emit(rec);
@@ -219,7 +228,7 @@ private:
             if (row_key != key) {
                 if (!key.empty()) emit(rec);
                 key = row_key;
-                ids.fill(row, rec);
+                ids.fill(row, rec, file_);
                 if (invocations) {
                     cell_value inv = read_cell(field(row, invocations), number_style::point);
                     if (inv.what != cell_value::kind::number || inv.number < 1)

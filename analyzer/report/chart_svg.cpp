@@ -1,7 +1,9 @@
 #include "analyzer/report/chart_svg.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/report/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,10 +15,11 @@ namespace roofline {
 namespace {
 
 // Pixels to the hundredth, data values to six digits: fixed text, so the same chart is the same bytes.
-std::string f2(double v) { return format_fixed("%.2f", v); }
-std::string g6(double v) { return format_fixed("%.6g", v); }
-std::string g3(double v) { return format_fixed("%.3g", v); }
+std::string f2(double v) { return fixed(v, 2); }
+std::string g6(double v) { return general(v, 6); }
+std::string g3(double v) { return general(v, 3); }
 
+// Text and attribute values are escaped here, in the writer, never at a call site.
 std::string xml(const std::string& s) {
     std::string o;
     for (char c : s) {
@@ -31,16 +34,11 @@ std::string xml(const std::string& s) {
     return o;
 }
 
-const char* bound_colour(const std::string& bound) {
-    if (bound == "memory") return "#1f77b4";
-    if (bound == "compute") return "#d62728";
-    if (bound == "latency") return "#ff7f0e";
-    if (bound == "small_grid") return "#9467bd";
-    return "#7f7f7f";  // launch, unplaced
-}
+// One attribute: name="value", the value escaped.
+std::string attr(const char* name, const std::string& value) { return std::string(" ") + name + "=\"" + xml(value) + "\""; }
 
-std::string precision_label(const std::string& id) {
-    std::string s = id;
+std::string precision_label(resource id) {
+    std::string s = name(id);
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
     if (s.rfind("TENSOR_", 0) == 0) s = "tensor " + s.substr(7);
     return s;
@@ -61,49 +59,34 @@ double chart_layout::py(double rate) const {
 
 namespace {
 
-// The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock.
-const std::vector<std::pair<std::string, std::pair<std::string, std::string>>>& cache_peak_metrics() {
-    static const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> m = {
-        {"l2", {"derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second"}},
-        {"l1", {"derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second"}}};
-    return m;
-}
-
-bool is_memory(const std::string& id) { return id == "dram" || id == "l2" || id == "l1"; }
+bool is_memory(resource id) { return info(id).kind == resource_kind::memory; }
 
 const resource_use* dominant_precision(const kernel_result& k) {
     const resource_use* dominant = nullptr;
     for (const auto& r : k.roof.resources)
-        if (r.is_precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
+        if (info(r.id).precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
     return dominant;
 }
 
-std::optional<double> warp_instructions(const kernel_result& k) {
-    auto it = k.group.numbers.find("smsp__inst_executed.sum");
-    return it == k.group.numbers.end() || it->second <= 0 ? std::nullopt : std::optional<double>(it->second);
-}
-
 // One point per kernel that can be drawn; why not, for the rest.
-void place(chart_data& c, const analysis& a, const std::vector<const kernel_result*>& kernels, const std::string& role,
-           std::map<std::string, double>& peaks) {
-    for (const kernel_result* kp : kernels) {
-        const kernel_result& k = *kp;
+void place(chart_data& c, const std::vector<const analysed_kernel*>& kernels, const std::string& role, std::map<resource, double>& peaks) {
+    auto see = [&peaks](resource id, double peak) {
+        if (peak > 0) peaks[id] = std::max(peaks[id], peak);
+    };
+    for (const analysed_kernel* kp : kernels) {
+        const analysed_kernel& k = *kp;
         for (const auto& r : k.roof.resources)
-            if ((r.is_precision || r.id == "dram") && r.peak > 0) peaks[r.id] = std::max(peaks[r.id], r.peak);
-        for (const auto& [level, m] : cache_peak_metrics()) {
-            auto per_clock = k.group.numbers.find(m.first), clock = k.group.numbers.find(m.second);
-            if (per_clock != k.group.numbers.end() && clock != k.group.numbers.end() && per_clock->second * clock->second > 0)
-                peaks[level] = std::max(peaks[level], per_clock->second * clock->second);
-        }
+            if (info(r.id).precision || r.id == resource::dram) see(r.id, r.peak);
+        see(resource::l2, k.roof.peak_l2_bytes_per_s.value_or(0.0));
+        see(resource::l1, k.roof.peak_l1_bytes_per_s.value_or(0.0));
         const std::string name = plain_name(k.group.name);
         std::optional<double> work;
-        std::string what;
+        resource what = resource::issue;
         if (c.kind == chart_kind::flops) {
             if (const resource_use* d = dominant_precision(k)) work = d->work, what = d->id;
         } else {
-            work = warp_instructions(k), what = "inst";
-            if (k.roof.sm_clock_hz > 0 && a.gpu.sm_count.value)
-                peaks["issue"] = std::max(peaks["issue"], 4.0 * *a.gpu.sm_count.value * k.roof.sm_clock_hz);
+            work = k.roof.warp_instructions;
+            see(resource::issue, k.roof.issue_peak_per_s);
         }
         if (!k.roof.placed || !work || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0 || k.roof.duration_ns <= 0) {
             c.not_drawn.push_back(name + (k.roof.placed && !work ? (c.kind == chart_kind::flops ? " (no FLOPs)" : " (no instruction count)")
@@ -124,17 +107,17 @@ void place(chart_data& c, const analysis& a, const std::vector<const kernel_resu
 
 // Ceilings and axes from the points: DRAM, then the work ceilings the points use, highest first;
 // whole decades around every point and ridge point.
-void finish(chart_data& c, std::map<std::string, double>& peaks) {
-    for (const char* level : {"dram", "l2", "l1"})
-        if (peaks.count(level) && (std::string(level) == "dram" || peaks.count("dram"))) c.ceilings.push_back({level, peaks[level]});
+void finish(chart_data& c, std::map<resource, double>& peaks) {
+    for (resource level : {resource::dram, resource::l2, resource::l1})
+        if (peaks.count(level) && (level == resource::dram || peaks.count(resource::dram))) c.ceilings.push_back({level, peaks[level]});
     std::vector<chart_ceiling> work;
     for (const auto& p : c.points) {
-        const std::string id = c.kind == chart_kind::flops ? p.precision : "issue";
+        const resource id = c.kind == chart_kind::flops ? p.precision : resource::issue;
         if (peaks.count(id) && std::none_of(work.begin(), work.end(), [&](const chart_ceiling& x) { return x.id == id; }))
             work.push_back({id, peaks[id]});
     }
     std::sort(work.begin(), work.end(), [](const chart_ceiling& x, const chart_ceiling& y) {
-        return x.peak != y.peak ? x.peak > y.peak : x.id < y.id;
+        return x.peak != y.peak ? x.peak > y.peak : std::string(name(x.id)) < name(y.id);
     });
     c.ceilings.insert(c.ceilings.end(), work.begin(), work.end());
 
@@ -150,7 +133,7 @@ void finish(chart_data& c, std::map<std::string, double>& peaks) {
     for (const auto& ce : c.ceilings)
         if (!is_memory(ce.id)) {
             hi_y = std::max(hi_y, ce.peak);
-            if (peaks.count("dram")) see_x(ce.peak / peaks["dram"]);  // the ridge point
+            if (peaks.count(resource::dram)) see_x(ce.peak / peaks[resource::dram]);  // the ridge point
         }
     if (c.points.empty()) lo_x = 0.1, hi_x = 100, lo_y = 1e9, hi_y = 1e14;
     c.layout.x_min = std::floor(std::log10(lo_x));
@@ -163,36 +146,38 @@ void finish(chart_data& c, std::map<std::string, double>& peaks) {
 
 chart_data build_chart(const analysis& a) {
     chart_data c;
-    std::vector<const kernel_result*> all;
+    std::vector<const analysed_kernel*> all;
     for (const auto& k : a.kernels) all.push_back(&k);
     // An export without FLOP counters (the details page) still has instruction counts.
-    if (std::none_of(all.begin(), all.end(), [](const kernel_result* k) { return dominant_precision(*k) != nullptr; }))
+    if (std::none_of(all.begin(), all.end(), [](const analysed_kernel* k) { return dominant_precision(*k) != nullptr; }))
         c.kind = chart_kind::instructions;
-    std::map<std::string, double> peaks;
-    place(c, a, all, "", peaks);
+    std::map<resource, double> peaks;
+    place(c, all, "", peaks);
     finish(c, peaks);
     c.title = "Roofline: " + a.gpu.name + ", " + std::to_string(c.points.size()) + " of " + std::to_string(a.kernels.size()) +
               (a.kernels.size() == 1 ? " kernel" : " kernels") + " drawn";
     return c;
 }
 
-chart_data build_pair_chart(const analysis& a, const std::vector<const kernel_result*>& naive,
-                            const std::vector<const kernel_result*>& fixed, const std::string& title) {
+chart_data build_pair_chart(const analysis&, const std::vector<const analysed_kernel*>& naive,
+                            const std::vector<const analysed_kernel*>& fixed, const std::string& title) {
     chart_data c;
     bool all_flops = true;
     for (const auto* k : naive) all_flops = all_flops && dominant_precision(*k);
     for (const auto* k : fixed) all_flops = all_flops && dominant_precision(*k);
     c.kind = all_flops ? chart_kind::flops : chart_kind::instructions;
-    std::map<std::string, double> peaks;
-    place(c, a, naive, "naive", peaks);
+    std::map<resource, double> peaks;
+    place(c, naive, "naive", peaks);
     const std::size_t first_fixed = c.points.size();
-    place(c, a, fixed, "fixed", peaks);
+    place(c, fixed, "fixed", peaks);
     if (first_fixed < c.points.size())
         for (std::size_t i = 0; i < first_fixed; ++i) c.arrows.push_back({i, first_fixed});
     finish(c, peaks);
     c.title = title;
     return c;
 }
+
+std::string render_chart(const analysis& a, const print_options&) { return render_chart_svg(a, build_chart(a)); }
 
 std::string render_chart_svg(const analysis& a, const chart_data& c) {
     const chart_layout& L = c.layout;
@@ -201,7 +186,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     const bool flops = c.kind == chart_kind::flops;
     const char* per_byte = flops ? " FLOP/B" : " inst/B";
     auto rate = [&](double v) { return flops ? rate_text(v) : g3(v / 1e9) + " G inst/s"; };
-    auto label = [&](const std::string& id) { return id == "issue" ? std::string("issue (4 per SM per clock)") : precision_label(id); };
+    auto label = [&](resource id) { return id == resource::issue ? std::string("issue (4 per SM per clock)") : precision_label(id); };
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(L.width) << "\" height=\"" << f2(L.height) << "\" viewBox=\"0 0 "
       << f2(L.width) << " " << f2(L.height) << "\" font-family=\"sans-serif\" font-size=\"12\""
       << " data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top) << "\" data-plot-width=\"" << f2(plot_w)
@@ -239,7 +224,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
       << (flops ? "FLOP/s of the dominant precision" : "warp instructions per second") << "</text>\n";
 
     // Ceilings: min(dram x intensity, peak) per precision; the DRAM slope alone up to the top one.
-    const chart_ceiling* dram = c.ceilings.empty() || c.ceilings.front().id != "dram" ? nullptr : &c.ceilings.front();
+    const chart_ceiling* dram = c.ceilings.empty() || c.ceilings.front().id != resource::dram ? nullptr : &c.ceilings.front();
     const double x_lo = std::pow(10.0, L.x_min), x_hi = std::pow(10.0, L.x_max);
     o << "<g class=\"ceilings\" clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"2\">\n";
     double top = 0;
@@ -247,20 +232,20 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         if (!is_memory(ce.id)) top = std::max(top, ce.peak);
     // The cache levels: dashed (L2) and dotted (L1) slopes up to the highest compute ceiling.
     for (const auto& ce : c.ceilings) {
-        if (ce.id != "l2" && ce.id != "l1") continue;
+        if (ce.id != resource::l2 && ce.id != resource::l1) continue;
         const double x_end = top > 0 ? std::min(top / ce.peak, x_hi) : x_hi;
-        o << "<polyline class=\"ceiling\" data-id=\"" << ce.id << "\" data-peak=\"" << g6(ce.peak) << "\" stroke=\"#888\" stroke-width=\"1.2\""
-          << (ce.id == "l2" ? " stroke-dasharray=\"6,4\"" : " stroke-dasharray=\"2,3\"") << " points=\"" << f2(L.px(x_lo)) << ","
+        o << "<polyline class=\"ceiling\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << g6(ce.peak) << "\" stroke=\"#888\" stroke-width=\"1.2\""
+          << (ce.id == resource::l2 ? " stroke-dasharray=\"6,4\"" : " stroke-dasharray=\"2,3\"") << " points=\"" << f2(L.px(x_lo)) << ","
           << f2(L.py(ce.peak * x_lo)) << " " << f2(L.px(x_end)) << "," << f2(L.py(ce.peak * x_end)) << "\"/>\n";
     }
     for (const auto& ce : c.ceilings) {
         if (is_memory(ce.id)) continue;
         double ridge = dram ? ce.peak / dram->peak : x_lo;
-        o << "<polyline class=\"ceiling\" data-id=\"" << ce.id << "\" data-peak=\"" << g6(ce.peak) << "\" stroke=\"#444\" points=\"";
+        o << "<polyline class=\"ceiling\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << g6(ce.peak) << "\" stroke=\"#444\" points=\"";
         if (dram) o << f2(L.px(x_lo)) << "," << f2(L.py(dram->peak * x_lo)) << " ";
         o << f2(L.px(std::max(ridge, x_lo))) << "," << f2(L.py(ce.peak)) << " " << f2(L.px(x_hi)) << "," << f2(L.py(ce.peak)) << "\"/>\n";
         if (dram)
-            o << "<circle class=\"ridge\" data-id=\"" << ce.id << "\" data-intensity=\"" << g6(ridge) << "\" cx=\"" << f2(L.px(ridge))
+            o << "<circle class=\"ridge\"" << attr("data-id", name(ce.id)) << " data-intensity=\"" << g6(ridge) << "\" cx=\"" << f2(L.px(ridge))
               << "\" cy=\"" << f2(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << label(ce.id) << ": "
               << g6(ridge) << per_byte << "</title></circle>\n";
     }
@@ -279,12 +264,12 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     const double angle = -std::atan((plot_h / (L.y_max - L.y_min)) / (plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
     for (const auto& ce : c.ceilings) {
         if (!is_memory(ce.id)) continue;
-        const double at = ce.id == "dram" ? 0.15 : ce.id == "l2" ? 0.10 : 0.05;
+        const double at = ce.id == resource::dram ? 0.15 : ce.id == resource::l2 ? 0.10 : 0.05;
         const double x0 = std::pow(10.0, L.x_min + at * (L.x_max - L.x_min));
         const double y0 = L.py(ce.peak * x0) - 6;
         if (y0 < L.top + 10 || y0 > L.top + plot_h) continue;
         o << "<text transform=\"translate(" << f2(L.px(x0)) << "," << f2(y0) << ") rotate(" << f2(angle) << ")\""
-          << (ce.id == "dram" ? "" : " fill=\"#666\"") << ">" << (ce.id == "dram" ? "DRAM " : ce.id == "l2" ? "L2 " : "L1 ")
+          << (ce.id == resource::dram ? "" : " fill=\"#666\"") << ">" << (ce.id == resource::dram ? "DRAM " : ce.id == resource::l2 ? "L2 " : "L1 ")
           << g3(ce.peak / 1e12) << " TB/s</text>\n";
     }
     o << "</g>\n";
@@ -296,12 +281,12 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     std::stable_sort(order.begin(), order.end(), [](const chart_point* x, const chart_point* y) { return x->kernel->share > y->kernel->share; });
     o << "<g class=\"kernels\" clip-path=\"url(#plot)\">\n";
     for (const chart_point* p : order) {
-        const kernel_result& k = *p->kernel;
+        const analysed_kernel& k = *p->kernel;
         const std::string name = short_name(k.group.name);
         const double x = L.px(p->intensity), y = L.py(p->rate);
         // A lesson's chart shows two kernels, not a workload: one size for both.
         const double r = p->role.empty() ? std::max(2.5, r_max * std::sqrt(k.share)) : 7.0;
-        const char* colour = bound_colour(k.verdict.bound);
+        const char* colour = bound_hex_colour(k.verdict.bound);
         std::vector<std::pair<std::string, double>> levels;
         if (p->intensity_l2) levels.push_back({"l2", *p->intensity_l2});
         if (p->intensity_l1) levels.push_back({"l1", *p->intensity_l1});
@@ -311,13 +296,13 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
             o << "<line class=\"hierarchy\" x1=\"" << f2(L.px(lo)) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.px(hi)) << "\" y2=\"" << f2(y)
               << "\" stroke=\"" << colour << "\" stroke-opacity=\"0.5\"/>\n";
             for (const auto& [lv, v] : levels)
-                o << "<circle class=\"level\" data-kernel=\"" << xml(name) << "\" data-level=\"" << lv << "\" data-intensity=\"" << g6(v)
+                o << "<circle class=\"level\"" << attr("data-kernel", name) << attr("data-level", lv) << " data-intensity=\"" << g6(v)
                   << "\" cx=\"" << f2(L.px(v)) << "\" cy=\"" << f2(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour << "\"><title>"
                   << xml(name) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << per_byte << "</title></circle>\n";
         }
-        o << "<circle class=\"kernel\" data-kernel=\"" << xml(name) << "\" data-precision=\"" << p->precision << "\" data-intensity=\""
-          << g6(p->intensity) << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\" data-bound=\""
-          << k.verdict.bound << "\" cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour
+        o << "<circle class=\"kernel\"" << attr("data-kernel", name) << attr("data-precision", flops ? roofline::name(p->precision) : "inst")
+          << " data-intensity=\"" << g6(p->intensity) << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\""
+          << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour
           << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << (p->role.empty() ? "" : p->role + ": ") << xml(name) << ": "
           << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the time), " << rate(p->rate) << " "
           << (flops ? precision_label(p->precision) + " " : std::string()) << "at " << g6(p->intensity) << per_byte << ", " << format_percent(k.roof.pct_of_roof / 100.0)
@@ -349,9 +334,10 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     // Legend: colours by bound.
     double ly = L.top + plot_h - 5 * 16;
     o << "<g class=\"legend\" font-size=\"11\">\n";
-    for (const char* b : {"memory", "compute", "latency", "small_grid", "launch"}) {
-        o << "<circle cx=\"" << f2(L.left + plot_w + 14) << "\" cy=\"" << f2(ly) << "\" r=\"5\" fill=\"" << bound_colour(b)
-          << "\"/><text x=\"" << f2(L.left + plot_w + 24) << "\" y=\"" << f2(ly + 4) << "\">" << b << "</text>\n";
+    for (bound b : all_bounds()) {
+        if (b == bound::unknown) continue;  // an unplaced kernel is not drawn
+        o << "<circle cx=\"" << f2(L.left + plot_w + 14) << "\" cy=\"" << f2(ly) << "\" r=\"5\" fill=\"" << bound_hex_colour(b)
+          << "\"/><text x=\"" << f2(L.left + plot_w + 24) << "\" y=\"" << f2(ly + 4) << "\">" << name(b) << "</text>\n";
         ly += 16;
     }
     o << "</g>\n";

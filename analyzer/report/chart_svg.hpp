@@ -8,6 +8,7 @@
 #pragma once
 
 #include "analyzer/pipeline/analysis.hpp"
+#include "models/resources.hpp"
 
 #include <optional>
 #include <string>
@@ -16,8 +17,8 @@
 namespace roofline {
 
 struct chart_point {
-    const kernel_result* kernel = nullptr;
-    std::string precision;   // the dominant precision (fp32, tensor_bf16, ...), or "inst" on an instruction chart
+    const analysed_kernel* kernel = nullptr;
+    resource precision = resource::issue;  // the dominant precision (fp32, tensor_bf16, ...); issue on an instruction chart
     double intensity = 0.0;  // its work per DRAM byte
     double rate = 0.0;       // its work per second
     std::optional<double> intensity_l2, intensity_l1;
@@ -25,7 +26,7 @@ struct chart_point {
 };
 
 struct chart_ceiling {
-    std::string id;       // dram, fp32, ..., issue
+    resource id;          // dram, l2, l1, fp32, ..., issue
     double peak = 0.0;    // bytes/s for dram, work/s for the others: the highest over the chart's kernels
 };
 
@@ -56,8 +57,8 @@ struct chart_data {
 chart_data build_chart(const analysis& a);
 // A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
 // a FLOP chart when all of them do floating-point work, else an instruction chart.
-chart_data build_pair_chart(const analysis& a, const std::vector<const kernel_result*>& naive,
-                            const std::vector<const kernel_result*>& fixed, const std::string& title);
+chart_data build_pair_chart(const analysis& a, const std::vector<const analysed_kernel*>& naive,
+                            const std::vector<const analysed_kernel*>& fixed, const std::string& title);
 std::string render_chart_svg(const analysis& a, const chart_data& c);
 
 }  // namespace roofline

@@ -1,6 +1,9 @@
 #include "analyzer/report/explain.hpp"
 
+#include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/diagnose/diagnose.hpp"
+#include "analyzer/diagnose/fusion.hpp"
 #include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
@@ -20,7 +23,7 @@ std::string finding_text(const rules::rule_tree& t, const rules::rule_node& n) {
         o << "- Estimate: " << n.estimate->why << "\n";
         for (const auto& c : n.estimate->changes) {
             std::string on;
-            for (const auto& r : c.on) on += (on.empty() ? "" : ", ") + r;
+            for (resource r : c.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
             o << "  - changes `" << on << (c.add ? " + " : " x ") << "(" << c.amount.text() << ")`\n";
         }
         if (n.estimate->at_least) o << "  - never under `" << n.estimate->at_least->text() << "` ns\n";
@@ -40,16 +43,19 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     for (const auto& t : trees)
         for (const auto& r : t.roots) visit(t, r);
     if (found) return found;
-    if (name == "fusion-candidate")
-        return "# Finding `fusion-candidate`\n\nConsecutive DRAM-bound kernels pass a buffer through DRAM. Found across kernels, not by a "
-               "tree (analyzer/diagnose/fusion.cpp): launches in a row on the same grid and block, each bound by DRAM, where each reads "
-               "from DRAM within 25% of the bytes the one before wrote.\n\n"
-               "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between them) / (peak_dram x "
-               "practical_dram), for the whole run\n"
-               "- Fix: fuse the run into one kernel that reads once, applies every step in registers, and writes once\n"
-               "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
+    if (name == rules::fusion_text::id) {
+        std::string text = "# Finding `" + name + "`\n\n" + rules::fusion_text::title +
+                           ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on the same grid and "
+                           "block, each bound by DRAM, where each reads from DRAM within " +
+                           general(100.0 * rules::fusion_text::same_buffer_tolerance, 3) + "%" +
+                           " of the bytes the one before wrote.\n\n"
+                           "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between them) / (peak_dram x "
+                           "practical_dram), for the whole run\n";
+        for (const auto& f : rules::fusion_text::fixes()) text += "- Fix: " + f + "\n";
+        return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
+    }
     if (name == "unexplained")
-        return "# Finding `unexplained`\n\nNo rule explains this kernel's time. Given to a kernel where no diagnosis tree fired "
+        return "# Finding `unexplained`\n\n" + std::string(rules::unexplained_title) + ". Given to a kernel where no diagnosis tree fired "
                "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps waited on (the three "
                "largest stall shares) and its estimate the kernel's largest floor at the practical shares, which no fix beats.\n";
     auto metric_text = [](const metric_entry& m) {

@@ -1,5 +1,5 @@
 #include "analyzer/report/report.hpp"
-#include "analyzer/diagnose/diagnosis.hpp"
+#include "analyzer/report/text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,9 +10,12 @@ using ojson = nlohmann::ordered_json;
 
 ojson optional_number(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
 
+ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
+ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson(to_string(*d)) : ojson(nullptr); }
+
 }  // namespace
 
-std::string render_json(const analysis& a) {
+std::string render_json(const analysis& a, const print_options&) {
     ojson j;
     j["schema"] = "roofline-report/1";
     j["input"] = {{"file", a.input},
@@ -27,36 +30,38 @@ std::string render_json(const analysis& a) {
     for (const auto& k : a.kernels) {
         ojson e;
         e["name"] = k.group.name;
-        e["block_size"] = k.group.block_size;
-        e["grid_size"] = k.group.grid_size;
+        e["block_size"] = optional_dims(k.group.block_size);
+        e["grid_size"] = optional_dims(k.group.grid_size);
         e["launches"] = k.group.launches;
         e["duration_ns"] = k.roof.duration_ns;
         e["share_of_workload"] = k.share;
-        e["bound"] = k.verdict.bound;
-        e["limiter"] = k.verdict.limiter.empty() ? ojson(nullptr) : ojson(k.verdict.limiter);
+        e["bound"] = name(k.verdict.bound);
+        e["limiter"] = optional_name(k.verdict.limiter);
         e["reasons"] = k.verdict.reasons;
         e["pct_of_roof"] = k.roof.placed ? ojson(k.roof.pct_of_roof) : ojson(nullptr);
         e["floor_ns"] = k.roof.placed ? ojson(k.roof.floor_ns) : ojson(nullptr);
-        e["binding_resource"] = k.roof.binding.empty() ? ojson(nullptr) : ojson(k.roof.binding);
+        e["binding_resource"] = optional_name(k.roof.binding);
         e["flops"] = k.roof.flops;
         e["bytes"] = {{"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
-        e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity("dram"))},
-                                     {"l2", optional_number(k.roof.intensity("l2"))},
-                                     {"l1", optional_number(k.roof.intensity("l1"))}};
+        e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
+                                     {"l2", optional_number(k.roof.intensity(resource::l2))},
+                                     {"l1", optional_number(k.roof.intensity(resource::l1))}};
         e["clocks_hz"] = {{"sm", k.roof.sm_clock_hz}, {"dram", k.roof.dram_clock_hz}};
         ojson res = ojson::array();
-        for (const auto& r : k.roof.resources)
-            res.push_back({{"id", r.id},
-                           {"kind", r.kind == resource_kind::memory ? "memory" : "compute"},
+        for (const auto& r : k.roof.resources) {
+            const bool floor = info(r.id).in_floor;
+            res.push_back({{"id", name(r.id)},
+                           {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
                            {"work", r.work > 0 ? ojson(r.work) : ojson(nullptr)},
                            {"peak_per_second", r.peak > 0 ? ojson(r.peak) : ojson(nullptr)},
                            {"peak_source", r.peak_source},
                            {"utilisation", r.utilisation},
-                           {"useful", r.in_floor ? ojson(r.useful) : ojson(nullptr)},
-                           {"practical_share", r.in_floor ? ojson(r.practical) : ojson(nullptr)},
-                           {"floor_ns", r.in_floor ? ojson(r.floor_ns) : ojson(nullptr)},
+                           {"useful", floor ? ojson(r.useful) : ojson(nullptr)},
+                           {"practical_share", floor ? ojson(r.practical) : ojson(nullptr)},
+                           {"floor_ns", floor ? ojson(r.floor_ns) : ojson(nullptr)},
                            {"formula", r.formula},
                            {"useful_formula", r.useful_formula}});
+        }
         e["resources"] = res;
         e["warnings"] = k.roof.warnings;
         ojson findings = ojson::array();

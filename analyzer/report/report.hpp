@@ -1,41 +1,42 @@
-// Renders an analysis. Both renderers are pure: same analysis, same bytes.
+// The report stage's one way out: every format an analysis prints to, behind one interface. Each
+// printer is pure: the same analysis gives the same bytes.
 #pragma once
 
 #include "analyzer/pipeline/analysis.hpp"
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
 
-// chart: the SVG file to link from the report (written beside it by the caller), "" for none.
-std::string render_markdown(const analysis& a, const std::string& chart = "");
-// The terminal view: top kernels and opportunities in a fixed-width table; ANSI colour when `colour`.
-std::string render_terminal(const analysis& a, bool colour, std::size_t top = 15);
-// The JSON schema is documented in docs/report-json.md.
-std::string render_json(const analysis& a);
-
-// What the summary's "achieved" column shows: the binding resource's rate.
-std::string achieved_text(const kernel_result& k);
-// One finding with an estimate, for the workload's ranked list of what to fix first.
-struct opportunity {
-    std::size_t kernel_rank;  // index into analysis::kernels (0 = longest)
-    const rules::finding* finding;
+struct print_options {
+    std::string chart_file;  // markdown: the SVG chart to link from the report ("" for none)
+    bool colour = false;     // terminal: ANSI colour
+    std::size_t top = 15;    // terminal: kernels shown
 };
-// Every estimated finding over the workload, by time saved (most first); ties keep kernel order.
-std::vector<opportunity> opportunities(const analysis& a);
 
-// The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
-std::string short_name(const std::string& name);
-// short_name without its namespaces, for narrow places (the terminal view, the chart):
-// "unnamed>::transpose_naive" -> "transpose_naive".
-std::string plain_name(const std::string& name);
-// A value read by a rule: true/false for booleans, the number otherwise, `absent` when missing.
-std::string named_value_text(const rules::evidence_value& x, const char* absent = "missing");
-// The summary's "% of roof": the binding resource's share of its peak, naming that resource when it
-// is not the limiter (a DRAM-limited copy whose L2 runs busier: "91.8% l2").
-std::string roof_pct_text(const kernel_result& k);
-// "memory / dram", "latency", ...
-std::string verdict_text(const classification& c);
+struct report_format {
+    const char* name;  // as --format takes it
+    const char* what;  // one line for --help
+    const char* extension;
+    std::string (*print)(const analysis&, const print_options&);
+};
+
+// markdown, json, terminal, svg: in that order.
+const std::vector<report_format>& report_formats();
+// nullptr for a name no format has.
+const report_format* find_report_format(std::string_view name);
+// "markdown, json, terminal, svg", for messages.
+std::string report_format_names();
+
+std::string render_markdown(const analysis& a, const print_options& o = {});
+// The terminal view: top kernels and opportunities in a fixed-width table.
+std::string render_terminal(const analysis& a, const print_options& o = {});
+// The JSON schema is documented in docs/report-json.md.
+std::string render_json(const analysis& a, const print_options& o = {});
+// The roofline chart of every kernel (chart_svg.hpp).
+std::string render_chart(const analysis& a, const print_options& o = {});
 
 }  // namespace roofline

@@ -1,7 +1,9 @@
 // The compact view for a terminal: the top kernels with their bound, % of roof and first finding,
 // then the workload's top opportunities. Colour (ANSI) only when asked for.
 #include "analyzer/base/format.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/report/text.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -14,10 +16,7 @@ struct palette {
     std::string wrap(const char* code, const std::string& s) const { return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s; }
     std::string bold(const std::string& s) const { return wrap("1", s); }
     std::string dim(const std::string& s) const { return wrap("2", s); }
-    std::string bound(const std::string& b, const std::string& s) const {
-        const char* c = b == "memory" ? "34" : b == "compute" ? "31" : b == "latency" ? "33" : b == "small_grid" ? "35" : "37";
-        return wrap(c, s);
-    }
+    std::string bound(roofline::bound b, const std::string& s) const { return wrap(bound_ansi_colour(b), s); }
 };
 
 // Pads or cuts to exactly `width` characters (names are ASCII; ncu writes them so).
@@ -29,8 +28,9 @@ std::string fit(const std::string& s, std::size_t width, bool right = false) {
 
 }  // namespace
 
-std::string render_terminal(const analysis& a, bool colour, std::size_t top) {
-    palette p{colour};
+std::string render_terminal(const analysis& a, const print_options& options) {
+    palette p{options.colour};
+    const std::size_t top = options.top;
     std::ostringstream o;
     o << p.bold("roofline") << "  " << a.input << "  " << p.dim("on") << " " << a.gpu.name << "  " << p.dim("|") << " " << a.kernels.size()
       << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, " << format_duration_ns(a.total_ns) << "\n\n";

@@ -1,6 +1,7 @@
 #include "analyzer/validate/calibrate.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/report/table.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,8 +18,7 @@ std::string roof_of(const std::string& expect) {
     return slash == std::string::npos ? "" : expect.substr(slash + 1);
 }
 
-std::string three_decimals(double v) { return format_fixed("%.3f", v); }
-std::string percent(double v) { return format_fixed("%.1f%%", 100.0 * v); }
+std::string three_decimals(double v) { return fixed(v, 3); }
 
 }  // namespace
 
@@ -56,13 +56,15 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
         << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
         << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has one, and the roof "
            "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the share is the geometric mean of their utilisations.\n\n"
-        << "| roof | practical share | kernels | lowest | highest | spread (geometric sd) | fitted on |\n|---|---|---|---|---|---|---|\n";
+        ;
+    table t({"roof", "practical share", "kernels", "lowest", "highest", "spread (geometric sd)", "fitted on"});
     for (const auto& p : fit) {
         std::string names;
-        for (const auto& k : p.kernels) names += (names.empty() ? "`" : ", `") + k + "`";
-        out << "| " << p.roof << " | " << percent(p.fraction) << " | " << p.kernels.size() << " | " << percent(p.lowest) << " | "
-            << percent(p.highest) << " | " << three_decimals(p.spread) << " | " << names << " |\n";
+        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + code(k);
+        t.row({p.roof, format_percent(p.fraction), std::to_string(p.kernels.size()), format_percent(p.lowest), format_percent(p.highest),
+               three_decimals(p.spread), names});
     }
+    out << t.markdown();
     nlohmann::ordered_json j;
     for (const auto& p : fit) {
         std::string names;

@@ -1,10 +1,11 @@
 #include "analyzer/validate/lessons.hpp"
 
+#include "analyzer/diagnose/kernel_facts.hpp"
 #include "analyzer/report/chart_svg.hpp"
+#include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
 #include "analyzer/base/format.hpp"
 #include "analyzer/report/report.hpp"
-#include "analyzer/diagnose/expression.hpp"
-#include "analyzer/diagnose/kernel_facts.hpp"
 
 #include <cctype>
 #include <cstdio>
@@ -13,21 +14,11 @@
 namespace roofline {
 namespace {
 
-std::string times(double v) { return format_fixed(v >= 10 ? "%.1fx" : "%.2fx", v); }
 
 
 const rules::finding* first_finding(const pair_side& s) {
     if (s.found.empty() || s.found.front()->diagnosis.findings.empty()) return nullptr;
     return &s.found.front()->diagnosis.findings.front();
-}
-
-// The finding's evidence expressions, evaluated again on the fixed kernel.
-std::optional<double> evaluate_on(const std::string& text, const kernel_result& k, const gpu_spec& spec) {
-    try {
-        return rules::expression::parse(text, rules::fact_type).evaluate(rules::kernel_facts(k, spec));
-    } catch (const std::exception&) {
-        return std::nullopt;  // evidence that is not an expression (the fusion finding's labels)
-    }
 }
 
 std::string lesson_page(const pair_row& p, const pairs_report& r, const std::string& dir) {
@@ -40,43 +31,41 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     o << "![" << p.id << ": the naive kernel and the fixed one on the roofline](" << p.id << ".svg)\n\n";
 
     const double ncu_speedup = p.naive.ncu_ns / p.fixed.ncu_ns;
-    o << "| | naive | fixed |\n|---|---|---|\n";
-    o << "| kernel | " << side_kernels(p.naive) << " | " << side_kernels(p.fixed) << " |\n";
-    o << "| time under ncu (base clock) | " << format_duration_ns(p.naive.ncu_ns) << " | " << format_duration_ns(p.fixed.ncu_ns) << " |\n";
+    auto pct = [](const std::optional<double>& v) { return v ? format_number(*v) + "%" : std::string("-"); };
+    auto finding_id = [](const std::string& id) { return id.empty() ? std::string("-") : code(id); };
+    table sides({"", "naive", "fixed"});
+    sides.row({"kernel", side_kernels(p.naive), side_kernels(p.fixed)});
+    sides.row({"time under ncu (base clock)", format_duration_ns(p.naive.ncu_ns), format_duration_ns(p.fixed.ncu_ns)});
     if (p.naive.runner_us && p.fixed.runner_us)
-        o << "| time unprofiled (runner median) | " << format_duration_ns(*p.naive.runner_us * 1e3) << " | "
-          << format_duration_ns(*p.fixed.runner_us * 1e3) << " |\n";
-    o << "| verdict (bound/limiter) | " << side_verdicts(p.naive) << " | " << side_verdicts(p.fixed) << " |\n";
-    o << "| limiter's share of its peak | " << (p.naive.roof_pct ? format_number(*p.naive.roof_pct) + "%" : "-") << " | "
-      << (p.fixed.roof_pct ? format_number(*p.fixed.roof_pct) + "%" : "-") << " |\n";
-    o << "| first finding | " << (p.naive.first_finding.empty() ? "-" : "`" + p.naive.first_finding + "`") << " | "
-      << (p.fixed.first_finding.empty() ? "-" : "`" + p.fixed.first_finding + "`") << " |\n\n";
+        sides.row({"time unprofiled (runner median)", format_duration_ns(*p.naive.runner_us * 1e3), format_duration_ns(*p.fixed.runner_us * 1e3)});
+    sides.row({"verdict (bound/limiter)", side_verdicts(p.naive), side_verdicts(p.fixed)});
+    sides.row({"limiter's share of its peak", pct(p.naive.roof_pct), pct(p.fixed.roof_pct)});
+    sides.row({"first finding", finding_id(p.naive.first_finding), finding_id(p.fixed.first_finding)});
+    o << sides.markdown() << "\n";
 
     std::string shows = p.bottleneck;
     if (!shows.empty()) shows[0] = char(std::toupper(static_cast<unsigned char>(shows[0])));
     o << "## What the pair shows\n\n" << shows << ".\n\n";
     const rules::finding* f = first_finding(p.naive);
-    const kernel_result& naive = *p.naive.found.front();
-    const kernel_result& fixed = *p.fixed.found.front();
+    const analysed_kernel& naive = *p.naive.found.front();
+    const analysed_kernel& fixed = *p.fixed.found.front();
     o << "## The counters that tell them apart\n\n";
+    table evidence({"counter or formula", "naive", "fixed"});
     if (f) {
         o << "The evidence of the naive kernel's first finding (`" << f->id << "`), read on both kernels:\n\n";
-        o << "| counter or formula | naive | fixed |\n|---|---|---|\n";
-        for (const auto& e : f->evidence)
-            o << "| `" << e.expression << "` | " << named_value_text(e, "-") << " | "
-              << named_value_text({e.expression, evaluate_on(e.expression, fixed, a.gpu)}, "-") << " |\n";
+        for (const auto& e : f->evidence) {
+            rules::evidence_value on_fixed = e;
+            on_fixed.value = rules::evaluate_evidence(e, fixed, a.gpu);
+            evidence.row({code(e.expression), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
+        }
     }
-    o << "| utilisation: ";
-    bool any = false;
-    for (const char* res : {"dram", "l2", "l1", "sm"}) {
+    for (resource res : {resource::dram, resource::l2, resource::l1, resource::sm}) {
         const resource_use* n = naive.roof.find(res);
         const resource_use* x = fixed.roof.find(res);
-        if (!n || !x) continue;
-        if (any) o << "| utilisation: ";
-        o << res << " | " << format_percent(n->utilisation) << " | " << format_percent(x->utilisation) << " |\n";
-        any = true;
+        if (n && x) evidence.row({"utilisation: " + std::string(name(res)), format_percent(n->utilisation), format_percent(x->utilisation)});
     }
-    if (!any) o << "- | - | - |\n";
+    if (evidence.empty()) evidence.row({"utilisation: -", "-", "-"});
+    o << evidence.markdown();
     o << "\n## What the rule trees saw on the naive kernel\n\n";
     for (const auto& v : naive.diagnosis.path) {
         if (v.result != rules::visited_node::outcome::fired) continue;
@@ -95,18 +84,18 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     o << "## Estimated and measured gain\n\n";
     if (f && f->est_speedup) {
         const double ratio = *f->est_speedup / ncu_speedup;
-        o << "- Estimate (`" << f->id << "`): " << times(*f->est_speedup) << ": " << f->estimate_why << " Time after the fix "
+        o << "- Estimate (`" << f->id << "`): " << format_times(*f->est_speedup) << ": " << f->estimate_why << " Time after the fix "
           << format_duration_ns(*f->est_time_after_ns) << ", set by " << f->binds_after << "\n";
-        o << "- Measured under ncu: " << times(ncu_speedup);
-        if (p.naive.runner_us && p.fixed.runner_us) o << "; unprofiled: " << times(*p.naive.runner_us / *p.fixed.runner_us);
+        o << "- Measured under ncu: " << format_times(ncu_speedup);
+        if (p.naive.runner_us && p.fixed.runner_us) o << "; unprofiled: " << format_times(*p.naive.runner_us / *p.fixed.runner_us);
         o << "\n- Estimate / measured: " << format_number(ratio) << (ratio >= 0.75 && ratio <= 1.25 ? " (within 25%)" : " (outside 25%: see rules/README.md)")
           << "\n";
     } else {
-        o << "- Measured under ncu: " << times(ncu_speedup) << "; the first finding carries no estimate\n";
+        o << "- Measured under ncu: " << format_times(ncu_speedup) << "; the first finding carries no estimate\n";
     }
     if (p.reference_ns)
         o << "- " << p.reference_label << ": " << format_duration_ns(*p.reference_ns) << " under ncu, "
-          << times(p.fixed.ncu_ns / *p.reference_ns) << " faster than the fixed kernel\n";
+          << format_times(p.fixed.ncu_ns / *p.reference_ns) << " faster than the fixed kernel\n";
     if (!p.fixed.known_miss.empty()) o << "- The fixed kernel's verdict differs from what it was built for: " << p.fixed.known_miss << "\n";
     return o.str();
 }
@@ -117,14 +106,16 @@ std::vector<std::pair<std::string, std::string>> render_lessons(const pairs_repo
     std::vector<std::pair<std::string, std::string>> out;
     std::ostringstream index;
     index << "# Lessons on the " << r.gpu_name << "\n\nOne page per naive -> fixed pair of `kernels/`, generated by `roofline lessons " << dir
-          << "` from the real capture `" << r.capture << "`; do not edit by hand.\n\n| lesson | the question | speedup (ncu) |\n|---|---|---|\n";
+          << "` from the real capture `" << r.capture << "`; do not edit by hand.\n\n";
+    table lessons({"lesson", "the question", "speedup (ncu)"});
     for (const auto& p : r.pairs) {
         const analysis& a = *r.capture_analysis;
         chart_data c = build_pair_chart(a, p.naive.found, p.fixed.found, p.id + " on the " + r.gpu_name);
         out.push_back({p.id + ".md", lesson_page(p, r, dir)});
         out.push_back({p.id + ".svg", render_chart_svg(a, c)});
-        index << "| [" << p.id << "](" << p.id << ".md) | " << p.question << " | " << times(p.naive.ncu_ns / p.fixed.ncu_ns) << " |\n";
+        lessons.row({"[" + p.id + "](" + p.id + ".md)", p.question, format_times(p.naive.ncu_ns / p.fixed.ncu_ns)});
     }
+    index << lessons.markdown();
     out.push_back({"README.md", index.str()});
     return out;
 }

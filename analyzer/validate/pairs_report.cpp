@@ -2,7 +2,7 @@
 
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/base/format.hpp"
-#include "analyzer/report/report.hpp"
+#include "analyzer/report/table.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -45,9 +45,9 @@ std::map<std::string, double> read_runner_timing(const std::string& path) {
 }
 
 // Targets are judged to the hundredth: "85.0% under 85%" would read as a contradiction.
-std::string two_decimals(double v) { return format_fixed("%.2f", v); }
+std::string two_decimals(double v) { return fixed(v, 2); }
 
-std::string slash_verdict(const classification& c) { return c.limiter.empty() ? c.bound : c.bound + "/" + c.limiter; }
+std::string slash_verdict(const classification& c) { return verdict_text(c, "/"); }
 
 std::string text_or(const json& j, const char* key, const std::string& fallback = "") {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : fallback;
@@ -66,7 +66,7 @@ void fill_side(pair_side& s, const json& j, const analysis& a, const std::map<st
     s.expect = text_or(j, "expect");
     for (const auto& pattern : j.at("kernels")) {
         const auto p = pattern.get<std::string>();
-        const kernel_result* found = nullptr;
+        const analysed_kernel* found = nullptr;
         for (const auto& k : a.kernels)
             if (k.group.name.find(p) != std::string::npos) found = &k;
         if (!found) throw input_error(error_code::no_kernels, capture, 0, 0, "pair case " + s.case_name + ": no kernel named \"" + p + "\"");
@@ -76,7 +76,7 @@ void fill_side(pair_side& s, const json& j, const analysis& a, const std::map<st
         s.ncu_ns += found->roof.duration_ns;
         if (!s.roof_pct) {
             if (const resource_use* r = found->roof.find(found->verdict.limiter)) s.roof_pct = r->utilisation * 100.0;
-            if (const resource_use* r = found->roof.find("l2")) s.l2_pct = r->utilisation * 100.0;
+            if (const resource_use* r = found->roof.find(resource::l2)) s.l2_pct = r->utilisation * 100.0;
         }
         if (s.kernels.size() == 1 && !found->diagnosis.findings.empty()) {
             s.first_finding = found->diagnosis.findings.front().id;
@@ -134,7 +134,7 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
                         row.reference_kernel = k.group.name;
                         row.reference_verdict = slash_verdict(k.verdict);
                         if (const resource_use* u = k.roof.find(k.verdict.limiter)) row.reference_roof_pct = u->utilisation * 100.0;
-                        if (const resource_use* u = k.roof.find("l2")) row.reference_l2_pct = u->utilisation * 100.0;
+                        if (const resource_use* u = k.roof.find(resource::l2)) row.reference_l2_pct = u->utilisation * 100.0;
                     }
         }
         r.pairs.push_back(std::move(row));
@@ -147,13 +147,14 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
         row.roof = text_or(ref, "roof");
         row.known_miss = known_miss(ref, r.gpu_id, nullptr);
         if (ref.contains("target_pct")) row.target_pct = ref["target_pct"].get<double>();
-        const kernel_result* found = nullptr;
+        const analysed_kernel* found = nullptr;
         for (const auto& k : a.kernels)
             if (k.group.name.find(row.kernel) != std::string::npos) found = &k;
         if (!found) throw input_error(error_code::no_kernels, r.capture, 0, 0, "reference " + row.case_name + ": no kernel named \"" + row.kernel + "\"");
         row.verdict = slash_verdict(found->verdict);
-        if (const resource_use* u = found->roof.find(row.roof)) row.roof_pct = u->utilisation * 100.0;
-        if (const resource_use* u = found->roof.find("l2")) row.l2_pct = u->utilisation * 100.0;
+        if (auto roof = resource_named(row.roof))
+            if (const resource_use* u = found->roof.find(*roof)) row.roof_pct = u->utilisation * 100.0;
+        if (const resource_use* u = found->roof.find(resource::l2)) row.l2_pct = u->utilisation * 100.0;
         judge(r, "reference " + row.case_name, row.verdict == row.expect, row.known_miss);
         if (row.target_pct && (!row.roof_pct || *row.roof_pct < *row.target_pct))
             r.targets_missed.push_back(row.case_name + " reaches " + (row.roof_pct ? two_decimals(*row.roof_pct) : std::string("?")) +
@@ -197,16 +198,15 @@ std::string render_pairs_markdown(const pairs_report& r) {
          "`runner_timing.txt` (the runner's unprofiled median over 21 runs after 3 warm-ups); do not edit by hand. "
          "ncu times are at the clock ncu locks (base clock); roof percentages are the limiter's utilisation at that clock "
          "(see each kernel's section in `roofline analyze` for the peak and its source).\n\n";
-    o << "| pair | built to show | naive | ncu time | verdict | first finding (est. speedup) | fixed | ncu time | verdict | speedup (ncu) | speedup (runner) |\n";
-    o << "|---|---|---|---|---|---|---|---|---|---|---|\n";
-    for (const auto& p : r.pairs) {
-        o << "| " << p.id << " | " << p.bottleneck << " | " << side_kernels(p.naive) << " | " << format_duration_ns(p.naive.ncu_ns) << " | "
-          << verdict_cell(p.naive) << " | " << (p.naive.first_finding.empty() ? std::string("-") : p.naive.first_finding)
-          << (p.naive.first_finding_est ? " (" + format_number(*p.naive.first_finding_est) + "x)" : std::string()) << " | "
-          << side_kernels(p.fixed) << " | " << format_duration_ns(p.fixed.ncu_ns) << " | "
-          << verdict_cell(p.fixed) << " | " << format_number(p.naive.ncu_ns / p.fixed.ncu_ns) << "x | "
-          << (p.naive.runner_us && p.fixed.runner_us ? format_number(*p.naive.runner_us / *p.fixed.runner_us) + "x" : "-") << " |\n";
-    }
+    table pairs({"pair", "built to show", "naive", "ncu time", "verdict", "first finding (est. speedup)", "fixed", "ncu time", "verdict",
+                 "speedup (ncu)", "speedup (runner)"});
+    for (const auto& p : r.pairs)
+        pairs.row({p.id, p.bottleneck, side_kernels(p.naive), format_duration_ns(p.naive.ncu_ns), verdict_cell(p.naive),
+                   (p.naive.first_finding.empty() ? std::string("-") : p.naive.first_finding) +
+                       (p.naive.first_finding_est ? " (" + format_number(*p.naive.first_finding_est) + "x)" : std::string()),
+                   side_kernels(p.fixed), format_duration_ns(p.fixed.ncu_ns), verdict_cell(p.fixed), format_number(p.naive.ncu_ns / p.fixed.ncu_ns) + "x",
+                   p.naive.runner_us && p.fixed.runner_us ? format_number(*p.naive.runner_us / *p.fixed.runner_us) + "x" : "-"});
+    o << pairs.markdown();
     bool any_reference = false;
     for (const auto& p : r.pairs)
         if (p.reference_ns) {
@@ -215,12 +215,12 @@ std::string render_pairs_markdown(const pairs_report& r) {
             o << "- " << p.id << ": " << p.reference_label << " takes " << format_duration_ns(*p.reference_ns) << " under ncu, "
               << format_number(p.fixed.ncu_ns / *p.reference_ns) << "x faster than the fixed kernel\n";
         }
-    o << "\n## Roof references\n\n| kernel | verdict | roof | % of roof | target |\n|---|---|---|---|---|\n";
+    o << "\n## Roof references\n\n";
+    table refs({"kernel", "verdict", "roof", "% of roof", "target"});
     for (const auto& ref : r.references)
-        o << "| `" << ref.kernel.substr(0, ref.kernel.find('(')) << "` | " << ref.verdict
-          << (ref.verdict == ref.expect ? "" : " (built for " + ref.expect + ")") << " | " << ref.roof << " | "
-          << (ref.roof_pct ? format_number(*ref.roof_pct) + "%" : "-") << " | "
-          << (ref.target_pct ? format_number(*ref.target_pct) + "%" : "-") << " |\n";
+        refs.row({code(ref.kernel.substr(0, ref.kernel.find('('))), ref.verdict + (ref.verdict == ref.expect ? "" : " (built for " + ref.expect + ")"),
+                  ref.roof, ref.roof_pct ? format_number(*ref.roof_pct) + "%" : "-", ref.target_pct ? format_number(*ref.target_pct) + "%" : "-"});
+    o << refs.markdown();
     o << "\n## Where the capture differs from what a kernel was built to show\n\n";
     bool any = false;
     for (const auto& p : r.pairs)

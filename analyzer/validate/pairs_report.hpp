@@ -15,7 +15,7 @@ namespace roofline {
 struct pair_side {
     std::string case_name;
     std::vector<std::string> kernels;  // the kernels found in the capture
-    std::vector<const kernel_result*> found;  // the same, in pairs_report::capture_analysis
+    std::vector<const analysed_kernel*> found;  // the same, in pairs_report::capture_analysis
     std::vector<std::string> verdicts;  // one per kernel, "bound/limiter"
     std::string expect;
     std::string known_miss;  // why the verdict differs on this GPU, from pairs.json ("" if none)

@@ -1,0 +1,15 @@
+// Kernel names as ncu writes them ("void transpose_naive<32>(const float *, float *, int)"), shortened
+// for the places a whole signature does not fit.
+#pragma once
+
+#include <string>
+
+namespace roofline {
+
+// The name up to its parameter list: "transpose_naive(const float *, ...)" -> "transpose_naive".
+std::string short_name(const std::string& name);
+// short_name without its namespaces, for narrow places (the terminal view, the chart):
+// "unnamed>::transpose_naive" -> "transpose_naive".
+std::string plain_name(const std::string& name);
+
+}  // namespace roofline

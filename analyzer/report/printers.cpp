@@ -1,0 +1,27 @@
+#include "analyzer/report/report.hpp"
+
+namespace roofline {
+
+const std::vector<report_format>& report_formats() {
+    static const std::vector<report_format> formats = {
+        {"markdown", "the full report: summary, opportunities, each kernel's roofline, findings and rule paths", ".md", render_markdown},
+        {"json", "the same as data (schema roofline-report/1, docs/report-json.md)", ".json", render_json},
+        {"terminal", "a compact table of the top kernels and opportunities", ".txt", render_terminal},
+        {"svg", "the roofline chart of every kernel", ".svg", render_chart},
+    };
+    return formats;
+}
+
+const report_format* find_report_format(std::string_view name) {
+    for (const auto& f : report_formats())
+        if (name == f.name) return &f;
+    return nullptr;
+}
+
+std::string report_format_names() {
+    std::string s;
+    for (const auto& f : report_formats()) s += (s.empty() ? "" : ", ") + std::string(f.name);
+    return s;
+}
+
+}  // namespace roofline

@@ -1,0 +1,82 @@
+#include "analyzer/report/reference.hpp"
+
+#include "analyzer/base/format.hpp"
+#include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/report/table.hpp"
+
+#include <functional>
+#include <sstream>
+
+namespace roofline {
+namespace {
+
+// Mermaid ids cannot hold '-'.
+std::string mermaid_id(std::string s) {
+    for (auto& c : s)
+        if (c == '-') c = '_';
+    return s;
+}
+
+void mermaid(std::ostream& out, const rules::rule_node& n, const std::string& parent) {
+    out << "  " << mermaid_id(n.id) << "[\"" << n.title << (n.finding.empty() ? "" : " (" + n.finding + ")") << "\"]\n";
+    if (!parent.empty()) out << "  " << mermaid_id(parent) << " --> " << mermaid_id(n.id) << "\n";
+    for (const auto& c : n.children) mermaid(out, c, n.id);
+}
+
+void node_section(std::ostream& out, const rules::rule_node& n, int depth) {
+    out << "\n" << std::string(std::size_t(depth) + 2, '#') << " " << n.title << " (`" << n.id << "`)\n\n";
+    out << "- When: `" << n.when.text() << "`\n";
+    if (!n.finding.empty()) out << "- Finding: `" << n.finding << "`\n";
+    for (const auto& e : n.evidence) out << "- Evidence: `" << e.text() << "`\n";
+    out << "- Why: " << n.explain << "\n";
+    for (const auto& f : n.fixes) out << "- Fix" << (f.when ? " (when `" + f.when->text() + "`)" : std::string()) << ": " << f.text << "\n";
+    for (const auto& c : n.children) node_section(out, c, depth + 1);
+}
+
+void collect_findings(const rules::rule_node& n, std::string& out) {
+    if (!n.finding.empty()) out += (out.empty() ? "" : ", ") + n.finding;
+    for (const auto& c : n.children) collect_findings(c, out);
+}
+
+}  // namespace
+
+std::string rule_trees_markdown(const std::vector<rules::rule_tree>& trees) {
+    table t({"tree", "title", "findings", "file"});
+    for (const auto& tree : trees) {
+        std::string findings;
+        for (const auto& r : tree.roots) collect_findings(r, findings);
+        t.row({tree.id, tree.title, findings, tree.file});
+    }
+    return t.markdown();
+}
+
+std::string rule_tree_markdown(const rules::rule_tree& t) {
+    std::ostringstream out;
+    out << "# " << t.title << " (`" << t.id << "`, " << t.file << ")\n\n" << t.description << "\n\n```mermaid\nflowchart TD\n";
+    for (const auto& r : t.roots) mermaid(out, r, "");
+    out << "```\n";
+    for (const auto& r : t.roots) node_section(out, r, 0);
+    return out.str();
+}
+
+std::string metric_catalogue_markdown() {
+    std::string out =
+        "# The metrics the engine reads\n\n"
+        "Generated from `analyzer/base/metrics.json` by `roofline explain --catalogue`; a test holds this file to it. Every id is\n"
+        "exactly as `ncu --csv --page raw` writes it; the unit is the base unit (`--print-units base`). All of them are in\n"
+        "`--set full`; the section column says which section collects each one on its own.\n\n";
+    table t({"metric", "unit", "meaning", "pitfall", "collected by"});
+    for (const auto& m : metric_catalogue()) t.row({code(m.id), m.unit, m.meaning, m.pitfall, m.collected_by});
+    return out + t.markdown();
+}
+
+std::string gpu_specs_markdown(const std::vector<gpu_spec>& specs) {
+    auto v = [](const sourced_number& n) { return n.value ? format_number(*n.value) : std::string("-"); };
+    table t({"id", "name", "CC", "SMs", "FP32 TFLOP/s", "dense FP16 tensor TFLOP/s", "DRAM TB/s", "spec file"});
+    for (const auto& s : specs)
+        t.row({s.id, s.name, s.compute_capability, format_number(s.sm_count.value), v(s.peaks_tflops.at(resource::fp32)),
+               v(s.peaks_tflops.at(resource::tensor_fp16)), format_number(s.dram_bandwidth_tbs.value), s.file});
+    return t.markdown();
+}
+
+}  // namespace roofline

@@ -1,0 +1,71 @@
+#include "analyzer/report/text.hpp"
+
+#include "analyzer/base/format.hpp"
+
+#include <algorithm>
+
+namespace roofline {
+
+std::string rate_unit(resource r) { return work_unit(r) + "/s"; }
+std::string work_unit(resource r) { return info(r).work_unit; }
+
+std::string intensity_text(const kernel_roofline& k, resource level) {
+    auto v = k.intensity(level);
+    return v ? format_number(*v) : "n/a";
+}
+
+std::string named_value_text(const rules::evidence_value& x, const char* absent) {
+    if (!x.value) return absent;
+    if (x.type == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
+    return format_number(*x.value);
+}
+
+std::string achieved_text(const kernel_result& k) {
+    // The limiter's rate when it has a work count (a compute/fp32 kernel shows FLOP/s even
+    // when ncu's SM throughput binds), else the binding resource's.
+    const resource_use* b = k.roof.find(k.verdict.limiter);
+    if (!b || b->work <= 0) b = k.roof.find(k.roof.binding);
+    if (!b) return "-";
+    if (b->work > 0 && k.roof.duration_ns > 0) return format_si(b->work / (k.roof.duration_ns * 1e-9), rate_unit(b->id)) + " " + name(b->id);
+    return format_percent(b->utilisation) + " of " + name(b->id);
+}
+
+std::string roof_pct_text(const kernel_result& k) {
+    if (!k.roof.placed) return "-";
+    std::string t = format_percent(k.roof.pct_of_roof / 100.0);
+    if (k.roof.binding && k.verdict.limiter && k.roof.binding != k.verdict.limiter) t += " " + std::string(name(*k.roof.binding));
+    return t;
+}
+
+const char* bound_hex_colour(bound b) {
+    switch (b) {
+        case bound::memory: return "#1f77b4";
+        case bound::compute: return "#d62728";
+        case bound::latency: return "#ff7f0e";
+        case bound::small_grid: return "#9467bd";
+        default: return "#7f7f7f";  // launch, unplaced
+    }
+}
+
+const char* bound_ansi_colour(bound b) {
+    switch (b) {
+        case bound::memory: return "34";
+        case bound::compute: return "31";
+        case bound::latency: return "33";
+        case bound::small_grid: return "35";
+        default: return "37";
+    }
+}
+
+std::vector<opportunity> opportunities(const analysis& a) {
+    std::vector<opportunity> out;
+    for (std::size_t i = 0; i < a.kernels.size(); ++i)
+        for (const auto& f : a.kernels[i].diagnosis.findings)
+            if (f.est_time_saved_combined_ns && *f.est_time_saved_combined_ns > 0) out.push_back({i, &f});
+    std::stable_sort(out.begin(), out.end(), [](const opportunity& x, const opportunity& y) {
+        return *x.finding->est_time_saved_combined_ns > *y.finding->est_time_saved_combined_ns;
+    });
+    return out;
+}
+
+}  // namespace roofline

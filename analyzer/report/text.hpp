@@ -1,0 +1,37 @@
+// Texts several printers show the same way: the summary's cells, evidence values, the ranked
+// opportunities, units and the colour of each bound.
+#pragma once
+
+#include "analyzer/diagnose/diagnosis.hpp"
+#include "analyzer/pipeline/analysis.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// What the summary's "achieved" column shows: the binding resource's rate.
+std::string achieved_text(const kernel_result& k);
+// The summary's "% of roof": the binding resource's share of its peak, naming that resource when it
+// is not the limiter (a DRAM-limited copy whose L2 runs busier: "91.8% l2").
+std::string roof_pct_text(const kernel_result& k);
+// FLOP per byte at a level, or "n/a".
+std::string intensity_text(const kernel_roofline& k, resource level);
+// A value read by a rule: true/false for booleans, the number otherwise, `absent` when missing.
+std::string named_value_text(const rules::evidence_value& x, const char* absent = "missing");
+// "FLOP/s", "OP/s" (tensor_int8) or "B/s"; "FLOP", "OP" or "B".
+std::string rate_unit(resource r);
+std::string work_unit(resource r);
+// The colour of a bound on the chart (hex) and in the terminal (ANSI SGR code).
+const char* bound_hex_colour(bound b);
+const char* bound_ansi_colour(bound b);
+
+// One finding with an estimate, for the workload's ranked list of what to fix first.
+struct opportunity {
+    std::size_t kernel_rank;  // index into analysis::kernels (0 = longest)
+    const rules::finding* finding;
+};
+// Every estimated finding over the workload, by time saved (most first); ties keep kernel order.
+std::vector<opportunity> opportunities(const analysis& a);
+
+}  // namespace roofline

@@ -1,0 +1,22 @@
+// What the model stage makes of one kernel: its metrics (the kernel table's group), its launch
+// shape, its roofline and its verdict. Plain values: the diagnosis reads them, nothing edits them.
+#pragma once
+
+#include "analyzer/read/kernel_table.hpp"
+#include "models/classify.hpp"
+#include "models/gpu_spec.hpp"
+#include "models/roofline_model.hpp"
+
+namespace roofline {
+
+struct kernel_result {
+    kernel_group group;
+    launch_shape shape;
+    kernel_roofline roof;
+    classification verdict;
+};
+
+// The roofline, launch shape and verdict of one kernel on the GPU of `spec`.
+kernel_result model_kernel(kernel_group group, const gpu_spec& spec);
+
+}  // namespace roofline
