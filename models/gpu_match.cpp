@@ -1,5 +1,6 @@
 #include "models/gpu_match.hpp"
 
+#include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 
 #include <cctype>
@@ -56,12 +57,9 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
                 nearest = s;
             }
         }
-        if (nearest) {
-            char buf[128];
-            std::snprintf(buf, sizeof buf, "matched by CC %s, %ld SMs and a DRAM clock of %.0f MHz", id.cc.c_str(),
-                          std::lround(*id.sm_count), *id.dram_clock_mhz);
-            return {nearest, buf};
-        }
+        if (nearest)
+            return {nearest, "matched by CC " + id.cc + ", " + std::to_string(std::lround(id.sm_count.value_or(0.0))) + " SMs and a DRAM clock of " +
+                                 fixed(*id.dram_clock_mhz, 0) + " MHz"};
     }
     if (candidates.size() == 1) {
         return {candidates.front(), "matched by compute capability " + id.cc +

@@ -179,19 +179,35 @@ chart_data build_pair_chart(const analysis&, const std::vector<const analysed_ke
 
 std::string render_chart(const analysis& a, const print_options&) { return render_chart_svg(a, build_chart(a)); }
 
-std::string render_chart_svg(const analysis& a, const chart_data& c) {
-    const chart_layout& L = c.layout;
+namespace {
+
+// One chart being written: the layout and what every part of it reads. Each part writes one group.
+struct svg_chart {
+    const analysis& a;
+    const chart_data& c;
+    const chart_layout& L;
     std::ostringstream o;
-    const double plot_w = L.width - L.left - L.right, plot_h = L.height - L.top - L.bottom;
-    const bool flops = c.kind == chart_kind::flops;
-    const char* per_byte = flops ? " FLOP/B" : " inst/B";
-    auto rate = [&](double v) { return flops ? rate_text(v) : g3(v / 1e9) + " G inst/s"; };
-    auto label = [&](resource id) { return id == resource::issue ? std::string("issue (4 per SM per clock)") : precision_label(id); };
+    double plot_w, plot_h;
+    bool flops;
+    const char* per_byte;
+    const chart_ceiling* dram;  // the DRAM ceiling, if the chart has one (always first)
+
+    svg_chart(const analysis& an, const chart_data& cd)
+        : a(an), c(cd), L(cd.layout), plot_w(L.width - L.left - L.right), plot_h(L.height - L.top - L.bottom),
+          flops(cd.kind == chart_kind::flops), per_byte(flops ? " FLOP/B" : " inst/B"),
+          dram(cd.ceilings.empty() || cd.ceilings.front().id != resource::dram ? nullptr : &cd.ceilings.front()) {}
+
+    std::string rate(double v) const { return flops ? rate_text(v) : g3(v / 1e9) + " G inst/s"; }
+    std::string label(resource id) const { return id == resource::issue ? std::string("issue (4 per SM per clock)") : precision_label(id); }
+
+    void open() {
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(L.width) << "\" height=\"" << f2(L.height) << "\" viewBox=\"0 0 "
       << f2(L.width) << " " << f2(L.height) << "\" font-family=\"sans-serif\" font-size=\"12\""
       << " data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top) << "\" data-plot-width=\"" << f2(plot_w)
       << "\" data-plot-height=\"" << f2(plot_h) << "\" data-x-decades=\"" << g6(L.x_min) << " " << g6(L.x_max)
       << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+    }
+    void frame() {
     o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
     o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     o << "<text x=\"" << f2(L.left) << "\" y=\"28\" font-size=\"15\" font-weight=\"bold\">" << xml(c.title) << "</text>\n";
@@ -222,9 +238,9 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
       << " per DRAM byte; open marks: per L2 and L1 byte)</text>\n";
     o << "<text transform=\"translate(20," << f2(L.top + plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
       << (flops ? "FLOP/s of the dominant precision" : "warp instructions per second") << "</text>\n";
-
+    }
     // Ceilings: min(dram x intensity, peak) per precision; the DRAM slope alone up to the top one.
-    const chart_ceiling* dram = c.ceilings.empty() || c.ceilings.front().id != resource::dram ? nullptr : &c.ceilings.front();
+    void ceilings() {
     const double x_lo = std::pow(10.0, L.x_min), x_hi = std::pow(10.0, L.x_max);
     o << "<g class=\"ceilings\" clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"2\">\n";
     double top = 0;
@@ -273,7 +289,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
           << g3(ce.peak / 1e12) << " TB/s</text>\n";
     }
     o << "</g>\n";
-
+    }
+    void kernels() {
     // Kernels: the hierarchical marks first, then the DRAM points over them, largest first.
     const double r_max = 22.0;
     std::vector<const chart_point*> order;
@@ -319,6 +336,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
           << f2(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
     }
     o << "</g>\n";
+    }
+    void roles() {
     // A lesson's labels, outside the clip: right of the point, or left of it near the right edge.
     // One label per role: a run of naive kernels (a fusion chain) is named once, on its first point.
     for (std::size_t i = 0; i < c.points.size(); ++i)
@@ -331,6 +350,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
             o << "<text class=\"role\" x=\"" << f2(left_of ? x - 10 : x + 10) << "\" y=\"" << f2(L.py(p.rate) - 10) << "\" font-size=\"11\""
               << (left_of ? " text-anchor=\"end\"" : "") << ">" << p.role << ": " << xml(names) << "</text>\n";
         }
+    }
+    void legend() {
     // Legend: colours by bound.
     double ly = L.top + plot_h - 5 * 16;
     o << "<g class=\"legend\" font-size=\"11\">\n";
@@ -341,6 +362,8 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         ly += 16;
     }
     o << "</g>\n";
+    }
+    void not_drawn() {
     if (!c.not_drawn.empty()) {
         o << "<text x=\"" << f2(L.left) << "\" y=\"" << f2(L.height - 4) << "\" font-size=\"10\" fill=\"#555\">Not drawn: ";
         std::string list;
@@ -348,8 +371,22 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
         if (c.not_drawn.size() > 3) list += ", and " + std::to_string(c.not_drawn.size() - 3) + " more with no FLOPs or no DRAM bytes";
         o << xml(list) << "</text>\n";
     }
-    o << "</svg>\n";
-    return o.str();
+    }
+};
+
+}  // namespace
+
+std::string render_chart_svg(const analysis& a, const chart_data& c) {
+    svg_chart s(a, c);
+    s.open();
+    s.frame();
+    s.ceilings();
+    s.kernels();
+    s.roles();
+    s.legend();
+    s.not_drawn();
+    s.o << "</svg>\n";
+    return s.o.str();
 }
 
 }  // namespace roofline

@@ -13,6 +13,103 @@ ojson optional_number(const std::optional<double>& v) { return v ? ojson(*v) : o
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
 ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson(to_string(*d)) : ojson(nullptr); }
 
+
+ojson resources_json(const kernel_roofline& roof) {
+    ojson res = ojson::array();
+    for (const auto& r : roof.resources) {
+        const bool floor = info(r.id).in_floor;
+        res.push_back({{"id", name(r.id)},
+                       {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
+                       {"work", r.work > 0 ? ojson(r.work) : ojson(nullptr)},
+                       {"peak_per_second", r.peak > 0 ? ojson(r.peak) : ojson(nullptr)},
+                       {"peak_source", r.peak_source},
+                       {"utilisation", r.utilisation},
+                       {"useful", floor ? ojson(r.useful) : ojson(nullptr)},
+                       {"practical_share", floor ? ojson(r.practical) : ojson(nullptr)},
+                       {"floor_ns", floor ? ojson(r.floor_ns) : ojson(nullptr)},
+                       {"formula", r.formula},
+                       {"useful_formula", r.useful_formula}});
+    }
+    return res;
+}
+
+// Findings of the rule trees, then the rows Nsight Compute's own rules wrote.
+ojson findings_json(const analysed_kernel& k) {
+    ojson findings = ojson::array();
+    for (const auto& f : k.diagnosis.findings) {
+        ojson evidence = ojson::array();
+        for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", optional_number(e.value)}});
+        findings.push_back({{"id", f.id},
+                            {"source", "roofline"},
+                            {"tree", f.tree},
+                            {"node", f.node},
+                            {"title", f.title},
+                            {"explanation", f.explain},
+                            {"evidence", evidence},
+                            {"fixes", f.fixes},
+                            {"est_speedup", optional_number(f.est_speedup)},
+                            {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
+                            {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
+                            {"est_time_after_ns", optional_number(f.est_time_after_ns)},
+                            {"binds_after", f.binds_after},
+                            {"estimate", f.estimate_why},
+                            {"estimate_changes", f.estimate_changes}});
+    }
+    for (const auto& r : k.group.rules)
+        findings.push_back({{"id", r.name},
+                            {"source", "ncu"},
+                            {"type", r.type},
+                            {"section", r.section},
+                            {"description", r.description},
+                            {"est_speedup_pct", r.est_speedup_pct >= 0 ? ojson(r.est_speedup_pct) : ojson(nullptr)},
+                            {"speedup_type", r.speedup_type}});
+    return findings;
+}
+
+ojson path_json(const rules::diagnosis& d) {
+    ojson path = ojson::array();
+    for (const auto& v : d.path) {
+        ojson values = ojson::object();
+        for (const auto& x : v.values) values[x.expression] = optional_number(x.value);
+        path.push_back({{"tree", v.tree},
+                        {"node", v.node},
+                        {"depth", v.depth},
+                        {"result", v.result == rules::visited_node::outcome::fired       ? "fired"
+                                   : v.result == rules::visited_node::outcome::not_fired ? "not fired"
+                                                                                         : "cannot evaluate"},
+                        {"values", values},
+                        {"missing", v.missing}});
+    }
+    return path;
+}
+
+ojson kernel_json(const analysed_kernel& k) {
+    ojson e;
+    e["name"] = k.group.name;
+    e["block_size"] = optional_dims(k.group.block_size);
+    e["grid_size"] = optional_dims(k.group.grid_size);
+    e["launches"] = k.group.launches;
+    e["duration_ns"] = k.roof.duration_ns;
+    e["share_of_workload"] = k.share;
+    e["bound"] = name(k.verdict.bound);
+    e["limiter"] = optional_name(k.verdict.limiter);
+    e["reasons"] = k.verdict.reasons;
+    e["pct_of_roof"] = k.roof.placed ? ojson(k.roof.pct_of_roof) : ojson(nullptr);
+    e["floor_ns"] = k.roof.placed ? ojson(k.roof.floor_ns) : ojson(nullptr);
+    e["binding_resource"] = optional_name(k.roof.binding);
+    e["flops"] = k.roof.flops;
+    e["bytes"] = {{"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
+    e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
+                                 {"l2", optional_number(k.roof.intensity(resource::l2))},
+                                 {"l1", optional_number(k.roof.intensity(resource::l1))}};
+    e["clocks_hz"] = {{"sm", k.roof.sm_clock_hz}, {"dram", k.roof.dram_clock_hz}};
+    e["resources"] = resources_json(k.roof);
+    e["warnings"] = k.roof.warnings;
+    e["findings"] = findings_json(k);
+    e["rule_path"] = path_json(k.diagnosis);
+    return e;
+}
+
 }  // namespace
 
 std::string render_json(const analysis& a, const print_options&) {
@@ -27,88 +124,7 @@ std::string render_json(const analysis& a, const print_options&) {
     j["gpu"] = {{"id", a.gpu.id}, {"name", a.gpu.name}, {"spec_file", a.gpu.file}, {"matched", a.gpu_how}};
     j["total_duration_ns"] = a.total_ns;
     ojson kernels = ojson::array();
-    for (const auto& k : a.kernels) {
-        ojson e;
-        e["name"] = k.group.name;
-        e["block_size"] = optional_dims(k.group.block_size);
-        e["grid_size"] = optional_dims(k.group.grid_size);
-        e["launches"] = k.group.launches;
-        e["duration_ns"] = k.roof.duration_ns;
-        e["share_of_workload"] = k.share;
-        e["bound"] = name(k.verdict.bound);
-        e["limiter"] = optional_name(k.verdict.limiter);
-        e["reasons"] = k.verdict.reasons;
-        e["pct_of_roof"] = k.roof.placed ? ojson(k.roof.pct_of_roof) : ojson(nullptr);
-        e["floor_ns"] = k.roof.placed ? ojson(k.roof.floor_ns) : ojson(nullptr);
-        e["binding_resource"] = optional_name(k.roof.binding);
-        e["flops"] = k.roof.flops;
-        e["bytes"] = {{"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
-        e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
-                                     {"l2", optional_number(k.roof.intensity(resource::l2))},
-                                     {"l1", optional_number(k.roof.intensity(resource::l1))}};
-        e["clocks_hz"] = {{"sm", k.roof.sm_clock_hz}, {"dram", k.roof.dram_clock_hz}};
-        ojson res = ojson::array();
-        for (const auto& r : k.roof.resources) {
-            const bool floor = info(r.id).in_floor;
-            res.push_back({{"id", name(r.id)},
-                           {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
-                           {"work", r.work > 0 ? ojson(r.work) : ojson(nullptr)},
-                           {"peak_per_second", r.peak > 0 ? ojson(r.peak) : ojson(nullptr)},
-                           {"peak_source", r.peak_source},
-                           {"utilisation", r.utilisation},
-                           {"useful", floor ? ojson(r.useful) : ojson(nullptr)},
-                           {"practical_share", floor ? ojson(r.practical) : ojson(nullptr)},
-                           {"floor_ns", floor ? ojson(r.floor_ns) : ojson(nullptr)},
-                           {"formula", r.formula},
-                           {"useful_formula", r.useful_formula}});
-        }
-        e["resources"] = res;
-        e["warnings"] = k.roof.warnings;
-        ojson findings = ojson::array();
-        for (const auto& f : k.diagnosis.findings) {
-            ojson evidence = ojson::array();
-            for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", optional_number(e.value)}});
-            findings.push_back({{"id", f.id},
-                                {"source", "roofline"},
-                                {"tree", f.tree},
-                                {"node", f.node},
-                                {"title", f.title},
-                                {"explanation", f.explain},
-                                {"evidence", evidence},
-                                {"fixes", f.fixes},
-                                {"est_speedup", optional_number(f.est_speedup)},
-                                {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
-                                {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
-                                {"est_time_after_ns", optional_number(f.est_time_after_ns)},
-                                {"binds_after", f.binds_after},
-                                {"estimate", f.estimate_why},
-                                {"estimate_changes", f.estimate_changes}});
-        }
-        for (const auto& r : k.group.rules)
-            findings.push_back({{"id", r.name},
-                                {"source", "ncu"},
-                                {"type", r.type},
-                                {"section", r.section},
-                                {"description", r.description},
-                                {"est_speedup_pct", r.est_speedup_pct >= 0 ? ojson(r.est_speedup_pct) : ojson(nullptr)},
-                                {"speedup_type", r.speedup_type}});
-        e["findings"] = findings;
-        ojson path = ojson::array();
-        for (const auto& v : k.diagnosis.path) {
-            ojson values = ojson::object();
-            for (const auto& x : v.values) values[x.expression] = optional_number(x.value);
-            path.push_back({{"tree", v.tree},
-                            {"node", v.node},
-                            {"depth", v.depth},
-                            {"result", v.result == rules::visited_node::outcome::fired       ? "fired"
-                                       : v.result == rules::visited_node::outcome::not_fired ? "not fired"
-                                                                                             : "cannot evaluate"},
-                            {"values", values},
-                            {"missing", v.missing}});
-        }
-        e["rule_path"] = path;
-        kernels.push_back(std::move(e));
-    }
+    for (const auto& k : a.kernels) kernels.push_back(kernel_json(k));
     j["kernels"] = kernels;
     ojson ops = ojson::array();
     for (const auto& op : opportunities(a))

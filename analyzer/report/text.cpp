@@ -3,6 +3,7 @@
 #include "analyzer/base/format.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace roofline {
 
@@ -37,25 +38,29 @@ std::string roof_pct_text(const kernel_result& k) {
     return t;
 }
 
-const char* bound_hex_colour(bound b) {
-    switch (b) {
-        case bound::memory: return "#1f77b4";
-        case bound::compute: return "#d62728";
-        case bound::latency: return "#ff7f0e";
-        case bound::small_grid: return "#9467bd";
-        default: return "#7f7f7f";  // launch, unplaced
-    }
+namespace {
+
+// How each bound is shown: the chart's fill (hex) and the terminal's ANSI SGR colour.
+struct bound_style {
+    bound b;
+    const char* hex;
+    const char* ansi;
+};
+constexpr bound_style bound_styles[] = {
+    {bound::memory, "#1f77b4", "34"},  {bound::compute, "#d62728", "31"}, {bound::latency, "#ff7f0e", "33"},
+    {bound::small_grid, "#9467bd", "35"}, {bound::launch, "#7f7f7f", "37"}, {bound::unknown, "#7f7f7f", "37"},
+};
+
+const bound_style& style_of(bound b) {
+    for (const auto& s : bound_styles)
+        if (s.b == b) return s;
+    return bound_styles[std::size(bound_styles) - 1];
 }
 
-const char* bound_ansi_colour(bound b) {
-    switch (b) {
-        case bound::memory: return "34";
-        case bound::compute: return "31";
-        case bound::latency: return "33";
-        case bound::small_grid: return "35";
-        default: return "37";
-    }
-}
+}  // namespace
+
+const char* bound_hex_colour(bound b) { return style_of(b).hex; }
+const char* bound_ansi_colour(bound b) { return style_of(b).ansi; }
 
 std::vector<opportunity> opportunities(const analysis& a) {
     std::vector<opportunity> out;

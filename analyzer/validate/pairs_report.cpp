@@ -98,6 +98,23 @@ void judge(pairs_report& r, const std::string& what, bool matches, const std::st
     if (matches && !miss.empty()) r.problems.push_back(what + " now matches its expectation: drop its known miss from pairs.json");
 }
 
+// The library kernel a pair is held to (cuBLAS for the tensor pair), from its own capture.
+void fill_reference(pair_row& row, const json& ref, const std::string& dir) {
+    std::string path = dir + "/" + text_or(ref, "capture");
+    analysis ra = analyze_file(path, {});
+    row.reference_label = text_or(ref, "label");
+    for (const auto& k : ra.kernels)
+        for (const auto& pattern : ref.at("kernels"))
+            if (k.group.name.find(pattern.get<std::string>()) != std::string::npos) {
+                row.reference_ns = row.reference_ns.value_or(0.0) + k.roof.duration_ns;
+                if (!row.reference_kernel.empty()) continue;
+                row.reference_kernel = k.group.name;
+                row.reference_verdict = slash_verdict(k.verdict);
+                if (const resource_use* u = k.roof.find(k.verdict.limiter)) row.reference_roof_pct = u->utilisation * 100.0;
+                if (const resource_use* u = k.roof.find(resource::l2)) row.reference_l2_pct = u->utilisation * 100.0;
+            }
+}
+
 }  // namespace
 
 pairs_report build_pairs_report(const std::string& dir, const std::string& pairs_file) {
@@ -121,22 +138,7 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
         row.fixed.known_miss = known_miss(p, r.gpu_id, "fixed");
         judge(r, row.id + " naive (" + row.naive.case_name + ")", side_matches(row.naive), row.naive.known_miss);
         judge(r, row.id + " fixed (" + row.fixed.case_name + ")", side_matches(row.fixed), row.fixed.known_miss);
-        if (p.contains("reference")) {
-            const json& ref = p["reference"];
-            std::string path = dir + "/" + text_or(ref, "capture");
-            analysis ra = analyze_file(path, {});
-            row.reference_label = text_or(ref, "label");
-            for (const auto& k : ra.kernels)
-                for (const auto& pattern : ref.at("kernels"))
-                    if (k.group.name.find(pattern.get<std::string>()) != std::string::npos) {
-                        row.reference_ns = row.reference_ns.value_or(0.0) + k.roof.duration_ns;
-                        if (!row.reference_kernel.empty()) continue;
-                        row.reference_kernel = k.group.name;
-                        row.reference_verdict = slash_verdict(k.verdict);
-                        if (const resource_use* u = k.roof.find(k.verdict.limiter)) row.reference_roof_pct = u->utilisation * 100.0;
-                        if (const resource_use* u = k.roof.find(resource::l2)) row.reference_l2_pct = u->utilisation * 100.0;
-                    }
-        }
+        if (p.contains("reference")) fill_reference(row, p["reference"], dir);
         r.pairs.push_back(std::move(row));
     }
     for (const auto& ref : spec.at("references")) {

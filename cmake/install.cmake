@@ -1,0 +1,22 @@
+# `cmake --install` puts the roofline binary, the stage libraries, their headers (under
+# include/roofline, spelled from the repository root as in the tree: "analyzer/pipeline/analysis.hpp")
+# and a package config, so a downstream project writes
+#   find_package(roofline 0.1 REQUIRED)
+#   target_link_libraries(app PRIVATE roofline::report)
+# tests/consumer is such a project; the test `install_and_consume` builds it against an install.
+include(CMakePackageConfigHelpers)
+
+set(roofline_stages base read models diagnose pipeline report validate cli)
+list(TRANSFORM roofline_stages PREPEND roofline_ OUTPUT_VARIABLE roofline_stage_targets)
+install(TARGETS ${roofline_stage_targets} roofline
+  EXPORT roofline-targets
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY analyzer models DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofline FILES_MATCHING PATTERN "*.hpp")
+install(EXPORT roofline-targets NAMESPACE roofline:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)
+configure_package_config_file(cmake/roofline-config.cmake.in "${PROJECT_BINARY_DIR}/roofline-config.cmake"
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/roofline-config-version.cmake" COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/roofline-config.cmake" "${PROJECT_BINARY_DIR}/roofline-config-version.cmake"
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)

@@ -1,0 +1,201 @@
+// The memory levels: DRAM bytes over its peak, L2 and L1 busy shares, and the useful parts of
+// each (the waste of uncoalesced accesses and bank conflicts taken out); the chart's cache and
+// issue ceilings.
+#include "models/roofline_parts.hpp"
+
+#include "analyzer/base/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace roofline {
+namespace {
+
+
+// The L1/shared data path split by what it carries: wgmma's operand reads from shared memory (the
+// tensor pipe's feed, not LSU work), bank-conflict replays and the excess of uncoalesced global
+// accesses.
+std::optional<l1_traffic> split_l1(const metric_view& m) {
+    auto lsu = m.find("l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed");
+    if (!lsu) return std::nullopt;
+    l1_traffic s;
+    s.lsu = *lsu;
+    s.shared = std::min(s.lsu, m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed").value_or(0.0));
+    s.shared_ld = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
+    const double st = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
+    s.shared_atom = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
+    if (m.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed").value_or(0.0) > 0.0)
+        s.gmma_feed = std::max(0.0, s.shared - s.shared_ld - st - s.shared_atom);
+    auto wavefronts = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum");
+    if (auto excess = m.find("derived__memory_l1_wavefronts_shared_excessive"); excess && wavefronts && *wavefronts > 0)
+        s.shared_excess = std::min(s.shared - s.gmma_feed, s.shared * *excess / *wavefronts);
+    auto ld_waves = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    if (auto conflicts = m.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"); conflicts && ld_waves && *ld_waves > 0)
+        s.shared_ld_conflicts = s.shared_ld * std::min(1.0, *conflicts / *ld_waves);
+    s.global = std::max(0.0, s.lsu - s.shared);
+    const double sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                           m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+    const double requests = m.find("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                            m.find("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+    auto excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
+    if (excess && sectors > 0) {
+        auto cycles = m.find("l1tex__cycles_elapsed.avg");
+        auto sms = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"});
+        if (cycles && sms && s.global > 0) {
+            const double measured = s.global / 100.0 * *cycles * *sms;
+            const double ideal = std::max(requests, (sectors - *excess) / 4.0);
+            if (measured > 0) s.global_ideal_share = std::clamp(ideal / measured, 0.0, 1.0);
+        }
+    }
+    return s;
+}
+
+// DRAM: bytes over the peak bandwidth at the DRAM clock the capture ran at.
+void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+    const double t_s = k.duration_ns * 1e-9;
+    std::optional<double> bytes;
+    std::string bytes_from;
+    if (auto r = m.find("dram__bytes_read.sum")) {
+        bytes = *r + m.find("dram__bytes_write.sum").value_or(0.0);
+        bytes_from = "(dram__bytes_read.sum + dram__bytes_write.sum)";
+    } else if (auto b = m.find("dram__bytes.sum")) {
+        bytes = *b;
+        bytes_from = "dram__bytes.sum";
+    } else if (auto rate = m.find("dram__bytes.sum.per_second")) {
+        bytes = *rate * t_s;
+        bytes_from = "dram__bytes.sum.per_second x duration";
+    }
+    double spec_bw = spec.dram_bandwidth_tbs.value * 1e12;
+    auto peak_per_cycle = m.find("dram__bytes.sum.peak_sustained");
+    resource_use dram;
+    dram.id = resource::dram;
+    if (peak_per_cycle && k.dram_clock_hz > 0) {
+        dram.peak = *peak_per_cycle * k.dram_clock_hz;
+        dram.peak_source = "measured: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second";
+        detail::check_against_spec(k, "dram bandwidth", dram.peak, spec_bw);
+    } else {
+        dram.peak = spec_bw;
+        dram.peak_source = "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" +
+                           spec.dram_bandwidth_tbs.source + ")";
+    }
+    if (bytes) {
+        k.bytes_dram = *bytes;
+        dram.work = *bytes;
+        dram.utilisation = dram.useful = *bytes / (dram.peak * t_s);
+        dram.formula = bytes_from + " / (peak x duration)";
+        k.resources.push_back(dram);
+    } else if (auto pct = m.find("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")) {
+        dram.utilisation = dram.useful = *pct / 100.0;
+        dram.formula = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+        k.resources.push_back(dram);
+    }
+}
+
+// L2: busy is ncu's speed of light (tag lookups, DRAM fills and write-backs included); the
+// useful share is the sectors the SMs asked of L2, less the excess sectors of uncoalesced
+// accesses that reached it.
+void add_l2(kernel_roofline& k, const metric_view& m) {
+    if (auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed")) {
+        resource_use r;
+        r.id = resource::l2;
+        r.work = k.bytes_l2.value_or(0.0);
+        r.utilisation = r.useful = *pct / 100.0;
+        r.formula = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+        // Useful: the sectors the SMs asked of L2, less the excess of uncoalesced accesses that
+        // reached it. The fills and write-backs of the kernel's DRAM traffic, which lts__throughput
+        // also counts, are the dram resource's work.
+        auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
+        if (asked && k.l2_excess_share) {
+            r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
+            r.useful_formula = "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
+                               "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
+        }
+        k.resources.push_back(std::move(r));
+    }
+}
+
+// L1 over elapsed cycles of every SM: the "active" form (all the details page has) counts
+// only SMs with work, so four busy blocks on a 132-SM GPU read as a busy L1.
+void add_l1(kernel_roofline& k, const metric_view& m) {
+    const std::optional<l1_traffic>& l1s = k.l1;
+    resource_use l1;
+    l1.id = resource::l1;
+    l1.work = k.bytes_l1.value_or(0.0);
+    bool have_l1 = false;
+    if (auto pct = m.find("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")) {
+        have_l1 = true;
+        l1.utilisation = *pct / 100.0;
+        l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_elapsed";
+    } else if (auto active = m.find("l1tex__throughput.avg.pct_of_peak_sustained_active")) {
+        have_l1 = true;
+        auto busy = m.find("sm__cycles_active.avg");
+        auto elapsed = m.find("sm__cycles_elapsed.max");
+        if (busy && elapsed && *elapsed > 0) {
+            l1.utilisation = *active / 100.0 * std::min(1.0, *busy / *elapsed);
+            l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_active x sm__cycles_active.avg / sm__cycles_elapsed.max";
+        } else {
+            l1.utilisation = *active / 100.0;
+            l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_active (over active cycles only)";
+        }
+    }
+    if (have_l1) {
+        l1.useful = l1.utilisation;
+        if (l1s) {
+            // wgmma reads A and B from shared memory through the L1 data banks: that is the tensor
+            // pipe's operand feed, busy exactly when the tensor pipe is. Where the LSU data stage is
+            // L1's busiest sub-unit, the feed is taken off L1's busy share and given to the tensor pipe.
+            if (l1s->gmma_feed > 0.0 && l1.utilisation * 100.0 <= l1s->lsu + 0.5) {
+                l1.utilisation = std::max(0.0, l1s->lsu - l1s->gmma_feed) / 100.0;
+                l1.formula = "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
+                k.notes.push_back("l1: " + fixed(l1s->gmma_feed, 1) +
+                                  "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
+                                  "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
+            }
+            l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) + l1s->global * l1s->global_ideal_share) / 100.0;
+            l1.useful_formula = "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
+                                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global wavefronts at "
+                                "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
+        }
+        k.resources.push_back(std::move(l1));
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
+void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+    const double t_s = k.duration_ns * 1e-9;
+    add_dram(k, m, spec);
+    if (auto v = m.find("derived__lts__lts2xbar_bytes.sum.per_second")) k.bytes_l2 = *v * t_s;
+    if (auto v = m.find("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.per_second")) k.bytes_l1 = *v * t_s;
+    k.l1 = split_l1(m);
+    // Excess sectors reach L2 only where L1 did not absorb them: at most what L2 saw beyond the ideal.
+    auto sectors = m.find("lts__t_sectors_srcunit_tex.sum");
+    auto g_excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
+    if (sectors && g_excess && *sectors > 0) {
+        const double g_sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
+                                 m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
+        k.l2_excess_share = std::min(*g_excess, std::max(0.0, *sectors - (g_sectors - *g_excess))) / *sectors;
+    }
+    add_l2(k, m);
+    add_l1(k, m);
+}
+
+
+// The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock; the
+// issue ceiling: one warp instruction per scheduler (four per SM) per cycle.
+void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+    auto product = [&](const char* per_cycle, const char* clock) -> std::optional<double> {
+        auto a = m.find(per_cycle), b = m.find(clock);
+        if (a && b && *a * *b > 0) return *a * *b;
+        return std::nullopt;
+    };
+    k.peak_l2_bytes_per_s = product("derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second");
+    k.peak_l1_bytes_per_s = product("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second");
+    if (auto n = m.find("smsp__inst_executed.sum"); n && *n > 0) k.warp_instructions = *n;
+    if (k.sm_clock_hz > 0) k.issue_peak_per_s = 4.0 * spec.sm_count.value * k.sm_clock_hz;
+}
+
+}  // namespace detail
+}  // namespace roofline

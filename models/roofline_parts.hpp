@@ -1,0 +1,20 @@
+// The parts of models/roofline_model.cpp's build_roofline, one file per kind of roof: the FLOP
+// roofs (flop_roofs.cpp), the pipes, issue slots and SM (unit_roofs.cpp), and the memory levels
+// (memory_roofs.cpp). Internal to models/: nothing outside includes it.
+#pragma once
+
+#include "models/roofline_model.hpp"
+
+#include <string>
+
+namespace roofline::detail {
+
+// Adds the resources of one kind to `k` (duration and clocks already set).
+void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
+void add_pipes(kernel_roofline& k, const metric_view& m);
+void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
+void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
+// A warning on `k` when a measured peak differs from the spec's by more than 10%.
+void check_against_spec(kernel_roofline& k, const std::string& what, double measured, double spec_value);
+
+}  // namespace roofline::detail
