@@ -33,7 +33,8 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
     }
     const resource_use* mem = best(k, [](const resource_use& r) { return info(r.id).kind == resource_kind::memory; });
     // Issue slots carry floors, not a verdict: what fills them is named by a pipe or the SM.
-    const resource_use* comp = best(k, [](const resource_use& r) { return info(r.id).kind == resource_kind::compute && r.id != resource::issue; });
+    const resource_use* comp =
+        best(k, [](const resource_use& r) { return info(r.id).kind == resource_kind::compute && r.id != resource::issue; });
     double mu = mem ? pressure(*mem) : 0.0, cu = comp ? pressure(*comp) : 0.0;
     if (std::max(mu, cu) >= t.near_roof) {
         if (mu >= cu) {
@@ -61,18 +62,22 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
         const resource_use* prec = best(k, [](const resource_use& r) { return info(r.id).precision; });
         const resource_use* pipe = best(k, [](const resource_use& r) { return info(r.id).pipe; });
         const resource_use* named = comp;
-        if (prec && pressure(*prec) >= t.specific_share * cu) named = prec;
-        else if (pipe && pressure(*pipe) >= t.specific_share * cu) named = pipe;
+        if (prec && pressure(*prec) >= t.specific_share * cu)
+            named = prec;
+        else if (pipe && pressure(*pipe) >= t.specific_share * cu)
+            named = pipe;
         if (named->id == resource::pipe_tensor) {
             const resource_use* most = nullptr;
             for (const auto& r : k.resources)
                 if (info(r.id).tensor && (!most || r.work > most->work)) most = &r;
             if (most) {
                 c.limiter = most->id;
-                c.reasons.push_back(id(*comp) + " runs at " + pressure_text(*comp) + " (" + comp->formula + "), above every memory level (best " +
+                c.reasons.push_back(id(*comp) + " runs at " + pressure_text(*comp) + " (" + comp->formula +
+                                    "), above every memory level (best " +
                                     (mem ? id(*mem) + " at " + pressure_text(*mem) : std::string("none measured")) + ")");
                 c.reasons.push_back("the tensor pipe's MMA cycles carry " + pct(named->utilisation) + ", and its work is " + id(*most) +
-                                    " (" + pct(most->useful) + " of that precision's fastest-path peak), so " + id(*most) + " is named as the limiter");
+                                    " (" + pct(most->useful) + " of that precision's fastest-path peak), so " + id(*most) +
+                                    " is named as the limiter");
                 return c;
             }
         }
@@ -83,8 +88,9 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
             c.reasons.push_back(id(*named) + " carries " + pressure_text(*named) + ", at least " + pct(t.specific_share) +
                                 " of that, so it is named as the limiter");
         else if (comp->id == resource::sm)
-            c.reasons.push_back("no single precision or pipe reaches " + pct(t.specific_share) +
-                                " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM as a whole is named");
+            c.reasons.push_back(
+                "no single precision or pipe reaches " + pct(t.specific_share) +
+                " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM as a whole is named");
         return c;
     }
     const resource_use* busiest = std::max(mu, cu) > 0 ? (mu >= cu ? mem : comp) : nullptr;

@@ -16,9 +16,9 @@ namespace roofline {
 // on this GPU), so a DRAM at 80% of peak (92% of practical) outranks a pipe at 85% of a peak no
 // kernel reaches.
 struct classify_thresholds {
-    double near_roof = 0.60;         // ncu's SOLBottleneck uses 60% as "high throughput"; here 60% of the practical share
-    double specific_share = 0.80;    // a precision or pipe names the compute limiter if it reaches this share of the SM's pressure
-    double launch_ns = 5000.0;       // a launch shorter than this is dominated by launch overhead (twice the shortest launch, ~2.3 us on H100)
+    double near_roof = 0.60;       // ncu's SOLBottleneck uses 60% as "high throughput"; here 60% of the practical share
+    double specific_share = 0.80;  // a precision or pipe names the compute limiter if it reaches this share of the SM's pressure
+    double launch_ns = 5000.0;  // a launch shorter than this is dominated by launch overhead (twice the shortest launch, ~2.3 us on H100)
     // Among memory levels the one nearest DRAM is named when it is at least this share of the
     // busiest level: a streaming kernel keeps L2 busy with DRAM's own fills, so an L2 a few
     // points busier than DRAM (seen on the H200: 93% against 86%) is fed by DRAM, not the limit.
@@ -34,7 +34,7 @@ struct launch_shape {
 
 struct classification {
     roofline::bound bound = bound::unknown;
-    std::optional<resource> limiter;  // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
+    std::optional<resource> limiter;   // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
     std::vector<std::string> reasons;  // the numbers that decided it, as sentences
 };
 

@@ -43,29 +43,58 @@ struct precision_def {
 
 const std::vector<precision_def>& precision_defs() {
     static const std::vector<precision_def> defs = {
-        {resource::fp64, "(DADD + DMUL + 2 x DFMA) thread instructions",
+        {resource::fp64,
+         "(DADD + DMUL + 2 x DFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", 2}},
-         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained", 2, {}, nullptr},
-        {resource::fp32, "(FADD + FMUL + 2 x FFMA) thread instructions",
+         "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
+         2,
+         {},
+         nullptr},
+        {resource::fp32,
+         "(FADD + FMUL + 2 x FFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 2}},
-         "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 2, {}, nullptr},
+         "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
+         2,
+         {},
+         nullptr},
         // Packed half2: ncu's own charts count HADD/HMUL as 2 FLOPs and HFMA as 4.
-        {resource::fp16, "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
+        {resource::fp16,
+         "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
          {{"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 4}},
-         "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", 4, {}, nullptr},
+         "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained",
+         4,
+         {},
+         nullptr},
         {resource::tensor_fp64, "tensor ops with FP64 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp64.sum"}}, "src_fp64"},
-        {resource::tensor_tf32, "tensor ops with TF32 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}}, "src_tf32"},
+        {resource::tensor_tf32,
+         "tensor ops with TF32 sources",
+         {},
+         nullptr,
+         0,
+         {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}},
+         "src_tf32"},
         {resource::tensor_fp16, "tensor ops with FP16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp16.sum"}}, "src_fp16"},
-        {resource::tensor_bf16, "tensor ops with BF16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}}, "src_bf16"},
+        {resource::tensor_bf16,
+         "tensor ops with BF16 sources",
+         {},
+         nullptr,
+         0,
+         {{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}},
+         "src_bf16"},
         // --set full on Hopper splits the FP8 count by sparsity and has no plain src_fp8 total.
-        {resource::tensor_fp8, "tensor ops with FP8 sources", {}, nullptr, 0,
-         {{"sm__ops_path_tensor_src_fp8.sum"}, {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"}},
+        {resource::tensor_fp8,
+         "tensor ops with FP8 sources",
+         {},
+         nullptr,
+         0,
+         {{"sm__ops_path_tensor_src_fp8.sum"},
+          {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"}},
          "src_fp8"},
         {resource::tensor_int8, "tensor ops with INT8 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_int8.sum"}}, "src_int8"},
         {resource::tensor_fp4, "tensor ops with FP4 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp4.sum"}}, "src_fp4"},
@@ -85,7 +114,8 @@ std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_vie
         if (!best || v > best->first) best = std::make_pair(v, id);
     }
     if (!best && src == "src_fp64")  // DMMA has no sparse mode
-        if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained")) best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
+        if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained"))
+            best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
     // Hopper's --set full has no per-instruction FP8 path; its dense total carries the peak.
     if (!best && src == "src_fp8")
         if (auto v = m.find("sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained"))
@@ -120,7 +150,6 @@ std::optional<double> spec_peak_per_second(const gpu_spec& spec, resource precis
 
 namespace detail {
 
-
 void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     const double t_s = k.duration_ns * 1e-9;
     const double cycles = k.sm_clock_hz * t_s;
@@ -142,9 +171,10 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         }
         k.flops_counted = k.flops_counted || have_counter;
         if (r.id == resource::fp16 && r.work > 0 && fp16_counts_are_moves(m)) {
-            k.notes.push_back("fp16: the " + general(r.work, 3) +
-                              " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
-                              "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
+            k.notes.push_back(
+                "fp16: the " + general(r.work, 3) +
+                " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
+                "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
             continue;
         }
         if (!have_counter || r.work <= 0) continue;

@@ -29,8 +29,7 @@ std::string describe(const gpu_identity& id) {
 
 }  // namespace
 
-gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced,
-                     const std::string& file) {
+gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced, const std::string& file) {
     if (!forced.empty()) {
         for (const auto& s : specs)
             if (lower(s.id) == lower(forced) || lower(s.name) == lower(forced)) return {&s, "chosen with --gpu"};
@@ -58,8 +57,8 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
             }
         }
         if (nearest)
-            return {nearest, "matched by CC " + id.cc + ", " + std::to_string(std::lround(id.sm_count.value_or(0.0))) + " SMs and a DRAM clock of " +
-                                 fixed(*id.dram_clock_mhz, 0) + " MHz"};
+            return {nearest, "matched by CC " + id.cc + ", " + std::to_string(std::lround(id.sm_count.value_or(0.0))) +
+                                 " SMs and a DRAM clock of " + fixed(*id.dram_clock_mhz, 0) + " MHz"};
     }
     if (candidates.size() == 1) {
         return {candidates.front(), "matched by compute capability " + id.cc +
@@ -71,9 +70,9 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           describe(id) + " fits several GPU specs (" + names + "); pass --gpu with one of them");
     }
-    throw input_error(error_code::unknown_gpu, file, 0, 0,
-                      "no GPU spec matches " + describe(id) + "; pass --gpu (known: " + known_ids(specs) +
-                          ") or add a spec file with --hwspecs DIR");
+    throw input_error(
+        error_code::unknown_gpu, file, 0, 0,
+        "no GPU spec matches " + describe(id) + "; pass --gpu (known: " + known_ids(specs) + ") or add a spec file with --hwspecs DIR");
 }
 
 }  // namespace roofline

@@ -24,7 +24,6 @@ struct gpu_choice {
 };
 
 // Throws input_error (unknown_gpu) naming `file` when nothing matches or the match is ambiguous.
-gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced,
-                     const std::string& file);
+gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced, const std::string& file);
 
 }  // namespace roofline

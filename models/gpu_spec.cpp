@@ -1,8 +1,8 @@
 #include "models/gpu_spec.hpp"
 
+#include "analyzer/base/embedded.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/base/json_files.hpp"
-#include "analyzer/base/embedded.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -114,8 +114,10 @@ std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir) {
     for (const auto& [path, text] : read_json_folder(extra_dir, "GPU spec files")) {
         gpu_spec s = parse_gpu_spec(text, path);
         auto same = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& o) { return o.id == s.id; });
-        if (same != specs.end()) *same = std::move(s);
-        else specs.push_back(std::move(s));
+        if (same != specs.end())
+            *same = std::move(s);
+        else
+            specs.push_back(std::move(s));
     }
     return specs;
 }

@@ -11,7 +11,6 @@
 namespace roofline {
 namespace {
 
-
 // The L1/shared data path split by what it carries: wgmma's operand reads from shared memory (the
 // tensor pipe's feed, not LSU work), bank-conflict replays and the excess of uncoalesced global
 // accesses.
@@ -75,8 +74,8 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
         detail::check_against_spec(k, "dram bandwidth", dram.peak, spec_bw);
     } else {
         dram.peak = spec_bw;
-        dram.peak_source = "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" +
-                           spec.dram_bandwidth_tbs.source + ")";
+        dram.peak_source =
+            "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source + ")";
     }
     if (bytes) {
         k.bytes_dram = *bytes;
@@ -107,8 +106,9 @@ void add_l2(kernel_roofline& k, const metric_view& m) {
         auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
         if (asked && k.l2_excess_share) {
             r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
-            r.useful_formula = "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
-                               "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
+            r.useful_formula =
+                "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
+                "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
         }
         k.resources.push_back(std::move(r));
     }
@@ -146,15 +146,18 @@ void add_l1(kernel_roofline& k, const metric_view& m) {
             // L1's busiest sub-unit, the feed is taken off L1's busy share and given to the tensor pipe.
             if (l1s->gmma_feed > 0.0 && l1.utilisation * 100.0 <= l1s->lsu + 0.5) {
                 l1.utilisation = std::max(0.0, l1s->lsu - l1s->gmma_feed) / 100.0;
-                l1.formula = "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
-                k.notes.push_back("l1: " + fixed(l1s->gmma_feed, 1) +
-                                  "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
-                                  "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
+                l1.formula =
+                    "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
+                k.notes.push_back(
+                    "l1: " + fixed(l1s->gmma_feed, 1) +
+                    "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
+                    "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
             }
             l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) + l1s->global * l1s->global_ideal_share) / 100.0;
-            l1.useful_formula = "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
-                                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global wavefronts at "
-                                "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
+            l1.useful_formula =
+                "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
+                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global wavefronts at "
+                "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
         }
         k.resources.push_back(std::move(l1));
     }
@@ -182,7 +185,6 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     add_l1(k, m);
 }
 
-
 // The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock; the
 // issue ceiling: one warp instruction per scheduler (four per SM) per cycle.
 void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
@@ -192,7 +194,8 @@ void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec
         return std::nullopt;
     };
     k.peak_l2_bytes_per_s = product("derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second");
-    k.peak_l1_bytes_per_s = product("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second");
+    k.peak_l1_bytes_per_s =
+        product("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second");
     if (auto n = m.find("smsp__inst_executed.sum"); n && *n > 0) k.warp_instructions = *n;
     if (k.sm_clock_hz > 0) k.issue_peak_per_s = 4.0 * spec.sm_count.value * k.sm_clock_hz;
 }

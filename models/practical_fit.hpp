@@ -10,9 +10,9 @@
 namespace roofline {
 
 struct roof_sample {
-    std::string roof;     // dram, fp32, ...: the resource the kernel is bound by
-    std::string kernel;   // for the record
-    double utilisation;   // its share of that roof, 0..1
+    std::string roof;    // dram, fp32, ...: the resource the kernel is bound by
+    std::string kernel;  // for the record
+    double utilisation;  // its share of that roof, 0..1
 };
 
 struct practical_share {

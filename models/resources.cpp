@@ -73,12 +73,18 @@ std::string resource_names(bool precisions_only) {
 
 const char* name(bound b) {
     switch (b) {
-        case bound::memory: return "memory";
-        case bound::compute: return "compute";
-        case bound::latency: return "latency";
-        case bound::small_grid: return "small_grid";
-        case bound::launch: return "launch";
-        case bound::unknown: return "unknown";
+        case bound::memory:
+            return "memory";
+        case bound::compute:
+            return "compute";
+        case bound::latency:
+            return "latency";
+        case bound::small_grid:
+            return "small_grid";
+        case bound::launch:
+            return "launch";
+        case bound::unknown:
+            return "unknown";
     }
     return "unknown";
 }

@@ -13,26 +13,48 @@ namespace roofline {
 
 enum class resource : std::uint8_t {
     // FLOP roofs: CUDA-core precisions, then tensor-core source types.
-    fp64, fp32, fp16, tensor_fp64, tensor_tf32, tensor_fp16, tensor_bf16, tensor_fp8, tensor_int8, tensor_fp4,
+    fp64,
+    fp32,
+    fp16,
+    tensor_fp64,
+    tensor_tf32,
+    tensor_fp16,
+    tensor_bf16,
+    tensor_fp8,
+    tensor_int8,
+    tensor_fp4,
     // Memory levels, nearest DRAM first.
-    dram, l2, l1,
+    dram,
+    l2,
+    l1,
     // The SM as ncu's speed of light sees it, and its issue slots.
-    sm, issue,
+    sm,
+    issue,
     // Execution pipes (warp instructions over the pipe's peak rate) and the tensor pipe's MMA cycles.
-    pipe_alu, pipe_fma, pipe_fp64, pipe_xu, pipe_lsu, pipe_uniform, pipe_adu, pipe_cbu, pipe_tex, pipe_tma, pipe_tensor,
+    pipe_alu,
+    pipe_fma,
+    pipe_fp64,
+    pipe_xu,
+    pipe_lsu,
+    pipe_uniform,
+    pipe_adu,
+    pipe_cbu,
+    pipe_tex,
+    pipe_tma,
+    pipe_tensor,
 };
 
 enum class resource_kind { compute, memory };
 
 struct resource_info {
     resource id;
-    const char* name;          // as rules, spec files and reports write it: "tensor_bf16"
+    const char* name;  // as rules, spec files and reports write it: "tensor_bf16"
     resource_kind kind;
-    bool precision;            // a FLOP roof (its work is FLOPs, or integer ops for tensor_int8)
-    bool tensor;               // a tensor-core precision
-    bool pipe;                 // an execution pipe (pipe_*)
-    bool in_floor;             // false for composites that only say what is busy (sm, pipe_tensor)
-    const char* work_unit;     // "FLOP", "OP", "B" ("" where the work is a share only)
+    bool precision;         // a FLOP roof (its work is FLOPs, or integer ops for tensor_int8)
+    bool tensor;            // a tensor-core precision
+    bool pipe;              // an execution pipe (pipe_*)
+    bool in_floor;          // false for composites that only say what is busy (sm, pipe_tensor)
+    const char* work_unit;  // "FLOP", "OP", "B" ("" where the work is a share only)
 };
 
 // Every resource, in the order above.

@@ -34,7 +34,6 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
 
 }  // namespace detail
 
-
 std::pair<double, std::string> practical_share_of(const gpu_spec& spec, resource r) {
     auto it = spec.practical_fraction.find(r);
     if (it != spec.practical_fraction.end() && it->second.value) return {*it->second.value, it->second.source};
@@ -64,7 +63,8 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     }
     k.placed = true;
     k.duration_ns = *duration;
-    if (auto clk = m.first_of({"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second", "gpc__cycles_elapsed.avg.per_second"})) {
+    if (auto clk = m.first_of(
+            {"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second", "gpc__cycles_elapsed.avg.per_second"})) {
         k.sm_clock_hz = *clk;
         k.sm_clock_source = "sm__cycles_elapsed.avg.per_second";
     } else {
@@ -97,7 +97,8 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     for (const auto& r : k.resources)
         if (r.useful > 1.0)
             k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful) + " of " +
-                                 (r.peak > 0 ? r.peak_source : r.formula) + "; the peak or the work count is wrong, so treat this point with suspicion");
+                                 (r.peak > 0 ? r.peak_source : r.formula) +
+                                 "; the peak or the work count is wrong, so treat this point with suspicion");
     return k;
 }
 

@@ -23,28 +23,28 @@ namespace roofline {
 // whether it carries a floor is in its id's entry of models/resources.hpp.
 struct resource_use {
     resource id = resource::sm;
-    double work = 0.0;       // FLOPs or bytes; 0 when only a utilisation is known
-    double peak = 0.0;       // per second at the capture's clock; 0 when not applicable
-    std::string peak_source;  // "measured: ..." or "spec: ..."
-    double utilisation = 0.0;  // busy share (1.0 = busy all the time)
-    double useful = 0.0;       // useful work at peak / duration
-    std::string formula;       // how the busy share was computed, with metric names
+    double work = 0.0;           // FLOPs or bytes; 0 when only a utilisation is known
+    double peak = 0.0;           // per second at the capture's clock; 0 when not applicable
+    std::string peak_source;     // "measured: ..." or "spec: ..."
+    double utilisation = 0.0;    // busy share (1.0 = busy all the time)
+    double useful = 0.0;         // useful work at peak / duration
+    std::string formula;         // how the busy share was computed, with metric names
     std::string useful_formula;  // how the useful share was computed ("" = the same as busy)
-    double practical = 1.0;    // share of the peak real kernels reach on this GPU
+    double practical = 1.0;      // share of the peak real kernels reach on this GPU
     std::string practical_source;
-    double floor_ns = 0.0;     // useful x duration / practical
+    double floor_ns = 0.0;  // useful x duration / practical
 };
 
 // What L1's LSU data stage carried, in percent of its peak wavefront rate (one wavefront, up to
 // 128 bytes, per cycle per SM), from l1tex__data_pipe_lsu_wavefronts and its shared-memory parts.
 struct l1_traffic {
-    double lsu = 0;            // every LSU data-stage wavefront, replays included
-    double shared = 0;         // shared-memory wavefronts (loads, stores, atomics, wgmma operand reads)
+    double lsu = 0;     // every LSU data-stage wavefront, replays included
+    double shared = 0;  // shared-memory wavefronts (loads, stores, atomics, wgmma operand reads)
     double shared_ld = 0, shared_atom = 0;
-    double gmma_feed = 0;      // wgmma's operand reads from shared memory (the tensor pipe's feed)
-    double shared_excess = 0;  // bank-conflict replays of shared loads, stores and atomics
+    double gmma_feed = 0;            // wgmma's operand reads from shared memory (the tensor pipe's feed)
+    double shared_excess = 0;        // bank-conflict replays of shared loads, stores and atomics
     double shared_ld_conflicts = 0;  // the share of those that are shared-load conflicts
-    double global = 0;         // global and local wavefronts (lsu - shared)
+    double global = 0;               // global and local wavefronts (lsu - shared)
     // Global wavefronts a coalesced pattern would need over those measured: max(requests, ideal
     // sectors / 4) over the measured count (1 where unknown). A warp request needs at least one
     // wavefront, and a wavefront carries four sectors.
@@ -52,29 +52,29 @@ struct l1_traffic {
 };
 
 struct kernel_roofline {
-    bool placed = false;          // false: no duration in the capture
-    std::string missing;          // what is missing when not placed
+    bool placed = false;  // false: no duration in the capture
+    std::string missing;  // what is missing when not placed
     double duration_ns = 0.0;
     double sm_clock_hz = 0.0;
     std::string sm_clock_source;
     double dram_clock_hz = 0.0;
     std::vector<resource_use> resources;  // in a fixed order: precisions, pipes, issue, sm, memory levels
-    double flops = 0.0;                    // all precisions together
-    bool flops_counted = false;            // the capture holds FLOP counters (the details page does not)
+    double flops = 0.0;                   // all precisions together
+    bool flops_counted = false;           // the capture holds FLOP counters (the details page does not)
     std::optional<double> bytes_dram, bytes_l2, bytes_l1;
-    double floor_ns = 0.0;        // the largest useful time at raw peak
-    double pct_of_roof = 0.0;     // floor / duration, in percent
-    std::optional<resource> binding;  // the resource with the largest useful share
-    double practical_floor_ns = 0.0;  // the largest floor at practical shares
+    double floor_ns = 0.0;                      // the largest useful time at raw peak
+    double pct_of_roof = 0.0;                   // floor / duration, in percent
+    std::optional<resource> binding;            // the resource with the largest useful share
+    double practical_floor_ns = 0.0;            // the largest floor at practical shares
     std::optional<resource> binding_practical;  // the resource that sets it
     // Ceilings the chart draws beside the floors: L2 and L1 bandwidth from ncu's peak counters
     // (bytes per cycle x their clocks), and the issue rate with the warp instructions executed.
     std::optional<double> peak_l2_bytes_per_s, peak_l1_bytes_per_s;
     std::optional<double> warp_instructions;  // smsp__inst_executed.sum
     double issue_peak_per_s = 0.0;            // one warp instruction per scheduler per cycle: 4 x SMs x SM clock
-    std::vector<std::string> warnings;  // above-roof points, spec disagreements
-    std::vector<std::string> notes;     // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
-    std::optional<l1_traffic> l1;       // where the raw page has the LSU wavefront counters
+    std::vector<std::string> warnings;        // above-roof points, spec disagreements
+    std::vector<std::string> notes;           // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
+    std::optional<l1_traffic> l1;             // where the raw page has the LSU wavefront counters
     // The excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs
     // asked of L2; where the raw page has the counters.
     std::optional<double> l2_excess_share;

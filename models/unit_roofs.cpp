@@ -8,7 +8,6 @@
 
 namespace roofline::detail {
 
-
 // Pipe utilisations as ncu reports them: warp instructions executed over the pipe's peak rate,
 // over elapsed cycles. Instructions are the work, so busy and useful are the same share.
 void add_pipes(kernel_roofline& k, const metric_view& m) {

@@ -17,7 +17,7 @@ TEST_CASE("the fit is the geometric mean per roof, with its spread") {
     CHECK(fit[0].roof == "dram");  // roofs in name order
     CHECK(fit[0].fraction == doctest::Approx(0.8));
     CHECK(fit[0].spread == doctest::Approx(1.0));
-    CHECK(fit[1].fraction == doctest::Approx(0.6));  // sqrt(0.9 x 0.4)
+    CHECK(fit[1].fraction == doctest::Approx(0.6));                    // sqrt(0.9 x 0.4)
     CHECK(fit[1].spread == doctest::Approx(std::exp(std::log(1.5))));  // each sample a factor 1.5 from the fit
     CHECK(fit[1].lowest == 0.4);
     CHECK(fit[1].highest == 0.9);

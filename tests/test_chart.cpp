@@ -79,11 +79,13 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
         std::map<std::string, double> peaks;
         for (const auto& k : a.kernels)
             for (const auto& r : k.roof.resources)
-                if ((roofline::info(r.id).precision || r.id == roofline::resource::dram) && r.peak > 0) peaks[name(r.id)] = std::max(peaks[name(r.id)], r.peak);
+                if ((roofline::info(r.id).precision || r.id == roofline::resource::dram) && r.peak > 0)
+                    peaks[name(r.id)] = std::max(peaks[name(r.id)], r.peak);
         // L2 and L1: ncu's peak bytes per cycle x the level's clock.
         for (const auto& k : a.kernels) {
             const auto& n = k.group.numbers;
-            peaks["l2"] = std::max(peaks["l2"], n.at("derived__lts__lts2xbar_bytes.sum.peak_sustained") * n.at("lts__cycles_elapsed.avg.per_second"));
+            peaks["l2"] =
+                std::max(peaks["l2"], n.at("derived__lts__lts2xbar_bytes.sum.peak_sustained") * n.at("lts__cycles_elapsed.avg.per_second"));
             peaks["l1"] = std::max(peaks["l1"], n.at("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained") *
                                                     n.at("l1tex__cycles_elapsed.avg.per_second"));
         }
@@ -153,7 +155,8 @@ TEST_CASE("the chart names the ridge point of each precision") {
         std::snprintf(exact, sizeof exact, "%.6g", ce.peak / chart.ceilings.front().peak);
         std::snprintf(label, sizeof label, "%.3g", ce.peak / chart.ceilings.front().peak);
         const std::string svg = render_chart_svg(a, chart);
-        CHECK(svg.find("class=\"ridge\" data-id=\"" + std::string(name(ce.id)) + "\" data-intensity=\"" + exact + "\"") != std::string::npos);
+        CHECK(svg.find("class=\"ridge\" data-id=\"" + std::string(name(ce.id)) + "\" data-intensity=\"" + exact + "\"") !=
+              std::string::npos);
         CHECK(svg.find(std::string("ridge ") + label + " FLOP/B") != std::string::npos);
     }
 }

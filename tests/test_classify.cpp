@@ -41,7 +41,7 @@ TEST_CASE("memory against compute: the higher utilisation wins, memory on a tie"
 }
 
 TEST_CASE("DRAM is named over a busier L2 when it carries at least 90% of L2's load") {
-    CHECK(classify(roof(1e6, {{"dram", 0.67}, {"l2", 0.75}}), big_grid()).limiter == roofline::resource::l2);   // 0.893
+    CHECK(classify(roof(1e6, {{"dram", 0.67}, {"l2", 0.75}}), big_grid()).limiter == roofline::resource::l2);    // 0.893
     CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.75}}), big_grid()).limiter == roofline::resource::dram);  // 0.907
     CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter == roofline::resource::dram);
     CHECK(classify(roof(1e6, {{"dram", 0.10}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter == roofline::resource::l2);
@@ -88,7 +88,8 @@ TEST_CASE("raw and details exports of one capture get the same bound for every k
             CHECK(raw.kernels[i].verdict.bound == det.kernels[i].verdict.bound);
             // Memory limiters are measured the same way in both; compute limiters are
             // named per precision only where the raw page has the counters.
-            if (raw.kernels[i].verdict.bound == roofline::bound::memory) CHECK(raw.kernels[i].verdict.limiter == det.kernels[i].verdict.limiter);
+            if (raw.kernels[i].verdict.bound == roofline::bound::memory)
+                CHECK(raw.kernels[i].verdict.limiter == det.kernels[i].verdict.limiter);
         }
     }
 }

@@ -1,5 +1,5 @@
-#include "analyzer/cli/commands.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/cli/commands.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -50,12 +50,14 @@ TEST_CASE("--kernel-name takes a substring or regex:, like ncu") {
     auto re = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^void .*fma_chain<(float|double)>"}).out);
     CHECK(re.size() == 2);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:(("}), doctest::Contains("not a valid regular expression"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}), doctest::Contains("none of the 15 launches passes the filters"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}), doctest::Contains("none of the 15 launches passes the filters"),
+                         input_error);
 }
 
 TEST_CASE("--launch-skip and --launch-count count matching launches in capture order") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
-    auto j = nlohmann::json::parse(run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"}).out);
+    auto j = nlohmann::json::parse(
+        run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"}).out);
     REQUIRE(j["kernels"].size() == 1);
     CHECK(j["kernels"][0]["launches"] == 3);
     CHECK(j["input"]["launches_read"] == 15);
@@ -97,7 +99,8 @@ TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and
     // Forced markdown on a terminal, and markdown when stdout is a pipe.
     CHECK(run_cli({"analyze", csv, "--format", "markdown"}, tty).out.rfind("# Roofline report", 0) == 0);
     CHECK(run_cli({"analyze", csv}).out.rfind("# Roofline report", 0) == 0);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "html"}), doctest::Contains("--format takes markdown, json, terminal, svg or auto"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "html"}),
+                         doctest::Contains("--format takes markdown, json, terminal, svg or auto"), input_error);
 }
 
 TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal") {
@@ -123,7 +126,8 @@ TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal")
 
 TEST_CASE("--format terminal -o writes the table without colour codes, whatever stdout is") {
     auto path = temp_path("terminal.txt").string();
-    auto r = run_cli({"analyze", source_path("examples/h100/pairs_raw.csv"), "--format", "terminal", "-o", path}, cli::console{true, true, true});
+    auto r = run_cli({"analyze", source_path("examples/h100/pairs_raw.csv"), "--format", "terminal", "-o", path},
+                     cli::console{true, true, true});
     CHECK(r.rc == 0);
     const std::string text = read_text(path);
     CHECK(text.find("Top opportunities") != std::string::npos);

@@ -1,7 +1,7 @@
 // Every file in tests/corpus: pass_* analyse, fail_* fail with their exact message and leave
 // no output file.
-#include "analyzer/cli/commands.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/cli/commands.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

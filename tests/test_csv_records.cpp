@@ -1,5 +1,5 @@
-#include "analyzer/read/csv_records.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/csv_records.hpp"
 
 #include <doctest/doctest.h>
 

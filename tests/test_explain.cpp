@@ -1,6 +1,6 @@
-#include "analyzer/report/explain.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/report/explain.hpp"
 #include "analyzer/report/reference.hpp"
 #include "test_support.hpp"
 
@@ -57,7 +57,7 @@ TEST_CASE("every finding the trees can report is in the catalogue of rules/READM
     std::regex row(R"(\n\| ([a-z0-9-]+) \| ([a-z0-9-]+) \|)");
     std::string catalogue = readme.substr(catalogue_at);
     for (std::sregex_iterator it(catalogue.begin(), catalogue.end(), row), end; it != end; ++it) documented.insert((*it)[1]);
-    documented.erase("id");  // the header row
+    documented.erase("id");          // the header row
     ids.insert("fusion-candidate");  // found across kernels (analyzer/diagnose/fusion.cpp), not by a tree
     ids.insert("unexplained");       // the catch-all of analyzer/diagnose/diagnose.cpp
     CHECK(ids == documented);

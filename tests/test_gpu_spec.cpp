@@ -30,7 +30,8 @@ TEST_CASE("a spec with a missing field names the file and the field") {
     CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"peaks_tflops.fp32\": missing", input_error);
     j = nlohmann::json::parse(text);
     j["dram_bandwidth_tbs"]["value"] = "fast";
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null", input_error);
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null",
+                         input_error);
     j = nlohmann::json::parse(text);
     j["sm_count"].erase("source");
     CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"sm_count.source\": missing", input_error);

@@ -20,11 +20,11 @@ TEST_CASE("raw page with auto units: units row applied per column") {
     CHECK(s.style == number_style::point);
     CHECK(v.size() == 15);  // 7 kernels once, tiny_add 8 times
     const auto& c = by_name(v, copy);
-    CHECK(c.get("gpu__time_duration.sum") == doctest::Approx(copy_ns));        // "0.182336" ms
+    CHECK(c.get("gpu__time_duration.sum") == doctest::Approx(copy_ns));       // "0.182336" ms
     CHECK(c.get("dram__bytes_read.sum") == doctest::Approx(268456960));       // "268.456960" Mbyte
     CHECK(c.get("dram__bytes.sum.peak_sustained") == doctest::Approx(1280));  // "1.280000" Kbyte/cycle
     CHECK(c.get("dram__cycles_elapsed.avg.per_second") == doctest::Approx(2.618006e9));
-    CHECK(c.get("launch__grid_size") == 1056);                                 // "1,056", no unit
+    CHECK(c.get("launch__grid_size") == 1056);  // "1,056", no unit
     CHECK(c.texts.at("device__attribute_display_name") == "NVIDIA H100 80GB HBM3");
     CHECK(to_string(c.grid_size.value()) == "(1056, 1, 1)");
     CHECK(c.block_size == launch_dims{{256, 1, 1}});
@@ -38,8 +38,8 @@ TEST_CASE("raw page in base units and in the C locale give the same numbers") {
     auto c = read_example("examples/h100/kernels_raw_lc_c.csv", &sc);
     REQUIRE(a.size() == b.size());
     REQUIRE(a.size() == c.size());
-    for (const char* m : {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
-                          "smsp__cycles_elapsed.avg.per_second", "launch__waves_per_multiprocessor"}) {
+    for (const char* m : {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "smsp__cycles_elapsed.avg.per_second",
+                          "launch__waves_per_multiprocessor"}) {
         CAPTURE(m);
         for (std::size_t i = 0; i < a.size(); ++i) {
             // Auto units keep 6 decimals of the scaled value: agreement to 1e-5 relative.
@@ -146,9 +146,10 @@ TEST_CASE("block and grid sizes are read as three integers; any other text is an
     CHECK(parse_launch_dims("(32, 8, 2)")->count() == 512);
     for (const char* bad : {"", "256", "(256, 1)", "(256,1,1)", "(256, 1, 1", "(a, 1, 1)", "(-1, 1, 1)", "(1, 1, 1) "})
         CHECK_FALSE(parse_launch_dims(bad).has_value());
-    const std::string csv = "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
-                            "\"\",\"\",\"\",\"\",\"nsecond\"\n"
-                            "\"0\",\"k\",\"(256, 1)\",\"(4, 1, 1)\",\"1000\"\n";
+    const std::string csv =
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"nsecond\"\n"
+        "\"0\",\"k\",\"(256, 1)\",\"(4, 1, 1)\",\"1000\"\n";
     try {
         read_launches(csv);
         FAIL("a malformed Block Size was accepted");
@@ -159,8 +160,9 @@ TEST_CASE("block and grid sizes are read as three integers; any other text is an
         CHECK(e.detail() == "Block Size \"(256, 1)\" is not \"(x, y, z)\"");
     }
     // An empty cell is unknown, not an error.
-    auto launches = read_launches("\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
-                                  "\"\",\"\",\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"\",\"(4, 1, 1)\",\"1000\"\n");
+    auto launches = read_launches(
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"\",\"(4, 1, 1)\",\"1000\"\n");
     REQUIRE(launches.size() == 1);
     CHECK_FALSE(launches[0].block_size.has_value());
     CHECK(to_string(*launches[0].grid_size) == "(4, 1, 1)");

@@ -64,12 +64,14 @@ TEST_CASE("the JSON report carries the documented fields") {
     CHECK(j["gpu"]["id"] == "h100-sxm");
     REQUIRE(j["kernels"].size() == 8);
     for (const auto& k : j["kernels"]) {
-        for (const char* f : {"name", "launches", "duration_ns", "bound", "limiter", "pct_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
+        for (const char* f :
+             {"name", "launches", "duration_ns", "bound", "limiter", "pct_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
             CHECK(k.contains(f));
         for (const auto& f : k["findings"]) {
             CHECK((f["source"] == "ncu" || f["source"] == "roofline"));
             if (f["source"] == "roofline")
-                for (const char* field : {"id", "evidence", "explanation", "fixes", "est_speedup", "est_time_saved_ns"}) CHECK(f.contains(field));
+                for (const char* field : {"id", "evidence", "explanation", "fixes", "est_speedup", "est_time_saved_ns"})
+                    CHECK(f.contains(field));
         }
         CHECK(k.contains("rule_path"));
     }
@@ -82,7 +84,8 @@ TEST_CASE("the same input gives byte-identical reports") {
     CHECK(render_json(a) == render_json(b));
 }
 
-TEST_CASE("the opportunities list every estimated finding of the workload by the time it adds, most first, never more than a kernel's time") {
+TEST_CASE(
+    "the opportunities list every estimated finding of the workload by the time it adds, most first, never more than a kernel's time") {
     auto a = analyze_example("examples/h100/pairs_raw.csv");
     auto j = nlohmann::json::parse(render_json(a));
     const auto& ops = j["opportunities"];

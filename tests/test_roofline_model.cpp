@@ -67,8 +67,10 @@ TEST_CASE("a wrong spec is reported, and a point above its roof is flagged") {
     auto specs = load_gpu_specs();
     gpu_spec spec = *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& s) { return s.id == "h100-sxm"; });
     spec.dram_bandwidth_tbs.value = 2.0;  // as if someone typed the PCIe figure
-    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1000}, {"dram__bytes_read.sum", 3e6},
-                                       {"dram__bytes.sum.peak_sustained", 1280}, {"dram__cycles_elapsed.avg.per_second", 2.618e9}};
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1000},
+                                       {"dram__bytes_read.sum", 3e6},
+                                       {"dram__bytes.sum.peak_sustained", 1280},
+                                       {"dram__cycles_elapsed.avg.per_second", 2.618e9}};
     auto k = build_roofline(metric_view{m, 1}, spec);
     bool disagreement = false;
     for (const auto& w : k.warnings) disagreement |= w.find("dram bandwidth") != std::string::npos && w.find("+68%") != std::string::npos;
@@ -87,13 +89,12 @@ TEST_CASE("a kernel mixing tensor and CUDA-core work is bound by the unit with t
     const gpu_spec& spec = *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& s) { return s.id == "h100-sxm"; });
     // 1 ms at 1.5 GHz: tensor bf16 at 40% of 540,672 ops/cycle, FP32 at 60% of 33,792 FLOP/cycle.
     const double clk = 1.5e9, t = 1e-3;
-    std::map<std::string, double> m = {
-        {"gpu__time_duration.sum", 1e6},
-        {"sm__cycles_elapsed.avg.per_second", clk},
-        {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 0.4 * 540672 * clk * t},
-        {"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 540672},
-        {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 0.6 * 16896},
-        {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896}};
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
+                                       {"sm__cycles_elapsed.avg.per_second", clk},
+                                       {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 0.4 * 540672 * clk * t},
+                                       {"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 540672},
+                                       {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 0.6 * 16896},
+                                       {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896}};
     auto k = build_roofline(metric_view{m, 1}, spec);
     CHECK(k.find(roofline::resource::tensor_bf16)->utilisation == doctest::Approx(0.4));
     CHECK(k.find(roofline::resource::fp32)->utilisation == doctest::Approx(0.6));

@@ -61,7 +61,7 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const analysed_kernel& k
 // A kernel with just the metrics a test names, classified as `bound`.
 // `roof_share`: its largest floor at the practical shares over its duration, in percent.
 analysed_kernel synthetic(const std::string& bound, std::map<std::string, double> metrics, double roof_share = 50, std::size_t launches = 1,
-                        const std::string& limiter = "") {
+                          const std::string& limiter = "") {
     analysed_kernel k;
     k.group.launches = launches;
     k.group.numbers = std::move(metrics);
@@ -125,7 +125,8 @@ TEST_CASE("the shipped trees load, and --rules overrides one by id") {
     CHECK(trees.size() == 5);
     auto dir = temp_path("rules-override");
     std::filesystem::create_directories(dir);
-    std::ofstream(dir / "mine.json") << R"({"id": "near-roof", "title": "Mine", "roots": [{"id": "n", "title": "N", "explain": "x", "when": "true", "finding": "always"}]})";
+    std::ofstream(dir / "mine.json")
+        << R"({"id": "near-roof", "title": "Mine", "roots": [{"id": "n", "title": "N", "explain": "x", "when": "true", "finding": "always"}]})";
     auto over = load_rule_trees(dir.string());
     CHECK(over.size() == 5);
     auto it = std::find_if(over.begin(), over.end(), [](const rule_tree& t) { return t.id == "near-roof"; });
@@ -192,10 +193,10 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
         return diagnose(trees, k);
     };
     CHECK_FALSE(has(finding_ids(waves(0.9)), "tail-effect"));  // under one wave: the small-grid rule's ground
-    CHECK(has(finding_ids(waves(1.7)), "tail-effect"));         // 0.3 of 2 waves idle: 15%
+    CHECK(has(finding_ids(waves(1.7)), "tail-effect"));        // 0.3 of 2 waves idle: 15%
     CHECK_FALSE(has(finding_ids(waves(1.71)), "tail-effect"));
     CHECK_FALSE(has(finding_ids(waves(2.0)), "tail-effect"));
-    CHECK(has(finding_ids(waves(3.1)), "tail-effect"));         // 0.9 of 4 idle: 22.5%
+    CHECK(has(finding_ids(waves(3.1)), "tail-effect"));        // 0.9 of 4 idle: 22.5%
     CHECK_FALSE(has(finding_ids(waves(4.1)), "tail-effect"));  // from 4 waves on, the tail is left to the scheduler
     CHECK(has(finding_ids(waves(2.5)), "tail-effect"));
     auto tail = waves(1.25);
@@ -222,9 +223,9 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
     CHECK(has(finding_ids(dram(0.79 * practical)), "dram-bandwidth-low"));
     CHECK_FALSE(has(finding_ids(dram(0.80 * practical)), "dram-bandwidth-low"));  // near-roof's ground
     CHECK(has(finding_ids(dram(0.80 * practical)), "near-roof"));
-    CHECK(has(finding_ids(dram(0.4 * practical, "latency", "")), "dram-bandwidth-low"));    // nothing bounds it: latency
-    CHECK_FALSE(has(finding_ids(dram(0.3, "memory", "l1")), "dram-bandwidth-low"));          // L1 limits it
-    CHECK_FALSE(has(finding_ids(dram(0.3, "small_grid", "")), "dram-bandwidth-low"));        // the grid explains it
+    CHECK(has(finding_ids(dram(0.4 * practical, "latency", "")), "dram-bandwidth-low"));  // nothing bounds it: latency
+    CHECK_FALSE(has(finding_ids(dram(0.3, "memory", "l1")), "dram-bandwidth-low"));       // L1 limits it
+    CHECK_FALSE(has(finding_ids(dram(0.3, "small_grid", "")), "dram-bandwidth-low"));     // the grid explains it
     auto low = dram(0.5 * practical);
     auto g = std::find_if(low.findings.begin(), low.findings.end(), [](const finding& x) { return x.id == "dram-bandwidth-low"; });
     REQUIRE(g != low.findings.end());
@@ -236,11 +237,12 @@ TEST_CASE("the estimator: a fix that keeps the kernel's latency gains nothing of
     const double practical = *h100().practical_fraction.at(roofline::resource::dram).value;
     // Memory-bound on DRAM at 80% busy with 40% of L1's peak in uncoalesced global wavefronts.
     auto kernel = [&](double l1_busy) {
-        auto k = synthetic("memory", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100},
-                                      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0},
-                                      {"derived__memory_l2_theoretical_sectors_global_excessive", 80},
-                                      {"dram__bytes_read.sum", 640},
-                                      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio", 32}},
+        auto k = synthetic("memory",
+                           {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 100},
+                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0},
+                            {"derived__memory_l2_theoretical_sectors_global_excessive", 80},
+                            {"dram__bytes_read.sum", 640},
+                            {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio", 32}},
                            80, 1, "dram");
         k.roof.bytes_dram = 640;
         k.roof.l2_excess_share = 0.0;  // L1 absorbed the excess: L2 saw the ideal
@@ -296,7 +298,8 @@ TEST_CASE("fusion-candidate: consecutive DRAM-bound kernels that pass a buffer a
         return k;
     };
     // Three passes over 1 MB: 6 MB through DRAM; fused, 2 MB.
-    std::vector<analysed_kernel> ks = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6), kernel("c(", 1e6, 1e6), kernel("other(", 1e6, 1e6, "(7, 1, 1)")};
+    std::vector<analysed_kernel> ks = {kernel("a(", 1e6, 1e6), kernel("b(", 1e6, 1e6), kernel("c(", 1e6, 1e6),
+                                       kernel("other(", 1e6, 1e6, "(7, 1, 1)")};
     add_fusion(ks, h100());
     REQUIRE(ks[0].diagnosis.findings.size() == 1);
     const auto& f = ks[0].diagnosis.findings.front();
@@ -335,105 +338,106 @@ struct pair_case {
     const char* finding;
 };
 const std::vector<pair_case>& pair_cases() {
-    static const std::vector<pair_case> cases = {
-        {"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
-        {"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
-        {"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
-        {"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
-        {"wmma_global(", "wgmma_tma(", "tensor-underused"},
-        {"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
-        {"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
-        {"copy_few_blocks(", "copy_vec4(", "small-grid"},
-        {"tiny_add(", "tiny_add_fused(", "launch-bound"},
-        {"branch_divergent(", "branch_free(", "thread-divergence"},
-        {"bins_local_array(", "bins_shared(", "register-spills"},
-        {"ew_scale(", "ew_fused(", "fusion-candidate"},
-        {"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"}};
+    static const std::vector<pair_case> cases = {{"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
+                                                 {"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
+                                                 {"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
+                                                 {"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
+                                                 {"wmma_global(", "wgmma_tma(", "tensor-underused"},
+                                                 {"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
+                                                 {"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited"},
+                                                 {"copy_few_blocks(", "copy_vec4(", "small-grid"},
+                                                 {"tiny_add(", "tiny_add_fused(", "launch-bound"},
+                                                 {"branch_divergent(", "branch_free(", "thread-divergence"},
+                                                 {"bins_local_array(", "bins_shared(", "register-spills"},
+                                                 {"ew_scale(", "ew_fused(", "fusion-candidate"},
+                                                 {"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"}};
     return cases;
 }
 }  // namespace
 
 TEST_CASE("on the real H100 and H200 pairs: each naive kernel shows its bottleneck's finding first, its fix does not") {
-  for (const char* gpu : {"h100", "h200"}) {
-    CAPTURE(gpu);
-    auto a = analyze_example(std::string("examples/") + gpu + "/pairs_raw.csv");
-    auto ids = [&](const char* name) { return finding_ids(kernel_named(a, name).diagnosis); };
-    for (const pair_case& p : pair_cases()) {
-        CAPTURE(p.naive);
-        REQUIRE(has(ids(p.naive), p.finding));
-        CHECK(ids(p.naive).front() == p.finding);
-        CAPTURE(std::string(p.fixed));
-        // The launch-bound pair's fix is itself one short launch (2.9 us): it keeps launch-bound
-        // for a single launch, whose fix is the next step (fold it into a neighbouring kernel).
-        if (std::string(p.finding) == "launch-bound") {
-            CHECK(kernel_named(a, p.fixed).group.launches == 1);
-            CHECK(kernel_named(a, p.fixed).diagnosis.findings.front().node == "launch-bound-single");
-            continue;
+    for (const char* gpu : {"h100", "h200"}) {
+        CAPTURE(gpu);
+        auto a = analyze_example(std::string("examples/") + gpu + "/pairs_raw.csv");
+        auto ids = [&](const char* name) { return finding_ids(kernel_named(a, name).diagnosis); };
+        for (const pair_case& p : pair_cases()) {
+            CAPTURE(p.naive);
+            REQUIRE(has(ids(p.naive), p.finding));
+            CHECK(ids(p.naive).front() == p.finding);
+            CAPTURE(std::string(p.fixed));
+            // The launch-bound pair's fix is itself one short launch (2.9 us): it keeps launch-bound
+            // for a single launch, whose fix is the next step (fold it into a neighbouring kernel).
+            if (std::string(p.finding) == "launch-bound") {
+                CHECK(kernel_named(a, p.fixed).group.launches == 1);
+                CHECK(kernel_named(a, p.fixed).diagnosis.findings.front().node == "launch-bound-single");
+                continue;
+            }
+            CHECK_FALSE(has(ids(p.fixed), p.finding));
         }
-        CHECK_FALSE(has(ids(p.fixed), p.finding));
+        // Between the tensor pair's sides, the shared-memory staged WMMA kernel still issues mma.sync
+        // and leaves the tensor pipe idle over half the time (43% active): it keeps tensor-underused.
+        // cuBLAS on the same problem does not, and the warp-specialised wgmma kernel is not told of
+        // the barrier waits its producer and consumers make by design.
+        CHECK(has(ids("wmma_staged("), "tensor-underused"));
+        auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
+        CHECK_FALSE(has(finding_ids(cublas.kernels.front().diagnosis), "tensor-underused"));
+        CHECK_FALSE(has(ids("wgmma_tma("), "barrier-stalls"));
+        // The register-spills pair's other fix, compile-time indexing, leaves local memory too.
+        CHECK_FALSE(has(ids("bins_registers("), "register-spills"));
+        // The roof references say near-roof, first. On the FP64 roof, doing the work in FP32
+        // promises over 1.25x, which near-roof ("look elsewhere") cannot stand beside: fp64-slow-pipe
+        // leads and near-roof is left out, with a note saying why.
+        for (const char* r : {"copy_vec4(", "fma_chain<float>(", "fma_chain<__half2>("}) {
+            CAPTURE(r);
+            REQUIRE(!ids(r).empty());
+            CHECK(ids(r).front() == "near-roof");
+        }
+        CHECK(ids("fma_chain<double>(").front() == "fp64-slow-pipe");
+        CHECK_FALSE(has(ids("fma_chain<double>("), "near-roof"));
+        CHECK(kernel_named(a, "fma_chain<double>(").diagnosis.notes.size() == 1);
     }
-    // Between the tensor pair's sides, the shared-memory staged WMMA kernel still issues mma.sync
-    // and leaves the tensor pipe idle over half the time (43% active): it keeps tensor-underused.
-    // cuBLAS on the same problem does not, and the warp-specialised wgmma kernel is not told of
-    // the barrier waits its producer and consumers make by design.
-    CHECK(has(ids("wmma_staged("), "tensor-underused"));
-    auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
-    CHECK_FALSE(has(finding_ids(cublas.kernels.front().diagnosis), "tensor-underused"));
-    CHECK_FALSE(has(ids("wgmma_tma("), "barrier-stalls"));
-    // The register-spills pair's other fix, compile-time indexing, leaves local memory too.
-    CHECK_FALSE(has(ids("bins_registers("), "register-spills"));
-    // The roof references say near-roof, first. On the FP64 roof, doing the work in FP32
-    // promises over 1.25x, which near-roof ("look elsewhere") cannot stand beside: fp64-slow-pipe
-    // leads and near-roof is left out, with a note saying why.
-    for (const char* r : {"copy_vec4(", "fma_chain<float>(", "fma_chain<__half2>("}) {
-        CAPTURE(r);
-        REQUIRE(!ids(r).empty());
-        CHECK(ids(r).front() == "near-roof");
-    }
-    CHECK(ids("fma_chain<double>(").front() == "fp64-slow-pipe");
-    CHECK_FALSE(has(ids("fma_chain<double>("), "near-roof"));
-    CHECK(kernel_named(a, "fma_chain<double>(").diagnosis.notes.size() == 1);
-  }
 }
 
 TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (H100, H200)") {
-  for (const char* gpu : {"h100", "h200"}) {
-    CAPTURE(gpu);
-    auto a = analyze_example(std::string("examples/") + gpu + "/pairs_raw.csv");
-    auto est = [&](const char* kernel, const char* id) {
-        for (const auto& f : kernel_named(a, kernel).diagnosis.findings)
-            if (f.id == id) return f.est_speedup.value_or(0.0);
-        return 0.0;
-    };
-    auto measured = [&](const char* naive, const char* fixed) {
-        return kernel_named(a, naive).roof.duration_ns / kernel_named(a, fixed).roof.duration_ns;
-    };
-    for (const pair_case& p : pair_cases()) {
-        // Held apart below: the fusion pair's naive side is three kernels.
-        if (std::string(p.finding) == "fusion-candidate") continue;
-        CAPTURE(p.naive);
-        double m = measured(p.naive, p.fixed), e = est(p.naive, p.finding);
-        CAPTURE(m);
-        CAPTURE(e);
-        CHECK(e >= 0.75 * m);
-        CHECK(e <= 1.25 * m);
+    for (const char* gpu : {"h100", "h200"}) {
+        CAPTURE(gpu);
+        auto a = analyze_example(std::string("examples/") + gpu + "/pairs_raw.csv");
+        auto est = [&](const char* kernel, const char* id) {
+            for (const auto& f : kernel_named(a, kernel).diagnosis.findings)
+                if (f.id == id) return f.est_speedup.value_or(0.0);
+            return 0.0;
+        };
+        auto measured = [&](const char* naive, const char* fixed) {
+            return kernel_named(a, naive).roof.duration_ns / kernel_named(a, fixed).roof.duration_ns;
+        };
+        for (const pair_case& p : pair_cases()) {
+            // Held apart below: the fusion pair's naive side is three kernels.
+            if (std::string(p.finding) == "fusion-candidate") continue;
+            CAPTURE(p.naive);
+            double m = measured(p.naive, p.fixed), e = est(p.naive, p.finding);
+            CAPTURE(m);
+            CAPTURE(e);
+            CHECK(e >= 0.75 * m);
+            CHECK(e <= 1.25 * m);
+        }
+        // The elementwise chain: three kernels against one fused kernel.
+        double chain3 = kernel_named(a, "ew_scale(").roof.duration_ns + kernel_named(a, "ew_shift(").roof.duration_ns +
+                        kernel_named(a, "ew_relu(").roof.duration_ns;
+        CHECK(est("ew_scale(", "fusion-candidate") ==
+              doctest::Approx(chain3 / kernel_named(a, "ew_fused(").roof.duration_ns).epsilon(0.25));
+        // register-spills: the floor once local traffic is gone, which the shared-memory fix reaches.
+        // The compile-time-indexed fix pays 8 selects per value, ALU work the naive kernel's counters
+        // cannot foresee: it stays below the estimate.
+        CHECK(est("bins_local_array(", "register-spills") >= measured("bins_local_array(", "bins_registers("));
+        // The tensor estimate is also within 25% of what cuBLAS realises on the same problem (27.8x
+        // on the H100; on the H200 it is 2% above cuBLAS's 27.3x, which ran at a 8% lower clock).
+        auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
+        double lib = kernel_named(a, "wmma_global(").roof.duration_ns / cublas.kernels.front().roof.duration_ns;
+        CHECK(est("wmma_global(", "tensor-underused") == doctest::Approx(lib).epsilon(0.25));
+        // Never below the kernel's floor: near-roof's estimate is at least the practical floor.
+        const auto& copy = kernel_named(a, "copy_vec4(");
+        for (const auto& f : copy.diagnosis.findings)
+            if (f.id == "near-roof")
+                CHECK(*f.est_time_after_ns >= std::min(copy.roof.practical_floor_ns, copy.roof.duration_ns) * (1 - 1e-9));
     }
-    // The elementwise chain: three kernels against one fused kernel.
-    double chain3 = kernel_named(a, "ew_scale(").roof.duration_ns + kernel_named(a, "ew_shift(").roof.duration_ns +
-                    kernel_named(a, "ew_relu(").roof.duration_ns;
-    CHECK(est("ew_scale(", "fusion-candidate") == doctest::Approx(chain3 / kernel_named(a, "ew_fused(").roof.duration_ns).epsilon(0.25));
-    // register-spills: the floor once local traffic is gone, which the shared-memory fix reaches.
-    // The compile-time-indexed fix pays 8 selects per value, ALU work the naive kernel's counters
-    // cannot foresee: it stays below the estimate.
-    CHECK(est("bins_local_array(", "register-spills") >= measured("bins_local_array(", "bins_registers("));
-    // The tensor estimate is also within 25% of what cuBLAS realises on the same problem (27.8x
-    // on the H100; on the H200 it is 2% above cuBLAS's 27.3x, which ran at a 8% lower clock).
-    auto cublas = analyze_example(std::string("examples/") + gpu + "/cublas_ref_raw.csv");
-    double lib = kernel_named(a, "wmma_global(").roof.duration_ns / cublas.kernels.front().roof.duration_ns;
-    CHECK(est("wmma_global(", "tensor-underused") == doctest::Approx(lib).epsilon(0.25));
-    // Never below the kernel's floor: near-roof's estimate is at least the practical floor.
-    const auto& copy = kernel_named(a, "copy_vec4(");
-    for (const auto& f : copy.diagnosis.findings)
-        if (f.id == "near-roof") CHECK(*f.est_time_after_ns >= std::min(copy.roof.practical_floor_ns, copy.roof.duration_ns) * (1 - 1e-9));
-  }
 }

@@ -51,9 +51,7 @@ inline const launch_record& by_name(const std::vector<launch_record>& v, const s
     throw std::runtime_error("no launch named " + part);
 }
 
-inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) {
-    return analyze_file(source_path(rel), o);
-}
+inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) { return analyze_file(source_path(rel), o); }
 
 inline const analysed_kernel& kernel_named(const analysis& a, const std::string& part) {
     for (const auto& k : a.kernels)

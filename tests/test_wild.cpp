@@ -57,7 +57,8 @@ TEST_CASE("wild set: the first finding is a labelled one on at least 90% of the 
         right += in(first);
         right_as_written += in(as_written);
         if (!in(first)) {
-            const std::string miss = e["op"].get<std::string>() + " (" + k.group.name.substr(0, 60) + "): first finding " + got + ", labelled " + first.dump();
+            const std::string miss =
+                e["op"].get<std::string>() + " (" + k.group.name.substr(0, 60) + "): first finding " + got + ", labelled " + first.dump();
             MESSAGE(miss);
         }
     }
@@ -68,7 +69,8 @@ TEST_CASE("wild set: the first finding is a labelled one on at least 90% of the 
     CHECK(double(right) >= 0.9 * double(total));
 }
 
-TEST_CASE("wild set: every estimate of the progressions lands within [0.67x, 1.5x] of the gain measured by the variant that applies its fix") {
+TEST_CASE(
+    "wild set: every estimate of the progressions lands within [0.67x, 1.5x] of the gain measured by the variant that applies its fix") {
     auto p = json::parse(read_text(source_path("examples/wild/progressions.json")));
     auto kernel = [&](const std::string& name) -> const analysed_kernel& {
         const auto& where = p["kernels"][name];
@@ -97,7 +99,8 @@ TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
     // instructions and 2,048 tensor-pipe instructions (examples/wild/own_counter_check.csv).
     const auto& k = by_id("own_raw.csv", 0);
     CHECK(k.roof.find(roofline::resource::fp16) == nullptr);
-    CHECK(std::any_of(k.roof.notes.begin(), k.roof.notes.end(), [](const std::string& n) { return n.find("HFMA2.MMA") != std::string::npos; }));
+    CHECK(std::any_of(k.roof.notes.begin(), k.roof.notes.end(),
+                      [](const std::string& n) { return n.find("HFMA2.MMA") != std::string::npos; }));
     CHECK(*rules::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma") == 0.0);
 }
 
@@ -109,7 +112,9 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
             const std::string name = entry.path().filename().string();
             // Not analysed alone: a session page has no metrics, and the counter check is a --metrics
             // export without a device name (roofline analyze asks for --gpu there).
-            if (entry.path().extension() != ".csv" || name.find("session") != std::string::npos || name.find("counter_check") != std::string::npos) continue;
+            if (entry.path().extension() != ".csv" || name.find("session") != std::string::npos ||
+                name.find("counter_check") != std::string::npos)
+                continue;
             CAPTURE(name);
             ++files;
             auto a = analyze_file(entry.path().string(), {});
@@ -143,7 +148,8 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                 CHECK(combined <= k.roof.duration_ns * (1.0 + 1e-9));
                 // near-roof ("look elsewhere") never stands beside a larger promise.
                 if (promises_more)
-                    CHECK(std::none_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(), [](const rules::finding& f) { return f.id == "near-roof"; }));
+                    CHECK(std::none_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(),
+                                       [](const rules::finding& f) { return f.id == "near-roof"; }));
                 // Every kernel that matters gets an answer.
                 if (k.roof.placed && k.share >= 0.02) CHECK_FALSE(k.diagnosis.findings.empty());
             }

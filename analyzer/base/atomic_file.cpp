@@ -2,10 +2,10 @@
 
 #include "analyzer/base/input_error.hpp"
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace roofline {
 

@@ -12,8 +12,8 @@ struct embedded_file {
     std::string contents;
 };
 
-const std::vector<embedded_file>& embedded_hwspecs();  // hwspecs/*.json
-const std::vector<embedded_file>& embedded_rules();    // rules/*.json
+const std::vector<embedded_file>& embedded_hwspecs();    // hwspecs/*.json
+const std::vector<embedded_file>& embedded_rules();      // rules/*.json
 const std::vector<embedded_file>& embedded_catalogue();  // analyzer/base/metrics.json
 
 }  // namespace roofline

@@ -35,7 +35,10 @@ std::string format_duration_ns(double ns) {
 }
 
 std::string format_si(double value, const std::string& unit) {
-    static const struct { double f; const char* p; } prefixes[] = {
+    static const struct {
+        double f;
+        const char* p;
+    } prefixes[] = {
         {1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"},
     };
     for (const auto& p : prefixes)

@@ -46,8 +46,7 @@ std::string locate(const std::string& file, std::size_t line, std::size_t column
 const char* error_code_name(error_code code) { return find(code).name; }
 const char* error_code_summary(error_code code) { return find(code).summary; }
 
-input_error::input_error(error_code code, std::string file, std::size_t line, std::size_t column,
-                         const std::string& what)
+input_error::input_error(error_code code, std::string file, std::size_t line, std::size_t column, const std::string& what)
     : std::runtime_error(locate(file, line, column) + ": " + what),
       code_(code),
       file_(std::move(file)),

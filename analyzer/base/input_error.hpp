@@ -9,19 +9,19 @@ namespace roofline {
 
 // The catalogue of error codes; `roofline explain` and the docs read the same table.
 enum class error_code {
-    io,               // the file cannot be opened or read
-    empty_input,      // no CSV rows at all
-    unknown_format,   // the header is not one of the Nsight Compute forms
-    header_only,      // a header (and units row) but no kernel rows
-    column_count,     // a row with a different number of fields than the header
-    bad_quote,        // an unterminated or misplaced quote
-    bad_number,       // a cell that must be a number is not
-    bad_unit,         // a unit string the engine cannot convert
-    unknown_gpu,      // no spec file matches, or --gpu names none
-    bad_spec,         // a spec file is malformed or misses a field
-    bad_rule,         // a rule tree file is malformed, or an expression in it does not parse or type-check
-    no_kernels,       // filters left nothing to analyse
-    usage,            // command-line misuse
+    io,              // the file cannot be opened or read
+    empty_input,     // no CSV rows at all
+    unknown_format,  // the header is not one of the Nsight Compute forms
+    header_only,     // a header (and units row) but no kernel rows
+    column_count,    // a row with a different number of fields than the header
+    bad_quote,       // an unterminated or misplaced quote
+    bad_number,      // a cell that must be a number is not
+    bad_unit,        // a unit string the engine cannot convert
+    unknown_gpu,     // no spec file matches, or --gpu names none
+    bad_spec,        // a spec file is malformed or misses a field
+    bad_rule,        // a rule tree file is malformed, or an expression in it does not parse or type-check
+    no_kernels,      // filters left nothing to analyse
+    usage,           // command-line misuse
 };
 
 const char* error_code_name(error_code code);

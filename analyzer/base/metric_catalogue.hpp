@@ -9,8 +9,8 @@
 namespace roofline {
 
 struct metric_entry {
-    std::string id;            // exactly as the raw page's header writes it
-    std::string unit;          // base unit ("" for counts and ratios)
+    std::string id;    // exactly as the raw page's header writes it
+    std::string unit;  // base unit ("" for counts and ratios)
     std::string meaning;
     std::string pitfall;       // "" when none is known
     std::string collected_by;  // the Nsight Compute section(s)

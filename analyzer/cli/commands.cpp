@@ -90,21 +90,24 @@ std::string kernels_on(const analysis& a) {
 }
 
 int analyze_command(const std::vector<std::string>& args, const io& io) {
-    po::options_description opts("roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, --print-summary per-kernel, or a live run's stdout); - reads stdin.\n\noptions");
-    const std::string formats = report_format_names() + " (svg: the roofline chart alone); auto: terminal when stdout is a terminal and no -o is given, markdown otherwise";
-    opts.add_options()
-        ("help,h", "show this help")
-        ("input", po::value<std::string>(), "the CSV export")
-        ("output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")
-        ("format", po::value<std::string>()->default_value("auto"), formats.c_str())
-        ("no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")
-        ("kernel-name,k", po::value<std::string>()->default_value(""), "analyse kernels whose name contains this text, or matches regex:EXPR")
-        ("launch-skip", po::value<std::size_t>()->default_value(0), "skip this many matching launches first")
-        ("launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")
-        ("gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")
-        ("hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")
-        ("rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")
-        ("numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
+    po::options_description opts(
+        "roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, --print-summary per-kernel, or "
+        "a live run's stdout); - reads stdin.\n\noptions");
+    const std::string formats =
+        report_format_names() +
+        " (svg: the roofline chart alone); auto: terminal when stdout is a terminal and no -o is given, markdown otherwise";
+    opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
+        "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
+        "format", po::value<std::string>()->default_value("auto"), formats.c_str())(
+        "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")(
+        "kernel-name,k", po::value<std::string>()->default_value(""),
+        "analyse kernels whose name contains this text, or matches regex:EXPR")("launch-skip", po::value<std::size_t>()->default_value(0),
+                                                                                "skip this many matching launches first")(
+        "launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")(
+        "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
+        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
+        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
     po::positional_options_description pos;
     pos.add("input", 1);
     auto vm = parse(opts, pos, args);
@@ -118,9 +121,12 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     o.hwspecs_dir = vm["hwspecs"].as<std::string>();
     o.rules_dir = vm["rules"].as<std::string>();
     const std::string numbers = vm["numbers"].as<std::string>();
-    if (numbers == "point") o.read.numbers = number_style::point;
-    else if (numbers == "comma") o.read.numbers = number_style::comma;
-    else if (numbers != "auto") usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
+    if (numbers == "point")
+        o.read.numbers = number_style::point;
+    else if (numbers == "comma")
+        o.read.numbers = number_style::comma;
+    else if (numbers != "auto")
+        usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
     std::string format_name = vm["format"].as<std::string>();
     const bool to_file = vm.count("output") != 0;
     if (format_name == "auto") format_name = io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
@@ -147,7 +153,8 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     if (format_name == "markdown" && !vm.count("no-chart")) {
         // The chart goes beside the report, named after it: report.md -> report.svg. Everything is
         // rendered before anything is written.
-        std::string svg = path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+        std::string svg =
+            path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
         p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
         std::string text = format->print(a, p);
         write_file_atomically(svg, render_chart(a, p));
@@ -164,11 +171,10 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
 // definitions: the same options and the same first steps.
 po::options_description folder_options(const std::string& usage, const char* output_help) {
     po::options_description opts(usage + "\n\noptions");
-    opts.add_options()
-        ("help,h", "show this help")
-        ("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")
-        ("pairs", po::value<std::string>(), "the pair definitions (default: kernels/pairs.json of the source tree, wherever roofline runs from)")
-        ("output,o", po::value<std::string>(), output_help);
+    opts.add_options()("help,h", "show this help")("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")(
+        "pairs", po::value<std::string>(),
+        "the pair definitions (default: kernels/pairs.json of the source tree, wherever roofline runs from)")(
+        "output,o", po::value<std::string>(), output_help);
     return opts;
 }
 
@@ -199,16 +205,19 @@ int pairs_command(const std::vector<std::string>& args, const io& io) {
     const auto& vm = *parsed;
     pairs_report r = build_pairs_report(vm["dir"].as<std::string>(), pairs_file(vm));
     std::string text = render_pairs_markdown(r);
-    if (vm.count("output")) write_file_atomically(vm["output"].as<std::string>(), text);
-    else io.out << text;
+    if (vm.count("output"))
+        write_file_atomically(vm["output"].as<std::string>(), text);
+    else
+        io.out << text;
     for (const auto& p : r.problems) io.err << "roofline: " << p << "\n";
     return vm.count("check") && !r.problems.empty() ? 1 : 0;
 }
 
 int lessons_command(const std::vector<std::string>& args, const io& io) {
-    auto parsed = parse_folder(folder_options("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
-                                              "the folder to write into (created if missing); DIR/lessons by default"),
-                               args, io, "lessons");
+    auto parsed = parse_folder(
+        folder_options("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+                       "the folder to write into (created if missing); DIR/lessons by default"),
+        args, io, "lessons");
     if (!parsed) return 0;
     const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
@@ -261,7 +270,9 @@ int rules_command(const std::vector<std::string>& args, const io& io) {
 }
 
 int explain_command(const std::vector<std::string>& args, const io& io) {
-    po::options_description opts("roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a stall reason\n(long_scoreboard), a derived value (util_dram) or an error code (bad_number).\n\noptions");
+    po::options_description opts(
+        "roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a stall "
+        "reason\n(long_scoreboard), a derived value (util_dram) or an error code (bad_number).\n\noptions");
     opts.add_options()("help,h", "show this help")("name", po::value<std::string>(), "what to explain")(
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees")(
         "catalogue", "print the metric catalogue as markdown (docs/metrics.md)");
@@ -275,15 +286,17 @@ int explain_command(const std::vector<std::string>& args, const io& io) {
     }
     if (!vm.count("name")) usage_error("explain needs a name (see roofline explain --help)");
     auto text = explain(vm["name"].as<std::string>(), rules::load_rule_trees(vm["rules"].as<std::string>()));
-    if (!text) usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
+    if (!text)
+        usage_error("nothing is known as \"" + vm["name"].as<std::string>() +
+                    "\": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
     io.out << *text;
     return 0;
 }
 
 int gpus_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts("roofline gpus [options]\n\noptions");
-    opts.add_options()("help,h", "show this help")(
-        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)");
+    opts.add_options()("help,h", "show this help")("hwspecs", po::value<std::string>()->default_value(""),
+                                                   "a folder of extra or overriding GPU spec files (*.json)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "gpus");
     io.out << gpu_specs_markdown(load_gpu_specs(vm["hwspecs"].as<std::string>()));
@@ -292,15 +305,17 @@ int gpus_command(const std::vector<std::string>& args, const io& io) {
 
 const std::vector<command>& commands() {
     static const std::vector<command> table = {
-        {"analyze", "FILE", "place every kernel of an Nsight Compute CSV export on its GPU's roofline", "roofline analyze report.csv -o report.md",
-         analyze_command},
+        {"analyze", "FILE", "place every kernel of an Nsight Compute CSV export on its GPU's roofline",
+         "roofline analyze report.csv -o report.md", analyze_command},
         {"gpus", "", "list the GPU specs the engine knows", "roofline gpus", gpus_command},
         {"pairs", "DIR", "the naive -> fixed validation table of kernels/ from a capture folder", "roofline pairs examples/h100 --check",
          pairs_command},
-        {"lessons", "DIR", "one lesson page (markdown + SVG chart) per pair, into DIR/lessons", "roofline lessons examples/h100", lessons_command},
-        {"calibrate", "DIR", "fit the practical share of each roof to a capture folder's pairs (for hwspecs)", "roofline calibrate examples/h200",
-         calibrate_command},
-        {"rules", "", "list the diagnosis trees; --tree ID prints one with a mermaid diagram", "roofline rules --tree memory-access", rules_command},
+        {"lessons", "DIR", "one lesson page (markdown + SVG chart) per pair, into DIR/lessons", "roofline lessons examples/h100",
+         lessons_command},
+        {"calibrate", "DIR", "fit the practical share of each roof to a capture folder's pairs (for hwspecs)",
+         "roofline calibrate examples/h200", calibrate_command},
+        {"rules", "", "list the diagnosis trees; --tree ID prints one with a mermaid diagram", "roofline rules --tree memory-access",
+         rules_command},
         {"explain", "NAME", "what a finding, a metric, a stall reason, a derived value or an error code means",
          "roofline explain uncoalesced-global", explain_command},
     };

@@ -68,9 +68,23 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
 
 // The stall reasons ncu samples, for the catch-all finding's evidence.
 const std::vector<const char*>& stall_reasons() {
-    static const std::vector<const char*> r = {"long_scoreboard", "barrier", "mio_throttle", "short_scoreboard", "wait", "math_pipe_throttle",
-                                               "lg_throttle", "no_instruction", "branch_resolving", "dispatch_stall", "membar", "sleeping",
-                                               "tex_throttle", "drain", "imc_miss", "gmma", "misc"};
+    static const std::vector<const char*> r = {"long_scoreboard",
+                                               "barrier",
+                                               "mio_throttle",
+                                               "short_scoreboard",
+                                               "wait",
+                                               "math_pipe_throttle",
+                                               "lg_throttle",
+                                               "no_instruction",
+                                               "branch_resolving",
+                                               "dispatch_stall",
+                                               "membar",
+                                               "sleeping",
+                                               "tex_throttle",
+                                               "drain",
+                                               "imc_miss",
+                                               "gmma",
+                                               "misc"};
     return r;
 }
 
@@ -82,9 +96,10 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     f.tree = "catch-all";
     f.node = "unexplained";
     f.title = unexplained_title;
-    f.explain = "No diagnosis tree fired: the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
-                "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A source-level profile "
-                "(ncu --set full with -lineinfo, the Source page) or the PM sampling timeline decides it.";
+    f.explain =
+        "No diagnosis tree fired: the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
+        "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A source-level profile "
+        "(ncu --set full with -lineinfo, the Source page) or the PM sampling timeline decides it.";
     auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio");
     std::vector<std::pair<double, std::string>> shares;
     for (const char* r : stall_reasons()) {
@@ -110,7 +125,8 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
     // otherwise (doing the work on a faster unit, or less of it), so near-roof is not reported.
     const finding* larger = nullptr;
     for (const auto& f : d.findings)
-        if (f.id != "near-roof" && f.est_speedup && *f.est_speedup > near_roof_contradicted_above && (!larger || *f.est_speedup > *larger->est_speedup))
+        if (f.id != "near-roof" && f.est_speedup && *f.est_speedup > near_roof_contradicted_above &&
+            (!larger || *f.est_speedup > *larger->est_speedup))
             larger = &f;
     if (larger) {
         auto it = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
@@ -173,8 +189,10 @@ std::string ncu_flags_for(const std::vector<std::string>& missing) {
     std::string metrics;
     bool derived = false;
     for (const auto& m : missing) {
-        if (m.find("__") != std::string::npos) metrics += (metrics.empty() ? "" : ",") + m;
-        else derived = true;
+        if (m.find("__") != std::string::npos)
+            metrics += (metrics.empty() ? "" : ",") + m;
+        else
+            derived = true;
     }
     std::string flags = metrics.empty() ? "" : "--metrics " + metrics;
     if (derived) flags += std::string(flags.empty() ? "" : " ") + "--set full";

@@ -2,9 +2,9 @@
 // teaching view), the findings of the nodes that fired, and the counters a node lacked.
 #pragma once
 
-#include "models/kernel_result.hpp"
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/rule_tree.hpp"
+#include "models/kernel_result.hpp"
 
 #include <string>
 #include <vector>

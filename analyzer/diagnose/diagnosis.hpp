@@ -34,16 +34,16 @@ struct finding {
     std::string id, tree, node, title, explain;
     std::vector<evidence_value> evidence;
     std::vector<std::string> fixes;
-    std::string estimate_why;                 // what the fix changes and what still bounds the kernel
+    std::string estimate_why;                   // what the fix changes and what still bounds the kernel
     std::vector<std::string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
-    std::optional<double> est_time_after_ns;  // what the kernel would take with this fix alone
-    std::optional<double> est_speedup;        // duration / time after (>= 1)
-    std::optional<double> est_time_saved_ns;  // duration - time after (>= 0), this fix alone
+    std::optional<double> est_time_after_ns;    // what the kernel would take with this fix alone
+    std::optional<double> est_speedup;          // duration / time after (>= 1)
+    std::optional<double> est_time_saved_ns;    // duration - time after (>= 0), this fix alone
     // What this fix adds to the ones ranked above it on the same kernel: the savings of one
     // kernel's findings overlap, and these add up to no more than its time minus the floor left
     // once every fix is in.
     std::optional<double> est_time_saved_combined_ns;
-    std::string binds_after;                  // the resource (or bound) that sets the time after the fix
+    std::string binds_after;  // the resource (or bound) that sets the time after the fix
     // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
     std::map<resource, double> changed_work;
     double at_least_ns = 0.0;
@@ -54,8 +54,8 @@ struct finding {
 
 struct diagnosis {
     std::vector<visited_node> path;
-    std::vector<std::string> notes;  // findings left out and why (near-roof beside a larger gain)
-    std::vector<finding> findings;  // ranked: by time saved, then those without an estimate in tree order
+    std::vector<std::string> notes;            // findings left out and why (near-roof beside a larger gain)
+    std::vector<finding> findings;             // ranked: by time saved, then those without an estimate in tree order
     std::vector<std::string> missing_metrics;  // over the whole walk, for the ncu flags to collect them
 };
 

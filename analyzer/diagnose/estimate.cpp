@@ -57,12 +57,14 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
             const double pressure = std::min(1.0, before / practical_of(k, gpu, limiter) / k.roof.duration_ns);
             const bool bounded = k.verdict.bound == bound::memory || k.verdict.bound == bound::compute;
             double kept = k.roof.duration_ns;
-            if (!bounded) kept *= 1.0 - pressure * (1.0 - left);
-            else if (left < 1.0 - limiter_changed_below) kept = 0.0;
+            if (!bounded)
+                kept *= 1.0 - pressure * (1.0 - left);
+            else if (left < 1.0 - limiter_changed_below)
+                kept = 0.0;
             if (kept > out.after_ns) {
                 out.after_ns = kept;
                 out.binds_after = name(limiter) + std::string(bounded ? " (the limiter, which this fix leaves as it is)"
-                                                     : " (its busy share shrinks; the latency the kernel waits on stays)");
+                                                                      : " (its busy share shrinks; the latency the kernel waits on stays)");
             }
         }
     }

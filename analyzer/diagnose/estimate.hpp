@@ -9,9 +9,9 @@
 // nor under the GPU's shortest launch (unless the fix removes the launch).
 #pragma once
 
-#include "models/kernel_result.hpp"
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/rule_tree.hpp"
+#include "models/kernel_result.hpp"
 
 #include <map>
 #include <string>

@@ -24,8 +24,7 @@ const char* type_name(value_type t) { return t == value_type::number ? "a number
 
 class parser {
 public:
-    parser(const std::string& text, const name_types& types, std::vector<std::string>& names)
-        : s_(text), types_(types), names_(names) {}
+    parser(const std::string& text, const name_types& types, std::vector<std::string>& names) : s_(text), types_(types), names_(names) {}
 
     std::unique_ptr<node> parse() {
         auto n = parse_or();
@@ -123,9 +122,12 @@ private:
         auto l = parse_product();
         while (true) {
             kind k;
-            if (symbol("+")) k = kind::add;
-            else if (symbol("-")) k = kind::sub;
-            else return l;
+            if (symbol("+"))
+                k = kind::add;
+            else if (symbol("-"))
+                k = kind::sub;
+            else
+                return l;
             want(*l, value_type::number, at, "arithmetic");
             std::size_t rat = (skip_space(), i_);
             auto r = parse_product();
@@ -138,9 +140,12 @@ private:
         auto l = parse_unary();
         while (true) {
             kind k;
-            if (symbol("*")) k = kind::mul;
-            else if (symbol("/")) k = kind::div;
-            else return l;
+            if (symbol("*"))
+                k = kind::mul;
+            else if (symbol("/"))
+                k = kind::div;
+            else
+                return l;
             want(*l, value_type::number, at, "arithmetic");
             std::size_t rat = (skip_space(), i_);
             auto r = parse_unary();
@@ -188,7 +193,9 @@ private:
                 return n;
             }
             auto t = types_(name);
-            if (!t) fail(start, "unknown name \"" + name + "\" (neither a derived value nor a metric in the catalogue, analyzer/base/metrics.json)");
+            if (!t)
+                fail(start,
+                     "unknown name \"" + name + "\" (neither a derived value nor a metric in the catalogue, analyzer/base/metrics.json)");
             n->k = kind::name;
             n->name = name;
             n->type = *t;
@@ -221,7 +228,8 @@ private:
 
 std::optional<double> eval(const node& n, const name_values& values, std::vector<std::string>* missing) {
     switch (n.k) {
-        case kind::number: return n.value;
+        case kind::number:
+            return n.value;
         case kind::name: {
             auto v = values(n.name);
             if (!v && missing && std::find(missing->begin(), missing->end(), n.name) == missing->end()) missing->push_back(n.name);
@@ -235,7 +243,8 @@ std::optional<double> eval(const node& n, const name_values& values, std::vector
             auto v = eval(*n.lhs, values, missing);
             return v ? std::optional<double>(*v == 0.0 ? 1.0 : 0.0) : std::nullopt;
         }
-        default: break;
+        default:
+            break;
     }
     // Both sides are evaluated, so every missing name is reported, not only the first.
     auto l = eval(*n.lhs, values, missing);
@@ -246,22 +255,37 @@ std::optional<double> eval(const node& n, const name_values& values, std::vector
     if (n.k == kind::logical_or && ((l && *l != 0.0) || (r && *r != 0.0))) return 1.0;
     if (!l || !r) return std::nullopt;
     switch (n.k) {
-        case kind::add: return *l + *r;
-        case kind::sub: return *l - *r;
-        case kind::mul: return *l * *r;
+        case kind::add:
+            return *l + *r;
+        case kind::sub:
+            return *l - *r;
+        case kind::mul:
+            return *l * *r;
         // A ratio of two zero counters means nothing happened (no shared loads, no conflicts): 0.
-        case kind::div: return *r == 0.0 ? (*l == 0.0 ? std::optional<double>(0.0) : std::nullopt) : std::optional<double>(*l / *r);
-        case kind::lt: return double(*l < *r);
-        case kind::le: return double(*l <= *r);
-        case kind::gt: return double(*l > *r);
-        case kind::ge: return double(*l >= *r);
-        case kind::eq: return double(*l == *r);
-        case kind::ne: return double(*l != *r);
-        case kind::logical_and: return double(*l != 0.0 && *r != 0.0);
-        case kind::logical_or: return double(*l != 0.0 || *r != 0.0);
-        case kind::max: return std::max(*l, *r);
-        case kind::min: return std::min(*l, *r);
-        default: return std::nullopt;
+        case kind::div:
+            return *r == 0.0 ? (*l == 0.0 ? std::optional<double>(0.0) : std::nullopt) : std::optional<double>(*l / *r);
+        case kind::lt:
+            return double(*l < *r);
+        case kind::le:
+            return double(*l <= *r);
+        case kind::gt:
+            return double(*l > *r);
+        case kind::ge:
+            return double(*l >= *r);
+        case kind::eq:
+            return double(*l == *r);
+        case kind::ne:
+            return double(*l != *r);
+        case kind::logical_and:
+            return double(*l != 0.0 && *r != 0.0);
+        case kind::logical_or:
+            return double(*l != 0.0 || *r != 0.0);
+        case kind::max:
+            return std::max(*l, *r);
+        case kind::min:
+            return std::min(*l, *r);
+        default:
+            return std::nullopt;
     }
 }
 

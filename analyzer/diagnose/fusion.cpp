@@ -35,7 +35,8 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
         chain_bytes += kernels[k]->roof.bytes_dram.value_or(0.0);
         names += (names.empty() ? "" : " + ") + short_name(kernels[k]->group.name);
         // The buffer passed from k to k+1 is written once and read once: both trips go.
-        if (k < j) kept_on_chip += 2.0 * std::min(*number(*kernels[k], "dram__bytes_write.sum"), *number(*kernels[k + 1], "dram__bytes_read.sum"));
+        if (k < j)
+            kept_on_chip += 2.0 * std::min(*number(*kernels[k], "dram__bytes_write.sum"), *number(*kernels[k + 1], "dram__bytes_read.sum"));
     }
     finding f;
     f.id = fusion_text::id;
@@ -54,8 +55,9 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
     const resource_use* dram = kernels[i]->roof.find(resource::dram);
     auto practical = spec.practical_fraction.find(resource::dram);
     if (dram && dram->peak > 0 && practical != spec.practical_fraction.end() && practical->second.value && chain_bytes > kept_on_chip) {
-        f.estimate_why = "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips of every "
-                         "intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
+        f.estimate_why =
+            "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips of every "
+            "intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
         f.estimate_changes = {"dram (whole run) = DRAM bytes of the run - bytes through the intermediates"};
         f.binds_after = "dram";
         double after = std::min(1e9 * (chain_bytes - kept_on_chip) / (dram->peak * *practical->second.value), chain_ns);
@@ -79,7 +81,9 @@ std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_r
     std::vector<workload_finding> out;
     for (std::size_t i = 0; i < kernels.size();) {
         std::size_t j = i;
-        while (j + 1 < kernels.size() && dram_bound(*kernels[j]) && dram_bound(*kernels[j + 1]) && passes_buffer(*kernels[j], *kernels[j + 1])) ++j;
+        while (j + 1 < kernels.size() && dram_bound(*kernels[j]) && dram_bound(*kernels[j + 1]) &&
+               passes_buffer(*kernels[j], *kernels[j + 1]))
+            ++j;
         if (j == i) {
             ++i;
             continue;

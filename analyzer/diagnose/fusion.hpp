@@ -25,7 +25,7 @@ struct fusion_text {
 struct workload_finding {
     std::size_t kernel = 0;  // index into the kernels given, the first of the run
     finding what;
-    visited_node path;        // the "workload / fusion-candidate" entry of the kernel's tree path
+    visited_node path;  // the "workload / fusion-candidate" entry of the kernel's tree path
 };
 
 // kernels in order of first launch (as kernel_table gives them). One finding per run; the caller

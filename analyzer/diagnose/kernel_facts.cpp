@@ -83,16 +83,23 @@ const std::vector<fact>& facts() {
         {"duration_ns", value_type::number, "total GPU time of the kernel over its launches",
          [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(k.roof.duration_ns); }},
         {"per_launch_ns", value_type::number, "mean duration of one launch",
-         [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(k.roof.duration_ns / double(k.group.launches ? k.group.launches : 1)); }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return std::optional<double>(k.roof.duration_ns / double(k.group.launches ? k.group.launches : 1));
+         }},
         {"launches", value_type::number, "number of launches",
          [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(double(k.group.launches)); }},
         {"grid_blocks", value_type::number, "launch__grid_size",
-         [](const kernel_result& k, const gpu_spec&) { return k.shape.grid_blocks > 0 ? std::optional<double>(k.shape.grid_blocks) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.shape.grid_blocks > 0 ? std::optional<double>(k.shape.grid_blocks) : std::nullopt;
+         }},
         {"waves", value_type::number, "launch__waves_per_multiprocessor",
          [](const kernel_result& k, const gpu_spec&) { return k.shape.waves > 0 ? std::optional<double>(k.shape.waves) : std::nullopt; }},
         {"sm_count", value_type::number, "SMs on the GPU",
-         [](const kernel_result& k, const gpu_spec&) { return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt; }},
-        {"tail_idle_share", value_type::number, "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the run",
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt;
+         }},
+        {"tail_idle_share", value_type::number,
+         "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the run",
          [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
              if (k.shape.waves <= 0) return std::nullopt;
              const double whole = std::ceil(k.shape.waves - 1e-9);
@@ -102,8 +109,11 @@ const std::vector<fact>& facts() {
          [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.pct_of_roof) : std::nullopt; }},
         {"floor_ns", value_type::number, "the largest useful time at raw peak over every resource",
          [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.floor_ns) : std::nullopt; }},
-        {"practical_floor_ns", value_type::number, "the largest useful time at the practical share over every resource: no fix that keeps the work beats it",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.practical_floor_ns) : std::nullopt; }},
+        {"practical_floor_ns", value_type::number,
+         "the largest useful time at the practical share over every resource: no fix that keeps the work beats it",
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.placed ? std::optional<double>(k.roof.practical_floor_ns) : std::nullopt;
+         }},
         {"roof_share", value_type::number, "practical_floor_ns / duration_ns: 1 = as fast as the best kernels run this work on this GPU",
          [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.roof_share()) : std::nullopt; }},
         {"flops", value_type::number, "FLOPs over all precisions",
@@ -113,7 +123,8 @@ const std::vector<fact>& facts() {
         {"min_kernel_ns", value_type::number, "the shortest a launch lasts on this GPU (hwspecs min_kernel_ns; 0 where unknown)",
          [](const kernel_result&, const gpu_spec& s) { return std::optional<double>(s.min_kernel_ns.value.value_or(0.0)); }},
         {"mma", value_type::boolean,
-         "the kernel ran real MMA instructions: tensor-path ops (sm__ops_path_tensor_src_*, exact counts that HFMA2.MMA moves do not reach)",
+         "the kernel ran real MMA instructions: tensor-path ops (sm__ops_path_tensor_src_*, exact counts that HFMA2.MMA moves do not "
+         "reach)",
          [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
              if (!k.roof.flops_counted) return std::nullopt;
              bool ops = false;
@@ -129,27 +140,34 @@ const std::vector<fact>& facts() {
                          number_or(k, "smsp__inst_executed_op_tma_ld.sum", 0.0) > 0.0);
          }},
         {"tensor_share", value_type::number,
-         "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest path, over the time taken (0 without tensor work)",
+         "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest path, over the time "
+         "taken (0 without tensor work)",
          [](const kernel_result& k, const gpu_spec&) {
              const resource_use* t = top_tensor(k);
              return std::optional<double>(t && k.roof.duration_ns > 0 ? t->floor_ns / k.roof.duration_ns : 0.0);
          }},
         {"reuse_l1", value_type::number,
-         "bytes of data the threads moved through L1 (global sectors less uncoalesced excess, x 32; shared-load wavefronts less conflicts, x 128; local scratch left out) per byte moved to or from DRAM: how many times each DRAM byte passes L1",
+         "bytes of data the threads moved through L1 (global sectors less uncoalesced excess, x 32; shared-load wavefronts less conflicts, "
+         "x 128; local scratch left out) per byte moved to or from DRAM: how many times each DRAM byte passes L1",
          [](const kernel_result& k, const gpu_spec&) { return ratio(l1_load_bytes(k), k.roof.bytes_dram); }},
-        {"reuse_l2", value_type::number, "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte moved to or from DRAM",
+        {"reuse_l2", value_type::number,
+         "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte moved to or from DRAM",
          [](const kernel_result& k, const gpu_spec&) {
              auto s = number(k, "lts__t_sectors_srcunit_tex.sum");
              return ratio(s ? std::optional<double>(std::max(0.0, *s - local_sectors_to_l2(k)) * 32.0) : std::nullopt, k.roof.bytes_dram);
          }},
         {"global_excess_share", value_type::number,
-         "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors moved: bytes no thread asked for",
-         [](const kernel_result& k, const gpu_spec&) { return ratio(number(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k)); }},
+         "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors moved: bytes no thread "
+         "asked for",
+         [](const kernel_result& k, const gpu_spec&) {
+             return ratio(number(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
+         }},
         {"l2_excess_share", value_type::number,
          "the excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs asked of L2",
          [](const kernel_result& k, const gpu_spec&) { return k.roof.l2_excess_share; }},
         {"l2_excess_transaction_share", value_type::number,
-         "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 handles one transaction per line a request touches, as L1 does, so it scales like L1's global wavefronts",
+         "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 handles one transaction "
+         "per line a request touches, as L1 does, so it scales like L1's global wavefronts",
          [](const kernel_result& k, const gpu_spec& g) -> std::optional<double> {
              auto l2 = find_fact("l2_excess_share")->get(k, g);
              auto ge = find_fact("global_excess_share")->get(k, g);
@@ -158,7 +176,9 @@ const std::vector<fact>& facts() {
              return std::clamp(*l2 / *ge * (1.0 - k.roof.l1->global_ideal_share), 0.0, 1.0);
          }},
         {"dram_excess_share", value_type::number,
-         "DRAM bytes read beyond what the global loads use (load sectors x smsp__sass_average_data_bytes_per_sector_mem_global_op_ld) and the other L2 traffic needs, over all DRAM bytes: excess load sectors DRAM fetched, and the reads partial stores cause. Partial writes themselves are merged in L2",
+         "DRAM bytes read beyond what the global loads use (load sectors x smsp__sass_average_data_bytes_per_sector_mem_global_op_ld) and "
+         "the other L2 traffic needs, over all DRAM bytes: excess load sectors DRAM fetched, and the reads partial stores cause. Partial "
+         "writes themselves are merged in L2",
          [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
              auto read = number(k, "dram__bytes_read.sum");
              auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
@@ -171,17 +191,21 @@ const std::vector<fact>& facts() {
          [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.global; }); }},
         {"global_wavefront_ideal_share", value_type::number,
          "the global wavefronts a coalesced pattern needs, max(requests, ideal sectors / 4), over those L1 measured (1 = coalesced)",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.l1 ? std::optional<double>(k.roof.l1->global_ideal_share) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.l1 ? std::optional<double>(k.roof.l1->global_ideal_share) : std::nullopt;
+         }},
         {"shared_conflict_share", value_type::number,
          "shared-memory load wavefronts that are bank-conflict replays, over all LSU data-stage wavefronts of L1",
          [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_ld_conflicts; }); }},
         {"shared_excess_share", value_type::number,
-         "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive: conflicts of loads, stores and atomics) over all LSU data-stage wavefronts of L1",
+         "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive: conflicts of loads, stores and atomics) over "
+         "all LSU data-stage wavefronts of L1",
          [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_excess; }); }},
         {"shared_atomic_share", value_type::number, "shared-memory atomic wavefronts over all LSU data-stage wavefronts of L1",
          [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_atom; }); }},
         {"flops_per_load_byte", value_type::number,
-         "CUDA-core FLOPs per byte the threads loaded through L1 (see reuse_l1): a register-tiled matrix product stays under 8 (16 FMAs per 4-byte value loaded); a polynomial or a transcendental computes far more on registers",
+         "CUDA-core FLOPs per byte the threads loaded through L1 (see reuse_l1): a register-tiled matrix product stays under 8 (16 FMAs "
+         "per 4-byte value loaded); a polynomial or a transcendental computes far more on registers",
          [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
              if (!k.roof.flops_counted) return std::nullopt;
              double cuda_core = 0.0;
@@ -199,7 +223,8 @@ const std::vector<fact>& facts() {
              return local + *g > 0 ? local / (local + *g) : 0.0;
          }},
         {"local_l2_share", value_type::number,
-         "local-memory sectors that reach L2 (every store, since L1 writes local memory through; the load misses) over the sectors the SMs asked of L2",
+         "local-memory sectors that reach L2 (every store, since L1 writes local memory through; the load misses) over the sectors the SMs "
+         "asked of L2",
          [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
              auto s2 = number(k, "lts__t_sectors_srcunit_tex.sum");
              if (!s2 || !number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum")) return std::nullopt;
@@ -222,7 +247,8 @@ const std::vector<fact>& facts() {
              const double local = *ld + number_or(k, "smsp__sass_inst_executed_op_local_st.sum", 0.0);
              return *all > 0 ? std::min(1.0, local / *all) : 0.0;
          }},
-        {"lanes_active", value_type::number, "threads that execute an instruction, on average, of a warp's 32 (smsp__thread_inst_executed_per_inst_executed.ratio)",
+        {"lanes_active", value_type::number,
+         "threads that execute an instruction, on average, of a warp's 32 (smsp__thread_inst_executed_per_inst_executed.ratio)",
          [](const kernel_result& k, const gpu_spec&) { return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio"); }},
         {"limiter_tensor", value_type::boolean, "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",
          [](const kernel_result& k, const gpu_spec&) { return flag(k.verdict.limiter && info(*k.verdict.limiter).tensor); }},
@@ -246,7 +272,8 @@ const std::vector<family>& families() {
              const resource_use* u = resource_of(k, r);
              return u ? std::optional<double>(u->utilisation) : std::nullopt;
          }},
-        {"useful_", value_type::number, "the share of the duration the resource's useful work needs at its peak (0 where the kernel does not use it)",
+        {"useful_", value_type::number,
+         "the share of the duration the resource's useful work needs at its peak (0 where the kernel does not use it)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
              const resource_use* u = resource_of(k, r);
              return k.roof.placed ? std::optional<double>(u ? u->useful : 0.0) : std::nullopt;
@@ -256,10 +283,12 @@ const std::vector<family>& families() {
              const resource_use* u = resource_of(k, r);
              return u ? std::optional<double>(u->utilisation / u->practical) : std::nullopt;
          }},
-        {"practical_", value_type::number, "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; 1 where none is measured)",
+        {"practical_", value_type::number,
+         "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; 1 where none is measured)",
          [](const kernel_result&, const gpu_spec& s, resource r) { return std::optional<double>(practical_share_of(s, r).first); }},
         {"peak_", value_type::number,
-         "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a precision the kernel does not use, the spec's figure at that clock",
+         "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a precision the kernel "
+         "does not use, the spec's figure at that clock",
          [](const kernel_result& k, const gpu_spec& spec, resource res) -> std::optional<double> {
              if (const resource_use* u = k.roof.find(res); u && u->peak > 0) return u->peak;
              if (k.roof.sm_clock_hz <= 0) return std::nullopt;

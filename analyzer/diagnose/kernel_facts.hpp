@@ -3,9 +3,9 @@
 // traffic shares), with their types. One table holds each derived name's type, meaning and value.
 #pragma once
 
-#include "models/kernel_result.hpp"
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/expression.hpp"
+#include "models/kernel_result.hpp"
 
 #include <string>
 #include <vector>

@@ -1,9 +1,9 @@
 #include "analyzer/diagnose/rule_tree.hpp"
 
+#include "analyzer/base/embedded.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/base/json_files.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
-#include "analyzer/base/embedded.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -48,7 +48,8 @@ public:
             if (!j["precedence"].is_number_integer()) fail("tree", "\"precedence\": expected a whole number (lowest is walked first)");
             t.precedence = j["precedence"].get<int>();
         }
-        if (!j.contains("roots") || !j["roots"].is_array() || j["roots"].empty()) fail("tree", "\"roots\": expected a non-empty list of nodes");
+        if (!j.contains("roots") || !j["roots"].is_array() || j["roots"].empty())
+            fail("tree", "\"roots\": expected a non-empty list of nodes");
         for (const auto& n : j["roots"]) t.roots.push_back(node(n));
         return t;
     }
@@ -69,8 +70,9 @@ private:
         try {
             expression e = expression::parse(source, fact_type);
             if (e.type() != want)
-                fail(where, std::string("\"") + field + "\": expected " + (want == value_type::boolean ? "a true/false condition" : "a number") +
-                                ", \"" + source + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
+                fail(where,
+                     std::string("\"") + field + "\": expected " + (want == value_type::boolean ? "a true/false condition" : "a number") +
+                         ", \"" + source + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
                      line, column);
             return e;
         } catch (const expression_error& e) {
@@ -85,7 +87,8 @@ private:
         estimate_spec e;
         e.why = text(j, "why", where + " estimate");
         if (j.contains("changes")) {
-            if (!j["changes"].is_array()) fail(where, "\"estimate.changes\": expected a list of {\"on\": [...], \"scale\" or \"add_ns\": ...}");
+            if (!j["changes"].is_array())
+                fail(where, "\"estimate.changes\": expected a list of {\"on\": [...], \"scale\" or \"add_ns\": ...}");
             for (const auto& c : j["changes"]) {
                 work_change w;
                 if (!c.is_object() || !c.contains("on") || !c["on"].is_array() || c["on"].empty())
@@ -93,8 +96,11 @@ private:
                 for (const auto& r : c["on"]) {
                     const auto named = r.is_string() ? resource_named(r.get<std::string>()) : std::nullopt;
                     if (!named) {
-                        auto [line, column] = r.is_string() ? locate(text_, node_id_, r.get<std::string>()) : std::pair<std::size_t, std::size_t>{0, 0};
-                        fail(where, "\"estimate.changes.on\": " + r.dump() + " is not a resource (known: fp64, fp32, ..., dram, l2, l1, issue, pipe_alu, ...)",
+                        auto [line, column] =
+                            r.is_string() ? locate(text_, node_id_, r.get<std::string>()) : std::pair<std::size_t, std::size_t>{0, 0};
+                        fail(where,
+                             "\"estimate.changes.on\": " + r.dump() +
+                                 " is not a resource (known: fp64, fp32, ..., dram, l2, l1, issue, pipe_alu, ...)",
                              line, column);
                     }
                     w.on.push_back(*named);
@@ -102,16 +108,18 @@ private:
                 const bool scale = c.contains("scale"), add = c.contains("add_ns");
                 if (scale == add) fail(where, "\"estimate.changes\": each change needs exactly one of \"scale\" and \"add_ns\"");
                 w.add = add;
-                w.amount = expr(text(c, add ? "add_ns" : "scale", where + " estimate"), where, add ? "estimate.changes.add_ns" : "estimate.changes.scale",
-                                value_type::number);
+                w.amount = expr(text(c, add ? "add_ns" : "scale", where + " estimate"), where,
+                                add ? "estimate.changes.add_ns" : "estimate.changes.scale", value_type::number);
                 e.changes.push_back(std::move(w));
             }
         }
-        if (j.contains("at_least")) e.at_least = expr(text(j, "at_least", where + " estimate"), where, "estimate.at_least", value_type::number);
+        if (j.contains("at_least"))
+            e.at_least = expr(text(j, "at_least", where + " estimate"), where, "estimate.at_least", value_type::number);
         if (j.contains("keeps_latency")) {
             if (!j["keeps_latency"].is_boolean()) fail(where, "\"estimate.keeps_latency\": expected true or false");
             e.keeps_latency = j["keeps_latency"].get<bool>();
-            if (e.keeps_latency && e.changes.empty()) fail(where, "\"estimate.keeps_latency\" needs \"changes\": a fix that changes no work cannot keep the latency and gain");
+            if (e.keeps_latency && e.changes.empty())
+                fail(where, "\"estimate.keeps_latency\" needs \"changes\": a fix that changes no work cannot keep the latency and gain");
         }
         if (j.contains("removes_launch")) {
             if (!j["removes_launch"].is_boolean()) fail(where, "\"estimate.removes_launch\": expected true or false");
@@ -186,8 +194,10 @@ std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
         for (const auto& [path, text] : read_json_folder(extra_dir, "rule trees")) {
             rule_tree t = parse_rule_tree(text, path);
             auto same = std::find_if(trees.begin(), trees.end(), [&](const rule_tree& o) { return o.id == t.id; });
-            if (same != trees.end()) *same = std::move(t);
-            else trees.push_back(std::move(t));
+            if (same != trees.end())
+                *same = std::move(t);
+            else
+                trees.push_back(std::move(t));
         }
     std::stable_sort(trees.begin(), trees.end(), [](const rule_tree& a, const rule_tree& b) {
         return a.precedence != b.precedence ? a.precedence < b.precedence : a.id < b.id;

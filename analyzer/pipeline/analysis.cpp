@@ -1,9 +1,9 @@
 #include "analyzer/pipeline/analysis.hpp"
 
-#include "models/gpu_match.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
+#include "models/gpu_match.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -19,8 +19,10 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc) {
     id.cc = cc;
     metric_view m{g.numbers, g.launches};
     id.sm_count = m.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
-    if (auto clk = m.find("dram__cycles_elapsed.avg.per_second")) id.dram_clock_mhz = *clk / 1e6;
-    else if (auto khz = m.find("device__attribute_memory_clock_rate")) id.dram_clock_mhz = *khz / 1e3;
+    if (auto clk = m.find("dram__cycles_elapsed.avg.per_second"))
+        id.dram_clock_mhz = *clk / 1e6;
+    else if (auto khz = m.find("device__attribute_memory_clock_rate"))
+        id.dram_clock_mhz = *khz / 1e3;
     return id;
 }
 
@@ -43,7 +45,8 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     std::vector<kernel_group> groups = table.finish();
     if (groups.empty())
         throw input_error(error_code::no_kernels, input_name, 0, 0,
-                          "none of the " + std::to_string(a.launches_read) + " launches passes the filters (--kernel-name, --launch-skip, --launch-count)");
+                          "none of the " + std::to_string(a.launches_read) +
+                              " launches passes the filters (--kernel-name, --launch-skip, --launch-count)");
     std::vector<gpu_spec> specs = load_gpu_specs(options.hwspecs_dir);
     gpu_choice choice = match_gpu(specs, identity_of(groups.front(), first_cc), options.gpu, input_name);
     a.gpu = *choice.spec;

@@ -8,8 +8,8 @@
 #include "models/gpu_spec.hpp"
 #include "models/kernel_result.hpp"
 
-#include <istream>
 #include <functional>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -18,9 +18,9 @@ namespace roofline {
 struct analyze_options {
     read_options read;
     launch_filter_options filter;
-    std::string gpu;           // --gpu: a spec id; "" detects
-    std::string hwspecs_dir;   // --hwspecs: extra spec files
-    std::string rules_dir;     // --rules: extra or overriding rule trees
+    std::string gpu;                                          // --gpu: a spec id; "" detects
+    std::string hwspecs_dir;                                  // --hwspecs: extra spec files
+    std::string rules_dir;                                    // --rules: extra or overriding rule trees
     std::function<void(std::size_t launches_read)> progress;  // called after each launch read, if set
 };
 

@@ -54,8 +54,7 @@ void csv_records::split(const std::string& text, std::size_t first_line, csv_rec
         if (i < n && text[i] == '"') {
             ++i;
             while (true) {
-                if (i >= n)
-                    throw input_error(error_code::bad_quote, file_, first_line, field.column, "a quoted field is not closed");
+                if (i >= n) throw input_error(error_code::bad_quote, file_, first_line, field.column, "a quoted field is not closed");
                 if (text[i] == '"') {
                     if (i + 1 < n && text[i + 1] == '"') {
                         field.text += '"';
@@ -68,14 +67,13 @@ void csv_records::split(const std::string& text, std::size_t first_line, csv_rec
                 field.text += text[i++];
             }
             if (i < n && text[i] != ',')
-                throw input_error(error_code::bad_quote, file_, first_line, i + 1,
-                                  "unexpected text after the closing quote of a field");
+                throw input_error(error_code::bad_quote, file_, first_line, i + 1, "unexpected text after the closing quote of a field");
         } else {
             while (i < n && text[i] != ',') field.text += text[i++];
         }
         out.fields.push_back(std::move(field));
         if (i >= n) break;
-        ++i;  // the comma
+        ++i;           // the comma
         if (i == n) {  // a trailing comma ends the record with one empty field, as ncu writes
             out.fields.push_back(csv_field{"", i + 1});
             break;

@@ -43,9 +43,8 @@ void kernel_table::add(launch_record&& launch) {
         }
     }
     for (auto& r : launch.rules) {
-        bool seen = std::any_of(a.group.rules.begin(), a.group.rules.end(), [&](const ncu_rule& o) {
-            return o.name == r.name && o.description == r.description;
-        });
+        bool seen = std::any_of(a.group.rules.begin(), a.group.rules.end(),
+                                [&](const ncu_rule& o) { return o.name == r.name && o.description == r.description; });
         if (!seen) a.group.rules.push_back(std::move(r));
     }
 }

@@ -7,8 +7,8 @@
 #include "analyzer/read/launch_record.hpp"
 
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace roofline {
@@ -20,7 +20,7 @@ struct kernel_group {
     std::string first_id;
     std::size_t first_line = 0;
     std::size_t launches = 0;
-    std::map<std::string, double> numbers;    // aggregated, base units
+    std::map<std::string, double> numbers;     // aggregated, base units
     std::map<std::string, std::string> texts;  // from the first launch
     std::vector<ncu_rule> rules;               // distinct rules over all launches
 };
@@ -37,8 +37,8 @@ public:
 private:
     struct accumulator {
         kernel_group group;
-        double weight = 0.0;  // sum of launch durations (ns) for the weighted means
-        std::map<std::string, double> weighted;  // sum of value x weight for averaged metrics
+        double weight = 0.0;                      // sum of launch durations (ns) for the weighted means
+        std::map<std::string, double> weighted;   // sum of value x weight for averaged metrics
         std::map<std::string, double> weight_of;  // weights of the launches that had the metric
     };
     using key = std::tuple<std::string, std::optional<launch_dims>, std::optional<launch_dims>>;

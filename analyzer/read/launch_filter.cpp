@@ -17,9 +17,8 @@ launch_filter::launch_filter(launch_filter_options options) : options_(std::move
 }
 
 bool launch_filter::accept(const launch_record& launch) {
-    bool match = options_.kernel_name.empty() ||
-                 (regex_ ? std::regex_search(launch.kernel_name, *regex_)
-                         : launch.kernel_name.find(options_.kernel_name) != std::string::npos);
+    bool match = options_.kernel_name.empty() || (regex_ ? std::regex_search(launch.kernel_name, *regex_)
+                                                         : launch.kernel_name.find(options_.kernel_name) != std::string::npos);
     if (!match) return false;
     if (matched_++ < options_.launch_skip) return false;
     if (options_.launch_count && taken_ >= *options_.launch_count) return false;

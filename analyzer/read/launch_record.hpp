@@ -31,7 +31,7 @@ struct ncu_rule {
     std::string name;
     std::string type;  // OPT, INF, WRN
     std::string description;
-    std::string speedup_type;  // local, global or empty
+    std::string speedup_type;       // local, global or empty
     double est_speedup_pct = -1.0;  // negative when the row gives none
 };
 
@@ -42,9 +42,9 @@ struct launch_record {
     std::optional<launch_dims> grid_size;
     std::string device;
     std::string cc;
-    std::size_t line = 0;      // where the launch starts in its file
-    std::size_t invocations = 1;  // >1 only for --print-summary exports
-    std::map<std::string, double> numbers;    // metric id -> value in base units
+    std::size_t line = 0;                      // where the launch starts in its file
+    std::size_t invocations = 1;               // >1 only for --print-summary exports
+    std::map<std::string, double> numbers;     // metric id -> value in base units
     std::map<std::string, std::string> texts;  // metric id -> non-numeric value
     std::vector<ncu_rule> rules;
 

@@ -1,8 +1,8 @@
 #include "analyzer/read/ncu_reader.hpp"
 
+#include "analyzer/base/input_error.hpp"
 #include "analyzer/read/csv_records.hpp"
 #include "analyzer/read/display_names.hpp"
-#include "analyzer/base/input_error.hpp"
 #include "analyzer/read/units.hpp"
 
 #include <algorithm>
@@ -14,10 +14,14 @@ namespace roofline {
 
 const char* ncu_form_name(ncu_form f) {
     switch (f) {
-        case ncu_form::raw: return "raw page";
-        case ncu_form::details: return "details page";
-        case ncu_form::metrics: return "custom metric list (--metrics)";
-        case ncu_form::summary: return "per-kernel summary (--print-summary per-kernel)";
+        case ncu_form::raw:
+            return "raw page";
+        case ncu_form::details:
+            return "details page";
+        case ncu_form::metrics:
+            return "custom metric list (--metrics)";
+        case ncu_form::summary:
+            return "per-kernel summary (--print-summary per-kernel)";
     }
     return "?";
 }
@@ -47,16 +51,15 @@ const std::string& field(const csv_record& r, std::optional<std::size_t> i) {
     return i && *i < r.fields.size() ? r.fields[*i].text : empty;
 }
 
-bool looks_like_metric_id(const std::string& name) {
-    return name.find("__") != std::string::npos && name.find(' ') == std::string::npos;
-}
+bool looks_like_metric_id(const std::string& name) { return name.find("__") != std::string::npos && name.find(' ') == std::string::npos; }
 
 // A "(x, y, z)" cell; an empty or absent one is unknown, anything else is an error at its column.
 std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> i, const char* column, const std::string& file) {
     if (!i || *i >= r.fields.size() || r.fields[*i].text.empty()) return std::nullopt;
     const csv_field& f = r.fields[*i];
     auto d = parse_launch_dims(f.text);
-    if (!d) throw input_error(error_code::bad_number, file, r.line, f.column, std::string(column) + " \"" + f.text + "\" is not \"(x, y, z)\"");
+    if (!d)
+        throw input_error(error_code::bad_number, file, r.line, f.column, std::string(column) + " \"" + f.text + "\" is not \"(x, y, z)\"");
     return d;
 }
 
@@ -64,8 +67,13 @@ std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> 
 struct identity_columns {
     std::optional<std::size_t> id, kernel, block, grid, device, cc, process;
     explicit identity_columns(const header_index& h)
-        : id(h.find("ID")), kernel(h.find("Kernel Name")), block(h.find("Block Size")), grid(h.find("Grid Size")),
-          device(h.find("Device")), cc(h.find("CC")), process(h.find("Process ID")) {}
+        : id(h.find("ID")),
+          kernel(h.find("Kernel Name")),
+          block(h.find("Block Size")),
+          grid(h.find("Grid Size")),
+          device(h.find("Device")),
+          cc(h.find("CC")),
+          process(h.find("Process ID")) {}
     void fill(const csv_record& r, launch_record& out, const std::string& file) const {
         out.id = field(r, id);
         out.kernel_name = field(r, kernel);
@@ -112,8 +120,7 @@ public:
         summary_.style = numbers_.style();
         summary_.style_assumed = numbers_.assumed();
         summary_.skipped_lines = records_.skipped_lines();
-        for (auto& u : unknown_units_)
-            summary_.notes.push_back("ignored values in unit \"" + u + "\", which the engine cannot convert");
+        for (auto& u : unknown_units_) summary_.notes.push_back("ignored values in unit \"" + u + "\", which the engine cannot convert");
         return summary_;
     }
 
@@ -144,8 +151,8 @@ private:
     }
 
     // Stores one metric cell; a cell in a column with a unit must be a number.
-    void store(launch_record& rec, const std::string& metric, const std::string& unit, const csv_field& cell,
-               std::size_t line, const std::string& column_label) {
+    void store(launch_record& rec, const std::string& metric, const std::string& unit, const csv_field& cell, std::size_t line,
+               const std::string& column_label) {
         cell_value v = numbers_.read(cell.text);
         if (v.what == cell_value::kind::missing) return;
         if (v.what == cell_value::kind::text) {
@@ -171,9 +178,8 @@ private:
         identity_columns ids(h);
         const std::size_t n = header.fields.size();
         // Metric columns start after the identity block; the identity names are known.
-        static const std::set<std::string> identity = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name",
-                                                       "Context", "Stream", "Block Size", "Grid Size", "Device", "CC",
-                                                       "Kernel Time"};
+        static const std::set<std::string> identity = {"ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+                                                       "Stream", "Block Size", "Grid Size",    "Device",    "CC",          "Kernel Time"};
         std::vector<std::size_t> metric_cols;
         for (std::size_t i = 0; i < n; ++i)
             if (!identity.count(header.fields[i].text) && header.fields[i].text.rfind("NVTX", 0) != 0 &&
@@ -222,9 +228,9 @@ private:
                 throw input_error(error_code::column_count, file_, row.line, 0,
                                   "expected " + std::to_string(n) + " fields as in the header (or " + std::to_string(value_end) +
                                       " for a metric row), found " + std::to_string(got));
-            std::string row_key = summary_.form == ncu_form::summary
-                                      ? field(row, ids.process) + "|" + field(row, ids.kernel) + "|" + field(row, ids.block) + "|" + field(row, ids.grid)
-                                      : field(row, ids.id);
+            std::string row_key = summary_.form == ncu_form::summary ? field(row, ids.process) + "|" + field(row, ids.kernel) + "|" +
+                                                                           field(row, ids.block) + "|" + field(row, ids.grid)
+                                                                     : field(row, ids.id);
             if (row_key != key) {
                 if (!key.empty()) emit(rec);
                 key = row_key;

@@ -25,7 +25,7 @@ struct read_summary {
     number_style style = number_style::unknown;
     bool style_assumed = false;  // only ambiguous values were seen; ncu's default was used
     std::size_t launches = 0;
-    std::size_t skipped_lines = 0;  // non-CSV lines (==PROF==, program output)
+    std::size_t skipped_lines = 0;   // non-CSV lines (==PROF==, program output)
     std::vector<std::string> notes;  // things the report should say about the input
 };
 

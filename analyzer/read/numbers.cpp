@@ -26,8 +26,7 @@ std::string_view aggregate_part(std::string_view s) {
 bool is_missing_marker(std::string_view s) {
     std::string lower;
     for (char c : s) lower += char(std::tolower(static_cast<unsigned char>(c)));
-    return lower.empty() || lower == "n/a" || lower == "nan" || lower == "-nan" || lower == "no data" ||
-           lower == "-" || lower == "none";
+    return lower.empty() || lower == "n/a" || lower == "nan" || lower == "-nan" || lower == "no data" || lower == "-" || lower == "none";
 }
 
 // Digits and separators with an optional sign and exponent: the shape of a number.
@@ -37,8 +36,10 @@ bool number_shaped(std::string_view s) {
     bool digit = false;
     for (; i < s.size(); ++i) {
         char c = s[i];
-        if (std::isdigit(static_cast<unsigned char>(c))) digit = true;
-        else if (c == ',' || c == '.') continue;
+        if (std::isdigit(static_cast<unsigned char>(c)))
+            digit = true;
+        else if (c == ',' || c == '.')
+            continue;
         else if ((c == 'e' || c == 'E') && digit) {
             std::size_t j = i + 1;
             if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
@@ -46,7 +47,8 @@ bool number_shaped(std::string_view s) {
             for (; j < s.size(); ++j)
                 if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
             return true;
-        } else return false;
+        } else
+            return false;
     }
     return digit;
 }
@@ -61,7 +63,8 @@ bool groups_valid(std::string_view integer_part, char group) {
         if (integer_part[i] == group) {
             if (run != 3) return false;
             run = 0;
-        } else ++run;
+        } else
+            ++run;
     }
     return run == 3;
 }
@@ -70,9 +73,12 @@ bool groups_valid(std::string_view integer_part, char group) {
 
 const char* number_style_name(number_style s) {
     switch (s) {
-        case number_style::point: return "point (1,234.5)";
-        case number_style::comma: return "comma (1.234,5)";
-        default: return "unknown";
+        case number_style::point:
+            return "point (1,234.5)";
+        case number_style::comma:
+            return "comma (1.234,5)";
+        default:
+            return "unknown";
     }
 }
 
@@ -110,8 +116,7 @@ cell_value read_cell(std::string_view cell, number_style style) {
     if (!integer.empty() && (integer[0] == '-' || integer[0] == '+')) integer.remove_prefix(1);
     auto exp = integer.find_first_of("eE");
     if (exp != std::string_view::npos) integer = integer.substr(0, exp);
-    if (!groups_valid(integer, group) ||
-        (dec != std::string_view::npos && agg.find(decimal, dec + 1) != std::string_view::npos) ||
+    if (!groups_valid(integer, group) || (dec != std::string_view::npos && agg.find(decimal, dec + 1) != std::string_view::npos) ||
         (dec != std::string_view::npos && agg.find(group, dec) != std::string_view::npos)) {
         out.what = cell_value::kind::text;
         return out;
@@ -140,17 +145,17 @@ void number_reader::observe(std::string_view cell, const std::string& file, std:
     if (style_ == number_style::unknown) {
         if (assumed_ && e != number_style::point)
             throw input_error(error_code::bad_number, file, line, column,
-                              "the value \"" + std::string(cell) + "\" shows decimal commas, but the earlier value \"" +
-                                  first_ambiguous_ + "\" was already read with a decimal point; rerun with --numbers comma");
+                              "the value \"" + std::string(cell) + "\" shows decimal commas, but the earlier value \"" + first_ambiguous_ +
+                                  "\" was already read with a decimal point; rerun with --numbers comma");
         style_ = e;
         evidence_where_ = file + ":" + std::to_string(line) + ":" + std::to_string(column);
         return;
     }
     if (e != style_)
         throw input_error(error_code::bad_number, file, line, column,
-                          "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(e) +
-                              " style, but " + (forced_ ? std::string("--numbers asked for") : "the number at " + evidence_where_ + " fixed") +
-                              " the " + number_style_name(style_) + " style");
+                          "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(e) + " style, but " +
+                              (forced_ ? std::string("--numbers asked for") : "the number at " + evidence_where_ + " fixed") + " the " +
+                              number_style_name(style_) + " style");
 }
 
 void number_reader::note_read_while_unknown(std::string_view cell) {

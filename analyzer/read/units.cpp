@@ -15,8 +15,18 @@ struct term {
 // Time terms convert to ns as a quantity and to s under a '/' (rates are per second).
 std::optional<term> time_term(std::string_view w) {
     static const std::array<std::pair<std::string_view, double>, 12> ns_per = {{
-        {"ns", 1.0}, {"nsecond", 1.0}, {"us", 1e3}, {"usecond", 1e3}, {"ms", 1e6}, {"msecond", 1e6},
-        {"s", 1e9}, {"second", 1e9}, {"sec", 1e9}, {"nsec", 1.0}, {"usec", 1e3}, {"msec", 1e6},
+        {"ns", 1.0},
+        {"nsecond", 1.0},
+        {"us", 1e3},
+        {"usecond", 1e3},
+        {"ms", 1e6},
+        {"msecond", 1e6},
+        {"s", 1e9},
+        {"second", 1e9},
+        {"sec", 1e9},
+        {"nsec", 1.0},
+        {"usec", 1e3},
+        {"msec", 1e6},
     }};
     for (auto& [name, f] : ns_per)
         if (w == name) return term{f, "ns", true};
@@ -26,7 +36,11 @@ std::optional<term> time_term(std::string_view w) {
 std::optional<term> plain_term(std::string_view w) {
     // Prefixed families: byte and hz take K/M/G/T (and P for bytes).
     static const std::array<std::pair<char, double>, 5> prefixes = {{
-        {'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}, {'P', 1e15},
+        {'K', 1e3},
+        {'M', 1e6},
+        {'G', 1e9},
+        {'T', 1e12},
+        {'P', 1e15},
     }};
     auto with_prefix = [&](std::string_view word, std::string_view base) -> std::optional<term> {
         if (word == base) return term{1.0, std::string(base), false};
@@ -42,8 +56,8 @@ std::optional<term> plain_term(std::string_view w) {
     if (w == "%") return term{1.0, "%", false};
     // Units that are already counts: keep them as they are.
     static const std::array<std::string_view, 18> counts = {
-        "cycle", "inst", "sector", "request", "warp", "thread", "block", "register", "SM", "cluster",
-        "branches", "pass", "sample", "wavefront", "instruction", "operation", "op", "ops",
+        "cycle",   "inst",     "sector", "request", "warp",      "thread",      "block",     "register", "SM",
+        "cluster", "branches", "pass",   "sample",  "wavefront", "instruction", "operation", "op",       "ops",
     };
     for (auto c : counts)
         if (w == c) return term{1.0, std::string(w), false};

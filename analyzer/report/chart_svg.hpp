@@ -19,15 +19,15 @@ namespace roofline {
 struct chart_point {
     const analysed_kernel* kernel = nullptr;
     resource precision = resource::issue;  // the dominant precision (fp32, tensor_bf16, ...); issue on an instruction chart
-    double intensity = 0.0;  // its work per DRAM byte
-    double rate = 0.0;       // its work per second
+    double intensity = 0.0;                // its work per DRAM byte
+    double rate = 0.0;                     // its work per second
     std::optional<double> intensity_l2, intensity_l1;
-    std::string role;        // on a lesson's chart: "naive" or "fixed"
+    std::string role;  // on a lesson's chart: "naive" or "fixed"
 };
 
 struct chart_ceiling {
-    resource id;          // dram, l2, l1, fp32, ..., issue
-    double peak = 0.0;    // bytes/s for dram, work/s for the others: the highest over the chart's kernels
+    resource id;        // dram, l2, l1, fp32, ..., issue
+    double peak = 0.0;  // bytes/s for dram, work/s for the others: the highest over the chart's kernels
 };
 
 // FLOP chart: work = the dominant precision's FLOPs. Instruction chart (for kernels that do no
@@ -47,8 +47,8 @@ struct chart_data {
     std::string title;
     std::vector<chart_point> points;
     std::vector<std::pair<std::size_t, std::size_t>> arrows;  // from point, to point (a lesson's naive -> fixed)
-    std::vector<chart_ceiling> ceilings;  // dram first, then precisions by peak
-    std::vector<std::string> not_drawn;   // kernels without FLOPs or DRAM bytes, with why
+    std::vector<chart_ceiling> ceilings;                      // dram first, then precisions by peak
+    std::vector<std::string> not_drawn;                       // kernels without FLOPs or DRAM bytes, with why
     chart_layout layout;
 };
 

@@ -2,9 +2,9 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
-#include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
 #include <functional>
@@ -36,7 +36,8 @@ std::string finding_text(const rules::rule_tree& t, const rules::rule_node& n) {
 
 std::optional<std::string> explain(const std::string& name, const std::vector<rules::rule_tree>& trees) {
     std::optional<std::string> found;
-    std::function<void(const rules::rule_tree&, const rules::rule_node&)> visit = [&](const rules::rule_tree& t, const rules::rule_node& n) {
+    std::function<void(const rules::rule_tree&, const rules::rule_node&)> visit = [&](const rules::rule_tree& t,
+                                                                                      const rules::rule_node& n) {
         if (!found && (n.finding == name || n.id == name) && !n.finding.empty()) found = finding_text(t, n);
         for (const auto& c : n.children) visit(t, c);
     };
@@ -55,7 +56,8 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
         return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     }
     if (name == "unexplained")
-        return "# Finding `unexplained`\n\n" + std::string(rules::unexplained_title) + ". Given to a kernel where no diagnosis tree fired "
+        return "# Finding `unexplained`\n\n" + std::string(rules::unexplained_title) +
+               ". Given to a kernel where no diagnosis tree fired "
                "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps waited on (the three "
                "largest stall shares) and its estimate the kernel's largest floor at the practical shares, which no fix beats.\n";
     auto metric_text = [](const metric_entry& m) {
@@ -67,12 +69,13 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     if (const metric_entry* m = find_metric("smsp__average_warps_issue_stalled_" + reason + "_per_issue_active.ratio"))
         return "# Stall reason `" + reason + "`\n\n" + m->meaning + "\n\nMetric: `" + m->id + "`\n";
     for (const auto& [fact, doc] : rules::derived_fact_docs())
-        if (fact == name || (fact.find('<') != std::string::npos && name.rfind(fact.substr(0, fact.find('<')), 0) == 0 &&
-                             rules::fact_type(name)))
+        if (fact == name ||
+            (fact.find('<') != std::string::npos && name.rfind(fact.substr(0, fact.find('<')), 0) == 0 && rules::fact_type(name)))
             return "# Derived value `" + name + "`\n\n" + doc + " (rules can read it; see rules/README.md).\n";
     for (int c = int(error_code::io); c <= int(error_code::usage); ++c)
         if (name == error_code_name(error_code(c)))
-            return "# Error `" + name + "`\n\n" + std::string(error_code_summary(error_code(c))) + ". Exit code 2; no output file is written.\n";
+            return "# Error `" + name + "`\n\n" + std::string(error_code_summary(error_code(c))) +
+                   ". Exit code 2; no output file is written.\n";
     return std::nullopt;
 }
 

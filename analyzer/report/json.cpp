@@ -13,7 +13,6 @@ ojson optional_number(const std::optional<double>& v) { return v ? ojson(*v) : o
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
 ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson(to_string(*d)) : ojson(nullptr); }
 
-
 ojson resources_json(const kernel_roofline& roof) {
     ojson res = ojson::array();
     for (const auto& r : roof.resources) {
@@ -98,7 +97,8 @@ ojson kernel_json(const analysed_kernel& k) {
     e["floor_ns"] = k.roof.placed ? ojson(k.roof.floor_ns) : ojson(nullptr);
     e["binding_resource"] = optional_name(k.roof.binding);
     e["flops"] = k.roof.flops;
-    e["bytes"] = {{"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
+    e["bytes"] = {
+        {"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
     e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
                                  {"l2", optional_number(k.roof.intensity(resource::l2))},
                                  {"l1", optional_number(k.roof.intensity(resource::l1))}};
@@ -128,12 +128,13 @@ std::string render_json(const analysis& a, const print_options&) {
     j["kernels"] = kernels;
     ojson ops = ojson::array();
     for (const auto& op : opportunities(a))
-        ops.push_back({{"kernel", a.kernels[op.kernel_rank].group.name},
-                       {"kernel_index", op.kernel_rank},
-                       {"id", op.finding->id},
-                       {"est_speedup", optional_number(op.finding->est_speedup)},
-                       {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
-                       {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
+        ops.push_back(
+            {{"kernel", a.kernels[op.kernel_rank].group.name},
+             {"kernel_index", op.kernel_rank},
+             {"id", op.finding->id},
+             {"est_speedup", optional_number(op.finding->est_speedup)},
+             {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
+             {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
     j["opportunities"] = ops;
     return j.dump(2) + "\n";
 }

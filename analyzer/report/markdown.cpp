@@ -25,10 +25,12 @@ void write_resources(std::ostringstream& o, const kernel_roofline& k) {
     table t({"resource", "work", "peak at capture clock", "busy", "useful", "practical share", "floor", "how"});
     for (const auto& r : k.resources) {
         const bool floor = info(r.id).in_floor;
-        t.row({std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""), r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-",
-               r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) : "-", format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
-               floor ? format_percent(r.practical) : "-", floor ? format_duration_ns(r.floor_ns) : "-",
-               r.formula + (r.useful_formula.empty() ? "" : "; useful: " + r.useful_formula) + (r.peak_source.empty() ? "" : "; peak " + r.peak_source)});
+        t.row({std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""),
+               r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-", r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) : "-",
+               format_percent(r.utilisation), floor ? format_percent(r.useful) : "-", floor ? format_percent(r.practical) : "-",
+               floor ? format_duration_ns(r.floor_ns) : "-",
+               r.formula + (r.useful_formula.empty() ? "" : "; useful: " + r.useful_formula) +
+                   (r.peak_source.empty() ? "" : "; peak " + r.peak_source)});
     }
     o << t.markdown();
     for (const auto& n : k.notes) o << "\nNote: " << n << ".\n";
@@ -36,9 +38,12 @@ void write_resources(std::ostringstream& o, const kernel_roofline& k) {
 
 const char* outcome_text(rules::visited_node::outcome r) {
     switch (r) {
-        case rules::visited_node::outcome::fired: return "fired";
-        case rules::visited_node::outcome::not_fired: return "no";
-        default: return "cannot evaluate";
+        case rules::visited_node::outcome::fired:
+            return "fired";
+        case rules::visited_node::outcome::not_fired:
+            return "no";
+        default:
+            return "cannot evaluate";
     }
 }
 
@@ -49,8 +54,8 @@ void write_finding(std::ostringstream& o, const rules::finding& f) {
           << (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") << ")";
     o << ": " << f.title << ". " << f.explain << "\n";
     if (f.est_speedup) {
-        o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after
-          << ".\n";
+        o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
+          << f.binds_after << ".\n";
         for (const auto& c : f.estimate_changes) o << "    - changes `" << c << "`\n";
     }
     for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << named_value_text(e) << "\n";
@@ -82,7 +87,8 @@ void write_header(std::ostringstream& o, const analysis& a, const std::string& c
     o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
     o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of " << a.launches_read << " launches analysed, "
       << a.kernels.size() << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << format_duration_ns(a.total_ns) << " of GPU time\n";
-    o << "- Numbers: " << number_style_name(a.read.style) << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "") << "\n";
+    o << "- Numbers: " << number_style_name(a.read.style) << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "")
+      << "\n";
     if (a.read.skipped_lines) o << "- Skipped " << a.read.skipped_lines << " lines that are not CSV (==PROF== lines, program output)\n";
     for (const auto& n : a.read.notes) o << "- Note: " << n << "\n";
     o << "- Ceilings: each kernel's peaks are taken at the clocks the capture reports (ncu locks the SM to its base clock unless "
@@ -96,8 +102,9 @@ void write_summary(std::ostringstream& o, const analysis& a) {
     table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof", "bound / limiter"});
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
-        t.row({std::to_string(i + 1), code(short_name(k.group.name)), std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
-               format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k), roof_pct_text(k), verdict_text(k.verdict)});
+        t.row({std::to_string(i + 1), code(short_name(k.group.name)), std::to_string(k.group.launches),
+               format_duration_ns(k.roof.duration_ns), format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k),
+               roof_pct_text(k), verdict_text(k.verdict)});
     }
     o << t.markdown();
 }
@@ -112,8 +119,9 @@ void write_opportunities(std::ostringstream& o, const analysis& a) {
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
-        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code(short_name(a.kernels[op.kernel_rank].group.name)), op.finding->id,
-               format_number(*op.finding->est_speedup) + "x", format_duration_ns(saved), a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
+        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code(short_name(a.kernels[op.kernel_rank].group.name)),
+               op.finding->id, format_number(*op.finding->est_speedup) + "x", format_duration_ns(saved),
+               a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
     }
     o << t.markdown();
     if (ops.size() > shown) o << "\n" << ops.size() - shown << " more in the kernels' sections.\n";
@@ -130,14 +138,14 @@ void write_kernel(std::ostringstream& o, const analysed_kernel& k, std::size_t r
         o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
         return;
     }
-    o << "- Time: " << format_duration_ns(k.roof.duration_ns) << " in all, " << format_duration_ns(k.roof.duration_ns / double(k.group.launches))
-      << " per launch; floor " << format_duration_ns(k.roof.floor_ns) << " on " << (k.roof.binding ? name(*k.roof.binding) : "") << " ("
-      << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof)\n";
+    o << "- Time: " << format_duration_ns(k.roof.duration_ns) << " in all, "
+      << format_duration_ns(k.roof.duration_ns / double(k.group.launches)) << " per launch; floor " << format_duration_ns(k.roof.floor_ns)
+      << " on " << (k.roof.binding ? name(*k.roof.binding) : "") << " (" << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof)\n";
     o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << k.roof.sm_clock_source << ")";
     if (k.roof.dram_clock_hz > 0) o << ", DRAM " << format_si(k.roof.dram_clock_hz, "Hz");
     o << "\n";
-    o << "- Arithmetic intensity (FLOP/B): DRAM " << intensity_text(k.roof, resource::dram) << ", L2 " << intensity_text(k.roof, resource::l2)
-      << ", L1 " << intensity_text(k.roof, resource::l1) << "\n";
+    o << "- Arithmetic intensity (FLOP/B): DRAM " << intensity_text(k.roof, resource::dram) << ", L2 "
+      << intensity_text(k.roof, resource::l2) << ", L1 " << intensity_text(k.roof, resource::l1) << "\n";
     o << "\n**" << verdict_text(k.verdict) << "**\n\n";
     for (const auto& r : k.verdict.reasons) o << "- " << r << "\n";
     o << "\n";

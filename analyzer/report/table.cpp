@@ -9,9 +9,12 @@ std::string markdown_cell(const std::string& s) {
     std::string out;
     out.reserve(s.size());
     for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += ' ';
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n')
+            out += ' ';
+        else
+            out += c;
     }
     return out;
 }
@@ -26,7 +29,8 @@ void markdown_row(std::string& out, const std::vector<std::string>& cells) {
 
 table& table::row(std::vector<std::string> cells) {
     if (cells.size() != header_.size())
-        throw std::logic_error("table row of " + std::to_string(cells.size()) + " cells under " + std::to_string(header_.size()) + " columns");
+        throw std::logic_error("table row of " + std::to_string(cells.size()) + " cells under " + std::to_string(header_.size()) +
+                               " columns");
     rows_.push_back(std::move(cells));
     return *this;
 }

@@ -33,7 +33,8 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     const std::size_t top = options.top;
     std::ostringstream o;
     o << p.bold("roofline") << "  " << a.input << "  " << p.dim("on") << " " << a.gpu.name << "  " << p.dim("|") << " " << a.kernels.size()
-      << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, " << format_duration_ns(a.total_ns) << "\n\n";
+      << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, " << format_duration_ns(a.total_ns)
+      << "\n\n";
     o << p.dim(fit("#", 3, true) + "  " + fit("kernel", 34) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
                fit("bound / limiter", 18) + "  " + fit("roof", 9, true) + "  first finding")
       << "\n";
@@ -47,8 +48,8 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         }
         o << fit(std::to_string(i + 1), 3, true) << "  " << fit(plain_name(k.group.name), 34) << "  "
           << fit(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << fit(format_percent(k.share), 6, true) << "  "
-          << p.bound(k.verdict.bound, fit(verdict_text(k.verdict), 18)) << "  "
-          << fit(roof_pct_text(k), 9, true) << "  " << finding << "\n";
+          << p.bound(k.verdict.bound, fit(verdict_text(k.verdict), 18)) << "  " << fit(roof_pct_text(k), 9, true) << "  " << finding
+          << "\n";
     }
     if (a.kernels.size() > shown) o << p.dim("     ... " + std::to_string(a.kernels.size() - shown) + " more kernels") << "\n";
     const auto ops = opportunities(a);
@@ -57,8 +58,9 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         for (std::size_t i = 0; i < std::min<std::size_t>(5, ops.size()); ++i) {
             const auto& op = ops[i];
             o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, 22) << "  "
-              << fit(plain_name(a.kernels[op.kernel_rank].group.name), 34) << "  " << fit(format_number(*op.finding->est_speedup) + "x", 7, true)
-              << "  saves " << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
+              << fit(plain_name(a.kernels[op.kernel_rank].group.name), 34) << "  "
+              << fit(format_number(*op.finding->est_speedup) + "x", 7, true) << "  saves "
+              << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
         }
     }

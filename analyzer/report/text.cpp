@@ -27,7 +27,8 @@ std::string achieved_text(const kernel_result& k) {
     const resource_use* b = k.roof.find(k.verdict.limiter);
     if (!b || b->work <= 0) b = k.roof.find(k.roof.binding);
     if (!b) return "-";
-    if (b->work > 0 && k.roof.duration_ns > 0) return format_si(b->work / (k.roof.duration_ns * 1e-9), rate_unit(b->id)) + " " + name(b->id);
+    if (b->work > 0 && k.roof.duration_ns > 0)
+        return format_si(b->work / (k.roof.duration_ns * 1e-9), rate_unit(b->id)) + " " + name(b->id);
     return format_percent(b->utilisation) + " of " + name(b->id);
 }
 
@@ -47,8 +48,8 @@ struct bound_style {
     const char* ansi;
 };
 constexpr bound_style bound_styles[] = {
-    {bound::memory, "#1f77b4", "34"},  {bound::compute, "#d62728", "31"}, {bound::latency, "#ff7f0e", "33"},
-    {bound::small_grid, "#9467bd", "35"}, {bound::launch, "#7f7f7f", "37"}, {bound::unknown, "#7f7f7f", "37"},
+    {bound::memory, "#1f77b4", "34"},     {bound::compute, "#d62728", "31"}, {bound::latency, "#ff7f0e", "33"},
+    {bound::small_grid, "#9467bd", "35"}, {bound::launch, "#7f7f7f", "37"},  {bound::unknown, "#7f7f7f", "37"},
 };
 
 const bound_style& style_of(bound b) {

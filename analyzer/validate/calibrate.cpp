@@ -46,7 +46,8 @@ std::vector<roof_sample> calibration_samples(const pairs_report& r) {
             add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect, p.reference_verdict == p.fixed.expect,
                 p.reference_roof_pct, p.reference_l2_pct);
     }
-    for (const auto& ref : r.references) add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct, ref.l2_pct);
+    for (const auto& ref : r.references)
+        add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct, ref.l2_pct);
     return out;
 }
 
@@ -55,8 +56,8 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
         << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
         << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has one, and the roof "
-           "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the share is the geometric mean of their utilisations.\n\n"
-        ;
+           "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the share is the geometric "
+           "mean of their utilisations.\n\n";
     table t({"roof", "practical share", "kernels", "lowest", "highest", "spread (geometric sd)", "fitted on"});
     for (const auto& p : fit) {
         std::string names;
@@ -69,10 +70,11 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     for (const auto& p : fit) {
         std::string names;
         for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
-        j[p.roof] = {{"value", std::stod(three_decimals(p.fraction))},
-                     {"source", "C: roofline calibrate " + dir + ": " +
-                                    (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
-                                    " on this roof under ncu (" + names + ")"}};
+        j[p.roof] = {
+            {"value", std::stod(three_decimals(p.fraction))},
+            {"source", "C: roofline calibrate " + dir + ": " +
+                           (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
+                           " on this roof under ncu (" + names + ")"}};
     }
     out << "\nFor the GPU's hwspecs file (roofs not listed here keep their entries):\n\n```json\n\"practical_fraction\": " << j.dump(2)
         << "\n```\n";

@@ -4,8 +4,8 @@
 // the GPU's hwspecs file as practical_fraction, which the gain estimates divide by.
 #pragma once
 
-#include "models/practical_fit.hpp"
 #include "analyzer/validate/pairs_report.hpp"
+#include "models/practical_fit.hpp"
 
 #include <string>
 #include <vector>
