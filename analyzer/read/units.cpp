@@ -82,16 +82,9 @@ std::optional<unit_scale> to_base_unit(std::string_view unit) {
     auto num = any_term(unit.substr(0, slash));
     auto den = any_term(unit.substr(slash + 1));
     if (!num || !den) return std::nullopt;
-    double factor = num->factor;
-    std::string den_base = den->base;
-    if (den->is_time) {
-        factor /= den->factor / 1e9;  // per ns -> per s
-        den_base = "s";
-    } else {
-        factor /= den->factor;
-    }
-    // A time numerator stays in ns ("ns/inst" style units).
-    return unit_scale{factor, num->base + "/" + den_base};
+    // Per ns becomes per s; a time numerator stays in ns ("ns/inst" style units).
+    const double factor = num->factor / (den->is_time ? den->factor / 1e9 : den->factor);
+    return unit_scale{factor, num->base + (den->is_time ? std::string("/s") : "/" + den->base)};
 }
 
 }  // namespace roofline

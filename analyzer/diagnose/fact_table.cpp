@@ -1,0 +1,290 @@
+#include "analyzer/diagnose/fact_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace roofline::rules::detail {
+namespace {
+
+double number_or(const kernel_result& k, const char* id, double fallback) { return number(k, id).value_or(fallback); }
+
+std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
+    if (!a || !b) return std::nullopt;
+    if (*b <= 0) return *a <= 0 ? std::optional<double>(0.0) : std::nullopt;
+    return *a / *b;
+}
+
+std::optional<double> global_sectors(const kernel_result& k);
+
+// Local-memory sectors that reach L2: every store (L1 writes local memory through to L2, seen on
+// the H100: 98.7% store "hits" and as many L2 write sectors as local stores) and the load misses.
+double local_sectors_to_l2(const kernel_result& k) {
+    const double ld_hit = number_or(k, "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct", 0.0) / 100.0;
+    return number_or(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 0.0) * (1.0 - ld_hit) +
+           number_or(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 0.0);
+}
+
+// Bytes of data the threads moved through L1, counted at the granularity they need: global
+// sectors less the excess of uncoalesced accesses (32 bytes each) and shared-memory load
+// wavefronts less conflict replays (up to 128 bytes each). Local memory is private scratch, not
+// data, and is left out. Not the L1 writeback counter, which counts 128-byte cycles and so grows
+// 32-fold with a scattered access.
+std::optional<double> l1_load_bytes(const kernel_result& k) {
+    auto g = global_sectors(k);
+    if (!g) return std::nullopt;
+    const double global = std::max(0.0, *g - number_or(k, "derived__memory_l2_theoretical_sectors_global_excessive", 0.0));
+    const double shared = std::max(0.0, number_or(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0.0) -
+                                            number_or(k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0.0));
+    return 32.0 * global + 128.0 * shared;
+}
+
+std::optional<double> global_sectors(const kernel_result& k) {
+    auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), st = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    if (!ld && !st) return std::nullopt;
+    return ld.value_or(0.0) + st.value_or(0.0);
+}
+
+// A part of L1's LSU data-stage traffic as a share of all of it.
+std::optional<double> l1_share(const kernel_result& k, double (*part)(const l1_traffic&)) {
+    if (!k.roof.l1) return std::nullopt;
+    return k.roof.l1->lsu > 0 ? std::clamp(part(*k.roof.l1) / k.roof.l1->lsu, 0.0, 1.0) : 0.0;
+}
+
+const resource_use* top_tensor(const kernel_result& k) {
+    const resource_use* top = nullptr;
+    for (const auto& r : k.roof.resources)
+        if (info(r.id).tensor && (!top || r.floor_ns > top->floor_ns)) top = &r;
+    return top;
+}
+
+}  // namespace
+
+std::optional<double> number(const kernel_result& k, const char* id) {
+    auto it = k.group.numbers.find(id);
+    return it == k.group.numbers.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+namespace {
+
+// The launch: time, launches, grid and waves.
+std::vector<fact> shape_facts() {
+    return {
+        {"duration_ns", value_type::number, "total GPU time of the kernel over its launches",
+         [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(k.roof.duration_ns); }},
+        {"per_launch_ns", value_type::number, "mean duration of one launch",
+         [](const kernel_result& k, const gpu_spec&) {
+             return std::optional<double>(k.roof.duration_ns / double(k.group.launches ? k.group.launches : 1));
+         }},
+        {"launches", value_type::number, "number of launches",
+         [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(double(k.group.launches)); }},
+        {"grid_blocks", value_type::number, "launch__grid_size",
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.shape.grid_blocks > 0 ? std::optional<double>(k.shape.grid_blocks) : std::nullopt;
+         }},
+        {"waves", value_type::number, "launch__waves_per_multiprocessor",
+         [](const kernel_result& k, const gpu_spec&) { return k.shape.waves > 0 ? std::optional<double>(k.shape.waves) : std::nullopt; }},
+        {"sm_count", value_type::number, "SMs on the GPU",
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt;
+         }},
+        {"tail_idle_share", value_type::number,
+         "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the run",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             if (k.shape.waves <= 0) return std::nullopt;
+             const double whole = std::ceil(k.shape.waves - 1e-9);
+             return (whole - k.shape.waves) / whole;
+         }},
+    };
+}
+
+// The roofline: floors, FLOPs and bytes, and the tensor pipe.
+std::vector<fact> roofline_facts() {
+    return {
+        {"pct_of_roof", value_type::number, "the largest useful share over every resource, in percent of its raw peak",
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.pct_of_roof) : std::nullopt; }},
+        {"floor_ns", value_type::number, "the largest useful time at raw peak over every resource",
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.floor_ns) : std::nullopt; }},
+        {"practical_floor_ns", value_type::number,
+         "the largest useful time at the practical share over every resource: no fix that keeps the work beats it",
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.placed ? std::optional<double>(k.roof.practical_floor_ns) : std::nullopt;
+         }},
+        {"roof_share", value_type::number, "practical_floor_ns / duration_ns: 1 = as fast as the best kernels run this work on this GPU",
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.roof_share()) : std::nullopt; }},
+        {"flops", value_type::number, "FLOPs over all precisions",
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.flops_counted ? std::optional<double>(k.roof.flops) : std::nullopt; }},
+        {"bytes_dram", value_type::number, "bytes moved to and from DRAM",
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.bytes_dram; }},
+        {"min_kernel_ns", value_type::number, "the shortest a launch lasts on this GPU (hwspecs min_kernel_ns; 0 where unknown)",
+         [](const kernel_result&, const gpu_spec& s) { return std::optional<double>(s.min_kernel_ns.value.value_or(0.0)); }},
+        {"mma", value_type::boolean,
+         "the kernel ran real MMA instructions: tensor-path ops (sm__ops_path_tensor_src_*, exact counts that HFMA2.MMA moves do not "
+         "reach)",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             if (!k.roof.flops_counted) return std::nullopt;
+             bool ops = false;
+             for (const auto& r : k.roof.resources) ops = ops || (info(r.id).tensor && r.work > 0);
+             return flag(ops);
+         }},
+        {"tensor_binds", value_type::boolean, "a tensor precision has the kernel's largest practical floor",
+         [](const kernel_result& k, const gpu_spec&) { return flag(k.roof.binding_practical && info(*k.roof.binding_practical).tensor); }},
+        {"warp_specialised", value_type::boolean,
+         "the kernel issues warpgroup MMA (wgmma) or TMA copies: producer and consumer warps hand tiles over through mbarriers by design",
+         [](const kernel_result& k, const gpu_spec&) {
+             return flag(number_or(k, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed", 0.0) > 0.0 ||
+                         number_or(k, "smsp__inst_executed_op_tma_ld.sum", 0.0) > 0.0);
+         }},
+        {"tensor_share", value_type::number,
+         "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest path, over the time "
+         "taken (0 without tensor work)",
+         [](const kernel_result& k, const gpu_spec&) {
+             const resource_use* t = top_tensor(k);
+             return std::optional<double>(t && k.roof.duration_ns > 0 ? t->floor_ns / k.roof.duration_ns : 0.0);
+         }},
+    };
+}
+
+// Memory traffic: reuse, the excess of uncoalesced access, bank conflicts, local memory.
+std::vector<fact> traffic_facts() {
+    return {
+        {"reuse_l1", value_type::number,
+         "bytes of data the threads moved through L1 (global sectors less uncoalesced excess, x 32; shared-load wavefronts less conflicts, "
+         "x 128; local scratch left out) per byte moved to or from DRAM: how many times each DRAM byte passes L1",
+         [](const kernel_result& k, const gpu_spec&) { return ratio(l1_load_bytes(k), k.roof.bytes_dram); }},
+        {"reuse_l2", value_type::number,
+         "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte moved to or from DRAM",
+         [](const kernel_result& k, const gpu_spec&) {
+             auto s = number(k, "lts__t_sectors_srcunit_tex.sum");
+             return ratio(s ? std::optional<double>(std::max(0.0, *s - local_sectors_to_l2(k)) * 32.0) : std::nullopt, k.roof.bytes_dram);
+         }},
+        {"global_excess_share", value_type::number,
+         "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors moved: bytes no thread "
+         "asked for",
+         [](const kernel_result& k, const gpu_spec&) {
+             return ratio(number(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
+         }},
+        {"l2_excess_share", value_type::number,
+         "the excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs asked of L2",
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.l2_excess_share; }},
+        {"l2_excess_transaction_share", value_type::number,
+         "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 handles one transaction "
+         "per line a request touches, as L1 does, so it scales like L1's global wavefronts",
+         [](const kernel_result& k, const gpu_spec& g) -> std::optional<double> {
+             auto l2 = find_fact("l2_excess_share")->get(k, g);
+             auto ge = find_fact("global_excess_share")->get(k, g);
+             if (!l2 || !ge || !k.roof.l1) return std::nullopt;
+             if (*ge <= 0) return 0.0;
+             return std::clamp(*l2 / *ge * (1.0 - k.roof.l1->global_ideal_share), 0.0, 1.0);
+         }},
+        {"dram_excess_share", value_type::number,
+         "DRAM bytes read beyond what the global loads use (load sectors x smsp__sass_average_data_bytes_per_sector_mem_global_op_ld) and "
+         "the other L2 traffic needs, over all DRAM bytes: excess load sectors DRAM fetched, and the reads partial stores cause. Partial "
+         "writes themselves are merged in L2",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             auto read = number(k, "dram__bytes_read.sum");
+             auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+             auto used = number(k, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio");
+             if (!read || !ld || !used || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0) return std::nullopt;
+             return std::clamp((*read - *ld * *used) / *k.roof.bytes_dram, 0.0, 1.0);
+         }},
+        {"l1_global_share", value_type::number,
+         "global and local wavefronts over all LSU data-stage wavefronts of L1 (the rest are shared memory)",
+         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.global; }); }},
+        {"global_wavefront_ideal_share", value_type::number,
+         "the global wavefronts a coalesced pattern needs, max(requests, ideal sectors / 4), over those L1 measured (1 = coalesced)",
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.l1 ? std::optional<double>(k.roof.l1->global_ideal_share) : std::nullopt;
+         }},
+        {"shared_conflict_share", value_type::number,
+         "shared-memory load wavefronts that are bank-conflict replays, over all LSU data-stage wavefronts of L1",
+         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_ld_conflicts; }); }},
+        {"shared_excess_share", value_type::number,
+         "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive: conflicts of loads, stores and atomics) over "
+         "all LSU data-stage wavefronts of L1",
+         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_excess; }); }},
+        {"shared_atomic_share", value_type::number, "shared-memory atomic wavefronts over all LSU data-stage wavefronts of L1",
+         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_atom; }); }},
+        {"flops_per_load_byte", value_type::number,
+         "CUDA-core FLOPs per byte the threads loaded through L1 (see reuse_l1): a register-tiled matrix product stays under 8 (16 FMAs "
+         "per 4-byte value loaded); a polynomial or a transcendental computes far more on registers",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             if (!k.roof.flops_counted) return std::nullopt;
+             double cuda_core = 0.0;
+             for (const auto& r : k.roof.resources)
+                 if (info(r.id).precision && !info(r.id).tensor) cuda_core += r.work;
+             return ratio(cuda_core, l1_load_bytes(k));
+         }},
+        {"local_sector_share", value_type::number, "local-memory sectors over global and local sectors moved through L1 (loads and stores)",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
+             auto st = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
+             auto g = global_sectors(k);
+             if (!ld || !g) return std::nullopt;
+             const double local = *ld + st.value_or(0.0);
+             return local + *g > 0 ? local / (local + *g) : 0.0;
+         }},
+        {"local_l2_share", value_type::number,
+         "local-memory sectors that reach L2 (every store, since L1 writes local memory through; the load misses) over the sectors the SMs "
+         "asked of L2",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             auto s2 = number(k, "lts__t_sectors_srcunit_tex.sum");
+             if (!s2 || !number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum")) return std::nullopt;
+             return *s2 > 0 ? std::clamp(local_sectors_to_l2(k) / *s2, 0.0, 1.0) : 0.0;
+         }},
+    };
+}
+
+// The instruction mix, divergence and the limiter.
+std::vector<fact> instruction_facts() {
+    return {
+        {"load_inst_share", value_type::number, "global, local and shared load instructions over all warp instructions executed",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             auto all = number(k, "smsp__inst_executed.sum");
+             auto g = number(k, "smsp__sass_inst_executed_op_global_ld.sum");
+             if (!all || !g) return std::nullopt;
+             const double loads = *g + number_or(k, "smsp__sass_inst_executed_op_shared_ld.sum", 0.0) +
+                                  number_or(k, "smsp__sass_inst_executed_op_local_ld.sum", 0.0);
+             return *all > 0 ? std::min(1.0, loads / *all) : 0.0;
+         }},
+        {"local_inst_share", value_type::number, "local load and store instructions over all warp instructions executed",
+         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+             auto all = number(k, "smsp__inst_executed.sum");
+             auto ld = number(k, "smsp__sass_inst_executed_op_local_ld.sum");
+             if (!all || !ld) return std::nullopt;
+             const double local = *ld + number_or(k, "smsp__sass_inst_executed_op_local_st.sum", 0.0);
+             return *all > 0 ? std::min(1.0, local / *all) : 0.0;
+         }},
+        {"lanes_active", value_type::number,
+         "threads that execute an instruction, on average, of a warp's 32 (smsp__thread_inst_executed_per_inst_executed.ratio)",
+         [](const kernel_result& k, const gpu_spec&) { return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio"); }},
+        {"limiter_tensor", value_type::boolean, "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",
+         [](const kernel_result& k, const gpu_spec&) { return flag(k.verdict.limiter && info(*k.verdict.limiter).tensor); }},
+    };
+}
+
+}  // namespace
+
+const std::vector<fact>& facts() {
+    static const std::vector<fact> table = [] {
+        std::vector<fact> all;
+        for (auto part : {shape_facts, roofline_facts, traffic_facts, instruction_facts}) {
+            auto v = part();
+            all.insert(all.end(), v.begin(), v.end());
+        }
+        return all;
+    }();
+    return table;
+}
+
+const fact* find_fact(const std::string& name) {
+    static const std::map<std::string, const fact*> index = [] {
+        std::map<std::string, const fact*> m;
+        for (const auto& f : facts()) m[f.name] = &f;
+        return m;
+    }();
+    auto it = index.find(name);
+    return it == index.end() ? nullptr : it->second;
+}
+
+}  // namespace roofline::rules::detail
