@@ -109,17 +109,7 @@ std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir) {
         for (const auto& f : embedded_hwspecs()) s.push_back(parse_gpu_spec(f.contents, f.name));
         return s;
     }();
-    std::vector<gpu_spec> specs = shipped;
-    if (extra_dir.empty()) return specs;
-    for (const auto& [path, text] : read_json_folder(extra_dir, "GPU spec files")) {
-        gpu_spec s = parse_gpu_spec(text, path);
-        auto same = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& o) { return o.id == s.id; });
-        if (same != specs.end())
-            *same = std::move(s);
-        else
-            specs.push_back(std::move(s));
-    }
-    return specs;
+    return with_overrides(shipped, extra_dir, "GPU spec files", parse_gpu_spec);
 }
 
 }  // namespace roofline

@@ -7,6 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
 using namespace roofline;
 
 TEST_CASE("the shipped specs load and carry a source for every number") {
@@ -52,4 +56,27 @@ TEST_CASE("detection: device name first, then CC and SMs, then the DRAM clock") 
                          doctest::Contains("cap.csv: no GPU spec matches \"Mystery GPU\" (CC 7.5, 40 SMs)"), input_error);
     CHECK(match_gpu(specs, {"NVIDIA H100 80GB HBM3", "9.0", 132, 2619}, "h200", "f").spec->id == "h200");
     CHECK_THROWS_WITH_AS(match_gpu(specs, {}, "v100", "f"), doctest::Contains("--gpu v100 names no known GPU"), input_error);
+}
+
+TEST_CASE("--hwspecs overrides a shipped spec by id and adds a new one; the shipped list is left as it was") {
+    const auto shipped = load_gpu_specs();
+    using namespace roofline::test;
+    auto dir = temp_path("hwspecs-override");
+    std::filesystem::create_directories(dir);
+    auto h100 = nlohmann::json::parse(read_text(source_path("hwspecs/h100-sxm.json")));
+    h100["name"] = "My H100";
+    std::ofstream(dir / "a.json") << h100.dump();
+    h100["id"] = "my-gpu";
+    std::ofstream(dir / "b.json") << h100.dump();
+    auto specs = load_gpu_specs(dir.string());
+    CHECK(specs.size() == shipped.size() + 1);
+    auto named = [&](const std::string& id) {
+        return std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& s) { return s.id == id; });
+    };
+    REQUIRE(named("h100-sxm") != specs.end());
+    CHECK(named("h100-sxm")->name == "My H100");
+    CHECK(named("h100-sxm")->file == (dir / "a.json").string());
+    CHECK(named("my-gpu") != specs.end());
+    CHECK(load_gpu_specs().size() == shipped.size());
+    std::filesystem::remove_all(dir);
 }

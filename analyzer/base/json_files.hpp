@@ -4,6 +4,7 @@
 
 #include "analyzer/base/input_error.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,24 @@ namespace roofline {
 
 // (path, contents) of every *.json in `dir`, sorted by name; throws input_error (io).
 std::vector<std::pair<std::string, std::string>> read_json_folder(const std::string& dir, const std::string& what);
+
+// The shipped files (compiled in, parsed once per process by the caller's static) and then every
+// *.json of `extra_dir` ("" for none), parsed with `parse(text, path)`: a file whose id is already
+// there replaces it, any other is added. What the spec and rule-tree loaders share.
+template <class T, class Parse>
+std::vector<T> with_overrides(const std::vector<T>& shipped, const std::string& extra_dir, const std::string& what, Parse parse) {
+    std::vector<T> all = shipped;
+    if (extra_dir.empty()) return all;
+    for (const auto& [path, text] : read_json_folder(extra_dir, what)) {
+        T item = parse(text, path);
+        auto same = std::find_if(all.begin(), all.end(), [&](const T& o) { return o.id == item.id; });
+        if (same != all.end())
+            *same = std::move(item);
+        else
+            all.push_back(std::move(item));
+    }
+    return all;
+}
 
 // Parses `text`; a syntax error becomes input_error(code, file, line, column, "not valid JSON").
 template <class Json>

@@ -189,16 +189,7 @@ std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
         for (const auto& f : embedded_rules()) t.push_back(parse_rule_tree(f.contents, f.name));
         return t;
     }();
-    std::vector<rule_tree> trees = shipped;
-    if (!extra_dir.empty())
-        for (const auto& [path, text] : read_json_folder(extra_dir, "rule trees")) {
-            rule_tree t = parse_rule_tree(text, path);
-            auto same = std::find_if(trees.begin(), trees.end(), [&](const rule_tree& o) { return o.id == t.id; });
-            if (same != trees.end())
-                *same = std::move(t);
-            else
-                trees.push_back(std::move(t));
-        }
+    std::vector<rule_tree> trees = with_overrides(shipped, extra_dir, "rule trees", parse_rule_tree);
     std::stable_sort(trees.begin(), trees.end(), [](const rule_tree& a, const rule_tree& b) {
         return a.precedence != b.precedence ? a.precedence < b.precedence : a.id < b.id;
     });
