@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline {
 
@@ -29,6 +30,15 @@ std::string text(const json& j, const std::string& key, const std::string& file,
     return v.get<std::string>();
 }
 
+// A figure a roof is built from: a number, finite and above zero (a zero clock would make every
+// peak scaled from it infinite).
+double positive(const json& v, const std::string& file, const std::string& where) {
+    if (!v.is_number()) fail(file, where, "expected a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || x <= 0) fail(file, where, "must be a finite number above zero");
+    return x;
+}
+
 sourced_number number(const json& j, const std::string& key, const std::string& file, const std::string& path = "") {
     std::string where = path.empty() ? key : path + "." + key;
     const json& v = member(j, key, file, path);
@@ -36,16 +46,12 @@ sourced_number number(const json& j, const std::string& key, const std::string& 
     sourced_number out;
     const json& value = member(v, "value", file, where);
     if (value.is_number()) {
-        out.value = value.get<double>();
-        if (*out.value <= 0) fail(file, where + ".value", "must be positive");
+        out.value = positive(value, file, where + ".value");
     } else if (!value.is_null()) {
         fail(file, where + ".value", "expected a number or null");
     }
     out.source = text(v, "source", file, where);
-    if (v.contains("at_clock_mhz")) {
-        if (!v["at_clock_mhz"].is_number()) fail(file, where + ".at_clock_mhz", "expected a number");
-        out.at_clock_mhz = v["at_clock_mhz"].get<double>();
-    }
+    if (v.contains("at_clock_mhz")) out.at_clock_mhz = positive(v["at_clock_mhz"], file, where + ".at_clock_mhz");
     return out;
 }
 
@@ -71,10 +77,7 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
         if (!n.is_string()) fail(file, "detect.device_names", "expected strings");
         s.device_names.push_back(n.get<std::string>());
     }
-    if (detect.contains("dram_clock_mhz")) {
-        if (!detect["dram_clock_mhz"].is_number()) fail(file, "detect.dram_clock_mhz", "expected a number");
-        s.detect_dram_clock_mhz = detect["dram_clock_mhz"].get<double>();
-    }
+    if (detect.contains("dram_clock_mhz")) s.detect_dram_clock_mhz = positive(detect["dram_clock_mhz"], file, "detect.dram_clock_mhz");
     s.sm_count = required(j, "sm_count", file);
     s.boost_clock_mhz = required(j, "boost_clock_mhz", file);
     const json& peaks = member(j, "peaks_tflops", file, "");

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 using namespace roofline;
 
@@ -79,4 +80,24 @@ TEST_CASE("--hwspecs overrides a shipped spec by id and adds a new one; the ship
     CHECK(named("my-gpu") != specs.end());
     CHECK(load_gpu_specs().size() == shipped.size());
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("every figure a roof is built from is finite and above zero") {
+    using namespace roofline::test;
+    const auto text = read_text(source_path("hwspecs/h100-sxm.json"));
+    auto refused = [&](const std::function<void(nlohmann::json&)>& edit, const std::string& field) {
+        auto j = nlohmann::json::parse(text);
+        edit(j);
+        CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
+                             ("my.json: field \"" + field + "\": must be a finite number above zero").c_str(), input_error);
+    };
+    refused([](auto& j) { j["peaks_tflops"]["fp32"]["at_clock_mhz"] = 0; }, "peaks_tflops.fp32.at_clock_mhz");
+    refused([](auto& j) { j["boost_clock_mhz"]["value"] = -1980; }, "boost_clock_mhz.value");
+    refused([](auto& j) { j["detect"]["dram_clock_mhz"] = 0; }, "detect.dram_clock_mhz");
+    // JSON has no infinity; a literal past the double range reads as one.
+    auto inf = text;
+    const std::string from = "\"value\": 1980";
+    REQUIRE(inf.find(from) != std::string::npos);
+    inf.replace(inf.find(from), from.size(), "\"value\": 1e999");
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(inf, "my.json"), doctest::Contains("my.json: a number out of range"), input_error);
 }

@@ -117,7 +117,7 @@ TEST_CASE("every malformed rule file fails with its exact error") {
         while (!expected.empty() && expected.back() == '\n') expected.pop_back();
         CHECK_THROWS_WITH_AS(parse_rule_tree(read_text(e.path().string()), name), expected.c_str(), input_error);
     }
-    CHECK(n == 11);
+    CHECK(n == 12);
 }
 
 TEST_CASE("the shipped trees load, and --rules overrides one by id") {
@@ -440,4 +440,31 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
             if (f.id == "near-roof")
                 CHECK(*f.est_time_after_ns >= std::min(copy.roof.practical_floor_ns, copy.roof.duration_ns) * (1 - 1e-9));
     }
+}
+
+TEST_CASE("rule files that would run the loader or the walk off the stack are refused by name") {
+    auto tree = [](const std::string& when, int depth) {
+        // {"id": "t", "roots": [node0 {children: [node1 {...}]}]}, built as text: no recursion here either.
+        std::string nodes;
+        for (int i = 0; i < depth; ++i)
+            nodes += std::string(i ? ", \"children\": [" : "") + "{\"id\": \"n" + std::to_string(i) +
+                     "\", \"title\": \"T\", \"explain\": \"x\", \"when\": \"" + (i + 1 == depth ? when : "true") + "\"";
+        for (int i = 0; i < depth; ++i) nodes += i + 1 < depth ? "}]" : "}";
+        return "{\"id\": \"t\", \"title\": \"T\", \"roots\": [" + nodes + "]}";
+    };
+    CHECK_NOTHROW(parse_rule_tree(tree("launches > 1", 33), "ok.json"));
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree("true", 20000), "deep.json"), doctest::Contains("nodes nested more than 32 deep"),
+                         input_error);
+    std::string parens = std::string(5000, '(') + "launches" + std::string(5000, ')') + " > 1";
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(parens, 1), "parens.json"), doctest::Contains("longer than 2000 characters"), input_error);
+    std::string nested = std::string(40, '(') + "launches" + std::string(40, ')') + " > 1";
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(nested, 1), "nested.json"), doctest::Contains("nested too deeply"), input_error);
+    std::string sum = "launches";
+    for (int i = 0; i < 70000; ++i) sum += " + launches";
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(sum + " > 1", 1), "sum.json"), doctest::Contains("longer than 2000 characters"), input_error);
+    CHECK_THROWS_WITH_AS(expression::parse(std::string(200, '-') + "1", fact_type), doctest::Contains("nested too deeply"),
+                         expression_error);
+    CHECK(expression::parse(std::string(20, '(') + "1" + std::string(20, ')'), fact_type).evaluate([](const std::string&) {
+        return 0.0;
+    }) == 1.0);
 }

@@ -3,33 +3,64 @@
 #include "analyzer/base/input_error.hpp"
 
 #include <unistd.h>
-#include <cstdio>
+
 #include <filesystem>
 #include <fstream>
 
 namespace roofline {
+namespace {
 
-void write_file_atomically(const std::string& path, const std::string& contents) {
-    namespace fs = std::filesystem;
-    fs::path target(path);
-    fs::path tmp = target;
+namespace fs = std::filesystem;
+
+fs::path temporary_beside(const std::string& path) {
+    fs::path tmp(path);
     tmp += ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw input_error(error_code::io, path, 0, 0, "cannot create the output file (does its folder exist?)");
-        out << contents;
-        out.flush();
-        if (!out) {
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw input_error(error_code::io, path, 0, 0, "writing the output failed");
-        }
-    }
+    return tmp;
+}
+
+void remove_quietly(const fs::path& p) {
     std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw input_error(error_code::io, path, 0, 0, "cannot move the finished output into place: " + ec.message());
+    fs::remove(p, ec);
+}
+
+// Writes `contents` to the temporary file beside `path`; throws input_error (io) naming `path`.
+void write_temporary(const std::string& path, const std::string& contents) {
+    const fs::path tmp = temporary_beside(path);
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw input_error(error_code::io, path, 0, 0, "cannot create the output file (does its folder exist?)");
+    out << contents;
+    out.flush();
+    if (!out) {
+        out.close();
+        remove_quietly(tmp);
+        throw input_error(error_code::io, path, 0, 0, "writing the output failed");
+    }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& contents) { write_files_atomically({{path, contents}}); }
+
+void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+    // Everything that can be checked before a byte is written is: a target that is a folder.
+    for (const auto& [path, text] : files) {
+        std::error_code ec;
+        if (fs::is_directory(path, ec)) throw input_error(error_code::io, path, 0, 0, "is a folder, not a file to write the output to");
+    }
+    std::size_t written = 0;
+    try {
+        for (; written < files.size(); ++written) write_temporary(files[written].first, files[written].second);
+    } catch (...) {
+        for (std::size_t i = 0; i < written; ++i) remove_quietly(temporary_beside(files[i].first));
+        throw;
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::error_code ec;
+        fs::rename(temporary_beside(files[i].first), files[i].first, ec);
+        if (ec) {
+            for (std::size_t k = i; k < files.size(); ++k) remove_quietly(temporary_beside(files[k].first));
+            throw input_error(error_code::io, files[i].first, 0, 0, "cannot move the finished output into place: " + ec.message());
+        }
     }
 }
 

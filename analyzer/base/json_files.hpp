@@ -48,6 +48,9 @@ Json parse_json_file(const std::string& text, const std::string& file, error_cod
             }
         }
         throw input_error(code, file, line, col, "not valid JSON");
+    } catch (const typename Json::out_of_range& e) {
+        // A number past the range of a double (1e999): the parser says which, not where.
+        throw input_error(code, file, 0, 0, std::string("a number out of range: ") + e.what());
     }
 }
 

@@ -48,8 +48,9 @@ const std::vector<command>& commands();
 constexpr const char* exit_codes =
     "exit codes:\n"
     "  0  done\n"
-    "  1  pairs --check found a verdict that differs from kernels/pairs.json; or an internal error\n"
-    "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n";
+    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json\n"
+    "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n"
+    "  3  an internal error (a bug: please report it with the input)\n";
 
 std::string top_usage() {
     std::string s = "usage: roofline <command> [options]\n\ncommands:\n";
@@ -156,9 +157,7 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         std::string svg =
             path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
         p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
-        std::string text = format->print(a, p);
-        write_file_atomically(svg, render_chart(a, p));
-        write_file_atomically(path, text);
+        write_files_atomically({{path, format->print(a, p)}, {svg, render_chart(a, p)}});
         io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(a) << ")\n";
         return 0;
     }
@@ -227,7 +226,8 @@ int lessons_command(const std::vector<std::string>& args, const io& io) {
     std::error_code ec;
     std::filesystem::create_directories(into, ec);
     if (ec) throw input_error(error_code::io, into, 0, 0, "cannot create the folder: " + ec.message());
-    for (const auto& [name, text] : files) write_file_atomically(into + "/" + name, text);
+    for (auto& [name, text] : files) name = into + "/" + name;
+    write_files_atomically(files);
     io.err << "roofline: wrote " << files.size() << " files into " << into << "\n";
     return 0;
 }

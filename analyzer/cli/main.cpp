@@ -24,6 +24,6 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "roofline: internal error: " << e.what() << "\n";
-        return 1;
+        return 3;
     }
 }

@@ -20,6 +20,11 @@ namespace {
 using node = expression::node;
 using kind = node::kind;
 
+// Bounds that keep parsing and evaluation off the end of the stack: a rule's condition is a line or
+// two, nested a few levels; the shipped trees' longest is under 400 characters, 6 levels deep.
+constexpr std::size_t max_expression_chars = 2000;
+constexpr int max_expression_depth = 96;  // each parenthesis costs three: or, not, minus
+
 const char* type_name(value_type t) { return t == value_type::number ? "a number" : "true/false"; }
 
 class parser {
@@ -67,7 +72,18 @@ private:
         if (n.type != t) fail(at, std::string(role) + " needs " + type_name(t) + ", got " + type_name(n.type));
     }
 
+    // Counts the nesting of one parse: parentheses, calls, "not" and unary minus each go one deeper.
+    struct deeper {
+        parser& p;
+        explicit deeper(parser& owner) : p(owner) {
+            if (++p.depth_ > max_expression_depth)
+                p.fail(p.i_, "nested too deeply for a rule (parentheses, calls, not and minus within one another)");
+        }
+        ~deeper() { --p.depth_; }
+    };
+
     std::unique_ptr<node> parse_or() {
+        deeper guard(*this);
         std::size_t at = (skip_space(), i_);
         auto l = parse_and();
         while (true) {
@@ -94,6 +110,7 @@ private:
         }
     }
     std::unique_ptr<node> parse_not() {
+        deeper guard(*this);
         if (word("not")) {
             std::size_t at = (skip_space(), i_);
             auto v = parse_not();
@@ -154,6 +171,7 @@ private:
         }
     }
     std::unique_ptr<node> parse_unary() {
+        deeper guard(*this);
         std::size_t at = (skip_space(), i_);
         if (symbol("-")) {
             auto v = parse_unary();
@@ -224,6 +242,7 @@ private:
     const name_types& types_;
     std::vector<std::string>& names_;
     std::size_t i_ = 0;
+    int depth_ = 0;
 };
 
 std::optional<double> eval(const node& n, const name_values& values, std::vector<std::string>* missing) {
@@ -292,6 +311,8 @@ std::optional<double> eval(const node& n, const name_values& values, std::vector
 }  // namespace
 
 expression expression::parse(const std::string& text, const name_types& types) {
+    if (text.size() > max_expression_chars)
+        throw expression_error(max_expression_chars + 1, "longer than " + std::to_string(max_expression_chars) + " characters");
     expression e;
     e.text_ = text;
     parser p(e.text_, types, e.names_);

@@ -13,6 +13,8 @@
 namespace roofline::rules {
 namespace {
 
+constexpr int max_tree_depth = 32;
+
 using json = nlohmann::json;
 
 // Where a JSON string value sits in the file's text: the line and column of its first
@@ -128,8 +130,11 @@ private:
         return e;
     }
 
-    rule_node node(const json& j) {
+    // depth: of this node under its tree's root. A diagnosis tree asks a handful of questions in a
+    // row (the shipped ones 4); a bound keeps every walk over a tree off the end of the stack.
+    rule_node node(const json& j, int depth = 0) {
         if (!j.is_object()) fail("tree", "a node must be an object");
+        if (depth > max_tree_depth) fail("tree", "nodes nested more than " + std::to_string(max_tree_depth) + " deep under the root");
         rule_node n;
         n.id = text(j, "id", "a node");
         node_id_ = n.id;
@@ -163,7 +168,7 @@ private:
         }
         if (j.contains("children")) {
             if (!j["children"].is_array()) fail(where, "\"children\": expected a list of nodes");
-            for (const auto& c : j["children"]) n.children.push_back(node(c));
+            for (const auto& c : j["children"]) n.children.push_back(node(c, depth + 1));
             node_id_ = n.id;
         }
         return n;

@@ -37,7 +37,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     a.read = read_ncu_csv(in, input_name, options.read, [&](launch_record&& launch) {
         a.launches_read += launch.invocations;
         if (options.progress) options.progress(a.launches_read);
-        if (!filter.accept(launch)) return;
+        if (!filter.accept(launch, input_name)) return;
         a.launches_kept += launch.invocations;
         if (first_cc.empty()) first_cc = launch.cc;
         table.add(std::move(launch));

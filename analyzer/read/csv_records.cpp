@@ -6,10 +6,35 @@ namespace roofline {
 
 csv_records::csv_records(std::istream& in, std::string file_name) : in_(in), file_(std::move(file_name)) {}
 
+// std::getline with a bound: a line longer than max_record_bytes (binary input, /dev/zero) is an
+// error at that line, not a buffer that grows until memory runs out.
+bool csv_records::read_line() {
+    line_.clear();
+    char chunk[1 << 16];
+    bool any = false;
+    while (true) {
+        in_.getline(chunk, sizeof chunk);
+        const std::streamsize got = in_.gcount();
+        if (got == 0 && !in_.good()) break;
+        any = true;
+        const bool full = in_.fail() && !in_.eof() && got == std::streamsize(sizeof chunk - 1);
+        const bool delimited = !in_.fail() && !in_.eof();
+        line_.append(chunk, std::size_t(got) - (delimited ? 1 : 0));
+        if (line_.size() > max_record_bytes)
+            throw input_error(error_code::unknown_format, file_, line_no_ + 1, 0,
+                              "a line longer than " + std::to_string(max_record_bytes >> 20) + " MiB: not a CSV export (binary data?)");
+        if (!full) break;
+        in_.clear(in_.rdstate() & ~std::ios::failbit);
+    }
+    if (!any) return false;
+    ++line_no_;
+    if (line_no_ == 1 && line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);  // a UTF-8 byte-order mark
+    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    return true;
+}
+
 bool csv_records::next(csv_record& out) {
-    while (std::getline(in_, line_)) {
-        ++line_no_;
-        if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    while (read_line()) {
         if (line_.empty()) continue;
         if (line_.front() != '"') {
             ++skipped_;
@@ -28,9 +53,11 @@ bool csv_records::next(csv_record& out) {
             return n;
         };
         std::size_t count = quotes(text);
-        while (count % 2 == 1 && std::getline(in_, line_)) {
-            ++line_no_;
-            if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+        while (count % 2 == 1 && read_line()) {
+            if (text.size() + line_.size() > max_record_bytes)
+                throw input_error(
+                    error_code::bad_quote, file_, first_line, 0,
+                    "a quoted field runs on for more than " + std::to_string(max_record_bytes >> 20) + " MiB: is a quote missing?");
             text += '\n';
             text += line_;
             count += quotes(line_);

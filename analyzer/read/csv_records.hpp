@@ -20,6 +20,10 @@ struct csv_record {
     std::size_t line = 0;  // 1-based line where the record starts
 };
 
+// The longest record the reader takes. A raw-page launch with every metric of --set full is about
+// 60 KB; a line a thousand times longer is not an ncu export.
+constexpr std::size_t max_record_bytes = std::size_t(64) << 20;
+
 class csv_records {
 public:
     csv_records(std::istream& in, std::string file_name);
@@ -33,6 +37,7 @@ public:
 
 private:
     void split(const std::string& text, std::size_t first_line, csv_record& out);
+    bool read_line();
 
     std::istream& in_;
     std::string file_;

@@ -23,4 +23,24 @@ std::string plain_name(const std::string& name) {
     return at == std::string::npos ? s : s.substr(at + 3);
 }
 
+bool valid_utf8(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
+        if (extra == 4 || (extra == 1 && c < 0xC2) || i + extra >= s.size() + (extra ? 0 : 1)) return false;
+        for (std::size_t k = 1; k <= extra; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+std::string printable(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return out;
+}
+
 }  // namespace roofline

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace roofline {
 
@@ -11,5 +12,9 @@ std::string short_name(const std::string& name);
 // short_name without its namespaces, for narrow places (the terminal view, the chart):
 // "unnamed>::transpose_naive" -> "transpose_naive".
 std::string plain_name(const std::string& name);
+// Whether the bytes are well-formed UTF-8 (ncu writes names as the compiler spelled them).
+bool valid_utf8(std::string_view s);
+// The text with control characters (C0, DEL) replaced by '?': what a terminal or an XML file may show.
+std::string printable(std::string_view s);
 
 }  // namespace roofline

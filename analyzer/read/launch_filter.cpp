@@ -16,7 +16,14 @@ launch_filter::launch_filter(launch_filter_options options) : options_(std::move
     }
 }
 
-bool launch_filter::accept(const launch_record& launch) {
+bool launch_filter::accept(const launch_record& launch, const std::string& file) {
+    // std::regex recurses about once per character of the subject: a name far longer than any C++
+    // signature would overflow the stack, so it is refused by name instead.
+    if (regex_ && launch.kernel_name.size() > max_regex_subject)
+        throw input_error(error_code::usage, file, launch.line, 0,
+                          "a kernel name of " + std::to_string(launch.kernel_name.size()) +
+                              " characters is too long for --kernel-name regex: (at most " + std::to_string(max_regex_subject) +
+                              "); filter with a plain substring instead");
     bool match = options_.kernel_name.empty() || (regex_ ? std::regex_search(launch.kernel_name, *regex_)
                                                          : launch.kernel_name.find(options_.kernel_name) != std::string::npos);
     if (!match) return false;

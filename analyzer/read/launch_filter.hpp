@@ -20,8 +20,11 @@ class launch_filter {
 public:
     // Throws input_error (usage) on a malformed regex.
     explicit launch_filter(launch_filter_options options);
-    // True when the launch is to be analysed; call once per launch, in capture order.
-    bool accept(const launch_record& launch);
+    // True when the launch is to be analysed; call once per launch, in capture order. Throws
+    // input_error (usage) naming `file` and the launch's line when a regex would run on a name
+    // longer than max_regex_subject.
+    bool accept(const launch_record& launch, const std::string& file);
+    static constexpr std::size_t max_regex_subject = 4096;
 
 private:
     launch_filter_options options_;

@@ -3,9 +3,11 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/read/csv_records.hpp"
 #include "analyzer/read/display_names.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/units.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -27,6 +29,9 @@ const char* ncu_form_name(ncu_form f) {
 }
 
 namespace {
+
+// More launches than any capture holds, and few enough that a double counts them exactly.
+constexpr double max_launches = 1e15;
 
 // Positions of the columns a reader needs, found by name so that --nvtx columns and
 // older layouts move nothing.
@@ -50,6 +55,9 @@ const std::string& field(const csv_record& r, std::optional<std::size_t> i) {
     static const std::string empty;
     return i && *i < r.fields.size() ? r.fields[*i].text : empty;
 }
+
+// Where a field starts, for messages; 0 when the row is too short to have it.
+std::size_t column_at(const csv_record& r, std::optional<std::size_t> i) { return i && *i < r.fields.size() ? r.fields[*i].column : 0; }
 
 bool looks_like_metric_id(const std::string& name) { return name.find("__") != std::string::npos && name.find(' ') == std::string::npos; }
 
@@ -133,6 +141,8 @@ private:
 
     static std::string unknown_format_hint(const std::string& line) {
         std::string head = line.substr(0, 80);
+        for (char& c : head)  // binary input shows as '?', not as bytes sent to the user's terminal
+            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
         if (line.rfind("Time (%)", 0) == 0 || line.rfind("Time(%)", 0) == 0 || line.find("Total Time (ns)") != std::string::npos ||
             line.rfind("Start (ns)", 0) == 0)
             return "this looks like an Nsight Systems report (\"" + head +
@@ -150,6 +160,32 @@ private:
         return pos->second ? &*pos->second : nullptr;
     }
 
+    // A unit that cannot be the metric's (a percentage for a duration): the units row is shifted
+    // against the header, or the export was edited.
+    void check_unit(const std::string& metric, const std::string& unit, std::size_t line, std::size_t column) {
+        const unit_scale* s = unit.empty() ? nullptr : scale_for(unit);  // derived metrics may have none
+        if (!s) return;
+        if (auto expected = unit_mismatch(metric, *s))
+            throw input_error(
+                error_code::bad_unit, file_, line, column,
+                "the unit \"" + unit + "\" of \"" + metric + "\" is not " + *expected + " (is the units row shifted against the header?)");
+    }
+
+    // One metric in units of another kind from one launch to the next (bytes, then sectors): each
+    // value is converted from its own unit, and the report says so. A change of scale within one
+    // kind (us, then ms) is how ncu's automatic units are written, and converts exactly.
+    void note_unit_change(const std::string& metric, const std::string& unit, std::size_t line) {
+        auto [it, first] = first_unit_.emplace(metric, std::make_pair(unit, line));
+        if (first || it->second.first == unit) return;
+        const unit_scale* was = scale_for(it->second.first);
+        const unit_scale* now = scale_for(unit);
+        if (was && now && was->base == now->base) return;
+        if (!unit_changes_.insert(metric).second) return;
+        summary_.notes.push_back("\"" + metric + "\" is in \"" + it->second.first + "\" at line " + std::to_string(it->second.second) +
+                                 " and in \"" + unit + "\" at line " + std::to_string(line) +
+                                 "; each value was converted from its own unit");
+    }
+
     // Stores one metric cell; a cell in a column with a unit must be a number.
     void store(launch_record& rec, const std::string& metric, const std::string& unit, const csv_field& cell, std::size_t line,
                const std::string& column_label) {
@@ -165,10 +201,38 @@ private:
         numbers_.note_read_while_unknown(cell.text);
         const unit_scale* s = scale_for(unit);
         if (!s) return;
-        rec.numbers[metric] = v.number * s->factor;
+        const double value = v.number * s->factor;
+        if (!std::isfinite(value))
+            throw input_error(error_code::bad_number, file_, line, cell.column,
+                              "the value in " + column_label + " is not a finite number: \"" + cell.text + "\"");
+        // A duration or a byte count cannot be negative. Other counters can: ncu derives some by
+        // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
+        if (value < 0 && (s->base == "ns" || s->base == "byte") && metric.rfind("derived__", 0) != 0)
+            throw input_error(error_code::bad_number, file_, line, cell.column,
+                              std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + column_label +
+                                  ": \"" + cell.text + "\"");
+        rec.numbers[metric] = value == 0 ? 0.0 : value;  // -0 is 0
+    }
+
+    // --print-summary's "Invocations": a whole number of launches, read in the file's number style
+    // ("1.234" is 1234 launches in a comma-style file, not 1), small enough to count exactly.
+    std::size_t launch_count(const csv_record& row, std::size_t column) {
+        const std::string& text = field(row, column);
+        const std::size_t at = column_at(row, column);
+        numbers_.observe(text, file_, row.line, at);
+        const cell_value v = numbers_.read(text);
+        if (v.what != cell_value::kind::number || !(v.number >= 1 && v.number <= max_launches) || v.number != std::floor(v.number))
+            throw input_error(error_code::bad_number, file_, row.line, at,
+                              "expected a launch count (a whole number from 1 to 1e15) in column \"Invocations\", got \"" + text + "\"");
+        return std::size_t(v.number);
     }
 
     void emit(launch_record& rec) {
+        if (!name_note_ && !valid_utf8(rec.kernel_name)) {
+            name_note_ = true;
+            summary_.notes.push_back("the kernel name at line " + std::to_string(rec.line) +
+                                     " (and maybe others) is not UTF-8; JSON shows its bad bytes as U+FFFD");
+        }
         ++summary_.launches;
         sink_(std::move(rec));
         rec = launch_record{};
@@ -185,6 +249,15 @@ private:
             if (!identity.count(header.fields[i].text) && header.fields[i].text.rfind("NVTX", 0) != 0 &&
                 header.fields[i].text.find("thread_domain") == std::string::npos)
                 metric_cols.push_back(i);
+        // One value per metric and launch: a metric named twice would leave one of them unread.
+        std::map<std::string, std::size_t> seen;
+        for (auto c : metric_cols) {
+            auto [it, fresh] = seen.emplace(header.fields[c].text, c);
+            if (!fresh)
+                throw input_error(error_code::unknown_format, file_, header.line, header.fields[c].column,
+                                  "the column \"" + header.fields[c].text + "\" appears twice in the header (fields " +
+                                      std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")");
+        }
         std::vector<std::string> units(n);
         csv_record row;
         bool first = true;
@@ -192,13 +265,18 @@ private:
             if (row.fields.size() != n)
                 throw input_error(error_code::column_count, file_, row.line, 0,
                                   "expected " + std::to_string(n) + " fields as in the header, found " + std::to_string(row.fields.size()));
-            // The units row follows the header and has an empty ID.
-            if (first && field(row, ids.id).empty()) {
+            // The units row follows the header and has an empty ID. Without it every value would be
+            // read in base units: milliseconds as nanoseconds.
+            if (first) {
+                if (!field(row, ids.id).empty())
+                    throw input_error(error_code::bad_unit, file_, row.line, 1,
+                                      "the raw page's units row is missing: the row after the header must give each column's unit "
+                                      "(ncu --csv --page raw writes it)");
                 for (std::size_t i = 0; i < n; ++i) units[i] = row.fields[i].text;
+                for (auto c : metric_cols) check_unit(header.fields[c].text, units[c], row.line, row.fields[c].column);
                 first = false;
                 continue;
             }
-            first = false;
             for (auto c : metric_cols) numbers_.observe(row.fields[c].text, file_, row.line, row.fields[c].column);
             launch_record rec;
             ids.fill(row, rec, file_);
@@ -226,8 +304,9 @@ private:
             bool metric_row_short = got == value_end || (got == value_end + 1 && row.fields.back().text.empty());
             if (got != n && !metric_row_short)
                 throw input_error(error_code::column_count, file_, row.line, 0,
-                                  "expected " + std::to_string(n) + " fields as in the header (or " + std::to_string(value_end) +
-                                      " for a metric row), found " + std::to_string(got));
+                                  "expected " + std::to_string(n) + " fields as in the header" +
+                                      (value_end < n ? " (or " + std::to_string(value_end) + " for a metric row)" : std::string()) +
+                                      ", found " + std::to_string(got));
             std::string row_key = summary_.form == ncu_form::summary ? field(row, ids.process) + "|" + field(row, ids.kernel) + "|" +
                                                                            field(row, ids.block) + "|" + field(row, ids.grid)
                                                                      : field(row, ids.id);
@@ -235,13 +314,7 @@ private:
                 if (!key.empty()) emit(rec);
                 key = row_key;
                 ids.fill(row, rec, file_);
-                if (invocations) {
-                    cell_value inv = read_cell(field(row, invocations), number_style::point);
-                    if (inv.what != cell_value::kind::number || inv.number < 1)
-                        throw input_error(error_code::bad_number, file_, row.line, row.fields[*invocations].column,
-                                          "expected a launch count in column \"Invocations\", got \"" + field(row, invocations) + "\"");
-                    rec.invocations = std::size_t(inv.number);
-                }
+                if (invocations) rec.invocations = launch_count(row, *invocations);
             }
             const std::string& rname = field(row, rule_name);
             if (!rname.empty()) {
@@ -262,7 +335,10 @@ private:
             if (id.empty()) id = "display:" + field(row, section) + "/" + mname;  // kept, but no stage reads it
             const csv_field& cell = row.fields[*value];
             numbers_.observe(cell.text, file_, row.line, cell.column);
-            store(rec, id, field(row, unit), cell, row.line, "\"" + mname + "\"");
+            const std::string& unit_text = field(row, unit);
+            if (unit) check_unit(id, unit_text, row.line, column_at(row, unit));
+            note_unit_change(id, unit_text, row.line);
+            store(rec, id, unit_text, cell, row.line, "\"" + mname + "\"");
         }
         if (!key.empty()) emit(rec);
     }
@@ -274,6 +350,9 @@ private:
     read_summary summary_;
     std::map<std::string, std::optional<unit_scale>> scales_;
     std::set<std::string> unknown_units_;
+    std::map<std::string, std::pair<std::string, std::size_t>> first_unit_;  // metric -> its first unit and line
+    std::set<std::string> unit_changes_;
+    bool name_note_ = false;
 };
 
 }  // namespace

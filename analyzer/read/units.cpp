@@ -87,4 +87,21 @@ std::optional<unit_scale> to_base_unit(std::string_view unit) {
     return unit_scale{factor, num->base + (den->is_time ? std::string("/s") : "/" + den->base)};
 }
 
+std::optional<std::string> unit_mismatch(std::string_view metric, const unit_scale& unit) {
+    auto has = [&](std::string_view part) { return metric.find(part) != std::string_view::npos; };
+    auto ends = [&](std::string_view tail) { return metric.size() >= tail.size() && metric.substr(metric.size() - tail.size()) == tail; };
+    const std::string& base = unit.base;
+    // ncu's derived__ metrics carry units of their own making ("Tbyte" for
+    // derived__lts__lts2xbar_bytes.sum.per_second): their names promise nothing.
+    if (metric.rfind("derived__", 0) == 0) return std::nullopt;
+    if (ends(".per_second")) {
+        if (base.find("/s") == std::string::npos && base != "hz") return "a rate (per second)";
+        return std::nullopt;
+    }
+    if (has("__time_duration") && base != "ns") return "a duration";
+    if (has(".pct") && base != "%") return "a percentage";
+    if (has("bytes") && ends(".sum") && !has(".sum.") && base != "byte") return "bytes";
+    return std::nullopt;
+}
+
 }  // namespace roofline

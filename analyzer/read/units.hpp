@@ -18,4 +18,10 @@ struct unit_scale {
 // nullopt when the unit is not one the engine knows how to convert.
 std::optional<unit_scale> to_base_unit(std::string_view unit);
 
+// What kind of unit a metric must have where its name says ("a duration" for gpu__time_duration.sum,
+// "a percentage" for *.pct*, "bytes" for *bytes*.sum, "a rate" for *.per_second), when `unit`
+// (converted) is not of that kind: a units row shifted against its header, or missing. nullopt when
+// the unit fits or the name says nothing (ncu's derived__ metrics, whose units follow no rule).
+std::optional<std::string> unit_mismatch(std::string_view metric, const unit_scale& unit);
+
 }  // namespace roofline

@@ -36,8 +36,8 @@ std::string xml(const std::string& s) {
             case '"':
                 o += "&quot;";
                 break;
-            default:
-                o += c;
+            default:  // XML holds no control characters: a name with them shows '?'
+                o += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
         }
     }
     return o;
@@ -66,6 +66,10 @@ double chart_layout::py(double rate) const { return top + (height - top - bottom
 namespace {
 
 bool is_memory(resource id) { return info(id).kind == resource_kind::memory; }
+
+// The most decades an axis spans: real kernels span about ten (intensity 1e-3..1e4, rates
+// 1e8..1e16); a point beyond falls outside the plot (clipped) rather than flattening the rest.
+constexpr double max_decades = 24;
 
 const resource_use* dominant_precision(const kernel_result& k) {
     const resource_use* dominant = nullptr;
@@ -127,25 +131,35 @@ void finish(chart_data& c, std::map<resource, double>& peaks) {
     });
     c.ceilings.insert(c.ceilings.end(), work.begin(), work.end());
 
+    // Only positive, finite values span the log axes: a counter of 1e300 or a zero clock in a spec
+    // must not stretch them without end.
     double lo_x = 1e300, hi_x = 0, lo_y = 1e300, hi_y = 0;
-    auto see_x = [&](double v) { lo_x = std::min(lo_x, v), hi_x = std::max(hi_x, v); };
+    auto usable = [](double v) { return std::isfinite(v) && v > 0; };
+    auto see_x = [&](double v) {
+        if (usable(v)) lo_x = std::min(lo_x, v), hi_x = std::max(hi_x, v);
+    };
+    auto see_y = [&](double v) {
+        if (usable(v)) lo_y = std::min(lo_y, v), hi_y = std::max(hi_y, v);
+    };
     for (const auto& p : c.points) {
         see_x(p.intensity);
         if (p.intensity_l2) see_x(*p.intensity_l2);
         if (p.intensity_l1) see_x(*p.intensity_l1);
-        lo_y = std::min(lo_y, p.rate);
-        hi_y = std::max(hi_y, p.rate);
+        see_y(p.rate);
     }
     for (const auto& ce : c.ceilings)
         if (!is_memory(ce.id)) {
-            hi_y = std::max(hi_y, ce.peak);
+            see_y(ce.peak);
             if (peaks.count(resource::dram)) see_x(ce.peak / peaks[resource::dram]);  // the ridge point
         }
-    if (c.points.empty()) lo_x = 0.1, hi_x = 100, lo_y = 1e9, hi_y = 1e14;
+    if (hi_x <= 0) lo_x = 0.1, hi_x = 100;
+    if (hi_y <= 0) lo_y = 1e9, hi_y = 1e14;
     c.layout.x_min = std::floor(std::log10(lo_x));
     c.layout.x_max = std::max(std::ceil(std::log10(hi_x)), c.layout.x_min + 1);
+    c.layout.x_min = std::max(c.layout.x_min, c.layout.x_max - max_decades);
     c.layout.y_min = std::floor(std::log10(lo_y));
     c.layout.y_max = std::max(std::ceil(std::log10(hi_y)), c.layout.y_min + 1);
+    c.layout.y_min = std::max(c.layout.y_min, c.layout.y_max - max_decades);
 }
 
 }  // namespace

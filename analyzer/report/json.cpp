@@ -136,7 +136,9 @@ std::string render_json(const analysis& a, const print_options&) {
              {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
              {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
     j["opportunities"] = ops;
-    return j.dump(2) + "\n";
+    // Names are bytes as ncu wrote them; any that are not UTF-8 are written with U+FFFD (the
+    // reader notes which).
+    return j.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 }  // namespace roofline

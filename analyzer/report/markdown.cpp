@@ -16,9 +16,9 @@ namespace {
 // A kernel's name in a heading or a cell: its short name as code. Headings are no table, so the
 // '|' a table would escape is escaped here too.
 std::string heading_name(const std::string& name) {
-    std::string s = short_name(name), out;
-    for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return "`" + out + "`";
+    std::string out;
+    for (char c : code(short_name(name))) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
 }
 
 void write_resources(std::ostringstream& o, const kernel_roofline& k) {
@@ -131,7 +131,7 @@ std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_strin
 
 void write_kernel(std::ostringstream& o, const analysed_kernel& k, std::size_t rank) {
     o << "\n### " << rank << ". " << heading_name(k.group.name) << "\n\n";
-    o << "- Full name: `" << k.group.name << "`\n";
+    o << "- Full name: " << code(k.group.name) << "\n";
     o << "- Launches: " << k.group.launches << " (first: ID " << k.group.first_id << ", line " << k.group.first_line << "); grid "
       << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
     if (!k.roof.placed) {

@@ -1,5 +1,6 @@
 #include "analyzer/report/table.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace roofline {
@@ -45,6 +46,20 @@ std::string table::markdown() const {
     return out;
 }
 
-std::string code(const std::string& text) { return "`" + text + "`"; }
+std::string code(const std::string& text) {
+    // A span holds backticks when its fence is longer than any run of them inside (CommonMark).
+    std::size_t run = 0, longest = 0;
+    std::string body;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+        // Line breaks would end the row or the item; other control characters would act on the
+        // terminal of whoever prints the report.
+        body += (c == '\n' || c == '\r') ? ' ' : (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+    }
+    const std::string fence(longest + 1, '`');
+    const bool pad = longest > 0 && (body.front() == '`' || body.back() == '`');
+    return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
 
 }  // namespace roofline

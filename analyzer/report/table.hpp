@@ -21,7 +21,8 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-// A markdown code span: "`text`". The table escapes any '|' in it.
+// A markdown code span: "`text`", with a longer fence where the text holds backticks and spaces for
+// line breaks. The table escapes any '|' in it.
 std::string code(const std::string& text);
 
 }  // namespace roofline

@@ -32,9 +32,9 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     palette p{options.colour};
     const std::size_t top = options.top;
     std::ostringstream o;
-    o << p.bold("roofline") << "  " << a.input << "  " << p.dim("on") << " " << a.gpu.name << "  " << p.dim("|") << " " << a.kernels.size()
-      << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, " << format_duration_ns(a.total_ns)
-      << "\n\n";
+    o << p.bold("roofline") << "  " << printable(a.input) << "  " << p.dim("on") << " " << a.gpu.name << "  " << p.dim("|") << " "
+      << a.kernels.size() << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, "
+      << format_duration_ns(a.total_ns) << "\n\n";
     o << p.dim(fit("#", 3, true) + "  " + fit("kernel", 34) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
                fit("bound / limiter", 18) + "  " + fit("roof", 9, true) + "  first finding")
       << "\n";
@@ -46,7 +46,7 @@ std::string render_terminal(const analysis& a, const print_options& options) {
             const auto& f = k.diagnosis.findings.front();
             finding = f.id + (f.est_speedup ? " (" + format_number(*f.est_speedup) + "x)" : "");
         }
-        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(plain_name(k.group.name), 34) << "  "
+        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(printable(plain_name(k.group.name)), 34) << "  "
           << fit(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << fit(format_percent(k.share), 6, true) << "  "
           << p.bound(k.verdict.bound, fit(verdict_text(k.verdict), 18)) << "  " << fit(roof_pct_text(k), 9, true) << "  " << finding
           << "\n";
@@ -58,7 +58,7 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         for (std::size_t i = 0; i < std::min<std::size_t>(5, ops.size()); ++i) {
             const auto& op = ops[i];
             o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, 22) << "  "
-              << fit(plain_name(a.kernels[op.kernel_rank].group.name), 34) << "  "
+              << fit(printable(plain_name(a.kernels[op.kernel_rank].group.name)), 34) << "  "
               << fit(format_number(*op.finding->est_speedup) + "x", 7, true) << "  saves "
               << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
