@@ -19,8 +19,12 @@ TEST_CASE("counters add up over launches and rates are averaged by duration") {
     kernel_table t;
     launch_record a, b;
     a.kernel_name = b.kernel_name = "k";
-    a.numbers = {{"gpu__time_duration.sum", 100}, {"dram__bytes_read.sum", 10}, {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 10}};
-    b.numbers = {{"gpu__time_duration.sum", 300}, {"dram__bytes_read.sum", 30}, {"sm__throughput.avg.pct_of_peak_sustained_elapsed", 50}};
+    a.set("gpu__time_duration.sum", 100);
+    a.set("dram__bytes_read.sum", 10);
+    a.set("sm__throughput.avg.pct_of_peak_sustained_elapsed", 10);
+    b.set("gpu__time_duration.sum", 300);
+    b.set("dram__bytes_read.sum", 30);
+    b.set("sm__throughput.avg.pct_of_peak_sustained_elapsed", 50);
     t.add(std::move(a));
     t.add(std::move(b));
     auto g = t.finish();
@@ -47,10 +51,26 @@ TEST_CASE("a summary record counts its invocations") {
     launch_record r;
     r.kernel_name = "k";
     r.invocations = 8;
-    r.numbers = {{"gpu__time_duration.sum", 2875}, {"dram__bytes_read.sum", 100}};
+    r.set("gpu__time_duration.sum", 2875);
+    r.set("dram__bytes_read.sum", 100);
     t.add(std::move(r));
     auto g = t.finish();
     CHECK(g[0].launches == 8);
     CHECK(g[0].numbers["gpu__time_duration.sum"] == 23000);
     CHECK(g[0].numbers["dram__bytes_read.sum"] == 800);
+}
+
+TEST_CASE("a metric set twice in one launch counts once, with its last value") {
+    launch_record r;
+    r.kernel_name = "k";
+    r.set("gpu__time_duration.sum", 100);
+    r.set("dram__bytes_read.sum", 5);
+    r.set("dram__bytes_read.sum", 7);
+    kernel_table t;
+    t.add(launch_record(r));
+    t.add(std::move(r));
+    auto g = t.finish();
+    REQUIRE(g.size() == 1);
+    CHECK(g[0].numbers["dram__bytes_read.sum"] == 14);
+    CHECK(g[0].numbers["gpu__time_duration.sum"] == 200);
 }

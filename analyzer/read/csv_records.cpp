@@ -2,6 +2,8 @@
 
 #include "analyzer/base/input_error.hpp"
 
+#include <algorithm>
+
 namespace roofline {
 
 csv_records::csv_records(std::istream& in, std::string file_name) : in_(in), file_(std::move(file_name)) {}
@@ -44,15 +46,16 @@ bool csv_records::next(csv_record& out) {
             }
             continue;
         }
-        // A quoted field may hold a line break: keep reading until the quotes balance.
+        // A quoted field may hold a line break: keep reading until the quotes balance. Most records
+        // are one line, split where they lie.
         std::size_t first_line = line_no_;
+        auto quotes = [](const std::string& t) { return std::size_t(std::count(t.begin(), t.end(), '"')); };
+        std::size_t count = quotes(line_);
+        if (count % 2 == 0) {
+            split(line_, first_line, out);
+            return true;
+        }
         std::string text = line_;
-        auto quotes = [](const std::string& s) {
-            std::size_t n = 0;
-            for (char c : s) n += c == '"';
-            return n;
-        };
-        std::size_t count = quotes(text);
         while (count % 2 == 1 && read_line()) {
             if (text.size() + line_.size() > max_record_bytes)
                 throw input_error(
@@ -71,41 +74,50 @@ bool csv_records::next(csv_record& out) {
 }
 
 void csv_records::split(const std::string& text, std::size_t first_line, csv_record& out) {
-    out.fields.clear();
+    // The fields' strings are reused from record to record: a raw-page row has thousands.
+    std::size_t count = 0;
+    auto next_field = [&](std::size_t column) -> csv_field& {
+        if (count == out.fields.size()) out.fields.emplace_back();
+        csv_field& f = out.fields[count++];
+        f.text.clear();
+        f.column = column;
+        return f;
+    };
     out.line = first_line;
     std::size_t i = 0;
     const std::size_t n = text.size();
     while (true) {
-        csv_field field;
-        field.column = i + 1;
+        csv_field& field = next_field(i + 1);
         if (i < n && text[i] == '"') {
             ++i;
             while (true) {
-                if (i >= n) throw input_error(error_code::bad_quote, file_, first_line, field.column, "a quoted field is not closed");
-                if (text[i] == '"') {
-                    if (i + 1 < n && text[i + 1] == '"') {
-                        field.text += '"';
-                        i += 2;
-                        continue;
-                    }
+                const std::size_t quote = text.find('"', i);
+                if (quote == std::string::npos)
+                    throw input_error(error_code::bad_quote, file_, first_line, field.column, "a quoted field is not closed");
+                field.text.append(text, i, quote - i);
+                i = quote + 1;
+                if (i < n && text[i] == '"') {  // "" is a quote inside the field
+                    field.text += '"';
                     ++i;
-                    break;
+                    continue;
                 }
-                field.text += text[i++];
+                break;
             }
             if (i < n && text[i] != ',')
                 throw input_error(error_code::bad_quote, file_, first_line, i + 1, "unexpected text after the closing quote of a field");
         } else {
-            while (i < n && text[i] != ',') field.text += text[i++];
+            const std::size_t comma = std::min(text.find(',', i), n);
+            field.text.assign(text, i, comma - i);
+            i = comma;
         }
-        out.fields.push_back(std::move(field));
         if (i >= n) break;
         ++i;           // the comma
         if (i == n) {  // a trailing comma ends the record with one empty field, as ncu writes
-            out.fields.push_back(csv_field{"", i + 1});
+            next_field(i + 1);
             break;
         }
     }
+    out.fields.resize(count);
 }
 
 }  // namespace roofline

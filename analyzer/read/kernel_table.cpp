@@ -34,12 +34,26 @@ void kernel_table::add(launch_record&& launch) {
     // Launches without a duration still count, with a nominal weight, so their rates are kept.
     double w = launch.get("gpu__time_duration.sum", 1.0) * n;
     a.weight += w;
-    for (const auto& [id, v] : launch.numbers) {
-        if (metric_is_additive(id)) {
-            a.group.numbers[id] += v * n;
+    const std::size_t keys = metric_key_count();
+    if (a.sum.size() < keys) {
+        a.sum.resize(keys, 0.0);
+        a.weighted.resize(keys, 0.0);
+        a.weight_of.resize(keys, 0.0);
+        a.present.resize(keys, false);
+    }
+    if (last_seen_.size() < keys) last_seen_.resize(keys, 0);
+    ++serial_;
+    // The last value of a metric set twice in one launch counts, as a map would keep it.
+    for (auto it = launch.values.rbegin(); it != launch.values.rend(); ++it) {
+        const auto [k, v] = *it;
+        if (last_seen_[k] == serial_) continue;
+        last_seen_[k] = serial_;
+        a.present[k] = true;
+        if (metric_key_is_additive(k)) {
+            a.sum[k] += v * n;
         } else {
-            a.weighted[id] += v * w;
-            a.weight_of[id] += w;
+            a.weighted[k] += v * w;
+            a.weight_of[k] += w;
         }
     }
     for (auto& r : launch.rules) {
@@ -53,9 +67,12 @@ std::vector<kernel_group> kernel_table::finish() {
     std::vector<kernel_group> out;
     out.reserve(groups_.size());
     for (auto& a : groups_) {
-        for (const auto& [id, sum] : a.weighted) {
-            double w = a.weight_of[id];
-            if (w > 0) a.group.numbers[id] = sum / w;
+        for (metric_key k = 0; k < a.present.size(); ++k) {
+            if (!a.present[k]) continue;
+            if (metric_key_is_additive(k))
+                a.group.numbers[metric_name(k)] = a.sum[k];
+            else if (a.weight_of[k] > 0)
+                a.group.numbers[metric_name(k)] = a.weighted[k] / a.weight_of[k];
         }
         out.push_back(std::move(a.group));
     }

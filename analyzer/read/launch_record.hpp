@@ -3,6 +3,8 @@
 // display names are mapped to these ids by the reader, so nothing downstream sees text units.
 #pragma once
 
+#include "analyzer/read/metric_keys.hpp"
+
 #include <array>
 #include <cstddef>
 #include <map>
@@ -42,17 +44,29 @@ struct launch_record {
     std::optional<launch_dims> grid_size;
     std::string device;
     std::string cc;
-    std::size_t line = 0;                      // where the launch starts in its file
-    std::size_t invocations = 1;               // >1 only for --print-summary exports
-    std::map<std::string, double> numbers;     // metric id -> value in base units
+    std::size_t line = 0;         // where the launch starts in its file
+    std::size_t invocations = 1;  // >1 only for --print-summary exports
+    // Metric values in base units, by interned id (metric_keys.hpp), in the order read; a metric
+    // set twice keeps its last value.
+    std::vector<std::pair<metric_key, double>> values;
     std::map<std::string, std::string> texts;  // metric id -> non-numeric value
     std::vector<ncu_rule> rules;
 
-    bool has(const std::string& metric) const { return numbers.count(metric) != 0; }
+    void set(metric_key k, double v) { values.emplace_back(k, v); }
+    void set(std::string_view metric, double v) { set(intern_metric(metric), v); }
+    bool has(std::string_view metric) const { return find(metric) != nullptr; }
     // The value, or `fallback` when the capture lacks it.
-    double get(const std::string& metric, double fallback = 0.0) const {
-        auto it = numbers.find(metric);
-        return it == numbers.end() ? fallback : it->second;
+    double get(std::string_view metric, double fallback = 0.0) const {
+        const double* v = find(metric);
+        return v ? *v : fallback;
+    }
+
+private:
+    const double* find(std::string_view metric) const {
+        const metric_key k = intern_metric(metric);
+        for (auto it = values.rbegin(); it != values.rend(); ++it)
+            if (it->first == k) return &it->second;
+        return nullptr;
     }
 };
 

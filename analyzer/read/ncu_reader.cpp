@@ -187,31 +187,51 @@ private:
     }
 
     // Stores one metric cell; a cell in a column with a unit must be a number.
-    void store(launch_record& rec, const std::string& metric, const std::string& unit, const csv_field& cell, std::size_t line,
-               const std::string& column_label) {
+    // Where a metric's cells are and how to read them: resolved once per raw-page column (or per
+    // details-page row), so a cell costs a number parse and an array store.
+    struct column_plan {
+        const std::string* metric;  // the id, for texts and messages
+        metric_key key;
+        const std::string* unit;
+        const unit_scale* scale;   // nullptr: a unit the engine cannot convert (the value is skipped)
+        const std::string* label;  // the header text or display name, for messages
+        bool raw;                  // label is a raw-page column ("column \"X\"") or a display name ("\"X\"")
+        bool may_be_negative;
+    };
+
+    column_plan plan_for(const std::string& metric, const std::string& unit, const std::string& label, bool raw) {
+        const unit_scale* s = scale_for(unit);
+        const bool signed_kind = !s || (s->base != "ns" && s->base != "byte") || metric.rfind("derived__", 0) == 0;
+        return {&metric, intern_metric(metric), &unit, s, &label, raw, signed_kind};
+    }
+
+    // Built only when a message needs it.
+    static std::string label_of(const column_plan& p) { return p.raw ? "column \"" + *p.label + "\"" : "\"" + *p.label + "\""; }
+
+    void store(launch_record& rec, const column_plan& p, const csv_field& cell, std::size_t line) {
         cell_value v = numbers_.read(cell.text);
         if (v.what == cell_value::kind::missing) return;
         if (v.what == cell_value::kind::text) {
-            if (!unit.empty())
+            if (!p.unit->empty())
                 throw input_error(error_code::bad_number, file_, line, cell.column,
-                                  "expected a number in " + column_label + " (unit \"" + unit + "\"), got \"" + cell.text + "\"");
-            rec.texts[metric] = cell.text;
+                                  "expected a number in " + label_of(p) + " (unit \"" + *p.unit + "\"), got \"" + cell.text + "\"");
+            rec.texts[*p.metric] = cell.text;
             return;
         }
         numbers_.note_read_while_unknown(cell.text);
-        const unit_scale* s = scale_for(unit);
+        const unit_scale* s = p.scale;
         if (!s) return;
         const double value = v.number * s->factor;
         if (!std::isfinite(value))
             throw input_error(error_code::bad_number, file_, line, cell.column,
-                              "the value in " + column_label + " is not a finite number: \"" + cell.text + "\"");
+                              "the value in " + label_of(p) + " is not a finite number: \"" + cell.text + "\"");
         // A duration or a byte count cannot be negative. Other counters can: ncu derives some by
         // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
-        if (value < 0 && (s->base == "ns" || s->base == "byte") && metric.rfind("derived__", 0) != 0)
+        if (value < 0 && !p.may_be_negative)
             throw input_error(error_code::bad_number, file_, line, cell.column,
-                              std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + column_label +
+                              std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + label_of(p) +
                                   ": \"" + cell.text + "\"");
-        rec.numbers[metric] = value == 0 ? 0.0 : value;  // -0 is 0
+        rec.set(p.key, value == 0 ? 0.0 : value);  // -0 is 0
     }
 
     // --print-summary's "Invocations": a whole number of launches, read in the file's number style
@@ -259,6 +279,8 @@ private:
                                       std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")");
         }
         std::vector<std::string> units(n);
+        std::vector<column_plan> plans;  // one per metric column, once the units row is read
+        plans.reserve(metric_cols.size());
         csv_record row;
         bool first = true;
         while (records_.next(row)) {
@@ -274,14 +296,14 @@ private:
                                       "(ncu --csv --page raw writes it)");
                 for (std::size_t i = 0; i < n; ++i) units[i] = row.fields[i].text;
                 for (auto c : metric_cols) check_unit(header.fields[c].text, units[c], row.line, row.fields[c].column);
+                for (auto c : metric_cols) plans.push_back(plan_for(header.fields[c].text, units[c], header.fields[c].text, true));
                 first = false;
                 continue;
             }
             for (auto c : metric_cols) numbers_.observe(row.fields[c].text, file_, row.line, row.fields[c].column);
             launch_record rec;
             ids.fill(row, rec, file_);
-            for (auto c : metric_cols)
-                store(rec, header.fields[c].text, units[c], row.fields[c], row.line, "column \"" + header.fields[c].text + "\"");
+            for (std::size_t i = 0; i < metric_cols.size(); ++i) store(rec, plans[i], row.fields[metric_cols[i]], row.line);
             emit(rec);
         }
     }
@@ -338,7 +360,7 @@ private:
             const std::string& unit_text = field(row, unit);
             if (unit) check_unit(id, unit_text, row.line, column_at(row, unit));
             note_unit_change(id, unit_text, row.line);
-            store(rec, id, unit_text, cell, row.line, "\"" + mname + "\"");
+            store(rec, plan_for(id, unit_text, mname, false), cell, row.line);
         }
         if (!key.empty()) emit(rec);
     }

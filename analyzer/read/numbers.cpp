@@ -24,9 +24,25 @@ std::string_view aggregate_part(std::string_view s) {
 }
 
 bool is_missing_marker(std::string_view s) {
-    std::string lower;
-    for (char c : s) lower += char(std::tolower(static_cast<unsigned char>(c)));
-    return lower.empty() || lower == "n/a" || lower == "nan" || lower == "-nan" || lower == "no data" || lower == "-" || lower == "none";
+    if (s.empty()) return true;
+    if (std::isdigit(static_cast<unsigned char>(s[0]))) return false;  // most cells: a number
+    auto is = [&](std::string_view marker) {
+        return s.size() == marker.size() && std::equal(s.begin(), s.end(), marker.begin(),
+                                                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    };
+    return is("n/a") || is("nan") || is("-nan") || is("no data") || is("-") || is("none");
+}
+
+// A plain decimal number ("182336", "0.182336", "-2", "1e-05"): no group separator, no instances,
+// no spaces. Read straight from the text; anything else takes the full path.
+bool plain_number(std::string_view s, double& v) {
+    if (s.empty() || s.size() > 64) return false;
+    for (char c : s)
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == 'e' || c == 'E')) return false;
+    if (!std::isdigit(static_cast<unsigned char>(s[0])) && !(s[0] == '-' && s.size() > 1 && std::isdigit(static_cast<unsigned char>(s[1]))))
+        return false;
+    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+    return res.ec == std::errc() && res.ptr == s.data() + s.size() && std::isfinite(v);
 }
 
 // Digits and separators with an optional sign and exponent: the shape of a number.
@@ -102,6 +118,13 @@ number_style style_evidence(std::string_view token) {
 
 cell_value read_cell(std::string_view cell, number_style style) {
     cell_value out;
+    // The common cell: a plain number, which reads the same in either style unless it has a '.'
+    // and the style is comma ("65.77" is then a group separator: the full path decides).
+    if (double v; (style != number_style::comma || cell.find('.') == std::string_view::npos) && plain_number(cell, v)) {
+        out.what = cell_value::kind::number;
+        out.number = v;
+        return out;
+    }
     std::string_view s = trim(cell);
     std::string_view agg = aggregate_part(s);
     if (is_missing_marker(agg)) return out;  // also "(a; b)": instances with no aggregate
@@ -140,6 +163,8 @@ cell_value read_cell(std::string_view cell, number_style style) {
 }
 
 void number_reader::observe(std::string_view cell, const std::string& file, std::size_t line, std::size_t column) {
+    // Under the point style, a cell with no comma and at most one point cannot contradict it.
+    if (style_ == number_style::point && cell.find(',') == std::string_view::npos && std::count(cell.begin(), cell.end(), '.') <= 1) return;
     number_style e = style_evidence(cell);
     if (e == number_style::unknown) return;
     if (style_ == number_style::unknown) {

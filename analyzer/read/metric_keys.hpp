@@ -1,0 +1,23 @@
+// Metric ids interned once per process: the reader resolves a column (or a details-page metric name)
+// to a small integer once, and every cell after that is a store into a flat array, not a map insert
+// with a string key. The names stay available for every later stage.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace roofline {
+
+using metric_key = std::uint32_t;
+
+// The key of a metric id, made on first sight. Not thread-safe: one reader at a time.
+metric_key intern_metric(std::string_view id);
+const std::string& metric_name(metric_key k);
+// How many keys exist: every key is below it.
+std::size_t metric_key_count();
+// Whether the metric adds up over launches (a counter) or is averaged (a rate or ratio), decided
+// once per key (kernel_table.hpp says how).
+bool metric_key_is_additive(metric_key k);
+
+}  // namespace roofline
