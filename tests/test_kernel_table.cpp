@@ -1,3 +1,4 @@
+#include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/read/kernel_table.hpp"
 #include "test_support.hpp"
 
@@ -73,4 +74,21 @@ TEST_CASE("a metric set twice in one launch counts once, with its last value") {
     REQUIRE(g.size() == 1);
     CHECK(g[0].numbers["dram__bytes_read.sum"] == 14);
     CHECK(g[0].numbers["gpu__time_duration.sum"] == 200);
+}
+
+TEST_CASE("the kernel table keeps the metrics some stage reads, and only those") {
+    launch_record r;
+    r.kernel_name = "k";
+    r.set("gpu__time_duration.sum", 100);                                                           // in the catalogue
+    r.set("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 512);  // a catalogued family
+    r.set("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this", 7);                          // neither
+    kernel_table t;
+    t.add(std::move(r));
+    auto g = t.finish();
+    REQUIRE(g.size() == 1);
+    CHECK(g[0].numbers.count("gpu__time_duration.sum") == 1);
+    CHECK(g[0].numbers.count("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained") == 1);
+    CHECK(g[0].numbers.count("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this") == 0);
+    CHECK(engine_reads("dram__bytes_read.sum"));
+    CHECK_FALSE(engine_reads("dram__bytes_read.sum.no_such_rollup"));
 }

@@ -11,6 +11,22 @@
 namespace roofline {
 namespace {
 
+nlohmann::json catalogue_json() {
+    const auto& files = embedded_catalogue();
+    if (files.size() != 1) throw std::logic_error("metric catalogue: expected one embedded file");
+    return parse_json_file<nlohmann::json>(files.front().contents, files.front().name, error_code::bad_spec);
+}
+
+std::vector<metric_family> load_families() {
+    std::vector<metric_family> out;
+    const auto j = catalogue_json();
+    if (!j.contains("families")) return out;
+    for (const auto& m : j.at("families"))
+        out.push_back({m.at("prefix").get<std::string>(), m.at("example").get<std::string>(), m.at("meaning").get<std::string>(),
+                       m.at("collected_by").get<std::string>()});
+    return out;
+}
+
 std::vector<metric_entry> load() {
     std::vector<metric_entry> out;
     for (const auto& f : embedded_catalogue()) {
@@ -42,6 +58,18 @@ const metric_entry* find_metric(const std::string& id) {
     const auto& all = metric_catalogue();
     auto it = std::lower_bound(all.begin(), all.end(), id, [](const metric_entry& e, const std::string& k) { return e.id < k; });
     return it != all.end() && it->id == id ? &*it : nullptr;
+}
+
+const std::vector<metric_family>& metric_families() {
+    static const std::vector<metric_family> all = load_families();
+    return all;
+}
+
+bool engine_reads(std::string_view id) {
+    if (find_metric(std::string(id))) return true;
+    for (const auto& f : metric_families())
+        if (id.substr(0, f.prefix.size()) == f.prefix) return true;
+    return false;
 }
 
 }  // namespace roofline

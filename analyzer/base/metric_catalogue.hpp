@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofline {
@@ -16,8 +17,20 @@ struct metric_entry {
     std::string collected_by;  // the Nsight Compute section(s)
 };
 
+// Metrics the engine reads by prefix, because which exist differs by GPU (one per tensor instruction).
+struct metric_family {
+    std::string prefix;
+    std::string example;
+    std::string meaning;
+    std::string collected_by;
+};
+
 // In id order.
 const std::vector<metric_entry>& metric_catalogue();
 const metric_entry* find_metric(const std::string& id);
+const std::vector<metric_family>& metric_families();
+// Whether any stage reads the metric: it is in the catalogue or in one of its families. The kernel
+// table keeps only these (a --set full capture has some 2,200 metrics; the engine reads ~160).
+bool engine_reads(std::string_view id);
 
 }  // namespace roofline

@@ -34,26 +34,28 @@ void kernel_table::add(launch_record&& launch) {
     // Launches without a duration still count, with a nominal weight, so their rates are kept.
     double w = launch.get("gpu__time_duration.sum", 1.0) * n;
     a.weight += w;
-    const std::size_t keys = metric_key_count();
-    if (a.sum.size() < keys) {
-        a.sum.resize(keys, 0.0);
-        a.weighted.resize(keys, 0.0);
-        a.weight_of.resize(keys, 0.0);
-        a.present.resize(keys, false);
+    const std::size_t slots = metric_read_count();
+    if (a.sum.size() < slots) {
+        a.sum.resize(slots, 0.0);
+        a.weighted.resize(slots, 0.0);
+        a.weight_of.resize(slots, 0.0);
+        a.present.resize(slots, false);
     }
-    if (last_seen_.size() < keys) last_seen_.resize(keys, 0);
+    if (last_seen_.size() < slots) last_seen_.resize(slots, 0);
     ++serial_;
-    // The last value of a metric set twice in one launch counts, as a map would keep it.
+    // The last value of a metric set twice in one launch counts, as a map would keep it. Metrics no
+    // stage reads are not kept.
     for (auto it = launch.values.rbegin(); it != launch.values.rend(); ++it) {
         const auto [k, v] = *it;
-        if (last_seen_[k] == serial_) continue;
-        last_seen_[k] = serial_;
-        a.present[k] = true;
+        const int slot = metric_read_index(k);
+        if (slot < 0 || last_seen_[slot] == serial_) continue;
+        last_seen_[slot] = serial_;
+        a.present[slot] = true;
         if (metric_key_is_additive(k)) {
-            a.sum[k] += v * n;
+            a.sum[slot] += v * n;
         } else {
-            a.weighted[k] += v * w;
-            a.weight_of[k] += w;
+            a.weighted[slot] += v * w;
+            a.weight_of[slot] += w;
         }
     }
     for (auto& r : launch.rules) {
@@ -67,12 +69,13 @@ std::vector<kernel_group> kernel_table::finish() {
     std::vector<kernel_group> out;
     out.reserve(groups_.size());
     for (auto& a : groups_) {
-        for (metric_key k = 0; k < a.present.size(); ++k) {
-            if (!a.present[k]) continue;
+        for (std::size_t slot = 0; slot < a.present.size(); ++slot) {
+            if (!a.present[slot]) continue;
+            const metric_key k = metric_read_key(slot);
             if (metric_key_is_additive(k))
-                a.group.numbers[metric_name(k)] = a.sum[k];
-            else if (a.weight_of[k] > 0)
-                a.group.numbers[metric_name(k)] = a.weighted[k] / a.weight_of[k];
+                a.group.numbers[metric_name(k)] = a.sum[slot];
+            else if (a.weight_of[slot] > 0)
+                a.group.numbers[metric_name(k)] = a.weighted[slot] / a.weight_of[slot];
         }
         out.push_back(std::move(a.group));
     }

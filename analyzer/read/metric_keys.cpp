@@ -1,5 +1,6 @@
 #include "analyzer/read/metric_keys.hpp"
 
+#include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/read/kernel_table.hpp"
 
 #include <deque>
@@ -13,6 +14,8 @@ struct interner {
     std::deque<std::string> names;  // stable addresses: the map's keys view into them
     std::unordered_map<std::string_view, metric_key> index;
     std::vector<bool> additive;
+    std::vector<int> read_index;
+    std::vector<metric_key> read_keys;
 };
 
 interner& table() {
@@ -29,11 +32,20 @@ metric_key intern_metric(std::string_view id) {
     t.names.emplace_back(id);
     t.index.emplace(t.names.back(), k);
     t.additive.push_back(metric_is_additive(t.names.back()));
+    if (engine_reads(t.names.back())) {
+        t.read_index.push_back(int(t.read_keys.size()));
+        t.read_keys.push_back(k);
+    } else {
+        t.read_index.push_back(-1);
+    }
     return k;
 }
 
 const std::string& metric_name(metric_key k) { return table().names.at(k); }
 std::size_t metric_key_count() { return table().names.size(); }
 bool metric_key_is_additive(metric_key k) { return table().additive.at(k); }
+int metric_read_index(metric_key k) { return table().read_index.at(k); }
+std::size_t metric_read_count() { return table().read_keys.size(); }
+metric_key metric_read_key(std::size_t read_index) { return table().read_keys.at(read_index); }
 
 }  // namespace roofline

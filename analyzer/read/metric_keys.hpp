@@ -19,5 +19,10 @@ std::size_t metric_key_count();
 // Whether the metric adds up over launches (a counter) or is averaged (a rate or ratio), decided
 // once per key (kernel_table.hpp says how).
 bool metric_key_is_additive(metric_key k);
+// The metrics some stage reads (engine_reads(), the metric catalogue) are numbered 0.. in order of
+// first sight: the kernel table keeps one slot per such metric and no other. -1: no stage reads it.
+int metric_read_index(metric_key k);
+std::size_t metric_read_count();
+metric_key metric_read_key(std::size_t read_index);
 
 }  // namespace roofline

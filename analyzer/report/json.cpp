@@ -112,20 +112,48 @@ ojson kernel_json(const analysed_kernel& k) {
 
 }  // namespace
 
+// Names are bytes as ncu wrote them; any that are not UTF-8 are written with U+FFFD (the reader
+// notes which).
+std::string dump(const ojson& j) { return j.dump(2, ' ', false, ojson::error_handler_t::replace); }
+
+// The text of `j` as an element two levels down the document: every line indented four more.
+void append_nested(std::string& out, const ojson& j) {
+    const std::string text = dump(j);
+    out += "    ";
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out += "    ";
+    }
+}
+
 std::string render_json(const analysis& a, const print_options&) {
-    ojson j;
-    j["schema"] = "roofline-report/1";
-    j["input"] = {{"file", a.input},
-                  {"form", ncu_form_name(a.read.form)},
-                  {"number_style", number_style_name(a.read.style)},
-                  {"launches_read", a.launches_read},
-                  {"launches_analysed", a.launches_kept},
-                  {"notes", a.read.notes}};
-    j["gpu"] = {{"id", a.gpu.id}, {"name", a.gpu.name}, {"spec_file", a.gpu.file}, {"matched", a.gpu_how}};
-    j["total_duration_ns"] = a.total_ns;
-    ojson kernels = ojson::array();
-    for (const auto& k : a.kernels) kernels.push_back(kernel_json(k));
-    j["kernels"] = kernels;
+    // The document is written a kernel at a time: one kernel's tree in memory, not every kernel's
+    // (a capture of 10,000 distinct kernels holds gigabytes as one tree). The bytes are those of
+    // dumping the whole document with an indent of 2.
+    ojson head;
+    head["schema"] = "roofline-report/1";
+    head["input"] = {{"file", a.input},
+                     {"form", ncu_form_name(a.read.form)},
+                     {"number_style", number_style_name(a.read.style)},
+                     {"launches_read", a.launches_read},
+                     {"launches_analysed", a.launches_kept},
+                     {"notes", a.read.notes}};
+    head["gpu"] = {{"id", a.gpu.id}, {"name", a.gpu.name}, {"spec_file", a.gpu.file}, {"matched", a.gpu_how}};
+    head["total_duration_ns"] = a.total_ns;
+    std::string out = dump(head);
+    out.pop_back();  // the closing brace: the kernels and the opportunities follow
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    out += ",\n  \"kernels\": ";
+    if (a.kernels.empty()) {
+        out += "[]";
+    } else {
+        out += "[\n";
+        for (std::size_t i = 0; i < a.kernels.size(); ++i) {
+            append_nested(out, kernel_json(a.kernels[i]));
+            out += i + 1 < a.kernels.size() ? ",\n" : "\n";
+        }
+        out += "  ]";
+    }
     ojson ops = ojson::array();
     for (const auto& op : opportunities(a))
         ops.push_back(
@@ -135,10 +163,11 @@ std::string render_json(const analysis& a, const print_options&) {
              {"est_speedup", optional_number(op.finding->est_speedup)},
              {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
              {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
-    j["opportunities"] = ops;
-    // Names are bytes as ncu wrote them; any that are not UTF-8 are written with U+FFFD (the
-    // reader notes which).
-    return j.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
+    ojson tail;
+    tail["opportunities"] = ops;
+    std::string rest = dump(tail);  // "{\n  \"opportunities\": ...\n}"
+    out += ",\n" + rest.substr(2) + "\n";
+    return out;
 }
 
 }  // namespace roofline

@@ -67,7 +67,12 @@ std::string metric_catalogue_markdown() {
         "`--set full`; the section column says which section collects each one on its own.\n\n";
     table t({"metric", "unit", "meaning", "pitfall", "collected by"});
     for (const auto& m : metric_catalogue()) t.row({code(m.id), m.unit, m.meaning, m.pitfall, m.collected_by});
-    return out + t.markdown();
+    out += t.markdown();
+    if (metric_families().empty()) return out;
+    out += "\nRead by prefix, because which of them exist differs by GPU:\n\n";
+    table f({"prefix", "for example", "meaning", "collected by"});
+    for (const auto& m : metric_families()) f.row({code(m.prefix + "*"), code(m.example), m.meaning, m.collected_by});
+    return out + f.markdown();
 }
 
 std::string gpu_specs_markdown(const std::vector<gpu_spec>& specs) {
