@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang under ASan+UBSan (float-to-integer overflow included),
+# runs each for SECONDS (default 600) on the committed corpus plus seeds from the repository,
+# minimises the corpus back into tests/fuzz/corpus/TARGET, and appends a row per target to
+# tests/fuzz/RESULTS.md. A crash leaves its input in tests/fuzz/crashes/ and fails the script.
+# usage: tests/fuzz/run.sh [SECONDS] [TARGET ...]     (targets: reader pipeline spec rules)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+secs=${1:-600}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(reader pipeline spec rules)
+build=build-fuzz
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINE_FUZZ=ON -DROOFLINE_BUILD_TESTS=OFF \
+    -DROOFLINE_SANITIZE=address,undefined,float-cast-overflow >/dev/null || exit 2
+cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null || exit 2
+seeds() {
+    case "$1" in
+        reader | pipeline) find tests/corpus tests/data -name '*.csv' -size -1M ;;
+        spec) ls hwspecs/*.json ;;
+        rules) ls rules/*.json tests/rules_corpus/*.json ;;
+    esac
+}
+status=0
+mkdir -p tests/fuzz/crashes
+[ -f tests/fuzz/RESULTS.md ] || printf '# Fuzzing runs\n\nAppended by `tests/fuzz/run.sh`; one row per target and run.\n\n| date | commit | target | seconds | executions | corpus files | crashes |\n|---|---|---|---|---|---|---|\n' > tests/fuzz/RESULTS.md
+for t in "${targets[@]}"; do
+    corpus=tests/fuzz/corpus/$t
+    mkdir -p "$corpus"
+    seed_dir=$(mktemp -d)
+    while read -r f; do cp "$f" "$seed_dir/"; done < <(seeds "$t")
+    log=$(mktemp)
+    "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
+        -artifact_prefix="tests/fuzz/crashes/$t-" "$corpus" "$seed_dir" >"$log" 2>&1
+    rc=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    # Keep the smallest corpus that covers as much.
+    minimal=$(mktemp -d)
+    "$build/tests/fuzz/fuzz_$t" -merge=1 "$minimal" "$corpus" >/dev/null 2>&1 && rm -rf "$corpus" && mv "$minimal" "$corpus"
+    crashes=$(find tests/fuzz/crashes -name "$t-*" | wc -l)
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(date -u +%Y-%m-%d)" "$(git rev-parse --short HEAD)" "$t" "$secs" "${execs:-?}" \
+        "$(ls "$corpus" | wc -l)" "$crashes" >> tests/fuzz/RESULTS.md
+    if [ "$rc" -ne 0 ] || [ "$crashes" -gt 0 ]; then
+        echo "fuzz_$t: exit $rc, $crashes crash input(s) in tests/fuzz/crashes; the log:" >&2
+        tail -40 "$log" >&2
+        status=1
+    fi
+    rm -rf "$seed_dir" "$log"
+done
+tail -n $((${#targets[@]} + 1)) tests/fuzz/RESULTS.md
+exit $status
