@@ -1,5 +1,6 @@
 #include "analyzer/diagnose/fusion.hpp"
 
+#include "analyzer/diagnose/fact_table.hpp"
 #include "analyzer/read/kernel_names.hpp"
 
 #include <algorithm>
@@ -8,10 +9,7 @@
 namespace roofline::rules {
 namespace {
 
-std::optional<double> number(const kernel_result& k, const char* id) {
-    auto it = k.group.numbers.find(id);
-    return it == k.group.numbers.end() ? std::nullopt : std::optional<double>(it->second);
-}
+using detail::number;
 
 bool dram_bound(const kernel_result& k) { return k.verdict.bound == bound::memory && k.verdict.limiter == resource::dram; }
 

@@ -63,9 +63,10 @@ struct launch_record {
 
 private:
     const double* find(std::string_view metric) const {
-        const metric_key k = intern_metric(metric);
+        const auto k = find_metric_key(metric);  // a lookup: no key is made for a name never set
+        if (!k) return nullptr;
         for (auto it = values.rbegin(); it != values.rend(); ++it)
-            if (it->first == k) return &it->second;
+            if (it->first == *k) return &it->second;
         return nullptr;
     }
 };

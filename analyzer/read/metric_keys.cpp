@@ -41,6 +41,12 @@ metric_key intern_metric(std::string_view id) {
     return k;
 }
 
+std::optional<metric_key> find_metric_key(std::string_view id) {
+    const interner& t = table();
+    if (auto it = t.index.find(id); it != t.index.end()) return it->second;
+    return std::nullopt;
+}
+
 const std::string& metric_name(metric_key k) { return table().names.at(k); }
 std::size_t metric_key_count() { return table().names.size(); }
 bool metric_key_is_additive(metric_key k) { return table().additive.at(k); }

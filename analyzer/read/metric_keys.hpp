@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,8 @@ using metric_key = std::uint32_t;
 
 // The key of a metric id, made on first sight. Not thread-safe: one reader at a time.
 metric_key intern_metric(std::string_view id);
+// The key of an id already seen, without making one.
+std::optional<metric_key> find_metric_key(std::string_view id);
 const std::string& metric_name(metric_key k);
 // How many keys exist: every key is below it.
 std::size_t metric_key_count();

@@ -179,8 +179,8 @@ chart_data build_chart(const analysis& a) {
     return c;
 }
 
-chart_data build_pair_chart(const analysis&, const std::vector<const analysed_kernel*>& naive,
-                            const std::vector<const analysed_kernel*>& fixed, const std::string& title) {
+chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, const std::vector<const analysed_kernel*>& fixed,
+                            const std::string& title) {
     chart_data c;
     bool all_flops = true;
     for (const auto* k : naive) all_flops = all_flops && dominant_precision(*k);

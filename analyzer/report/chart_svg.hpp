@@ -57,8 +57,8 @@ struct chart_data {
 chart_data build_chart(const analysis& a);
 // A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
 // a FLOP chart when all of them do floating-point work, else an instruction chart.
-chart_data build_pair_chart(const analysis& a, const std::vector<const analysed_kernel*>& naive,
-                            const std::vector<const analysed_kernel*>& fixed, const std::string& title);
+chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, const std::vector<const analysed_kernel*>& fixed,
+                            const std::string& title);
 std::string render_chart_svg(const analysis& a, const chart_data& c);
 
 }  // namespace roofline

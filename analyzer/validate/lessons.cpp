@@ -110,7 +110,7 @@ std::vector<std::pair<std::string, std::string>> render_lessons(const pairs_repo
     table lessons({"lesson", "the question", "speedup (ncu)"});
     for (const auto& p : r.pairs) {
         const analysis& a = *r.capture_analysis;
-        chart_data c = build_pair_chart(a, p.naive.found, p.fixed.found, p.id + " on the " + r.gpu_name);
+        chart_data c = build_pair_chart(p.naive.found, p.fixed.found, p.id + " on the " + r.gpu_name);
         out.push_back({p.id + ".md", lesson_page(p, r, dir)});
         out.push_back({p.id + ".svg", render_chart_svg(a, c)});
         lessons.row({"[" + p.id + "](" + p.id + ".md)", p.question, format_times(p.naive.ncu_ns / p.fixed.ncu_ns)});
