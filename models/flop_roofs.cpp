@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace roofline {
 namespace {
@@ -39,6 +40,9 @@ struct precision_def {
     // the capture splits the count by sparsity) and the source tag of the dense op paths.
     std::vector<std::vector<const char*>> tensor_ops;
     const char* tensor_src = nullptr;
+    // Tensor precisions whose rate depends on the accumulate type: the counter of the ops that
+    // accumulate in FP16 (every other op of the source type accumulates in FP32).
+    const char* fp16_accumulate_ops = nullptr;
 };
 
 const std::vector<precision_def>& precision_defs() {
@@ -79,7 +83,19 @@ const std::vector<precision_def>& precision_defs() {
          0,
          {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}},
          "src_tf32"},
-        {resource::tensor_fp16, "tensor ops with FP16 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp16.sum"}}, "src_fp16"},
+        // Hopper counts FP16-source ops in one total; the other chips in ncu 2025.3.1's metric lists
+        // (GA100, GA10x, AD10x, GB100, GB20x, TU104) split them by accumulate type, Turing counting its
+        // FP32-accumulate ops in its one FP16/BF16/TF32-source path (it has no BF16 or TF32).
+        {resource::tensor_fp16,
+         "tensor ops with FP16 sources",
+         {},
+         nullptr,
+         0,
+         {{"sm__ops_path_tensor_src_fp16.sum"},
+          {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
+           "sm__ops_path_tensor_src_fp16_bf16_tf32_dst_fp32.sum"}},
+         "src_fp16",
+         "sm__ops_path_tensor_src_fp16_dst_fp16.sum"},
         {resource::tensor_bf16,
          "tensor ops with BF16 sources",
          {},
@@ -94,25 +110,37 @@ const std::vector<precision_def>& precision_defs() {
          nullptr,
          0,
          {{"sm__ops_path_tensor_src_fp8.sum"},
-          {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"}},
-         "src_fp8"},
+          {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"},
+          {"sm__ops_path_tensor_src_fp8_dst_fp16.sum", "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}},  // GB20x
+         "src_fp8",
+         "sm__ops_path_tensor_src_fp8_dst_fp16.sum"},
         {resource::tensor_int8, "tensor ops with INT8 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_int8.sum"}}, "src_int8"},
         {resource::tensor_fp4, "tensor ops with FP4 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp4.sum"}}, "src_fp4"},
     };
     return defs;
 }
 
-// The dense tensor peak (ops/cycle) for a source type: the fastest instruction path with
-// sparsity off. The plain src_* peaks count 2:4 sparse rates, twice the dense ones.
-std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& m, const std::string& src) {
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The fastest dense path (ops/cycle) whose id names `part`: the instruction paths
+// (sm__ops_path_tensor_op_*, Hopper and Blackwell) and, where a chip has none, the source-type paths
+// (sm__ops_path_tensor_src_*_sparsity_off, Ampere and Ada). The plain src_* peaks count 2:4 sparse
+// rates, twice the dense ones.
+std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const std::string& part) {
     std::optional<std::pair<double, std::string>> best;
     for (const auto& [id, v] : m.numbers) {
-        if (id.rfind("sm__ops_path_tensor_op_", 0) != 0) continue;
-        if (id.find("_" + src) == std::string::npos) continue;
-        const std::string tail = "sparsity_off.sum.peak_sustained";
-        if (id.size() < tail.size() || id.compare(id.size() - tail.size(), tail.size(), tail) != 0) continue;
+        if (id.rfind("sm__ops_path_tensor_", 0) != 0 || id.find(part) == std::string::npos) continue;
+        if (!ends_with(id, "sparsity_off.sum.peak_sustained")) continue;
         if (!best || v > best->first) best = std::make_pair(v, id);
     }
+    return best;
+}
+
+// The dense tensor peak (ops/cycle) for a source type: its fastest path.
+std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& m, const std::string& src) {
+    std::optional<std::pair<double, std::string>> best = fastest_dense_path(m, "_" + src);
     if (!best && src == "src_fp64")  // DMMA has no sparse mode
         if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained"))
             best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
@@ -139,6 +167,76 @@ std::optional<double> tensor_op_count(const metric_view& m, const precision_def&
         if (total) return total;
     }
     return std::nullopt;
+}
+
+// GeForce parts run FP16- and FP8-source MMA with FP32 accumulate at half the FP16-accumulate
+// rate (Ada whitepaper, RTX 4090: 165.2 against 330.3 dense TFLOP/s; RTX Blackwell whitepaper,
+// RTX 5090: 209.5 against 419); data-center parts run both at one rate. Where the two differ, each
+// accumulate type's ops go over their own rate, so the roof is the rate the kernel's own mix can
+// reach: ops / (ops16 / rate16 + ops32 / rate32).
+struct accumulate_rates {
+    double fp16 = 0.0, fp32 = 0.0;  // per second
+    std::string fp16_from, fp32_from;
+};
+
+// Rates closer than this are one rate (the dense peaks of the two paths on the H100 are equal).
+constexpr double rates_differ_above = 0.01;
+
+std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& m, const precision_def& d, double sm_clock_hz) {
+    if (!d.fp16_accumulate_ops) return std::nullopt;
+    const std::string src = std::string("_") + d.tensor_src;
+    auto p16 = fastest_dense_path(m, src + "_dst_fp16");
+    auto p32 = fastest_dense_path(m, src + "_dst_fp32");
+    if (!p16 || !p32 || p32->first <= 0 || p32->first >= p16->first * (1.0 - rates_differ_above)) return std::nullopt;
+    return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz, "measured: " + p16->second + " x SM clock",
+                            "measured: " + p32->second + " x SM clock"};
+}
+
+std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, resource precision, double sm_clock_hz) {
+    auto alt = spec.fp16_accumulate.find(precision);
+    auto main = scaled_spec_peak(spec, precision, sm_clock_hz);
+    if (alt == spec.fp16_accumulate.end() || !main) return std::nullopt;
+    const double figure = *spec.peaks_tflops.at(precision).value;
+    const double scale = main->per_second / (figure * 1e12);  // the clock scaling of the main figure
+    return accumulate_rates{alt->second.value * 1e12 * scale, main->per_second,
+                            "spec " + spec.file + ": " + general(alt->second.value, 6) +
+                                " TFLOP/s with FP16 accumulate, scaled to the capture's SM clock (" + alt->second.source + ")",
+                            "spec " + spec.file + ": " + general(figure, 6) +
+                                " TFLOP/s with FP32 accumulate, scaled to the capture's SM clock (" +
+                                spec.peaks_tflops.at(precision).source + ")"};
+}
+
+// The rate `ops` reach when `ops16` of them accumulate in FP16, and the words that say which rate
+// each part was taken at. Without the capture's per-accumulate counter every op is FP32 accumulate.
+std::pair<double, std::string> combined_rate(double ops, std::optional<double> ops16, const accumulate_rates& r) {
+    const double in16 = std::clamp(ops16.value_or(0.0), 0.0, ops);
+    const double rate = ops / (in16 / r.fp16 + (ops - in16) / r.fp32);
+    std::string text = "the FP16- and FP32-accumulate rates differ on this GPU; ";
+    if (!ops16)
+        text +=
+            "the capture does not split the ops by accumulate type, so all are taken at the FP32-accumulate rate (what frameworks "
+            "use; a kernel that accumulates in FP16 reads up to twice its real share): " +
+            r.fp32_from;
+    else
+        text += general(in16, 3) + " ops with FP16 accumulate at " + general(r.fp16, 4) + "/s (" + r.fp16_from + ") and " +
+                general(ops - in16, 3) + " with FP32 accumulate at " + general(r.fp32, 4) + "/s (" + r.fp32_from + ")";
+    return {rate, text};
+}
+
+// Where this GPU runs BF16 half2 instructions on the CUDA cores slower than FP16 ones (A100: 39
+// against 78 TFLOP/s), the note a kernel with half-precision CUDA-core work gets. ncu counts BF16
+// (HFMA2.BF16_V2, HADD2.BF16_V2) in the same HFMA/HADD/HMUL counters as FP16 (checked on the H100:
+// __hfma2 chains on __half2 and __nv_bfloat162 give identical counters), so the counters cannot say
+// which the kernel ran: the roof stays FP16's, the rate ncu's own HFMA peak measures.
+std::optional<std::string> bf16_note(const gpu_spec& spec) {
+    const auto& fp16 = spec.peaks_tflops.at(resource::fp16);
+    if (!spec.fp16_bf16 || !fp16.value || spec.fp16_bf16->value >= *fp16.value * (1.0 - rates_differ_above)) return std::nullopt;
+    return "fp16: this roof is the FP16 rate (" + general(*fp16.value, 4) + " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " +
+           general(spec.fp16_bf16->value, 4) + " (" + spec.fp16_bf16->source +
+           "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be told apart: if this "
+           "kernel's half-precision math is BF16, its fp16 roof is " +
+           general(spec.fp16_bf16->value, 4) + " TFLOP/s and its fp16 shares and floor are " +
+           general(*fp16.value / spec.fp16_bf16->value, 3) + "x those shown";
 }
 
 }  // namespace
@@ -190,7 +288,26 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
             measured = dp->first * k.sm_clock_hz;
             measured_from = dp->second;
         }
-        if (measured) {
+        std::string accumulate_text;
+        if (d.fp16_accumulate_ops) {
+            const auto ops16 = m.find(d.fp16_accumulate_ops);
+            if (auto rates = measured_accumulate_rates(m, d, k.sm_clock_hz)) {
+                std::tie(measured, accumulate_text) = combined_rate(r.work, ops16, *rates);
+                measured_from.clear();
+            }
+            if (auto rates = spec_accumulate_rates(spec, d.id, k.sm_clock_hz); rates && spec_p) {
+                auto [rate, text] = combined_rate(r.work, ops16, *rates);
+                spec_p->per_second = rate;
+                spec_p->source = text;
+            }
+        }
+        if (r.id == resource::fp16)
+            if (auto note = bf16_note(spec)) k.notes.push_back(*note);
+        if (measured && !accumulate_text.empty()) {
+            r.peak = *measured;
+            r.peak_source = accumulate_text;
+            if (spec_p) detail::check_against_spec(k, std::string(name(r.id)) + " peak", *measured, spec_p->per_second);
+        } else if (measured) {
             r.peak = *measured;
             r.peak_source = "measured: " + measured_from + " x SM clock";
             if (spec_p) detail::check_against_spec(k, std::string(name(r.id)) + " peak", *measured, spec_p->per_second);

@@ -55,6 +55,14 @@ sourced_number number(const json& j, const std::string& key, const std::string& 
     return out;
 }
 
+// An optional second rate inside a peak's object ("fp16_accumulate": {"value", "source"}).
+std::optional<alternate_rate> alternate(const json& peak, const std::string& key, const std::string& file, const std::string& where) {
+    if (!peak.is_object() || !peak.contains(key)) return std::nullopt;
+    sourced_number n = number(peak, key, file, where);
+    if (!n.value) fail(file, where + "." + key + ".value", "required (leave the field out where the rate is not published)");
+    return alternate_rate{*n.value, n.source};
+}
+
 required_number required(const json& j, const std::string& key, const std::string& file) {
     sourced_number n = number(j, key, file);
     if (!n.value) fail(file, key + ".value", "required");
@@ -81,7 +89,18 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
     s.sm_count = required(j, "sm_count", file);
     s.boost_clock_mhz = required(j, "boost_clock_mhz", file);
     const json& peaks = member(j, "peaks_tflops", file, "");
-    for (resource p : precisions()) s.peaks_tflops[p] = number(peaks, name(p), file, "peaks_tflops");
+    for (resource p : precisions()) {
+        s.peaks_tflops[p] = number(peaks, name(p), file, "peaks_tflops");
+        const std::string where = std::string("peaks_tflops.") + name(p);
+        if (auto a = alternate(peaks.at(name(p)), "fp16_accumulate", file, where)) {
+            if (!info(p).tensor) fail(file, where + ".fp16_accumulate", "only a tensor precision has an accumulate type");
+            s.fp16_accumulate[p] = *a;
+        }
+        if (auto a = alternate(peaks.at(name(p)), "bf16", file, where)) {
+            if (p != resource::fp16) fail(file, where + ".bf16", "only fp16 (half-precision CUDA-core work) has a BF16 rate");
+            s.fp16_bf16 = *a;
+        }
+    }
     for (auto it = peaks.begin(); it != peaks.end(); ++it) {
         auto r = resource_named(it.key());
         if (!r || !info(*r).precision) fail(file, "peaks_tflops." + it.key(), "unknown precision (known: " + resource_names(true) + ")");

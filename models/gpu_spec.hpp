@@ -17,6 +17,17 @@ struct sourced_number {
     std::optional<double> at_clock_mhz;  // the clock the figure holds at, if not the boost clock
 };
 
+// A second rate of one FLOP roof, for the part of its work that runs at another speed (same clock
+// as the main figure). Two exist:
+//   fp16_accumulate, on a tensor precision: the rate with FP16 accumulate where the main figure is
+//     the FP32-accumulate one and they differ (GeForce parts run FP32 accumulate at half rate);
+//   bf16, on fp16 (half-precision CUDA-core work): the BF16 rate where BF16 runs slower than FP16
+//     (A100: 39 against 78 TFLOP/s). ncu counts BF16 and FP16 half2 instructions alike.
+struct alternate_rate {
+    double value = 0.0;  // TFLOP/s, > 0
+    std::string source;
+};
+
 // A figure the engine cannot work without (the loader refuses a spec without it).
 struct required_number {
     double value = 0.0;  // > 0
@@ -32,13 +43,16 @@ struct gpu_spec {
     std::optional<double> detect_dram_clock_mhz;
     required_number sm_count;
     required_number boost_clock_mhz;
-    std::map<resource, sourced_number> peaks_tflops;  // every precision of precisions()
+    std::map<resource, sourced_number> peaks_tflops;     // every precision of precisions()
+    std::map<resource, alternate_rate> fp16_accumulate;  // tensor precisions whose figure is FP32-accumulate
+    std::optional<alternate_rate> fp16_bf16;             // the BF16 rate of the fp16 roof, where it differs
     required_number dram_bandwidth_tbs;
     sourced_number l2_mib;
     sourced_number l1_bytes_per_clock_per_sm;
     sourced_number l2_bytes_per_clock;
     // The share of each roof that real kernels were measured to reach on this GPU (dram, fp32,
-    // fp64, fp16): the rule trees' gain estimates aim at it. Empty where not measured.
+    // fp64, fp16): the rule trees' gain estimates aim at it. Empty where not measured (the model
+    // then uses a default: practical_share_of in models/roofline_model.hpp).
     std::map<resource, sourced_number> practical_fraction;
     // The shortest a kernel launch lasts on this GPU under ncu (an empty grid's duration): no fix
     // that keeps a kernel a kernel gets it under this. Optional.

@@ -34,24 +34,82 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
 
 }  // namespace detail
 
-std::pair<double, std::string> practical_share_of(const gpu_spec& spec, resource r) {
+namespace {
+
+// Practical shares for a GPU that has none measured (every shipped spec but the H100 SXM's and the
+// H200's): the H100 SXM's measured share of the same roof (hwspecs/h100-sxm.json, fitted by
+// `roofline calibrate` on examples/h100; tests/test_gpu_spec.cpp keeps the two equal). What the best
+// kernels sustain against a datasheet peak comes from the same mechanisms on every recent NVIDIA
+// part (DRAM refresh and read/write turnarounds, L2 slice conflicts, dependency and issue overheads
+// on the pipes, the tensor pipe's operand feed), and the H200, the one other GPU measured, lands
+// within 5 points of the H100 on every roof but L2 (0.891 against 0.818). It is a stand-in, not a
+// measurement: reports name every share that is one, and `roofline calibrate` on a capture of
+// kernels/ on the GPU itself replaces it.
+struct default_share {
+    resource id;
+    double share;
+};
+constexpr default_share default_practical[] = {
+    {resource::dram, 0.872}, {resource::l2, 0.818},          {resource::fp32, 0.746},        {resource::fp64, 0.987},
+    {resource::fp16, 0.938}, {resource::tensor_fp16, 0.832}, {resource::tensor_bf16, 0.903}, {resource::pipe_alu, 0.8},
+};
+const char* const default_practical_gpu = "the H100 SXM's";
+
+// The mean share of this GPU's measured tensor precisions, and their names; nullopt where none is measured.
+std::optional<std::pair<double, std::string>> measured_tensor_mean(const gpu_spec& spec) {
+    double sum = 0.0;
+    std::string from;
+    int n = 0;
+    for (const auto& [id, share] : spec.practical_fraction)
+        if (info(id).tensor && share.value) {
+            sum += *share.value;
+            from += (from.empty() ? "" : ", ") + std::string(name(id));
+            ++n;
+        }
+    if (n == 0) return std::nullopt;
+    return std::make_pair(sum / n, from);
+}
+
+}  // namespace
+
+const std::string& default_practical_reason() {
+    static const std::string text =
+        std::string("not measured on this GPU: each is ") + default_practical_gpu +
+        " measured share of the same roof (hwspecs/h100-sxm.json, fitted by roofline calibrate), since what the best kernels sustain "
+        "against a datasheet peak comes from the same mechanisms on recent NVIDIA parts (the H200, the other GPU measured, is within 5 "
+        "points of it on every roof but L2); run roofline calibrate on a capture of kernels/ on this GPU to measure them";
+    return text;
+}
+
+practical_choice practical_share_of(const gpu_spec& spec, resource r) {
     auto it = spec.practical_fraction.find(r);
-    if (it != spec.practical_fraction.end() && it->second.value) return {*it->second.value, it->second.source};
+    if (it != spec.practical_fraction.end() && it->second.value) return {*it->second.value, it->second.source, false};
+    if (info(r).tensor)
+        if (auto mean = measured_tensor_mean(spec))
+            return {mean->first,
+                    "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" + mean->second +
+                        "): the same pipe and the same operand feed",
+                    false};
+    for (const auto& d : default_practical)
+        if (d.id == r) return {d.share, std::string("default, ") + default_practical_reason(), true};
     if (info(r).tensor) {
         double sum = 0.0;
-        std::string from;
         int n = 0;
-        for (const auto& [id, share] : spec.practical_fraction)
-            if (info(id).tensor && share.value) {
-                sum += *share.value;
-                from += (from.empty() ? "" : ", ") + std::string(name(id));
-                ++n;
-            }
-        if (n > 0)
-            return {sum / n, "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" + from +
-                                 "): the same pipe and the same operand feed"};
+        for (const auto& d : default_practical)
+            if (info(d.id).tensor) sum += d.share, ++n;
+        return {sum / n,
+                std::string("default, the mean of the default tensor shares (the same pipe and the same operand feed); ") +
+                    default_practical_reason(),
+                true};
     }
-    return {1.0, "none measured: the raw peak (estimates stay upper bounds)"};
+    return {1.0, "none measured: the raw peak (estimates stay upper bounds)", false};
+}
+
+std::vector<resource> default_practical_resources(const gpu_spec& spec) {
+    std::vector<resource> out;
+    for (const auto& r : all_resources())
+        if (practical_share_of(spec, r.id).is_default) out.push_back(r.id);
+    return out;
 }
 
 kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
@@ -79,10 +137,11 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     const resource_use* top = nullptr;
     const resource_use* top_practical = nullptr;
     for (auto& r : k.resources) {
-        auto [share, source] = practical_share_of(spec, r.id);
-        r.practical = share;
-        r.practical_source = source;
-        r.floor_ns = r.useful * k.duration_ns / share;
+        const practical_choice p = practical_share_of(spec, r.id);
+        r.practical = p.share;
+        r.practical_source = p.source;
+        r.practical_default = p.is_default;
+        r.floor_ns = r.useful * k.duration_ns / p.share;
         if (!info(r.id).in_floor) continue;
         if (!top || r.useful > top->useful) top = &r;
         if (!top_practical || r.floor_ns > top_practical->floor_ns) top_practical = &r;

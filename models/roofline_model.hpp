@@ -32,7 +32,8 @@ struct resource_use {
     std::string useful_formula;  // how the useful share was computed ("" = the same as busy)
     double practical = 1.0;      // share of the peak real kernels reach on this GPU
     std::string practical_source;
-    double floor_ns = 0.0;  // useful x duration / practical
+    bool practical_default = false;  // the share is a default, not measured on this GPU
+    double floor_ns = 0.0;           // useful x duration / practical
 };
 
 // What L1's LSU data stage carried, in percent of its peak wavefront rate (one wavefront, up to
@@ -95,8 +96,19 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec);
 std::optional<double> spec_peak_per_second(const gpu_spec& spec, resource precision, double sm_clock_hz);
 
 // The practical share of a resource on a GPU and where it comes from: the spec's measured
-// figure, else for a tensor precision the mean of the GPU's measured tensor shares (same pipe,
-// same operand feed), else 1 (the raw peak: estimates stay upper bounds).
-std::pair<double, std::string> practical_share_of(const gpu_spec& spec, resource r);
+// figure; else, for a tensor precision, the mean of the GPU's measured tensor shares (same pipe,
+// same operand feed); else a default, the H100 SXM's measured share of the same roof (the table and
+// its reason are in roofline_model.cpp); else 1 (the raw peak: estimates stay upper bounds).
+struct practical_choice {
+    double share = 1.0;
+    std::string source;
+    bool is_default = false;  // a stand-in measured on another GPU, not on this one
+};
+practical_choice practical_share_of(const gpu_spec& spec, resource r);
+
+// The resources whose practical share on this GPU is a default, in resource order.
+std::vector<resource> default_practical_resources(const gpu_spec& spec);
+// What the defaults are and why, in one sentence, for reports.
+const std::string& default_practical_reason();
 
 }  // namespace roofline

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -75,6 +76,45 @@ TEST_CASE("the JSON report carries the documented fields") {
         }
         CHECK(k.contains("rule_path"));
     }
+}
+
+TEST_CASE("on a GPU with no measured practical shares the estimates stay, and both reports say the shares are defaults") {
+    // The H100 capture read against the H100 PCIe spec, which has no practical_fraction: every
+    // roof the H100 SXM measured takes its share as a default.
+    analyze_options o;
+    o.gpu = "h100-pcie";
+    auto a = analyze_example("examples/h100/pairs_raw.csv", o);
+    REQUIRE_FALSE(a.default_practical.empty());
+    CHECK(std::find(a.default_practical.begin(), a.default_practical.end(), resource::dram) != a.default_practical.end());
+    std::size_t findings = 0, estimated = 0;
+    bool fusion_estimated = false;
+    for (const auto& k : a.kernels) {
+        if (const resource_use* d = k.roof.find(resource::dram)) {
+            CHECK(d->practical_default);
+            CHECK(d->practical == 0.872);  // the H100 SXM's measured DRAM share
+        }
+        for (const auto& f : k.diagnosis.findings) {
+            ++findings;
+            estimated += f.est_speedup.has_value();
+            fusion_estimated |= f.id == "fusion-candidate" && f.est_speedup.has_value();
+        }
+    }
+    CHECK(findings > 0);
+    CHECK(estimated == findings);  // no estimate lost for want of a measured share
+    CHECK(fusion_estimated);       // the fusion estimate needs the DRAM share: it used to vanish here
+    const std::string md = render_markdown(a);
+    CHECK(md.find("are defaults, not measured on this GPU") != std::string::npos);
+    CHECK(md.find("87.2% (default)") != std::string::npos);
+    CHECK(md.find("--set full") == std::string::npos);
+    auto j = nlohmann::json::parse(render_json(a));
+    const auto& defaults = j["gpu"]["default_practical_shares"];
+    CHECK(std::find(defaults.begin(), defaults.end(), "dram") != defaults.end());
+    CHECK(j["gpu"]["default_practical_shares_note"].get<std::string>().find("H100 SXM") != std::string::npos);
+    // On the GPU whose shares were measured there is no such note.
+    auto measured = analyze_example("examples/h100/pairs_raw.csv");
+    CHECK(measured.default_practical.empty());
+    CHECK(render_markdown(measured).find("are defaults") == std::string::npos);
+    CHECK(nlohmann::json::parse(render_json(measured))["gpu"]["default_practical_shares_note"].is_null());
 }
 
 TEST_CASE("the same input gives byte-identical reports") {

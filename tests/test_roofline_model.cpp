@@ -1,7 +1,10 @@
 // The model's arithmetic against numbers worked by hand from examples/h100/kernels_raw_base.csv.
+#include "analyzer/base/metric_catalogue.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -108,4 +111,103 @@ TEST_CASE("without a duration a kernel is not placed, and says what to collect")
     auto k = build_roofline(metric_view{m, 1}, specs.front());
     CHECK_FALSE(k.placed);
     CHECK(k.missing.find("gpu__time_duration.sum") == 0);
+}
+
+namespace {
+
+const gpu_spec& shipped(const std::string& id) {
+    static const auto specs = load_gpu_specs();
+    auto it = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& s) { return s.id == id; });
+    if (it == specs.end()) throw std::runtime_error("no spec " + id);
+    return *it;
+}
+
+}  // namespace
+
+TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and the source says which") {
+    // An RTX 5090-like capture at 2 GHz for 1 ms: the FP16-accumulate path peaks at 419 TFLOP/s at
+    // the 2407 MHz boost, the FP32-accumulate one at half that (RTX Blackwell whitepaper).
+    const double clk = 2e9, t = 1e-3, p16 = 419e12 / 2407e6, p32 = p16 / 2;
+    const double ops16 = 0.25 * p16 * clk * t, ops32 = 0.5 * p32 * clk * t;  // a quarter and a half of each path's time
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
+                                       {"sm__cycles_elapsed.avg.per_second", clk},
+                                       {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", ops16},
+                                       {"sm__ops_path_tensor_src_fp16_dst_fp32.sum", ops32},
+                                       {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained", p16},
+                                       {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", p32}};
+    auto k = build_roofline(metric_view{m, 1}, shipped("rtx-5090"));
+    const resource_use* t16 = k.find(roofline::resource::tensor_fp16);
+    REQUIRE(t16);
+    CHECK(t16->work == doctest::Approx(ops16 + ops32));
+    // The time the work needs is 0.25 + 0.5 of the duration; the fastest path alone would say 0.5.
+    CHECK(t16->utilisation == doctest::Approx(0.75));
+    CHECK(t16->peak == doctest::Approx((ops16 + ops32) / (ops16 / p16 + ops32 / p32) * clk));
+    CHECK(t16->peak_source.find("with FP16 accumulate at") != std::string::npos);
+    CHECK(t16->peak_source.find("with FP32 accumulate at") != std::string::npos);
+    CHECK(t16->peak_source.find("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained") != std::string::npos);
+    // The spec's two rates, combined the same way, agree with the capture's: no disagreement reported.
+    for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
+
+    // Without the capture's peaks the spec's two figures play the same part, at the capture's clock.
+    m.erase("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained");
+    m.erase("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained");
+    k = build_roofline(metric_view{m, 1}, shipped("rtx-5090"));
+    t16 = k.find(roofline::resource::tensor_fp16);
+    REQUIRE(t16);
+    const double scale = clk / 2407e6;
+    CHECK(t16->peak == doctest::Approx((ops16 + ops32) / (ops16 / (419e12 * scale) + ops32 / (209.5e12 * scale))));
+    CHECK(t16->peak_source.find("419 TFLOP/s with FP16 accumulate") != std::string::npos);
+    CHECK(t16->peak_source.find("209.5 TFLOP/s with FP32 accumulate") != std::string::npos);
+
+    // With no per-accumulate count every op is taken at the FP32-accumulate rate, and it says so.
+    m.erase("sm__ops_path_tensor_src_fp16_dst_fp16.sum");
+    k = build_roofline(metric_view{m, 1}, shipped("rtx-5090"));
+    t16 = k.find(roofline::resource::tensor_fp16);
+    REQUIRE(t16);
+    CHECK(t16->peak == doctest::Approx(209.5e12 * scale));
+    CHECK(t16->peak_source.find("does not split the ops by accumulate type") != std::string::npos);
+}
+
+TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fastest path is the roof, and split counts add up") {
+    // An A100-like capture: no per-instruction paths, the FP16-source ops counted per accumulate type.
+    const double clk = 1.4e9, t = 1e-3, p = 312e12 / 1410e6;  // the dense FP16 rate, ops per cycle
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
+                                       {"sm__cycles_elapsed.avg.per_second", clk},
+                                       {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", 0.1 * p * clk * t},
+                                       {"sm__ops_path_tensor_src_fp16_dst_fp32.sum", 0.6 * p * clk * t},
+                                       {"sm__ops_path_tensor_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained", p},
+                                       {"sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", p}};
+    auto k = build_roofline(metric_view{m, 1}, shipped("a100-sxm4-80gb"));
+    const resource_use* t16 = k.find(roofline::resource::tensor_fp16);
+    REQUIRE(t16);
+    CHECK(t16->utilisation == doctest::Approx(0.7));
+    CHECK(t16->peak == doctest::Approx(p * clk));
+    CHECK(t16->peak_source.rfind("measured: sm__ops_path_tensor_src_fp16_dst_fp", 0) == 0);
+    for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
+    // The kernel table keeps these counters (the catalogue lists them), or the model would never see them.
+    for (const char* id : {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
+                           "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained",
+                           "sm__ops_path_tensor_src_fp16_bf16_tf32_dst_fp32.sum", "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}) {
+        CAPTURE(id);
+        CHECK(engine_reads(id));
+    }
+}
+
+TEST_CASE("half-precision CUDA-core work on an A100 says what its roof would be for BF16") {
+    // HFMA thread instructions at half the peak rate for 1 ms; the FMA pipe ran half-precision work.
+    const double clk = 1.41e9;
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
+                                       {"sm__cycles_elapsed.avg.per_second", clk},
+                                       {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 0.5 * 128 * 108}};
+    auto k = build_roofline(metric_view{m, 1}, shipped("a100-sxm4-80gb"));
+    const resource_use* fp16 = k.find(roofline::resource::fp16);
+    REQUIRE(fp16);
+    CHECK(fp16->peak == doctest::Approx(78e12 * clk / 1410e6));  // FP16's rate: the counters cannot tell BF16 apart
+    bool said = false;
+    for (const auto& n : k.notes)
+        said |= n.find("BF16 on the CUDA cores at 39") != std::string::npos && n.find("2x those shown") != std::string::npos;
+    CHECK(said);
+    // Hopper runs both at one rate: no such note.
+    k = build_roofline(metric_view{m, 1}, shipped("h100-sxm"));
+    for (const auto& n : k.notes) CHECK(n.find("BF16") == std::string::npos);
 }

@@ -14,7 +14,7 @@ constexpr double limiter_changed_below = 0.05;
 
 double practical_of(const kernel_result& k, const gpu_spec& gpu, resource id) {
     const resource_use* r = k.roof.find(id);
-    return r ? r->practical : practical_share_of(gpu, id).first;
+    return r ? r->practical : practical_share_of(gpu, id).share;
 }
 
 // The resource under the most pressure now: busy work over its practical share.

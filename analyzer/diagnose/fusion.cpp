@@ -51,14 +51,14 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
                   label("time of the run (ns)", chain_ns)};
     f.fixes = fusion_text::fixes();
     const resource_use* dram = kernels[i]->roof.find(resource::dram);
-    auto practical = spec.practical_fraction.find(resource::dram);
-    if (dram && dram->peak > 0 && practical != spec.practical_fraction.end() && practical->second.value && chain_bytes > kept_on_chip) {
+    const double practical = practical_share_of(spec, resource::dram).share;  // measured, or the default
+    if (dram && dram->peak > 0 && chain_bytes > kept_on_chip) {
         f.estimate_why =
             "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips of every "
             "intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
         f.estimate_changes = {"dram (whole run) = DRAM bytes of the run - bytes through the intermediates"};
         f.binds_after = "dram";
-        double after = std::min(1e9 * (chain_bytes - kept_on_chip) / (dram->peak * *practical->second.value), chain_ns);
+        double after = std::min(1e9 * (chain_bytes - kept_on_chip) / (dram->peak * practical), chain_ns);
         f.est_time_after_ns = after;
         f.est_speedup = chain_ns / after;
         f.est_time_saved_ns = chain_ns - after;

@@ -42,8 +42,9 @@ const std::vector<family>& families() {
              return u ? std::optional<double>(u->utilisation / u->practical) : std::nullopt;
          }},
         {"practical_", value_type::number,
-         "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; 1 where none is measured)",
-         [](const kernel_result&, const gpu_spec& s, resource r) { return std::optional<double>(practical_share_of(s, r).first); }},
+         "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; where none is measured, the H100 "
+         "SXM's share of the same roof as a default, or 1 for roofs measured nowhere)",
+         [](const kernel_result&, const gpu_spec& s, resource r) { return std::optional<double>(practical_share_of(s, r).share); }},
         {"peak_", value_type::number,
          "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a precision the kernel "
          "does not use, the spec's figure at that clock",

@@ -51,6 +51,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     gpu_choice choice = match_gpu(specs, identity_of(groups.front(), first_cc), options.gpu, input_name);
     a.gpu = *choice.spec;
     a.gpu_how = choice.how;
+    a.default_practical = default_practical_resources(a.gpu);
     for (auto& g : groups) {
         analysed_kernel k;
         static_cast<kernel_result&>(k) = model_kernel(std::move(g), a.gpu);

@@ -36,6 +36,9 @@ struct analysis {
     read_summary read;
     gpu_spec gpu;
     std::string gpu_how;
+    // The roofs whose practical share is a default on this GPU, not a measurement on it
+    // (models/roofline_model.hpp, practical_share_of); empty on a calibrated GPU.
+    std::vector<resource> default_practical;
     std::vector<analysed_kernel> kernels;  // by total time, longest first
     double total_ns = 0.0;
     std::size_t launches_read = 0;

@@ -138,7 +138,14 @@ std::string render_json(const analysis& a, const print_options&) {
                      {"launches_read", a.launches_read},
                      {"launches_analysed", a.launches_kept},
                      {"notes", a.read.notes}};
-    head["gpu"] = {{"id", a.gpu.id}, {"name", a.gpu.name}, {"spec_file", a.gpu.file}, {"matched", a.gpu_how}};
+    ojson defaults = ojson::array();
+    for (resource r : a.default_practical) defaults.push_back(name(r));
+    head["gpu"] = {{"id", a.gpu.id},
+                   {"name", a.gpu.name},
+                   {"spec_file", a.gpu.file},
+                   {"matched", a.gpu_how},
+                   {"default_practical_shares", defaults},
+                   {"default_practical_shares_note", a.default_practical.empty() ? ojson(nullptr) : ojson(default_practical_reason())}};
     head["total_duration_ns"] = a.total_ns;
     std::string out = dump(head);
     out.pop_back();  // the closing brace: the kernels and the opportunities follow

@@ -27,7 +27,8 @@ void write_resources(std::ostringstream& o, const kernel_roofline& k) {
         const bool floor = info(r.id).in_floor;
         t.row({std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""),
                r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-", r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) : "-",
-               format_percent(r.utilisation), floor ? format_percent(r.useful) : "-", floor ? format_percent(r.practical) : "-",
+               format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
+               floor ? format_percent(r.practical) + (r.practical_default ? " (default)" : "") : "-",
                floor ? format_duration_ns(r.floor_ns) : "-",
                r.formula + (r.useful_formula.empty() ? "" : "; useful: " + r.useful_formula) +
                    (r.peak_source.empty() ? "" : "; peak " + r.peak_source)});
@@ -91,6 +92,12 @@ void write_header(std::ostringstream& o, const analysis& a, const std::string& c
       << "\n";
     if (a.read.skipped_lines) o << "- Skipped " << a.read.skipped_lines << " lines that are not CSV (==PROF== lines, program output)\n";
     for (const auto& n : a.read.notes) o << "- Note: " << n << "\n";
+    if (!a.default_practical.empty()) {
+        std::string names;
+        for (resource r : a.default_practical) names += (names.empty() ? "" : ", ") + std::string(name(r));
+        o << "- Practical shares of " << names << " are defaults, " << default_practical_reason()
+          << ". Each kernel's resource table marks them (default).\n";
+    }
     o << "- Ceilings: each kernel's peaks are taken at the clocks the capture reports (ncu locks the SM to its base clock unless "
          "told otherwise). Where the capture holds ncu's own peak counters they are used; otherwise the spec's figure is scaled "
          "to that clock. Each resource's row says which.\n\n";
