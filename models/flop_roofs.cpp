@@ -106,12 +106,13 @@ const std::vector<precision_def>& precision_defs() {
 // sparsity off. The plain src_* peaks count 2:4 sparse rates, twice the dense ones.
 std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& m, const std::string& src) {
     std::optional<std::pair<double, std::string>> best;
-    for (const auto& [id, v] : m.numbers) {
+    for (const auto& [key, v] : m.numbers.entries()) {
+        const std::string& id = metric_name(key);
         if (id.rfind("sm__ops_path_tensor_op_", 0) != 0) continue;
         if (id.find("_" + src) == std::string::npos) continue;
         const std::string tail = "sparsity_off.sum.peak_sustained";
         if (id.size() < tail.size() || id.compare(id.size() - tail.size(), tail.size(), tail) != 0) continue;
-        if (!best || v > best->first) best = std::make_pair(v, id);
+        if (!best || v > best->first || (v == best->first && id < best->second)) best = std::make_pair(v, id);  // ties: the first name
     }
     if (!best && src == "src_fp64")  // DMMA has no sparse mode
         if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained"))

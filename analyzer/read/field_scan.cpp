@@ -24,10 +24,10 @@ bool split_quoted_line(std::string_view line, csv_record& out) {
     std::uint32_t* starts = out.starts_.data();
     std::size_t count = 0;
     starts[count++] = 0;
-    std::size_t quotes = 0;
     std::uint64_t inside_carry = 0;  // all ones when the previous block ended inside quotes
     std::uint64_t quote_carry = 0;   // 1 when the previous block's last byte was a quote
     std::uint64_t comma_carry = 0;   // 1 when the previous block's last byte was a field's comma
+    std::uint64_t stray_carry = 0;   // 1 when the previous block's last byte was a quote not yet explained
     std::uint64_t bad = 0;
     char tail[64];
     for (std::size_t at = 0; at < n; at += 64) {
@@ -38,13 +38,21 @@ bool split_quoted_line(std::string_view line, csv_record& out) {
             block = tail;
         }
         const block_masks m = scan_block(block);
-        quotes += std::size_t(std::popcount(m.quote));
         const std::uint64_t inside = prefix_xor(m.quote) ^ inside_carry;
         inside_carry = std::uint64_t(0) - (inside >> 63);
         const std::uint64_t ends = m.comma & ~inside;
         // A field's comma has its closing quote before it and the next field's opening quote after.
         bad |= ends & ~((m.quote << 1) | quote_carry);
-        bad |= ((ends << 1) | comma_carry) & ~m.quote;
+        const std::uint64_t opening = (ends << 1) | comma_carry | (at == 0 ? 1 : 0);
+        bad |= opening & ~m.quote;
+        // Every quote opens or closes a field: none is inside one. A quote in the block's last byte
+        // may close a field whose comma starts the next block.
+        std::uint64_t closing = ends >> 1;
+        if (n - at <= 64) closing |= std::uint64_t(1) << (n - 1 - at);  // the line's last byte
+        const std::uint64_t stray = m.quote & ~(opening | closing);
+        bad |= stray_carry & ~(ends & 1);
+        bad |= stray & ~(std::uint64_t(1) << 63);
+        stray_carry = stray >> 63;
         quote_carry = m.quote >> 63;
         comma_carry = ends >> 63;
         for (std::uint64_t e = ends; e != 0; e &= e - 1) {
@@ -52,7 +60,7 @@ bool split_quoted_line(std::string_view line, csv_record& out) {
             starts[count++] = std::uint32_t(at + std::size_t(std::countr_zero(e)) + 1);
         }
     }
-    if (bad != 0 || inside_carry != 0 || comma_carry != 0 || quotes != 2 * count) return false;
+    if (bad != 0 || stray_carry != 0 || inside_carry != 0 || comma_carry != 0) return false;
     starts[count] = std::uint32_t(n + 1);
     out.base_ = line;
     out.quoted_ = true;

@@ -57,7 +57,7 @@ constexpr std::uint64_t prefix_xor(std::uint64_t bits) {
 // inside; false for any other shape, leaving `out` unspecified: the caller then uses the exact
 // splitter, which also makes the error messages. The shape is checked on the masks, not per field:
 // the line starts and ends with a quote, each comma outside quotes has a quote on both sides, no
-// quote is left open, and there are two quotes per field (so none inside one).
+// quote is left open, and every quote is one of those (so none is inside a field).
 bool split_quoted_line(std::string_view line, csv_record& out);
 
 }  // namespace roofline::detail

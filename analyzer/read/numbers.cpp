@@ -131,68 +131,62 @@ number_style simple_evidence(const simple_cell& c, std::size_t size) {
     return number_style::unknown;
 }
 
-// Decimal digits to the nearest double. Where the digits fit in 53 bits and the scale is at most
-// 10^22, both are exact doubles and one IEEE division rounds correctly (Clinger's fast path), so
-// the result is std::from_chars's; other inputs take std::from_chars.
-double decimal_value(const char* text, std::size_t n) {
+// read_cell() for a simple cell: groups of three digits before at most one decimal mark. The digits
+// are gathered as an integer on the way; where they fit in 53 bits and the scale is at most 10^22,
+// both are exact doubles and one IEEE division rounds correctly (Clinger's fast path), which is
+// std::from_chars's result; other cells go through std::from_chars.
+cell_value simple_value(std::string_view s, const simple_cell& c, number_style style) {
     static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const bool negative = text[0] == '-';
-    std::uint64_t mantissa = 0;
-    std::size_t digits = 0, decimals = 0;
-    bool point = false;
-    for (std::size_t i = negative ? 1 : 0; i < n; ++i) {
-        if (text[i] == '.') {
-            point = true;
-            continue;
-        }
-        mantissa = mantissa * 10 + std::uint64_t(text[i] - '0');
-        digits += mantissa != 0;  // leading zeros do not count
-        decimals += point;
-    }
-    if (digits <= 15 && decimals <= 22) {
-        const double v = double(mantissa) / powers[decimals];
-        return negative ? -v : v;
-    }
-    double v = 0;
-    std::from_chars(text, text + n, v);
-    return v;
-}
-
-// read_cell() for a simple cell: groups of three digits before at most one decimal mark.
-cell_value simple_value(std::string_view s, const simple_cell& c, number_style style) {
     const bool comma_style = style == number_style::comma;
     const char group = comma_style ? '.' : ',';
-    const std::size_t decimals = comma_style ? c.commas : c.points;
+    const std::size_t decimals_marks = comma_style ? c.commas : c.points;
     const std::size_t groups = comma_style ? c.points : c.commas;
-    const std::size_t dec = decimals ? (comma_style ? c.last_comma : c.last_point) : s.size();
+    const std::size_t dec = decimals_marks ? (comma_style ? c.last_comma : c.last_point) : s.size();
     const std::size_t last_group = comma_style ? c.last_point : c.last_comma;
     cell_value out;
     out.what = cell_value::kind::text;
-    if (decimals > 1 || (groups && last_group > dec)) return out;  // a second decimal mark, or a group after it
-    char plain[64] = {};
-    std::size_t n = 0;
-    std::size_t i = 0;
-    if (s[0] == '-') plain[n++] = s[i++];
+    if (decimals_marks > 1 || (groups && last_group > dec)) return out;  // a second decimal mark, or a group after it
+    const bool negative = s[0] == '-';
+    std::uint64_t mantissa = 0;
+    std::size_t significant = 0;  // digits from the first non-zero one
+    std::size_t i = negative ? 1 : 0;
     // Groups: one to three digits, then exactly three after each separator.
     std::size_t run = 0;
     bool grouped = false;
     for (; i < dec; ++i) {
-        if (s[i] == group) {
+        const char ch = s[i];
+        if (ch == group) {
             if (grouped ? run != 3 : run > 3) return out;
             grouped = true;
             run = 0;
-        } else {
-            plain[n++] = s[i];
-            ++run;
+            continue;
         }
+        mantissa = mantissa * 10 + std::uint64_t(ch - '0');
+        significant += mantissa != 0;
+        ++run;
     }
     if (grouped && run != 3) return out;
-    if (dec < s.size()) {
-        plain[n++] = '.';
-        for (i = dec + 1; i < s.size(); ++i) plain[n++] = s[i];
+    const std::size_t decimals = dec < s.size() ? s.size() - dec - 1 : 0;
+    for (i = dec + 1; i < s.size(); ++i) {
+        mantissa = mantissa * 10 + std::uint64_t(s[i] - '0');
+        significant += mantissa != 0;
     }
-    const double v = decimal_value(plain, n);
+    double v;
+    if (significant <= 15 && decimals <= 22) {
+        v = double(mantissa) / powers[decimals];
+        if (negative) v = -v;
+    } else {
+        char plain[64];
+        std::size_t n = 0;
+        for (char ch : s.substr(0, dec))
+            if (ch != group) plain[n++] = ch;
+        if (dec < s.size()) {
+            plain[n++] = '.';
+            for (char ch : s.substr(dec + 1)) plain[n++] = ch;
+        }
+        std::from_chars(plain, plain + n, v);
+    }
     if (!std::isfinite(v)) return out;
     out.what = cell_value::kind::number;
     out.number = v;
