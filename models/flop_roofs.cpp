@@ -130,10 +130,11 @@ bool ends_with(const std::string& s, const std::string& tail) {
 // rates, twice the dense ones.
 std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const std::string& part) {
     std::optional<std::pair<double, std::string>> best;
-    for (const auto& [id, v] : m.numbers) {
+    for (const auto& [key, v] : m.numbers.entries()) {
+        const std::string& id = metric_name(key);
         if (id.rfind("sm__ops_path_tensor_", 0) != 0 || id.find(part) == std::string::npos) continue;
         if (!ends_with(id, "sparsity_off.sum.peak_sustained")) continue;
-        if (!best || v > best->first) best = std::make_pair(v, id);
+        if (!best || v > best->first || (v == best->first && id < best->second)) best = std::make_pair(v, id);  // ties: the first name
     }
     return best;
 }

@@ -2,22 +2,19 @@
 // launches by analyzer/kernel_table) and nothing else, so models/ never sees CSV or text.
 #pragma once
 
+#include "analyzer/read/metric_values.hpp"
+
 #include <cstddef>
-#include <map>
 #include <optional>
 #include <string>
 
 namespace roofline {
 
 struct metric_view {
-    const std::map<std::string, double>& numbers;
+    const metric_values& numbers;
     std::size_t launches = 1;
 
-    std::optional<double> find(const std::string& id) const {
-        auto it = numbers.find(id);
-        if (it == numbers.end()) return std::nullopt;
-        return it->second;
-    }
+    std::optional<double> find(const std::string& id) const { return numbers.find(id); }
     // The first of several ids that the capture holds.
     std::optional<double> first_of(std::initializer_list<const char*> ids) const {
         for (const char* id : ids)

@@ -1,3 +1,4 @@
+#include "analyzer/base/atomic_file.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "test_support.hpp"
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -132,4 +135,26 @@ TEST_CASE("--format terminal -o writes the table without colour codes, whatever 
     const std::string text = read_text(path);
     CHECK(text.find("Top opportunities") != std::string::npos);
     CHECK(text.find('\033') == std::string::npos);
+}
+
+TEST_CASE("a report written as it is made leaves nothing behind when its writer fails half way") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("roofline_atomic_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string report = (dir / "r.md").string(), chart = (dir / "r.svg").string();
+    { std::ofstream(report) << "old report"; }
+    auto half_then_fail = [](std::ostream& out) {
+        out << "half a report";
+        throw input_error(error_code::io, "r.svg", 0, 0, "failed while writing");
+    };
+    CHECK_THROWS_AS(write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
+                        {report, [](std::ostream& out) { out << "new report"; }}, {chart, half_then_fail}}),
+                    input_error);
+    std::ifstream in(report);
+    std::string kept((std::istreambuf_iterator<char>(in)), {});
+    CHECK(kept == "old report");  // the earlier file is not replaced either
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+    CHECK(files == 1);  // no temporary file, no chart
+    fs::remove_all(dir);
 }

@@ -79,9 +79,9 @@ TEST_CASE("a metric set twice in one launch counts once, with its last value") {
 TEST_CASE("the kernel table keeps the metrics some stage reads, and only those") {
     launch_record r;
     r.kernel_name = "k";
-    r.set("gpu__time_duration.sum", 100);                                                           // in the catalogue
+    r.set("gpu__time_duration.sum", 100);                                                          // in the catalogue
     r.set("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 512);  // a catalogued family
-    r.set("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this", 7);                          // neither
+    r.set("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this", 7);                        // neither
     kernel_table t;
     t.add(std::move(r));
     auto g = t.finish();
@@ -91,4 +91,20 @@ TEST_CASE("the kernel table keeps the metrics some stage reads, and only those")
     CHECK(g[0].numbers.count("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this") == 0);
     CHECK(engine_reads("dram__bytes_read.sum"));
     CHECK_FALSE(engine_reads("dram__bytes_read.sum.no_such_rollup"));
+}
+
+TEST_CASE("metric_values finds by name like a map, and a name it lacks is absent, not zero") {
+    metric_values v{{"dram__bytes_read.sum", 40.0}, {"gpu__time_duration.sum", 400.0}};
+    CHECK(v.size() == 2);
+    CHECK(v.find("dram__bytes_read.sum") == 40.0);
+    CHECK_FALSE(v.find("dram__bytes_write.sum").has_value());
+    CHECK_FALSE(v.find("never_interned__anywhere.sum").has_value());
+    CHECK(v.count("gpu__time_duration.sum") == 1);
+    CHECK_THROWS_AS((void)v.at("dram__bytes_write.sum"), std::out_of_range);
+    v["dram__bytes_write.sum"] += 7;  // made 0, then added to, as std::map's operator[]
+    CHECK(v.at("dram__bytes_write.sum") == 7.0);
+    v.set(intern_metric("dram__bytes_read.sum"), 41.0);
+    CHECK(v.at("dram__bytes_read.sum") == 41.0);
+    CHECK(v.size() == 3);
+    for (std::size_t i = 1; i < v.entries().size(); ++i) CHECK(v.entries()[i - 1].first < v.entries()[i].first);
 }

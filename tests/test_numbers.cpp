@@ -3,6 +3,12 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <random>
+#include <string>
+
 using namespace roofline;
 
 namespace {
@@ -74,4 +80,31 @@ TEST_CASE("a forced style rejects values of the other style") {
     number_reader r(number_style::comma);
     CHECK_THROWS_AS(r.observe("84.21", "a.csv", 1, 1), input_error);
     CHECK(r.read("1.056").number == 1056);
+}
+
+TEST_CASE("the one-pass reading of grouped and plain cells gives std::from_chars's double, bit for bit") {
+    // Up to 20 digits with up to 12 decimals: the fast path (15 digits, 10^22) and past it.
+    std::mt19937_64 rng(5);
+    for (int trial = 0; trial < 100000; ++trial) {
+        const int digits = 1 + int(rng() % 20);
+        std::string plain;
+        for (int d = 0; d < digits; ++d) plain += char('0' + rng() % 10);
+        const int decimals = int(rng() % std::min(digits, 13));
+        if (decimals) plain.insert(plain.size() - std::size_t(decimals), ".");
+        if (plain[0] == '.') plain.insert(0, "0");
+        if (rng() % 5 == 0) plain.insert(0, "-");
+        double expected = 0;
+        std::from_chars(plain.data(), plain.data() + plain.size(), expected);
+        // The same value grouped as ncu prints it, in both styles.
+        const std::size_t point = plain.find('.'), begin = plain[0] == '-' ? 1 : 0;
+        std::string integer = plain.substr(0, point), fraction = point == std::string::npos ? "" : plain.substr(point + 1);
+        for (std::size_t at = integer.size(); at > begin + 3; at -= 3) integer.insert(at - 3, ",");
+        const std::string grouped = integer + (fraction.empty() ? "" : "." + fraction);
+        std::string european = grouped;
+        for (char& c : european) c = c == ',' ? '.' : c == '.' ? ',' : c;
+        INFO(plain, " ", grouped, " ", european);
+        CHECK(std::bit_cast<std::uint64_t>(num(plain.c_str())) == std::bit_cast<std::uint64_t>(expected));
+        CHECK(std::bit_cast<std::uint64_t>(num(grouped.c_str())) == std::bit_cast<std::uint64_t>(expected));
+        CHECK(std::bit_cast<std::uint64_t>(num(european.c_str(), number_style::comma)) == std::bit_cast<std::uint64_t>(expected));
+    }
 }

@@ -23,12 +23,19 @@ void remove_quietly(const fs::path& p) {
     fs::remove(p, ec);
 }
 
-// Writes `contents` to the temporary file beside `path`; throws input_error (io) naming `path`.
-void write_temporary(const std::string& path, const std::string& contents) {
+// Writes the temporary file beside `path` with `write`; throws input_error (io) naming `path`,
+// or what `write` throws, and leaves no temporary file behind either way.
+void write_temporary(const std::string& path, const file_writer& write) {
     const fs::path tmp = temporary_beside(path);
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw input_error(error_code::io, path, 0, 0, "cannot create the output file (does its folder exist?)");
-    out << contents;
+    try {
+        write(out);
+    } catch (...) {
+        out.close();
+        remove_quietly(tmp);
+        throw;
+    }
     out.flush();
     if (!out) {
         out.close();
@@ -42,6 +49,12 @@ void write_temporary(const std::string& path, const std::string& contents) {
 void write_file_atomically(const std::string& path, const std::string& contents) { write_files_atomically({{path, contents}}); }
 
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+    std::vector<std::pair<std::string, file_writer>> writers;
+    for (const auto& [path, text] : files) writers.emplace_back(path, [&text = text](std::ostream& out) { out << text; });
+    write_files_atomically(writers);
+}
+
+void write_files_atomically(const std::vector<std::pair<std::string, file_writer>>& files) {
     // Everything that can be checked before a byte is written is: a target that is a folder.
     for (const auto& [path, text] : files) {
         std::error_code ec;

@@ -2,6 +2,8 @@
 // is renamed over it only once complete, so a failure never leaves a half-written report.
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,5 +18,9 @@ void write_file_atomically(const std::string& path, const std::string& contents)
 // an earlier one succeeded, which takes a file system fault, is reported; the earlier targets are
 // then already replaced.)
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
+// The same, each file's bytes written by a function as they are made (a report far larger than
+// the memory it should take). A function that throws leaves every target as it was.
+using file_writer = std::function<void(std::ostream&)>;
+void write_files_atomically(const std::vector<std::pair<std::string, file_writer>>& files);
 
 }  // namespace roofline

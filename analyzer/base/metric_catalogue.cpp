@@ -22,8 +22,8 @@ std::vector<metric_family> load_families() {
     const auto j = catalogue_json();
     if (!j.contains("families")) return out;
     for (const auto& m : j.at("families"))
-        out.push_back({m.at("prefix").get<std::string>(), m.at("example").get<std::string>(), m.at("meaning").get<std::string>(),
-                       m.at("collected_by").get<std::string>()});
+        out.push_back({m.at("prefix").get<std::string>(), m.value("suffix", std::string()), m.at("example").get<std::string>(),
+                       m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>()});
     return out;
 }
 
@@ -68,7 +68,9 @@ const std::vector<metric_family>& metric_families() {
 bool engine_reads(std::string_view id) {
     if (find_metric(std::string(id))) return true;
     for (const auto& f : metric_families())
-        if (id.substr(0, f.prefix.size()) == f.prefix) return true;
+        if (id.size() >= f.prefix.size() + f.suffix.size() && id.substr(0, f.prefix.size()) == f.prefix &&
+            id.substr(id.size() - f.suffix.size()) == f.suffix)
+            return true;
     return false;
 }
 

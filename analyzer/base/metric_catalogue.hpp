@@ -20,6 +20,7 @@ struct metric_entry {
 // Metrics the engine reads by prefix, because which exist differs by GPU (one per tensor instruction).
 struct metric_family {
     std::string prefix;
+    std::string suffix;  // "" for any ending
     std::string example;
     std::string meaning;
     std::string collected_by;

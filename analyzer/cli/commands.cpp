@@ -147,7 +147,7 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     print_options p;
     p.colour = io.where.colour && !to_file;  // no escape codes in a file
     if (!to_file) {
-        io.out << format->print(a, p);
+        format->write(a, p, io.out);
         return 0;
     }
     const std::string path = vm["output"].as<std::string>();
@@ -157,11 +157,12 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         std::string svg =
             path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
         p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
-        write_files_atomically({{path, format->print(a, p)}, {svg, render_chart(a, p)}});
+        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
+            {path, [&](std::ostream& out) { format->write(a, p, out); }}, {svg, [&](std::ostream& out) { out << render_chart(a, p); }}});
         io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(a) << ")\n";
         return 0;
     }
-    write_file_atomically(path, format->print(a, p));
+    write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}});
     if (format_name != "terminal") io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
     return 0;
 }

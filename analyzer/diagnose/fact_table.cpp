@@ -60,10 +60,7 @@ const resource_use* top_tensor(const kernel_result& k) {
 
 }  // namespace
 
-std::optional<double> number(const kernel_result& k, const char* id) {
-    auto it = k.group.numbers.find(id);
-    return it == k.group.numbers.end() ? std::nullopt : std::optional<double>(it->second);
-}
+std::optional<double> number(const kernel_result& k, const char* id) { return k.group.numbers.find(id); }
 
 namespace {
 

@@ -1,103 +1,135 @@
 #include "analyzer/read/csv_records.hpp"
 
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/field_scan.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace roofline {
+namespace {
+
+// Bytes asked of the stream at a time: large enough that a read costs little per byte, small
+// enough to stay in cache while it is split.
+constexpr std::size_t read_block = std::size_t(1) << 20;
+
+std::size_t quotes_in(std::string_view s) { return std::size_t(std::count(s.begin(), s.end(), '"')); }
+
+}  // namespace
 
 csv_records::csv_records(std::istream& in, std::string file_name) : in_(in), file_(std::move(file_name)) {}
 
-// std::getline with a bound: a line longer than max_record_bytes (binary input, /dev/zero) is an
-// error at that line, not a buffer that grows until memory runs out.
-bool csv_records::read_line() {
-    line_.clear();
-    char chunk[1 << 16];
-    bool any = false;
-    while (true) {
-        in_.getline(chunk, sizeof chunk);
-        const std::streamsize got = in_.gcount();
-        if (got == 0 && !in_.good()) break;
-        any = true;
-        const bool full = in_.fail() && !in_.eof() && got == std::streamsize(sizeof chunk - 1);
-        const bool delimited = !in_.fail() && !in_.eof();
-        line_.append(chunk, std::size_t(got) - (delimited ? 1 : 0));
-        if (line_.size() > max_record_bytes)
-            throw input_error(error_code::unknown_format, file_, line_no_ + 1, 0,
-                              "a line longer than " + std::to_string(max_record_bytes >> 20) + " MiB: not a CSV export (binary data?)");
-        if (!full) break;
-        in_.clear(in_.rdstate() & ~std::ios::failbit);
+// Appends up to read_block bytes after the unread ones, first moving those to the front.
+bool csv_records::fill() {
+    if (eof_) return false;
+    if (begin_ > 0) {
+        std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
     }
-    if (!any) return false;
+    if (buf_.size() < end_ + read_block) buf_.resize(end_ + read_block);
+    in_.read(buf_.data() + end_, std::streamsize(read_block));
+    const auto got = std::size_t(in_.gcount());
+    end_ += got;
+    if (got == 0) eof_ = true;
+    return got != 0;
+}
+
+// The next line without its line break ("\n" or "\r\n"), viewing the buffer until the next call.
+// A line longer than max_record_bytes (binary input, /dev/zero) is an error at that line, not a
+// buffer that grows until memory runs out.
+bool csv_records::next_line(std::string_view& line) {
+    std::size_t searched = 0;  // bytes after begin_ known to hold no line break
+    std::size_t length = 0;
+    bool found = false;
+    while (true) {
+        const char* data = buf_.data();
+        if (const void* nl = end_ > begin_ + searched ? std::memchr(data + begin_ + searched, '\n', end_ - begin_ - searched) : nullptr) {
+            length = std::size_t(static_cast<const char*>(nl) - (data + begin_));
+            found = true;
+            break;
+        }
+        searched = end_ - begin_;
+        if (searched > max_record_bytes) break;
+        if (!fill()) break;
+    }
+    length = found ? length : end_ - begin_;
+    if (length > max_record_bytes)
+        throw input_error(error_code::unknown_format, file_, line_no_ + 1, 0,
+                          "a line longer than " + std::to_string(max_record_bytes >> 20) + " MiB: not a CSV export (binary data?)");
+    if (!found && length == 0) return false;
+    line = std::string_view(buf_.data() + begin_, length);
+    begin_ += length + (found ? 1 : 0);
     ++line_no_;
-    if (line_no_ == 1 && line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);  // a UTF-8 byte-order mark
-    if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    if (line_no_ == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a UTF-8 byte-order mark
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     return true;
 }
 
 bool csv_records::next(csv_record& out) {
-    while (read_line()) {
-        if (line_.empty()) continue;
-        if (line_.front() != '"') {
+    std::string_view line;
+    while (next_line(line)) {
+        if (line.empty()) continue;
+        if (line.front() != '"') {
             ++skipped_;
-            if (first_skipped_.empty() && line_.find(',') != std::string::npos) {
-                first_skipped_ = line_;
+            if (first_skipped_.empty() && line.find(',') != std::string_view::npos) {
+                first_skipped_ = std::string(line);
                 first_skipped_line_ = line_no_;
             }
             continue;
         }
-        // A quoted field may hold a line break: keep reading until the quotes balance. Most records
-        // are one line, split where they lie.
-        std::size_t first_line = line_no_;
-        auto quotes = [](const std::string& t) { return std::size_t(std::count(t.begin(), t.end(), '"')); };
-        std::size_t count = quotes(line_);
+        const std::size_t first_line = line_no_;
+        out.line = first_line;
+        if (detail::split_quoted_line(line, out)) return true;  // the common shape, at block speed
+        // A quoted field may hold a line break: keep reading until the quotes balance.
+        std::size_t count = quotes_in(line);
         if (count % 2 == 0) {
-            split(line_, first_line, out);
+            split_exact(line, first_line, out);
             return true;
         }
-        std::string text = line_;
-        while (count % 2 == 1 && read_line()) {
-            if (text.size() + line_.size() > max_record_bytes)
+        joined_.assign(line);
+        while (count % 2 == 1 && next_line(line)) {
+            if (joined_.size() + line.size() > max_record_bytes)
                 throw input_error(
                     error_code::bad_quote, file_, first_line, 0,
                     "a quoted field runs on for more than " + std::to_string(max_record_bytes >> 20) + " MiB: is a quote missing?");
-            text += '\n';
-            text += line_;
-            count += quotes(line_);
+            joined_ += '\n';
+            joined_ += line;
+            count += quotes_in(line);
         }
         if (count % 2 == 1)
             throw input_error(error_code::bad_quote, file_, first_line, 0, "a quoted field is not closed before the end of the file");
-        split(text, first_line, out);
+        split_exact(joined_, first_line, out);
         return true;
     }
     return false;
 }
 
-void csv_records::split(const std::string& text, std::size_t first_line, csv_record& out) {
-    // The fields' strings are reused from record to record: a raw-page row has thousands.
-    std::size_t count = 0;
-    auto next_field = [&](std::size_t column) -> csv_field& {
-        if (count == out.fields.size()) out.fields.emplace_back();
-        csv_field& f = out.fields[count++];
-        f.text.clear();
-        f.column = column;
-        return f;
+// Character by character: "" inside a field is a quote, an unquoted field runs to the next comma,
+// and a broken quote is an error at its column. The field texts are copied into unquoted_.
+void csv_records::split_exact(std::string_view text, std::size_t first_line, csv_record& out) {
+    unquoted_.clear();
+    out.columns_.clear();
+    std::vector<std::uint32_t>& starts = out.starts_;  // where each field's text starts in unquoted_ (records are < 4 GiB)
+    starts.clear();
+    auto next_field = [&](std::size_t column) {
+        out.columns_.push_back(column);
+        starts.push_back(std::uint32_t(unquoted_.size()));
     };
-    out.line = first_line;
     std::size_t i = 0;
     const std::size_t n = text.size();
     while (true) {
-        csv_field& field = next_field(i + 1);
+        next_field(i + 1);
         if (i < n && text[i] == '"') {
             ++i;
             while (true) {
                 const std::size_t quote = text.find('"', i);
-                if (quote == std::string::npos)
-                    throw input_error(error_code::bad_quote, file_, first_line, field.column, "a quoted field is not closed");
-                field.text.append(text, i, quote - i);
+                if (quote == std::string_view::npos)
+                    throw input_error(error_code::bad_quote, file_, first_line, out.columns_.back(), "a quoted field is not closed");
+                unquoted_.append(text, i, quote - i);
                 i = quote + 1;
                 if (i < n && text[i] == '"') {  // "" is a quote inside the field
-                    field.text += '"';
+                    unquoted_ += '"';
                     ++i;
                     continue;
                 }
@@ -107,7 +139,7 @@ void csv_records::split(const std::string& text, std::size_t first_line, csv_rec
                 throw input_error(error_code::bad_quote, file_, first_line, i + 1, "unexpected text after the closing quote of a field");
         } else {
             const std::size_t comma = std::min(text.find(',', i), n);
-            field.text.assign(text, i, comma - i);
+            unquoted_.append(text, i, comma - i);
             i = comma;
         }
         if (i >= n) break;
@@ -117,7 +149,10 @@ void csv_records::split(const std::string& text, std::size_t first_line, csv_rec
             break;
         }
     }
-    out.fields.resize(count);
+    out.count_ = starts.size();
+    starts.push_back(std::uint32_t(unquoted_.size()));
+    out.base_ = unquoted_;
+    out.quoted_ = false;
 }
 
 }  // namespace roofline

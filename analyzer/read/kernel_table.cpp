@@ -73,9 +73,9 @@ std::vector<kernel_group> kernel_table::finish() {
             if (!a.present[slot]) continue;
             const metric_key k = metric_read_key(slot);
             if (metric_key_is_additive(k))
-                a.group.numbers[metric_name(k)] = a.sum[slot];
+                a.group.numbers.set(k, a.sum[slot]);
             else if (a.weight_of[slot] > 0)
-                a.group.numbers[metric_name(k)] = a.weighted[slot] / a.weight_of[slot];
+                a.group.numbers.set(k, a.weighted[slot] / a.weight_of[slot]);
         }
         out.push_back(std::move(a.group));
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "analyzer/read/launch_record.hpp"
+#include "analyzer/read/metric_values.hpp"
 
 #include <cstdint>
 #include <map>
@@ -22,7 +23,7 @@ struct kernel_group {
     std::string first_id;
     std::size_t first_line = 0;
     std::size_t launches = 0;
-    std::map<std::string, double> numbers;     // aggregated, base units
+    metric_values numbers;                     // aggregated, base units
     std::map<std::string, std::string> texts;  // from the first launch
     std::vector<ncu_rule> rules;               // distinct rules over all launches
 };

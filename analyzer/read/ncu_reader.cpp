@@ -38,7 +38,7 @@ constexpr double max_launches = 1e15;
 class header_index {
 public:
     explicit header_index(const csv_record& header) {
-        for (std::size_t i = 0; i < header.fields.size(); ++i) pos_.emplace(header.fields[i].text, i);
+        for (std::size_t i = 0; i < header.size(); ++i) pos_.emplace(std::string(header.text(i)), i);
     }
     std::optional<std::size_t> find(const std::string& name) const {
         auto it = pos_.find(name);
@@ -51,23 +51,22 @@ private:
     std::map<std::string, std::size_t> pos_;
 };
 
-const std::string& field(const csv_record& r, std::optional<std::size_t> i) {
-    static const std::string empty;
-    return i && *i < r.fields.size() ? r.fields[*i].text : empty;
-}
+std::string_view field(const csv_record& r, std::optional<std::size_t> i) { return i && *i < r.size() ? r.text(*i) : std::string_view(); }
 
 // Where a field starts, for messages; 0 when the row is too short to have it.
-std::size_t column_at(const csv_record& r, std::optional<std::size_t> i) { return i && *i < r.fields.size() ? r.fields[*i].column : 0; }
+std::size_t column_at(const csv_record& r, std::optional<std::size_t> i) { return i && *i < r.size() ? r.column(*i) : 0; }
 
-bool looks_like_metric_id(const std::string& name) { return name.find("__") != std::string::npos && name.find(' ') == std::string::npos; }
+bool looks_like_metric_id(std::string_view name) {
+    return name.find("__") != std::string_view::npos && name.find(' ') == std::string_view::npos;
+}
 
 // A "(x, y, z)" cell; an empty or absent one is unknown, anything else is an error at its column.
 std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> i, const char* column, const std::string& file) {
-    if (!i || *i >= r.fields.size() || r.fields[*i].text.empty()) return std::nullopt;
-    const csv_field& f = r.fields[*i];
-    auto d = parse_launch_dims(f.text);
+    if (!i || *i >= r.size() || r.text(*i).empty()) return std::nullopt;
+    auto d = parse_launch_dims(r.text(*i));
     if (!d)
-        throw input_error(error_code::bad_number, file, r.line, f.column, std::string(column) + " \"" + f.text + "\" is not \"(x, y, z)\"");
+        throw input_error(error_code::bad_number, file, r.line, r.column(*i),
+                          std::string(column) + " \"" + std::string(r.text(*i)) + "\" is not \"(x, y, z)\"");
     return d;
 }
 
@@ -135,7 +134,10 @@ public:
 private:
     static std::string joined(const csv_record& r) {
         std::string s;
-        for (std::size_t i = 0; i < r.fields.size() && i < 4; ++i) s += (i ? "," : "") + r.fields[i].text;
+        for (std::size_t i = 0; i < r.size() && i < 4; ++i) {
+            if (i) s += ',';
+            s += r.text(i);
+        }
         return s;
     }
 
@@ -151,99 +153,108 @@ private:
                "\"; expected ncu --csv output (--page raw, --page details, --metrics or --print-summary)";
     }
 
-    const unit_scale* scale_for(const std::string& unit) {
+    const unit_scale* scale_for(std::string_view unit) {
         auto it = scales_.find(unit);
         if (it != scales_.end()) return it->second ? &*it->second : nullptr;
-        auto s = to_base_unit(unit);
-        if (!s) unknown_units_.insert(unit);
-        auto [pos, _] = scales_.emplace(unit, s);
+        auto s = to_base_unit(std::string(unit));
+        if (!s) unknown_units_.emplace(unit);
+        auto [pos, _] = scales_.emplace(std::string(unit), s);
         return pos->second ? &*pos->second : nullptr;
     }
 
     // A unit that cannot be the metric's (a percentage for a duration): the units row is shifted
     // against the header, or the export was edited.
-    void check_unit(const std::string& metric, const std::string& unit, std::size_t line, std::size_t column) {
+    void check_unit(std::string_view metric, std::string_view unit, std::size_t line, std::size_t column) {
         const unit_scale* s = unit.empty() ? nullptr : scale_for(unit);  // derived metrics may have none
         if (!s) return;
-        if (auto expected = unit_mismatch(metric, *s))
-            throw input_error(
-                error_code::bad_unit, file_, line, column,
-                "the unit \"" + unit + "\" of \"" + metric + "\" is not " + *expected + " (is the units row shifted against the header?)");
+        if (auto expected = unit_mismatch(std::string(metric), *s))
+            throw input_error(error_code::bad_unit, file_, line, column,
+                              "the unit \"" + std::string(unit) + "\" of \"" + std::string(metric) + "\" is not " + *expected +
+                                  " (is the units row shifted against the header?)");
     }
 
     // One metric in units of another kind from one launch to the next (bytes, then sectors): each
     // value is converted from its own unit, and the report says so. A change of scale within one
     // kind (us, then ms) is how ncu's automatic units are written, and converts exactly.
-    void note_unit_change(const std::string& metric, const std::string& unit, std::size_t line) {
-        auto [it, first] = first_unit_.emplace(metric, std::make_pair(unit, line));
-        if (first || it->second.first == unit) return;
+    void note_unit_change(std::string_view metric, std::string_view unit, std::size_t line) {
+        auto it = first_unit_.find(metric);
+        if (it == first_unit_.end()) {
+            first_unit_.emplace(std::string(metric), std::make_pair(std::string(unit), line));
+            return;
+        }
+        if (it->second.first == unit) return;
         const unit_scale* was = scale_for(it->second.first);
         const unit_scale* now = scale_for(unit);
         if (was && now && was->base == now->base) return;
-        if (!unit_changes_.insert(metric).second) return;
-        summary_.notes.push_back("\"" + metric + "\" is in \"" + it->second.first + "\" at line " + std::to_string(it->second.second) +
-                                 " and in \"" + unit + "\" at line " + std::to_string(line) +
-                                 "; each value was converted from its own unit");
+        if (!unit_changes_.emplace(metric).second) return;
+        summary_.notes.push_back("\"" + std::string(metric) + "\" is in \"" + it->second.first + "\" at line " +
+                                 std::to_string(it->second.second) + " and in \"" + std::string(unit) + "\" at line " +
+                                 std::to_string(line) + "; each value was converted from its own unit");
     }
 
-    // Stores one metric cell; a cell in a column with a unit must be a number.
     // Where a metric's cells are and how to read them: resolved once per raw-page column (or per
-    // details-page row), so a cell costs a number parse and an array store.
+    // details-page row), so a cell costs a number parse and an array store. The views outlive the
+    // plan's use: a raw-page plan views the header and units the reader keeps, a details-page
+    // plan is used on the row it was made from.
     struct column_plan {
-        const std::string* metric;  // the id, for texts and messages
+        std::string_view metric;  // the id, for texts and messages
         metric_key key;
-        const std::string* unit;
-        const unit_scale* scale;   // nullptr: a unit the engine cannot convert (the value is skipped)
-        const std::string* label;  // the header text or display name, for messages
-        bool raw;                  // label is a raw-page column ("column \"X\"") or a display name ("\"X\"")
+        std::string_view unit;
+        const unit_scale* scale;  // nullptr: a unit the engine cannot convert (the value is skipped)
+        std::string_view label;   // the header text or display name, for messages
+        bool raw;                 // label is a raw-page column ("column \"X\"") or a display name ("\"X\"")
         bool may_be_negative;
     };
 
-    column_plan plan_for(const std::string& metric, const std::string& unit, const std::string& label, bool raw) {
+    column_plan plan_for(std::string_view metric, std::string_view unit, std::string_view label, bool raw) {
         const unit_scale* s = scale_for(unit);
-        const bool signed_kind = !s || (s->base != "ns" && s->base != "byte") || metric.rfind("derived__", 0) == 0;
-        return {&metric, intern_metric(metric), &unit, s, &label, raw, signed_kind};
+        const bool signed_kind = !s || (s->base != "ns" && s->base != "byte") || metric.substr(0, 9) == "derived__";
+        return {metric, intern_metric(metric), unit, s, label, raw, signed_kind};
     }
 
     // Built only when a message needs it.
-    static std::string label_of(const column_plan& p) { return p.raw ? "column \"" + *p.label + "\"" : "\"" + *p.label + "\""; }
+    static std::string label_of(const column_plan& p) {
+        return p.raw ? "column \"" + std::string(p.label) + "\"" : "\"" + std::string(p.label) + "\"";
+    }
 
-    void store(launch_record& rec, const column_plan& p, const csv_field& cell, std::size_t line) {
-        cell_value v = numbers_.read(cell.text);
+    // Stores one metric cell, `v` as numbers_.take read it; a cell in a column with a unit must be a number.
+    void store(launch_record& rec, const column_plan& p, const cell_value& v, std::string_view cell, std::size_t line, std::size_t column) {
         if (v.what == cell_value::kind::missing) return;
         if (v.what == cell_value::kind::text) {
-            if (!p.unit->empty())
-                throw input_error(error_code::bad_number, file_, line, cell.column,
-                                  "expected a number in " + label_of(p) + " (unit \"" + *p.unit + "\"), got \"" + cell.text + "\"");
-            rec.texts[*p.metric] = cell.text;
+            if (!p.unit.empty())
+                throw input_error(
+                    error_code::bad_number, file_, line, column,
+                    "expected a number in " + label_of(p) + " (unit \"" + std::string(p.unit) + "\"), got \"" + std::string(cell) + "\"");
+            rec.texts[std::string(p.metric)] = std::string(cell);
             return;
         }
-        numbers_.note_read_while_unknown(cell.text);
+        numbers_.note_read_while_unknown(cell);
         const unit_scale* s = p.scale;
         if (!s) return;
         const double value = v.number * s->factor;
         if (!std::isfinite(value))
-            throw input_error(error_code::bad_number, file_, line, cell.column,
-                              "the value in " + label_of(p) + " is not a finite number: \"" + cell.text + "\"");
+            throw input_error(error_code::bad_number, file_, line, column,
+                              "the value in " + label_of(p) + " is not a finite number: \"" + std::string(cell) + "\"");
         // A duration or a byte count cannot be negative. Other counters can: ncu derives some by
         // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
         if (value < 0 && !p.may_be_negative)
-            throw input_error(error_code::bad_number, file_, line, cell.column,
+            throw input_error(error_code::bad_number, file_, line, column,
                               std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + label_of(p) +
-                                  ": \"" + cell.text + "\"");
+                                  ": \"" + std::string(cell) + "\"");
         rec.set(p.key, value == 0 ? 0.0 : value);  // -0 is 0
     }
 
     // --print-summary's "Invocations": a whole number of launches, read in the file's number style
     // ("1.234" is 1234 launches in a comma-style file, not 1), small enough to count exactly.
     std::size_t launch_count(const csv_record& row, std::size_t column) {
-        const std::string& text = field(row, column);
+        const std::string_view text = field(row, column);
         const std::size_t at = column_at(row, column);
         numbers_.observe(text, file_, row.line, at);
         const cell_value v = numbers_.read(text);
         if (v.what != cell_value::kind::number || !(v.number >= 1 && v.number <= max_launches) || v.number != std::floor(v.number))
-            throw input_error(error_code::bad_number, file_, row.line, at,
-                              "expected a launch count (a whole number from 1 to 1e15) in column \"Invocations\", got \"" + text + "\"");
+            throw input_error(
+                error_code::bad_number, file_, row.line, at,
+                "expected a launch count (a whole number from 1 to 1e15) in column \"Invocations\", got \"" + std::string(text) + "\"");
         return std::size_t(v.number);
     }
 
@@ -258,35 +269,45 @@ private:
         rec = launch_record{};
     }
 
-    void read_raw(const csv_record& header, const header_index& h) {
+    void read_raw(const csv_record& header_row, const header_index& h) {
         identity_columns ids(h);
-        const std::size_t n = header.fields.size();
+        // The header and units rows are kept: the record's own texts change with the next row.
+        std::vector<std::string> header;
+        std::vector<std::size_t> header_columns;
+        for (std::size_t i = 0; i < header_row.size(); ++i) {
+            header.emplace_back(header_row.text(i));
+            header_columns.push_back(header_row.column(i));
+        }
+        const std::size_t header_line = header_row.line;
+        const std::size_t n = header.size();
         // Metric columns start after the identity block; the identity names are known.
-        static const std::set<std::string> identity = {"ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
-                                                       "Stream", "Block Size", "Grid Size",    "Device",    "CC",          "Kernel Time"};
+        static const std::set<std::string, std::less<>> identity = {"ID",          "Process ID", "Process Name", "Host Name",
+                                                                    "Kernel Name", "Context",    "Stream",       "Block Size",
+                                                                    "Grid Size",   "Device",     "CC",           "Kernel Time"};
         std::vector<std::size_t> metric_cols;
         for (std::size_t i = 0; i < n; ++i)
-            if (!identity.count(header.fields[i].text) && header.fields[i].text.rfind("NVTX", 0) != 0 &&
-                header.fields[i].text.find("thread_domain") == std::string::npos)
+            if (!identity.count(header[i]) && header[i].rfind("NVTX", 0) != 0 && header[i].find("thread_domain") == std::string::npos)
                 metric_cols.push_back(i);
         // One value per metric and launch: a metric named twice would leave one of them unread.
-        std::map<std::string, std::size_t> seen;
+        std::map<std::string_view, std::size_t> seen;
         for (auto c : metric_cols) {
-            auto [it, fresh] = seen.emplace(header.fields[c].text, c);
+            auto [it, fresh] = seen.emplace(header[c], c);
             if (!fresh)
-                throw input_error(error_code::unknown_format, file_, header.line, header.fields[c].column,
-                                  "the column \"" + header.fields[c].text + "\" appears twice in the header (fields " +
-                                      std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")");
+                throw input_error(error_code::unknown_format, file_, header_line, header_columns[c],
+                                  "the column \"" + header[c] + "\" appears twice in the header (fields " + std::to_string(it->second + 1) +
+                                      " and " + std::to_string(c + 1) + ")");
         }
         std::vector<std::string> units(n);
-        std::vector<column_plan> plans;  // one per metric column, once the units row is read
-        plans.reserve(metric_cols.size());
+        // Only the columns some stage reads are parsed (metric_keys.hpp, engine_reads): a raw page
+        // of --set full has ~2,200 metric columns and the engine reads ~150 of them. Every column's
+        // unit is still checked against its metric, once, on the units row.
+        std::vector<std::pair<std::size_t, column_plan>> plans;  // (field index, plan)
         csv_record row;
         bool first = true;
         while (records_.next(row)) {
-            if (row.fields.size() != n)
+            if (row.size() != n)
                 throw input_error(error_code::column_count, file_, row.line, 0,
-                                  "expected " + std::to_string(n) + " fields as in the header, found " + std::to_string(row.fields.size()));
+                                  "expected " + std::to_string(n) + " fields as in the header, found " + std::to_string(row.size()));
             // The units row follows the header and has an empty ID. Without it every value would be
             // read in base units: milliseconds as nanoseconds.
             if (first) {
@@ -294,16 +315,26 @@ private:
                     throw input_error(error_code::bad_unit, file_, row.line, 1,
                                       "the raw page's units row is missing: the row after the header must give each column's unit "
                                       "(ncu --csv --page raw writes it)");
-                for (std::size_t i = 0; i < n; ++i) units[i] = row.fields[i].text;
-                for (auto c : metric_cols) check_unit(header.fields[c].text, units[c], row.line, row.fields[c].column);
-                for (auto c : metric_cols) plans.push_back(plan_for(header.fields[c].text, units[c], header.fields[c].text, true));
+                for (std::size_t i = 0; i < n; ++i) units[i] = row.text(i);
+                for (auto c : metric_cols) check_unit(header[c], units[c], row.line, row.column(c));
+                for (auto c : metric_cols) {
+                    column_plan p = plan_for(header[c], units[c], header[c], true);
+                    if (metric_read_index(p.key) >= 0) plans.emplace_back(c, p);
+                }
                 first = false;
                 continue;
             }
-            for (auto c : metric_cols) numbers_.observe(row.fields[c].text, file_, row.line, row.fields[c].column);
+            // While no value has shown the number style, the whole row is looked at before any cell
+            // is read, so a row's own grouped values can settle it ("1,056" alone cannot).
+            if (numbers_.style() == number_style::unknown)
+                for (const auto& [c, p] : plans) numbers_.observe(row.text(c), file_, row.line, row.column(c));
             launch_record rec;
             ids.fill(row, rec, file_);
-            for (std::size_t i = 0; i < metric_cols.size(); ++i) store(rec, plans[i], row.fields[metric_cols[i]], row.line);
+            rec.values.reserve(plans.size());
+            for (const auto& [c, p] : plans) {
+                const std::string_view cell = row.text(c);
+                store(rec, p, numbers_.take(cell, file_, row.line, row.column(c)), cell, row.line, row.column(c));
+            }
             emit(rec);
         }
     }
@@ -311,7 +342,7 @@ private:
     // Details, --metrics, summary and 2019-era exports: one row per metric.
     void read_long(const csv_record& header, const header_index& h) {
         identity_columns ids(h);
-        const std::size_t n = header.fields.size();
+        const std::size_t n = header.size();
         auto section = h.find("Section Name"), name = h.find("Metric Name"), unit = h.find("Metric Unit");
         auto value = summary_.form == ncu_form::summary ? h.find("Average") : h.find("Metric Value");
         auto rule_name = h.find("Rule Name"), rule_type = h.find("Rule Type"), rule_desc = h.find("Rule Description");
@@ -320,25 +351,29 @@ private:
         std::size_t value_end = *value + 1;
         launch_record rec;
         std::string key;  // which launch the rows belong to
+        std::string row_key;
         csv_record row;
         while (records_.next(row)) {
-            std::size_t got = row.fields.size();
-            bool metric_row_short = got == value_end || (got == value_end + 1 && row.fields.back().text.empty());
+            std::size_t got = row.size();
+            bool metric_row_short = got == value_end || (got == value_end + 1 && row.text(got - 1).empty());
             if (got != n && !metric_row_short)
                 throw input_error(error_code::column_count, file_, row.line, 0,
                                   "expected " + std::to_string(n) + " fields as in the header" +
                                       (value_end < n ? " (or " + std::to_string(value_end) + " for a metric row)" : std::string()) +
                                       ", found " + std::to_string(got));
-            std::string row_key = summary_.form == ncu_form::summary ? field(row, ids.process) + "|" + field(row, ids.kernel) + "|" +
-                                                                           field(row, ids.block) + "|" + field(row, ids.grid)
-                                                                     : field(row, ids.id);
+            row_key = field(row, summary_.form == ncu_form::summary ? ids.process : ids.id);
+            if (summary_.form == ncu_form::summary)
+                for (auto part : {ids.kernel, ids.block, ids.grid}) {
+                    row_key += '|';
+                    row_key += field(row, part);
+                }
             if (row_key != key) {
                 if (!key.empty()) emit(rec);
                 key = row_key;
                 ids.fill(row, rec, file_);
                 if (invocations) rec.invocations = launch_count(row, *invocations);
             }
-            const std::string& rname = field(row, rule_name);
+            const std::string_view rname = field(row, rule_name);
             if (!rname.empty()) {
                 ncu_rule rule;
                 rule.section = field(row, section);
@@ -351,16 +386,16 @@ private:
                 rec.rules.push_back(std::move(rule));
                 continue;
             }
-            const std::string& mname = field(row, name);
+            const std::string_view mname = field(row, name);
             if (mname.empty()) continue;
-            std::string id = looks_like_metric_id(mname) ? mname : metric_id_for_display(field(row, section), mname);
-            if (id.empty()) id = "display:" + field(row, section) + "/" + mname;  // kept, but no stage reads it
-            const csv_field& cell = row.fields[*value];
-            numbers_.observe(cell.text, file_, row.line, cell.column);
-            const std::string& unit_text = field(row, unit);
+            std::string id = looks_like_metric_id(mname) ? std::string(mname) : metric_id_for_display(field(row, section), mname);
+            if (id.empty()) id = "display:" + std::string(field(row, section)) + "/" + std::string(mname);  // kept, but no stage reads it
+            const std::string_view cell = row.text(*value);
+            const cell_value v = numbers_.take(cell, file_, row.line, row.column(*value));
+            const std::string_view unit_text = field(row, unit);
             if (unit) check_unit(id, unit_text, row.line, column_at(row, unit));
             note_unit_change(id, unit_text, row.line);
-            store(rec, plan_for(id, unit_text, mname, false), cell, row.line);
+            store(rec, plan_for(id, unit_text, mname, false), v, cell, row.line, row.column(*value));
         }
         if (!key.empty()) emit(rec);
     }
@@ -370,10 +405,10 @@ private:
     number_reader numbers_;
     const launch_sink& sink_;
     read_summary summary_;
-    std::map<std::string, std::optional<unit_scale>> scales_;
-    std::set<std::string> unknown_units_;
-    std::map<std::string, std::pair<std::string, std::size_t>> first_unit_;  // metric -> its first unit and line
-    std::set<std::string> unit_changes_;
+    std::map<std::string, std::optional<unit_scale>, std::less<>> scales_;
+    std::set<std::string, std::less<>> unknown_units_;
+    std::map<std::string, std::pair<std::string, std::size_t>, std::less<>> first_unit_;  // metric -> its first unit and line
+    std::set<std::string, std::less<>> unit_changes_;
     bool name_note_ = false;
 };
 

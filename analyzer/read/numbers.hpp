@@ -39,12 +39,16 @@ public:
     // Looks at a cell before it is read; throws input_error on a contradiction.
     void observe(std::string_view cell, const std::string& file, std::size_t line, std::size_t column);
     cell_value read(std::string_view cell) const { return read_cell(cell, style_ == number_style::unknown ? number_style::point : style_); }
+    // observe(), then read(): the cell's shape is found once.
+    cell_value take(std::string_view cell, const std::string& file, std::size_t line, std::size_t column);
     number_style style() const { return style_; }
     // True when some value was read before the style was known (ncu's default, point, assumed).
     bool assumed() const { return assumed_; }
     void note_read_while_unknown(std::string_view cell);
 
 private:
+    // What the evidence `e` of a cell says: fixes the style, or contradicts it (an error).
+    void settle(number_style e, std::string_view cell, const std::string& file, std::size_t line, std::size_t column);
     number_style style_;
     bool forced_;
     bool assumed_ = false;

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 namespace roofline {
 namespace {
 
@@ -117,16 +119,17 @@ ojson kernel_json(const analysed_kernel& k) {
 std::string dump(const ojson& j) { return j.dump(2, ' ', false, ojson::error_handler_t::replace); }
 
 // The text of `j` as an element two levels down the document: every line indented four more.
-void append_nested(std::string& out, const ojson& j) {
+void write_nested(std::ostream& out, const ojson& j) {
     const std::string text = dump(j);
-    out += "    ";
+    std::string indented = "    ";
     for (char c : text) {
-        out += c;
-        if (c == '\n') out += "    ";
+        indented += c;
+        if (c == '\n') indented += "    ";
     }
+    out << indented;
 }
 
-std::string render_json(const analysis& a, const print_options&) {
+void write_json(const analysis& a, const print_options&, std::ostream& o) {
     // The document is written a kernel at a time: one kernel's tree in memory, not every kernel's
     // (a capture of 10,000 distinct kernels holds gigabytes as one tree). The bytes are those of
     // dumping the whole document with an indent of 2.
@@ -150,16 +153,16 @@ std::string render_json(const analysis& a, const print_options&) {
     std::string out = dump(head);
     out.pop_back();  // the closing brace: the kernels and the opportunities follow
     while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    out += ",\n  \"kernels\": ";
+    o << out << ",\n  \"kernels\": ";
     if (a.kernels.empty()) {
-        out += "[]";
+        o << "[]";
     } else {
-        out += "[\n";
+        o << "[\n";
         for (std::size_t i = 0; i < a.kernels.size(); ++i) {
-            append_nested(out, kernel_json(a.kernels[i]));
-            out += i + 1 < a.kernels.size() ? ",\n" : "\n";
+            write_nested(o, kernel_json(a.kernels[i]));
+            o << (i + 1 < a.kernels.size() ? ",\n" : "\n");
         }
-        out += "  ]";
+        o << "  ]";
     }
     ojson ops = ojson::array();
     for (const auto& op : opportunities(a))
@@ -172,9 +175,14 @@ std::string render_json(const analysis& a, const print_options&) {
              {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
     ojson tail;
     tail["opportunities"] = ops;
-    std::string rest = dump(tail);  // "{\n  \"opportunities\": ...\n}"
-    out += ",\n" + rest.substr(2) + "\n";
-    return out;
+    const std::string rest = dump(tail);  // "{\n  \"opportunities\": ...\n}"
+    o << ",\n" << rest.substr(2) << "\n";
+}
+
+std::string render_json(const analysis& a, const print_options& options) {
+    std::ostringstream o;
+    write_json(a, options, o);
+    return o.str();
 }
 
 }  // namespace roofline

@@ -21,7 +21,7 @@ std::string heading_name(const std::string& name) {
     return out;
 }
 
-void write_resources(std::ostringstream& o, const kernel_roofline& k) {
+void write_resources(std::ostream& o, const kernel_roofline& k) {
     table t({"resource", "work", "peak at capture clock", "busy", "useful", "practical share", "floor", "how"});
     for (const auto& r : k.resources) {
         const bool floor = info(r.id).in_floor;
@@ -48,7 +48,7 @@ const char* outcome_text(rules::visited_node::outcome r) {
     }
 }
 
-void write_finding(std::ostringstream& o, const rules::finding& f) {
+void write_finding(std::ostream& o, const rules::finding& f) {
     o << "\n- **" << f.id << "**";
     if (f.est_speedup)
         o << " (est. " << format_number(*f.est_speedup) << "x alone; saves " << format_duration_ns(*f.est_time_saved_combined_ns)
@@ -64,7 +64,7 @@ void write_finding(std::ostringstream& o, const rules::finding& f) {
 }
 
 // The findings, then the path through every tree with the value of each condition's inputs.
-void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
+void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
     if (!d.findings.empty()) {
         o << "\nFindings:\n";
         for (const auto& f : d.findings) write_finding(o, f);
@@ -83,7 +83,7 @@ void write_diagnosis(std::ostringstream& o, const rules::diagnosis& d) {
           << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
 }
 
-void write_header(std::ostringstream& o, const analysis& a, const std::string& chart) {
+void write_header(std::ostream& o, const analysis& a, const std::string& chart) {
     o << "# Roofline report: " << a.input << "\n\n";
     o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
     o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of " << a.launches_read << " launches analysed, "
@@ -104,7 +104,7 @@ void write_header(std::ostringstream& o, const analysis& a, const std::string& c
     if (!chart.empty()) o << "![Roofline chart: every kernel at its DRAM arithmetic intensity](" << chart << ")\n\n";
 }
 
-void write_summary(std::ostringstream& o, const analysis& a) {
+void write_summary(std::ostream& o, const analysis& a) {
     o << "## Summary\n\n";
     table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof", "bound / limiter"});
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
@@ -116,7 +116,7 @@ void write_summary(std::ostringstream& o, const analysis& a) {
     o << t.markdown();
 }
 
-void write_opportunities(std::ostringstream& o, const analysis& a) {
+void write_opportunities(std::ostream& o, const analysis& a) {
     const auto ops = opportunities(a);
     if (ops.empty()) return;
     o << "\n## Opportunities\n\nEvery finding with a gain estimate, by the GPU time it would save over the whole workload "
@@ -136,7 +136,7 @@ void write_opportunities(std::ostringstream& o, const analysis& a) {
 
 std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_string(*d) : "?"; }
 
-void write_kernel(std::ostringstream& o, const analysed_kernel& k, std::size_t rank) {
+void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank) {
     o << "\n### " << rank << ". " << heading_name(k.group.name) << "\n\n";
     o << "- Full name: " << code(k.group.name) << "\n";
     o << "- Launches: " << k.group.launches << " (first: ID " << k.group.first_id << ", line " << k.group.first_line << "); grid "
@@ -173,13 +173,17 @@ void write_kernel(std::ostringstream& o, const analysed_kernel& k, std::size_t r
 
 }  // namespace
 
-std::string render_markdown(const analysis& a, const print_options& options) {
-    std::ostringstream o;
+void write_markdown(const analysis& a, const print_options& options, std::ostream& o) {
     write_header(o, a, options.chart_file);
     write_summary(o, a);
     write_opportunities(o, a);
     o << "\n## Kernels\n";
     for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1);
+}
+
+std::string render_markdown(const analysis& a, const print_options& options) {
+    std::ostringstream o;
+    write_markdown(a, options, o);
     return o.str();
 }
 

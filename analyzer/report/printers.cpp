@@ -1,13 +1,20 @@
 #include "analyzer/report/report.hpp"
 
 namespace roofline {
+namespace {
+
+void write_terminal(const analysis& a, const print_options& o, std::ostream& out) { out << render_terminal(a, o); }
+void write_chart(const analysis& a, const print_options& o, std::ostream& out) { out << render_chart(a, o); }
+
+}  // namespace
 
 const std::vector<report_format>& report_formats() {
     static const std::vector<report_format> formats = {
-        {"markdown", "the full report: summary, opportunities, each kernel's roofline, findings and rule paths", ".md", render_markdown},
-        {"json", "the same as data (schema roofline-report/1, docs/report-json.md)", ".json", render_json},
-        {"terminal", "a compact table of the top kernels and opportunities", ".txt", render_terminal},
-        {"svg", "the roofline chart of every kernel", ".svg", render_chart},
+        {"markdown", "the full report: summary, opportunities, each kernel's roofline, findings and rule paths", ".md", render_markdown,
+         write_markdown},
+        {"json", "the same as data (schema roofline-report/1, docs/report-json.md)", ".json", render_json, write_json},
+        {"terminal", "a compact table of the top kernels and opportunities", ".txt", render_terminal, write_terminal},
+        {"svg", "the roofline chart of every kernel", ".svg", render_chart, write_chart},
     };
     return formats;
 }

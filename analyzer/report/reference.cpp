@@ -69,9 +69,9 @@ std::string metric_catalogue_markdown() {
     for (const auto& m : metric_catalogue()) t.row({code(m.id), m.unit, m.meaning, m.pitfall, m.collected_by});
     out += t.markdown();
     if (metric_families().empty()) return out;
-    out += "\nRead by prefix, because which of them exist differs by GPU:\n\n";
-    table f({"prefix", "for example", "meaning", "collected by"});
-    for (const auto& m : metric_families()) f.row({code(m.prefix + "*"), code(m.example), m.meaning, m.collected_by});
+    out += "\nRead by name pattern, because which of them exist differs by GPU:\n\n";
+    table f({"pattern", "for example", "meaning", "collected by"});
+    for (const auto& m : metric_families()) f.row({code(m.prefix + "*" + m.suffix), code(m.example), m.meaning, m.collected_by});
     return out + f.markdown();
 }
 

@@ -5,6 +5,7 @@
 #include "analyzer/pipeline/analysis.hpp"
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,8 @@ struct report_format {
     const char* what;  // one line for --help
     const char* extension;
     std::string (*print)(const analysis&, const print_options&);
+    // The same bytes, written as they are made: a report of 10,000 kernels is never one string.
+    void (*write)(const analysis&, const print_options&, std::ostream&);
 };
 
 // markdown, json, terminal, svg: in that order.
@@ -32,10 +35,12 @@ const report_format* find_report_format(std::string_view name);
 std::string report_format_names();
 
 std::string render_markdown(const analysis& a, const print_options& o = {});
+void write_markdown(const analysis& a, const print_options& o, std::ostream& out);
 // The terminal view: top kernels and opportunities in a fixed-width table.
 std::string render_terminal(const analysis& a, const print_options& o = {});
 // The JSON schema is documented in docs/report-json.md.
 std::string render_json(const analysis& a, const print_options& o = {});
+void write_json(const analysis& a, const print_options& o, std::ostream& out);
 // The roofline chart of every kernel (chart_svg.hpp).
 std::string render_chart(const analysis& a, const print_options& o = {});
 

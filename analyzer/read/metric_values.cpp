@@ -1,0 +1,49 @@
+#include "analyzer/read/metric_values.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+bool key_less(const std::pair<metric_key, double>& e, metric_key k) { return e.first < k; }
+
+}  // namespace
+
+metric_values::metric_values(std::initializer_list<std::pair<std::string_view, double>> values) {
+    for (const auto& [id, v] : values) (*this)[id] = v;
+}
+
+metric_values::metric_values(const std::map<std::string, double>& values) {
+    for (const auto& [id, v] : values) (*this)[id] = v;
+}
+
+std::optional<double> metric_values::find(std::string_view id) const {
+    const auto key = find_metric_key(id);
+    if (!key) return std::nullopt;
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), *key, key_less);
+    if (it == entries_.end() || it->first != *key) return std::nullopt;
+    return it->second;
+}
+
+double metric_values::at(std::string_view id) const {
+    if (auto v = find(id)) return *v;
+    throw std::out_of_range("metric_values::at: no " + std::string(id));
+}
+
+double& metric_values::operator[](std::string_view id) {
+    const metric_key key = intern_metric(id);
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), key, key_less);
+    if (it == entries_.end() || it->first != key) it = entries_.insert(it, {key, 0.0});
+    return it->second;
+}
+
+void metric_values::set(metric_key key, double value) {
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), key, key_less);
+    if (it == entries_.end() || it->first != key)
+        entries_.insert(it, {key, value});
+    else
+        it->second = value;
+}
+
+}  // namespace roofline

@@ -1,0 +1,41 @@
+// One kernel's metrics, by interned key (metric_keys.hpp), in a sorted flat array: about 2 KB for
+// the ~150 metrics the engine reads, where a map from names took some 20 KB (a node and a name
+// string per metric). Looked up by name like a map.
+#pragma once
+
+#include "analyzer/read/metric_keys.hpp"
+
+#include <cstddef>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace roofline {
+
+class metric_values {
+public:
+    metric_values() = default;
+    metric_values(std::initializer_list<std::pair<std::string_view, double>> values);
+    metric_values(const std::map<std::string, double>& values);  // NOLINT: as a map converts, for tests and tools
+
+    std::optional<double> find(std::string_view id) const;
+    // The value; std::out_of_range when the kernel lacks the metric.
+    double at(std::string_view id) const;
+    std::size_t count(std::string_view id) const { return find(id) ? 1 : 0; }
+    // The value, made 0 if the kernel lacked it, as std::map's operator[].
+    double& operator[](std::string_view id);
+    void set(metric_key key, double value);
+    std::size_t size() const { return entries_.size(); }
+    bool empty() const { return entries_.empty(); }
+    // (key, value) in key order: metric_name(key) gives the name.
+    const std::vector<std::pair<metric_key, double>>& entries() const { return entries_; }
+
+private:
+    std::vector<std::pair<metric_key, double>> entries_;  // sorted by key
+};
+
+}  // namespace roofline
