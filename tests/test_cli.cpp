@@ -76,6 +76,39 @@ TEST_CASE("--gpu overrides detection; a live run without a device name needs it"
     CHECK(j["kernels"][0]["bound"] == "memory");
 }
 
+TEST_CASE("--gpu that contradicts the capture's device is an error unless --gpu-override") {
+    auto csv = source_path("examples/h100/kernels_raw.csv");
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "rtx-5090"}),
+                         doctest::Contains("--gpu rtx-5090 contradicts the capture, which ran on \"NVIDIA H100 80GB HBM3\""), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h200"}), doctest::Contains("add --gpu-override"), input_error);
+    auto r = run_cli({"analyze", csv, "--gpu", "h200", "--gpu-override", "--format", "json"});
+    CHECK(r.rc == 0);
+    CHECK(nlohmann::json::parse(r.out)["gpu"]["id"] == "h200");
+    CHECK(nlohmann::json::parse(run_cli({"analyze", csv, "--gpu", "h100-sxm", "--format", "json"}).out)["gpu"]["id"] == "h100-sxm");
+}
+
+TEST_CASE("launches of two GPU models are never analysed as one; --device picks one") {
+    auto csv = source_path("tests/corpus/fail_two_gpu_models.csv");
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv}),
+                         doctest::Contains("more than one GPU model (device 0 \"NVIDIA H100 80GB HBM3\" (CC 9.0, 1 launch), device 1 "
+                                           "\"NVIDIA H200\" (CC 9.0, 1 launch)); kernels of different GPUs are never analysed as one: "
+                                           "pass --device"),
+                         input_error);
+    for (const auto& [device, gpu] : {std::pair{"0", "h100-sxm"}, std::pair{"1", "h200"}}) {
+        auto j = nlohmann::json::parse(run_cli({"analyze", csv, "--device", device, "--format", "json"}).out);
+        CHECK(j["gpu"]["id"] == gpu);
+        CHECK(j["input"]["launches_analysed"] == 1);
+    }
+}
+
+TEST_CASE("a GPU no spec file describes is placed by the capture's own peaks") {
+    auto j =
+        nlohmann::json::parse(run_cli({"analyze", source_path("tests/corpus/pass_unknown_gpu_from_capture.csv"), "--format", "json"}).out);
+    CHECK(j["gpu"]["id"] == "from-capture");
+    CHECK(j["gpu"]["name"] == "Mystery GPU");
+    CHECK(j["kernels"][0]["pct_of_roof"].is_number());  // placed under a roof
+}
+
 TEST_CASE("usage errors are errors, help is not") {
     CHECK(run_cli({"analyze", "--help"}).rc == 0);
     CHECK(run_cli({"nonsense"}).rc == 2);

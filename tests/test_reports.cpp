@@ -83,6 +83,7 @@ TEST_CASE("on a GPU with no measured practical shares the estimates stay, and bo
     // roof the H100 SXM measured takes its share as a default.
     analyze_options o;
     o.gpu = "h100-pcie";
+    o.gpu_override = true;  // the capture says H100 SXM: the spec is chosen on purpose
     auto a = analyze_example("examples/h100/pairs_raw.csv", o);
     REQUIRE_FALSE(a.default_practical.empty());
     CHECK(std::find(a.default_practical.begin(), a.default_practical.end(), resource::dram) != a.default_practical.end());

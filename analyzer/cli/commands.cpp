@@ -106,6 +106,9 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
                                                                                 "skip this many matching launches first")(
         "launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")(
         "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
+        "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
+        "device", po::value<std::string>()->default_value(""),
+        "analyse only the launches of this device (ncu's Device column), for a capture of several GPUs")(
         "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
         "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
@@ -119,6 +122,8 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     o.filter.launch_skip = vm["launch-skip"].as<std::size_t>();
     if (vm.count("launch-count")) o.filter.launch_count = vm["launch-count"].as<std::size_t>();
     o.gpu = vm["gpu"].as<std::string>();
+    o.gpu_override = vm.count("gpu-override") != 0;
+    o.device = vm["device"].as<std::string>();
     o.hwspecs_dir = vm["hwspecs"].as<std::string>();
     o.rules_dir = vm["rules"].as<std::string>();
     const std::string numbers = vm["numbers"].as<std::string>();

@@ -3,11 +3,15 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
+#include "models/capture_spec.hpp"
 #include "models/gpu_match.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 
 namespace roofline {
 namespace {
@@ -26,6 +30,66 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc) {
     return id;
 }
 
+struct device_seen {
+    std::string name, cc;
+    std::size_t launches = 0;
+    bool mixed = false;  // launches of this device id named two models (two captures concatenated)
+};
+
+void note_device(std::map<std::string, device_seen>& devices, const launch_record& launch) {
+    auto it = launch.texts.find("device__attribute_display_name");
+    const std::string name = it == launch.texts.end() ? "" : it->second;
+    auto [d, fresh] = devices.try_emplace(launch.device, device_seen{name, launch.cc, 0, false});
+    if (!fresh && (d->second.name != name || d->second.cc != launch.cc)) d->second.mixed = true;
+    d->second.launches += launch.invocations;
+}
+
+// Launches of two GPU models analysed as one GPU would put half of them under the wrong roofs and
+// fold their kernels together: an error that names --device, unless every device is one model.
+void check_one_gpu_model(const std::map<std::string, device_seen>& devices, const analyze_options& options, const std::string& file) {
+    std::set<std::pair<std::string, std::string>> models;
+    bool mixed = false;
+    for (const auto& [id, d] : devices) {
+        models.emplace(d.name, d.cc);
+        mixed = mixed || d.mixed;
+    }
+    if (models.size() <= 1 && !mixed) return;
+    std::string list;
+    for (const auto& [id, d] : devices)
+        list += (list.empty() ? "" : ", ") + std::string("device ") + (id.empty() ? "\"\"" : id) + " \"" + d.name + "\" (CC " + d.cc +
+                ", " + std::to_string(d.launches) + (d.launches == 1 ? " launch)" : " launches)");
+    if (!options.device.empty())  // one device id, two models
+        throw input_error(error_code::unknown_gpu, file, 0, 0,
+                          "the launches of --device " + options.device + " name more than one GPU model (" + list +
+                              "): is the file two captures joined together? Split it and analyse each");
+    throw input_error(error_code::unknown_gpu, file, 0, 0,
+                      "the capture holds launches of more than one GPU model (" + list +
+                          "); kernels of different GPUs are never analysed as one: pass --device with one of them" +
+                          (mixed ? " (or split the file: one device id names two models)" : ""));
+}
+
+// --gpu naming another GPU than the one the capture says it ran on (its device name is another
+// spec's, or its compute capability differs) is a mistake unless asked for with --gpu-override.
+void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id, const std::string& file) {
+    auto lower = [](std::string s) {
+        for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    std::string ran_on;
+    if (!id.display_name.empty())
+        for (const auto& s : specs)
+            for (const auto& n : s.device_names)
+                if (lower(n) == lower(id.display_name) && s.id != chosen.id) ran_on = s.id;
+    const bool cc_differs = !id.cc.empty() && !chosen.compute_capability.empty() && id.cc != chosen.compute_capability;
+    if (ran_on.empty() && !cc_differs) return;
+    throw input_error(error_code::unknown_gpu, file, 0, 0,
+                      "--gpu " + chosen.id + " contradicts the capture, which ran on " +
+                          (id.display_name.empty() ? std::string("a GPU") : "\"" + id.display_name + "\"") +
+                          (ran_on.empty() ? "" : " (spec " + ran_on + ")") + " of compute capability " + (id.cc.empty() ? "?" : id.cc) +
+                          (cc_differs ? ", not " + chosen.compute_capability : std::string()) +
+                          "; add --gpu-override to place its kernels under " + chosen.id + "'s roofs anyway");
+}
+
 }  // namespace
 
 analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options) {
@@ -34,23 +98,43 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     kernel_table table;
     launch_filter filter(options.filter);
     std::string first_cc;
+    // Which GPUs the launches ran on: kernels of two GPU models are never folded together.
+    std::map<std::string, device_seen> devices;  // by ncu's Device column
     a.read = read_ncu_csv(in, input_name, options.read, [&](launch_record&& launch) {
         a.launches_read += launch.invocations;
         if (options.progress) options.progress(a.launches_read);
+        if (!options.device.empty() && launch.device != options.device) return;
+        note_device(devices, launch);
         if (!filter.accept(launch, input_name)) return;
         a.launches_kept += launch.invocations;
         if (first_cc.empty()) first_cc = launch.cc;
         table.add(std::move(launch));
     });
+    check_one_gpu_model(devices, options, input_name);
     std::vector<kernel_group> groups = table.finish();
     if (groups.empty())
         throw input_error(error_code::no_kernels, input_name, 0, 0,
                           "none of the " + std::to_string(a.launches_read) +
                               " launches passes the filters (--kernel-name, --launch-skip, --launch-count)");
     std::vector<gpu_spec> specs = load_gpu_specs(options.hwspecs_dir);
-    gpu_choice choice = match_gpu(specs, identity_of(groups.front(), first_cc), options.gpu, input_name);
-    a.gpu = *choice.spec;
-    a.gpu_how = choice.how;
+    const gpu_identity identity = identity_of(groups.front(), first_cc);
+    try {
+        gpu_choice choice = match_gpu(specs, identity, options.gpu, input_name);
+        if (!options.gpu.empty() && !options.gpu_override) check_forced_gpu(specs, *choice.spec, identity, input_name);
+        a.gpu = *choice.spec;
+        a.gpu_how = choice.how;
+    } catch (const input_error& e) {
+        // No spec file describes this GPU: the capture's own peaks place its kernels, where it has them.
+        if (!options.gpu.empty() || e.code() != error_code::unknown_gpu) throw;
+        auto made = spec_from_capture(groups.front().numbers, identity);
+        if (!made)
+            throw input_error(e.code(), e.file(), e.line(), e.column(),
+                              e.detail() +
+                                  ". The capture cannot stand in for a spec: it lacks the SM count, the SM clock or the DRAM "
+                                  "peak (export --page raw from a --set full capture: its rows hold them)");
+        a.gpu = made->spec;
+        a.gpu_how = "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
+    }
     a.default_practical = default_practical_resources(a.gpu);
     for (auto& g : groups) {
         analysed_kernel k;

@@ -60,3 +60,7 @@ write("fail_block_size_malformed.csv", [header, units, with_cell(row0, BLOCK, "(
 write("fail_column_short_summary.csv", summary[:5] + [summary[5].rsplit(",", 4)[0]] + summary[6:])
 write("fail_invocations_fraction.csv", [summary[0]] + [s.replace('","0","9.0","1","', '","0","9.0","1.5","') for s in summary[1:]])
 write("fail_invocations_huge.csv", [summary[0]] + [s.replace('","0","9.0","1","', '","0","9.0","1e19","') for s in summary[1:]])
+# Two GPU models in one file (device 0 an H100, device 1 an H200): never folded into one analysis.
+DEVICE, DISPLAY = 9, 23
+h200_row = with_cell(with_cell(row1, DEVICE, "1"), DISPLAY, "NVIDIA H200")
+write("fail_two_gpu_models.csv", [header, units, row0, h200_row])
