@@ -249,12 +249,14 @@ void finish(chart_data& c, std::map<resource, double>& peaks) {
     };
     if (c.roofline_panel) {
         c.roof.left = 80, c.roof.top = plot_top, c.roof.plot_h = plot_h;
-        c.roof.plot_w = c.memory_panel ? 480 : 560;
+        // Beside the memory panel, the two share the width by how many kernels each holds.
+        const double share = double(c.points.size()) / double(c.points.size() + c.memory.size());
+        c.roof.plot_w = c.memory_panel ? std::clamp(std::round(820 * share), 440.0, 520.0) : 560;
         x = c.roof.left + c.roof.plot_w + column(false);
     }
     if (c.memory_panel) {
         c.mem.left = x + 90, c.mem.top = plot_top, c.mem.plot_h = plot_h;
-        c.mem.plot_w = 320;
+        c.mem.plot_w = c.roofline_panel ? 820 - c.roof.plot_w : 560;
         x = c.mem.left + c.mem.plot_w + column(true);
     }
     c.width = std::ceil(std::max(x, text_width(c.title, 15, true) + 2 * margin));
@@ -411,7 +413,8 @@ struct svg_chart {
                     flops ? "arithmetic intensity (FLOP per DRAM byte; open marks: per L2, L1 byte)"
                           : "warp instructions per DRAM byte (open marks: per L2, L1 byte)",
                     flops ? "FLOP/s of the dominant precision" : "warp instructions per second",
-                    (flops ? "Roofline: " : "Instruction roofline: ") + std::to_string(n) + (n == 1 ? " kernel" : " kernels"));
+                    flops ? "Roofline: " + std::to_string(n) + (n == 1 ? " kernel that does" : " kernels that do") + " floating-point work"
+                          : "Instruction roofline: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels"));
         roof_ceilings();
         roof_kernels();
         roles();
@@ -604,8 +607,11 @@ struct svg_chart {
         plot_frame(L, "memory-plot");
         grid(L, [](double d) { return decade_text(d, "s"); }, [](double d) { return decade_text(d, "B/s"); });
         const std::size_t n = c.memory.size();
+        const bool no_flops = flops && std::none_of(c.memory.begin(), c.memory.end(), [](const memory_point& m) {
+            return dominant_precision(*m.kernel) != nullptr;
+        });
         axis_titles(L, "the kernel's total time", "bytes per second moved",
-                    "Memory: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels") + " off the roofline");
+                    "Memory: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels") + (no_flops ? " without FLOPs" : " off the roofline"));
         // The ceilings: one horizontal line per level, as on the roofline: DRAM solid, L2 dashed, L1 dotted.
         o << "<g class=\"ceilings\" clip-path=\"url(#memory-plot)\" fill=\"none\">\n";
         for (const auto& ce : c.ceilings) {
