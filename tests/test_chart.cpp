@@ -41,7 +41,7 @@ struct parsed_chart {
     std::map<std::string, panel> panels;  // "roofline", "memory"
     std::vector<pt::ptree> kernels, ceilings, levels, labels, legend;
     std::vector<text_line> texts;
-    std::set<std::size_t> unlabelled;
+    std::set<std::size_t> unlabelled, not_drawn;
 };
 
 panel read_panel(const pt::ptree& g) {
@@ -80,8 +80,9 @@ void collect(const pt::ptree& node, parsed_chart& c, double size, bool bold) {
         const std::string cls = child.get("<xmlattr>.class", "");
         if (tag == "g" && cls == "panel") c.panels[child.get<std::string>("<xmlattr>.data-panel")] = read_panel(child);
         if (tag == "g" && cls == "caption") {
-            std::istringstream in(child.get("<xmlattr>.data-unlabelled", ""));
+            std::istringstream in(child.get("<xmlattr>.data-unlabelled", "")), out(child.get("<xmlattr>.data-not-drawn", ""));
             for (std::size_t n; in >> n;) c.unlabelled.insert(n);
+            for (std::size_t n; out >> n;) c.not_drawn.insert(n);
         }
         if (tag == "circle" || tag == "polyline" || tag == "line") {
             if (cls == "kernel") c.kernels.push_back(child);
@@ -179,8 +180,9 @@ void check_every_kernel_drawn_and_numbered(const analysis& a, const parsed_chart
         REQUIRE(n <= a.kernels.size());
         CHECK(p.get<std::string>("<xmlattr>.data-kernel") == short_name(a.kernels[n - 1].group.name));  // the summary's row n
     }
+    for (std::size_t n : c.not_drawn) CHECK(drawn.emplace(n, 0).second);  // listed, not drawn
     CHECK(drawn.size() == a.kernels.size());
-    for (const auto& [n, times] : drawn) CHECK(times == 1);
+    for (const auto& [n, times] : drawn) CHECK(times == (c.not_drawn.count(n) ? 0 : 1));
     std::set<std::size_t> labelled;
     for (const auto& l : c.labels) {
         const std::size_t n = l.get<std::size_t>("<xmlattr>.data-number");
@@ -188,7 +190,7 @@ void check_every_kernel_drawn_and_numbered(const analysis& a, const parsed_chart
         CHECK(labelled.insert(n).second);
         CHECK(!c.unlabelled.count(n));
     }
-    for (const auto& [n, times] : drawn) CHECK((labelled.count(n) || c.unlabelled.count(n)));
+    for (const auto& [n, times] : drawn) CHECK((labelled.count(n) || c.unlabelled.count(n) || c.not_drawn.count(n)));
 }
 
 // Nothing outside the chart: every line of text inside the viewBox at its estimated width; the
@@ -360,6 +362,28 @@ TEST_CASE("charts of 1, 8, 40 and 200 kernels: each kernel drawn once and number
         if (n <= 40) CHECK(c.unlabelled.empty());  // up to 40, every number is on the chart
         if (!c.unlabelled.empty()) CHECK(svg.find("not numbered, for want of room") != std::string::npos);
     }
+}
+
+TEST_CASE("with no DRAM bytes anywhere only the memory panel is drawn, at L2; a kernel with no bytes at all is named, with its number, as not drawn") {
+    auto a = analyze_example("examples/h100/kernels_raw.csv");
+    for (auto& k : a.kernels) k.roof.bytes_dram.reset();
+    a.kernels[2].roof.bytes_l2.reset(), a.kernels[2].roof.bytes_l1.reset();
+    a.kernels[2].group.name = "void " + std::string(300, 'x') + "<int>(int)";  // a long name with no space to break at
+    auto chart = build_chart(a);
+    CHECK(chart.points.empty());
+    CHECK(chart.memory.size() == 7);
+    REQUIRE(chart.not_drawn.size() == 1);
+    CHECK(chart.not_drawn[0].number == 3);
+    const std::string svg = render_chart_svg(a, chart);
+    auto c = parse_chart(svg);
+    CHECK(!c.panels.count("roofline"));
+    CHECK(c.panels.count("memory"));
+    CHECK(c.not_drawn == std::set<std::size_t>{3});
+    for (const auto& p : c.kernels) CHECK(p.get<std::string>("<xmlattr>.data-level") == "l2");
+    check_every_kernel_drawn_and_numbered(a, c);
+    check_nothing_clipped(c);
+    check_legend(c);
+    CHECK(svg.find("no bytes at any memory level") != std::string::npos);
 }
 
 TEST_CASE("labels are placed clear of every point and of each other, or not at all") {

@@ -157,7 +157,7 @@ void place(chart_data& c, const std::vector<const analysed_kernel*>& kernels, co
             if (positive(k.roof.bytes_l1)) m.l1 = *k.roof.bytes_l1 / m.seconds;
             c.memory.push_back(m);
         } else {
-            c.not_drawn.push_back({number, plain_name(k.group.name), !k.roof.placed ? "not placed: the capture lacks " + k.roof.missing
+            c.not_drawn.push_back({number, short_name(k.group.name), !k.roof.placed ? "not placed: the capture lacks " + k.roof.missing
                                                                      : !timed          ? "no time"
                                                                                        : "no bytes at any memory level"});
         }
@@ -315,6 +315,15 @@ std::vector<std::string> wrap(const std::string& text, double width, double font
     std::string line, word;
     std::istringstream in(text);
     while (in >> word) {
+        // A word wider than the line (a long name without spaces) is cut where it fills one.
+        while (text_width(word, font_size) > width && word.size() > 1) {
+            std::size_t n = 1;
+            while (n < word.size() && text_width(word.substr(0, n + 1), font_size) <= width) ++n;
+            while (n > 1 && (static_cast<unsigned char>(word[n]) & 0xC0) == 0x80) --n;  // never inside a UTF-8 character
+            if (!line.empty()) lines.push_back(line), line.clear();
+            lines.push_back(word.substr(0, n));
+            word = word.substr(n);
+        }
         const std::string longer = line.empty() ? word : line + " " + word;
         if (!line.empty() && text_width(longer, font_size) > width) {
             lines.push_back(line);
@@ -759,6 +768,11 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     frame.level_marks = s.level_marks;
     frame.legend(legend_y);
     frame.o << "<g class=\"caption\" font-size=\"" << g6(caption_font) << "\" fill=\"#333\"";
+    if (!c.not_drawn.empty()) {
+        frame.o << " data-not-drawn=\"";
+        for (std::size_t i = 0; i < c.not_drawn.size(); ++i) frame.o << (i ? " " : "") << c.not_drawn[i].number;
+        frame.o << "\"";
+    }
     if (!s.unlabelled.empty()) {
         std::vector<std::size_t> n = s.unlabelled;
         std::sort(n.begin(), n.end());
