@@ -480,9 +480,10 @@ struct svg_chart {
         const double angle = -std::atan((L.plot_h / (L.y_max - L.y_min)) / (L.plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
         for (const auto& ce : c.ceilings) {
             if (!is_memory(ce.id)) continue;
-            const double at = ce.id == resource::dram ? 0.15 : ce.id == resource::l2 ? 0.10 : 0.05;
+            // All at one x: the slopes are parallel, so their labels stand apart by the lines' distance.
+            const double at = 0.12;
             const double x0 = std::pow(10.0, L.x_min + at * (L.x_max - L.x_min));
-            const double y0 = L.py(ce.peak * x0) - 6;
+            const double y0 = L.py(ce.peak * x0) - 4;
             if (y0 < L.top + 10 || y0 > L.top + L.plot_h) continue;
             const std::string text = level_label(ce.id) + " " + g3(ce.peak / 1e12) + " TB/s";
             o << "<text class=\"slope-label\" transform=\"translate(" << f2(L.px(x0)) << "," << f2(y0) << ") rotate(" << f2(angle) << ")\""
