@@ -384,6 +384,7 @@ TEST_CASE("with no DRAM bytes anywhere only the memory panel is drawn, at L2; a 
     check_nothing_clipped(c);
     check_legend(c);
     CHECK(svg.find("no bytes at any memory level") != std::string::npos);
+    CHECK(svg.find("No kernel here has the DRAM bytes a roofline divides its work by") != std::string::npos);  // they do FLOPs
 }
 
 TEST_CASE("labels are placed clear of every point and of each other, or not at all") {

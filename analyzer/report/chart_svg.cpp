@@ -367,6 +367,10 @@ struct svg_chart {
         return number ? std::to_string(number) + ". " + name : name;
     }
 
+    // Every kernel on the memory panel does no floating-point work (rather than lacking DRAM bytes).
+    bool memory_without_flops() const {
+        return flops && std::none_of(c.memory.begin(), c.memory.end(), [](const memory_point& m) { return dominant_precision(*m.kernel) != nullptr; });
+    }
     void plot_frame(const chart_layout& L, const char* clip) {
         o << "<defs><clipPath id=\"" << clip << "\"><rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(L.plot_w)
           << "\" height=\"" << f2(L.plot_h) << "\"/></clipPath></defs>\n";
@@ -617,9 +621,7 @@ struct svg_chart {
         plot_frame(L, "memory-plot");
         grid(L, [](double d) { return decade_text(d, "s"); }, [](double d) { return decade_text(d, "B/s"); });
         const std::size_t n = c.memory.size();
-        const bool no_flops = flops && std::none_of(c.memory.begin(), c.memory.end(), [](const memory_point& m) {
-            return dominant_precision(*m.kernel) != nullptr;
-        });
+        const bool no_flops = memory_without_flops();
         axis_titles(L, "the kernel's total time", "bytes per second moved",
                     "Memory: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels") + (no_flops ? " without FLOPs" : " off the roofline"));
         // The ceilings: one horizontal line per level, as on the roofline: DRAM solid, L2 dashed, L1 dotted.
@@ -727,8 +729,10 @@ struct svg_chart {
                           "place (" + (flops ? "no FLOPs: copies, transposes; or no DRAM bytes" : "no DRAM bytes") +
                           "), at their total time and the bytes per second they moved, under each level's ceiling.");
         else if (c.memory_panel)
-            out.push_back("No kernel here does floating-point work: each is drawn at its total time and the bytes per second it moved at "
-                          "DRAM, L2 and L1, under each level's ceiling.");
+            out.push_back(std::string(memory_without_flops() ? "No kernel here does floating-point work"
+                                                             : "No kernel here has the DRAM bytes a roofline divides its work by") +
+                          ": each is drawn at its total time and the bytes per second it moved at DRAM, L2 and L1, under each level's "
+                          "ceiling.");
         if (!c.not_drawn.empty()) {
             std::string s = "Not drawn: ";
             for (std::size_t i = 0; i < c.not_drawn.size(); ++i)
