@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Renders the chart `roofline analyze -o` writes for the H100 pairs capture in headless Chromium
-# (Debian's chromium, installed by scripts/setup.sh) and checks the PNG: the size the SVG asks for,
-# and not blank: it must compress to at least 4x the bytes of a blank page of the same size.
-#   tests/render_chart.sh ROOFLINE SOURCE_DIR [KEEP_PNG]
+# Renders the charts `roofline analyze -o` writes in headless Chromium (Debian's chromium, installed
+# by scripts/setup.sh): the H100 pairs capture, the shipped 8-kernel capture and 40 kernels made from
+# it. Before rendering, checks every kernel is drawn once and labelled with its number (the SVG's
+# data- attributes); in the browser, checks every line of text lies inside the chart as laid out
+# with the real font; then checks the PNG: the size the SVG asks for, and not blank (it must compress
+# to at least 4x the bytes of a blank page of the same size).
+#   tests/render_chart.sh ROOFLINE SOURCE_DIR [KEEP_DIR]   (KEEP_DIR: where to leave chart_8.png, chart_40.png)
 set -euo pipefail
 roofline=$1
 src=$2
@@ -11,31 +14,92 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "render_chart: chromium is not installed (scripts/setup.sh installs it)" >&2; exit 1; }
+fail() { echo "render_chart: $*" >&2; exit 1; }
 
-"$roofline" analyze "$src/examples/h100/pairs_raw.csv" -o "$work/report.md"
-grep -q '!\[Roofline chart' "$work/report.md" || { echo "render_chart: report.md does not link the chart" >&2; exit 1; }
-width=$(sed -n '1s/^<svg[^>]* width="\([0-9]*\)\.[0-9]*".*/\1/p' "$work/report.svg")
-height=$(sed -n '1s/^<svg[^>]* height="\([0-9]*\)\.[0-9]*".*/\1/p' "$work/report.svg")
-[ -n "$width" ] && [ -n "$height" ] || { echo "render_chart: no size on the chart's <svg>" >&2; exit 1; }
-printf '<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s"><rect width="100%%" height="100%%" fill="white"/></svg>\n' \
-    "$width" "$height" > "$work/blank.svg"
-
-shoot() {  # svg png
-    HOME="$work" timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-        --window-size="$width,$height" --screenshot="$2" "file://$1" >/dev/null 2>&1 || true
-    [ -s "$2" ] || { echo "render_chart: chromium wrote no $2" >&2; exit 1; }
+# N kernels from the committed capture: its rows again and again, each copy's kernels renamed
+# (copy_vec4_2, fma_chain_2<float>, ...) so each is a kernel of its own (tests/test_chart.cpp does the same).
+repeat_kernels() {  # N CSV
+    awk -v n="$1" 'BEGIN { FS = OFS = "\",\"" }
+        NR <= 2 { print; next }
+        { rows[++m] = $0; if (!($5 in k)) k[$5] = nk++; of[m] = k[$5] }
+        END {
+            id = 0
+            for (c = 0; c * nk < n; c++)
+                for (r = 1; r <= m; r++) {
+                    if (c * nk + of[r] >= n) continue
+                    $0 = rows[r]
+                    $1 = "\"" id++
+                    if (c) {
+                        s = $5; head = substr(s, 1, index(s, "(") - 1); from = 1
+                        while ((i = index(substr(head, from), "::")) > 0) from += i + 1
+                        rest = substr(s, from); j = match(rest, /[<(]/)
+                        $5 = substr(s, 1, from - 1) substr(rest, 1, j - 1) "_" (c + 1) substr(rest, j)
+                    }
+                    print
+                }
+        }' "$2"
 }
-shoot "$work/report.svg" "$work/chart.png"
-shoot "$work/blank.svg" "$work/blank.png"
 
+shoot() {  # svg png width height
+    HOME="$work" timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --window-size="$3,$4" --screenshot="$2" "file://$1" >/dev/null 2>&1 || true
+    [ -s "$2" ] || fail "chromium wrote no $2"
+}
 # PNG: 8-byte signature, then the IHDR chunk: width and height as big-endian 32-bit at bytes 16 and 20.
 be32() { od -An -tu1 -j "$2" -N4 "$1" | awk '{print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4}'; }
-[ "$(head -c 8 "$work/chart.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "render_chart: not a PNG" >&2; exit 1; }
-got_w=$(be32 "$work/chart.png" 16)
-got_h=$(be32 "$work/chart.png" 20)
-chart_bytes=$(stat -c %s "$work/chart.png")
-blank_bytes=$(stat -c %s "$work/blank.png")
-echo "render_chart: ${got_w}x${got_h} PNG, $chart_bytes bytes (blank page: $blank_bytes bytes)"
-[ "$got_w" = "$width" ] && [ "$got_h" = "$height" ] || { echo "render_chart: expected ${width}x${height}" >&2; exit 1; }
-[ "$chart_bytes" -ge $((4 * blank_bytes)) ] || { echo "render_chart: the chart renders (nearly) blank" >&2; exit 1; }
-[ -z "$keep" ] || cp "$work/chart.png" "$keep"
+
+check() {  # CSV NAME [all-labelled]
+    local csv=$1 name=$2 svg="$work/$2.svg"
+    "$roofline" analyze "$csv" -o "$work/$name.md"
+    grep -q '!\[Roofline chart' "$work/$name.md" || fail "$name.md does not link the chart"
+    # Every kernel of the summary drawn once; labelled with its number (or, where asked, listed as not labelled).
+    n=$(sed -n '1s/^<svg[^>]* data-kernels="\([0-9]*\)".*/\1/p' "$svg")
+    [ -n "$n" ] || fail "$name: no data-kernels on the chart's <svg>"
+    [ "$n" -gt 0 ] || fail "$name: no kernels"
+    drawn=$(grep -o 'class="kernel" data-panel="[a-z]*" data-number="[0-9]*"' "$svg" | sed 's/.*data-number="//; s/"//' | sort -n | tr '\n' ' ')
+    labelled=$(grep -o 'class="label" data-number="[0-9]*"' "$svg" | sed 's/.*data-number="//; s/"//' | sort -n | tr '\n' ' ')
+    unlabelled=$(grep -o 'data-unlabelled="[0-9 ]*"' "$svg" | sed 's/.*="//; s/"//' | tr ' ' '\n' | sort -n | tr '\n' ' ' || true)
+    want=$(seq 1 "$n" | tr '\n' ' ')
+    [ "$drawn" = "$want" ] || fail "$name: kernels drawn: $drawn; expected $want"
+    if [ "${3:-}" = all-labelled ]; then
+        [ "$labelled" = "$want" ] || fail "$name: kernels labelled: $labelled; expected $want"
+    else
+        [ "$(printf '%s\n' $labelled $unlabelled | sort -n | tr '\n' ' ')" = "$want" ] || fail "$name: kernels neither labelled nor listed"
+    fi
+    width=$(sed -n '1s/^<svg[^>]* width="\([0-9]*\)\.[0-9]*".*/\1/p' "$svg")
+    height=$(sed -n '1s/^<svg[^>]* height="\([0-9]*\)\.[0-9]*".*/\1/p' "$svg")
+    [ -n "$width" ] && [ -n "$height" ] || fail "no size on $name's <svg>"
+
+    # In the browser, with the real font: every line of text inside the chart.
+    { printf '<!doctype html><html><body style="margin:0">'
+      cat "$svg"
+      printf '%s\n' '<script>' \
+        'const svg = document.querySelector("svg"), w = svg.width.baseVal.value, h = svg.height.baseVal.value, out = [];' \
+        'for (const t of svg.querySelectorAll("text")) { const r = t.getBoundingClientRect();' \
+        '  if (r.left < -0.5 || r.top < -0.5 || r.right > w + 0.5 || r.bottom > h + 0.5) out.push(t.textContent + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round)); }' \
+        'document.body.insertAdjacentHTML("beforeend", "<pre id=result>" + (out.length ? "OUTSIDE: " + out.join("; ") : "TEXT INSIDE") + "</pre>");' \
+        '</script></body></html>'; } > "$work/$name.html"
+    HOME="$work" timeout 120 "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$work/$name.html" > "$work/$name.dom" 2>/dev/null || true
+    # (the script's own text is in the dump too: match the element it writes, quoted as the DOM serialises it)
+    grep -q '<pre id="result">TEXT INSIDE</pre>' "$work/$name.dom" ||
+        fail "$name: text outside the chart: $(grep -o '<pre id="result">[^<]*' "$work/$name.dom" || echo 'no result from chromium')"
+
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s"><rect width="100%%" height="100%%" fill="white"/></svg>\n' \
+        "$width" "$height" > "$work/blank.svg"
+    shoot "$svg" "$work/$name.png" "$width" "$height"
+    shoot "$work/blank.svg" "$work/blank.png" "$width" "$height"
+    [ "$(head -c 8 "$work/$name.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$name: not a PNG"
+    got_w=$(be32 "$work/$name.png" 16)
+    got_h=$(be32 "$work/$name.png" 20)
+    chart_bytes=$(stat -c %s "$work/$name.png")
+    blank_bytes=$(stat -c %s "$work/blank.png")
+    echo "render_chart: $name: ${got_w}x${got_h} PNG, $chart_bytes bytes (blank page: $blank_bytes bytes), ${n} kernels drawn, $(echo $labelled | wc -w) numbered"
+    [ "$got_w" = "$width" ] && [ "$got_h" = "$height" ] || fail "$name: expected ${width}x${height}"
+    [ "$chart_bytes" -ge $((4 * blank_bytes)) ] || fail "$name: the chart renders (nearly) blank"
+    [ -z "$keep" ] || cp "$work/$name.png" "$keep/$name.png"
+}
+
+check "$src/examples/h100/pairs_raw.csv" pairs
+check "$src/examples/h100/kernels_raw.csv" chart_8 all-labelled
+repeat_kernels 40 "$src/examples/h100/kernels_raw.csv" > "$work/kernels_40.csv"
+check "$work/kernels_40.csv" chart_40 all-labelled

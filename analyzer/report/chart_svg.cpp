@@ -2,22 +2,26 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/chart_labels.hpp"
+#include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
+#include <functional>
 #include <sstream>
 
 namespace roofline {
+
+using namespace chart_detail;
+
 namespace {
 
 // Pixels to the hundredth, data values to six digits: fixed text, so the same chart is the same bytes.
 std::string f2(double v) { return fixed(v, 2); }
 std::string g6(double v) { return general(v, 6); }
-std::string g3(double v) { return general(v, 3); }
 
 // Text and attribute values are escaped here, in the writer, never at a call site.
 std::string xml(const std::string& s) {
@@ -46,226 +50,161 @@ std::string xml(const std::string& s) {
 // One attribute: name="value", the value escaped.
 std::string attr(const char* name, const std::string& value) { return std::string(" ") + name + "=\"" + xml(value) + "\""; }
 
-std::string precision_label(resource id) {
-    std::string s = name(id);
-    for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
-    if (s.rfind("TENSOR_", 0) == 0) s = "tensor " + s.substr(7);
+// A decade as people say it: 1e-5 s is "10 µs", 1e12 B/s is "1 TB/s".
+std::string decade_text(double d, const char* unit) {
+    static const char* prefixes[] = {"p", "n", "µ", "m", "", "k", "M", "G", "T", "P", "E"};
+    const int e = int(std::lround(d));
+    const int group = int(std::floor(e / 3.0));
+    if (group < -4 || group > 6) return "1e" + std::to_string(e) + " " + unit;
+    const int within = e - 3 * group;
+    return std::string(within == 0 ? "1" : within == 1 ? "10" : "100") + " " + prefixes[group + 4] + unit;
+}
+
+// "1-3, 5, 8-9": a sorted list of numbers, runs joined.
+std::string number_ranges(const std::vector<std::size_t>& n) {
+    std::string s;
+    for (std::size_t i = 0; i < n.size();) {
+        std::size_t j = i;
+        while (j + 1 < n.size() && n[j + 1] == n[j] + 1) ++j;
+        s += (s.empty() ? "" : ", ") + std::to_string(n[i]) + (j > i ? (j == i + 1 ? ", " : "-") + std::to_string(n[j]) : "");
+        i = j + 1;
+    }
     return s;
 }
 
-std::string rate_text(double flops_per_s) { return g3(flops_per_s / 1e12) + " TFLOP/s"; }
-
 }  // namespace
-
-double chart_layout::px(double intensity) const {
-    return left + (std::log10(intensity) - x_min) / (x_max - x_min) * (width - left - right);
-}
-
-double chart_layout::py(double rate) const { return top + (height - top - bottom) * (1.0 - (std::log10(rate) - y_min) / (y_max - y_min)); }
-
-namespace {
-
-bool is_memory(resource id) { return info(id).kind == resource_kind::memory; }
-
-// The most decades an axis spans: real kernels span about ten (intensity 1e-3..1e4, rates
-// 1e8..1e16); a point beyond falls outside the plot (clipped) rather than flattening the rest.
-constexpr double max_decades = 24;
-
-const resource_use* dominant_precision(const kernel_result& k) {
-    const resource_use* dominant = nullptr;
-    for (const auto& r : k.roof.resources)
-        if (info(r.id).precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
-    return dominant;
-}
-
-// One point per kernel that can be drawn; why not, for the rest.
-void place(chart_data& c, const std::vector<const analysed_kernel*>& kernels, const std::string& role, std::map<resource, double>& peaks) {
-    auto see = [&peaks](resource id, double peak) {
-        if (peak > 0) peaks[id] = std::max(peaks[id], peak);
-    };
-    for (const analysed_kernel* kp : kernels) {
-        const analysed_kernel& k = *kp;
-        for (const auto& r : k.roof.resources)
-            if (info(r.id).precision || r.id == resource::dram) see(r.id, r.peak);
-        see(resource::l2, k.roof.peak_l2_bytes_per_s.value_or(0.0));
-        see(resource::l1, k.roof.peak_l1_bytes_per_s.value_or(0.0));
-        const std::string name = plain_name(k.group.name);
-        std::optional<double> work;
-        resource what = resource::issue;
-        if (c.kind == chart_kind::flops) {
-            if (const resource_use* d = dominant_precision(k)) work = d->work, what = d->id;
-        } else {
-            work = k.roof.warp_instructions;
-            see(resource::issue, k.roof.issue_peak_per_s);
-        }
-        if (!k.roof.placed || !work || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0 || k.roof.duration_ns <= 0) {
-            c.not_drawn.push_back(name + (k.roof.placed && !work ? (c.kind == chart_kind::flops ? " (no FLOPs)" : " (no instruction count)")
-                                                                 : " (no DRAM bytes or time)"));
-            continue;
-        }
-        chart_point p;
-        p.kernel = &k;
-        p.precision = what;
-        p.role = role;
-        p.intensity = *work / *k.roof.bytes_dram;
-        p.rate = *work / (k.roof.duration_ns * 1e-9);
-        if (k.roof.bytes_l2 && *k.roof.bytes_l2 > 0) p.intensity_l2 = *work / *k.roof.bytes_l2;
-        if (k.roof.bytes_l1 && *k.roof.bytes_l1 > 0) p.intensity_l1 = *work / *k.roof.bytes_l1;
-        c.points.push_back(p);
-    }
-}
-
-// Ceilings and axes from the points: DRAM, then the work ceilings the points use, highest first;
-// whole decades around every point and ridge point.
-void finish(chart_data& c, std::map<resource, double>& peaks) {
-    for (resource level : {resource::dram, resource::l2, resource::l1})
-        if (peaks.count(level) && (level == resource::dram || peaks.count(resource::dram))) c.ceilings.push_back({level, peaks[level]});
-    std::vector<chart_ceiling> work;
-    for (const auto& p : c.points) {
-        const resource id = c.kind == chart_kind::flops ? p.precision : resource::issue;
-        if (peaks.count(id) && std::none_of(work.begin(), work.end(), [&](const chart_ceiling& x) { return x.id == id; }))
-            work.push_back({id, peaks[id]});
-    }
-    std::sort(work.begin(), work.end(), [](const chart_ceiling& x, const chart_ceiling& y) {
-        return x.peak != y.peak ? x.peak > y.peak : std::string(name(x.id)) < name(y.id);
-    });
-    c.ceilings.insert(c.ceilings.end(), work.begin(), work.end());
-
-    // Only positive, finite values span the log axes: a counter of 1e300 or a zero clock in a spec
-    // must not stretch them without end.
-    double lo_x = 1e300, hi_x = 0, lo_y = 1e300, hi_y = 0;
-    auto usable = [](double v) { return std::isfinite(v) && v > 0; };
-    auto see_x = [&](double v) {
-        if (usable(v)) lo_x = std::min(lo_x, v), hi_x = std::max(hi_x, v);
-    };
-    auto see_y = [&](double v) {
-        if (usable(v)) lo_y = std::min(lo_y, v), hi_y = std::max(hi_y, v);
-    };
-    for (const auto& p : c.points) {
-        see_x(p.intensity);
-        if (p.intensity_l2) see_x(*p.intensity_l2);
-        if (p.intensity_l1) see_x(*p.intensity_l1);
-        see_y(p.rate);
-    }
-    for (const auto& ce : c.ceilings)
-        if (!is_memory(ce.id)) {
-            see_y(ce.peak);
-            if (peaks.count(resource::dram)) see_x(ce.peak / peaks[resource::dram]);  // the ridge point
-        }
-    if (hi_x <= 0) lo_x = 0.1, hi_x = 100;
-    if (hi_y <= 0) lo_y = 1e9, hi_y = 1e14;
-    c.layout.x_min = std::floor(std::log10(lo_x));
-    c.layout.x_max = std::max(std::ceil(std::log10(hi_x)), c.layout.x_min + 1);
-    c.layout.x_min = std::max(c.layout.x_min, c.layout.x_max - max_decades);
-    c.layout.y_min = std::floor(std::log10(lo_y));
-    c.layout.y_max = std::max(std::ceil(std::log10(hi_y)), c.layout.y_min + 1);
-    c.layout.y_min = std::max(c.layout.y_min, c.layout.y_max - max_decades);
-}
-
-}  // namespace
-
-chart_data build_chart(const analysis& a) {
-    chart_data c;
-    std::vector<const analysed_kernel*> all;
-    for (const auto& k : a.kernels) all.push_back(&k);
-    // An export without FLOP counters (the details page) still has instruction counts.
-    if (std::none_of(all.begin(), all.end(), [](const analysed_kernel* k) { return dominant_precision(*k) != nullptr; }))
-        c.kind = chart_kind::instructions;
-    std::map<resource, double> peaks;
-    place(c, all, "", peaks);
-    finish(c, peaks);
-    c.title = "Roofline: " + a.gpu.name + ", " + std::to_string(c.points.size()) + " of " + std::to_string(a.kernels.size()) +
-              (a.kernels.size() == 1 ? " kernel" : " kernels") + " drawn";
-    return c;
-}
-
-chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, const std::vector<const analysed_kernel*>& fixed,
-                            const std::string& title) {
-    chart_data c;
-    bool all_flops = true;
-    for (const auto* k : naive) all_flops = all_flops && dominant_precision(*k);
-    for (const auto* k : fixed) all_flops = all_flops && dominant_precision(*k);
-    c.kind = all_flops ? chart_kind::flops : chart_kind::instructions;
-    std::map<resource, double> peaks;
-    place(c, naive, "naive", peaks);
-    const std::size_t first_fixed = c.points.size();
-    place(c, fixed, "fixed", peaks);
-    if (first_fixed < c.points.size())
-        for (std::size_t i = 0; i < first_fixed; ++i) c.arrows.push_back({i, first_fixed});
-    finish(c, peaks);
-    c.title = title;
-    return c;
-}
 
 std::string render_chart(const analysis& a, const print_options&) { return render_chart_svg(a, build_chart(a)); }
 
 namespace {
 
+// Greedy word wrap at an estimated width.
+std::vector<std::string> wrap(const std::string& text, double width, double font_size) {
+    std::vector<std::string> lines;
+    std::string line, word;
+    std::istringstream in(text);
+    while (in >> word) {
+        // A word wider than the line (a long name without spaces) is cut where it fills one.
+        while (text_width(word, font_size) > width && word.size() > 1) {
+            std::size_t n = 1;
+            while (n < word.size() && text_width(word.substr(0, n + 1), font_size) <= width) ++n;
+            while (n > 1 && (static_cast<unsigned char>(word[n]) & 0xC0) == 0x80) --n;  // never inside a UTF-8 character
+            if (!line.empty()) lines.push_back(line), line.clear();
+            lines.push_back(word.substr(0, n));
+            word = word.substr(n);
+        }
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && text_width(longer, font_size) > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
 // One chart being written: the layout and what every part of it reads. Each part writes one group.
 struct svg_chart {
     const analysis& a;
     const chart_data& c;
-    const chart_layout& L;
     std::ostringstream o;
-    double plot_w, plot_h;
     bool flops;
     const char* per_byte;
-    const chart_ceiling* dram;  // the DRAM ceiling, if the chart has one (always first)
+    const chart_ceiling* dram;  // the DRAM ceiling, if the chart has one
+    std::vector<std::size_t> unlabelled;
+    std::vector<label_point> slope_obstacles;  // where the roofline's memory-level labels lie
+    std::vector<bound> drawn_bounds;
+    bool level_marks = false;
 
     svg_chart(const analysis& an, const chart_data& cd)
         : a(an),
           c(cd),
-          L(cd.layout),
-          plot_w(L.width - L.left - L.right),
-          plot_h(L.height - L.top - L.bottom),
           flops(cd.kind == chart_kind::flops),
           per_byte(flops ? " FLOP/B" : " inst/B"),
-          dram(cd.ceilings.empty() || cd.ceilings.front().id != resource::dram ? nullptr : &cd.ceilings.front()) {}
+          dram(find_ceiling(cd, resource::dram)) {}
 
     std::string rate(double v) const { return flops ? rate_text(v) : g3(v / 1e9) + " G inst/s"; }
     std::string label(resource id) const { return id == resource::issue ? std::string("issue (4 per SM per clock)") : precision_label(id); }
-
-    void open() {
-        o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(L.width) << "\" height=\"" << f2(L.height) << "\" viewBox=\"0 0 "
-          << f2(L.width) << " " << f2(L.height) << "\" font-family=\"sans-serif\" font-size=\"12\""
-          << " data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top) << "\" data-plot-width=\"" << f2(plot_w)
-          << "\" data-plot-height=\"" << f2(plot_h) << "\" data-x-decades=\"" << g6(L.x_min) << " " << g6(L.x_max) << "\" data-y-decades=\""
-          << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+    const char* colour(const analysed_kernel& k) const { return bound_hex_colour(k.verdict.bound); }
+    void saw(const analysed_kernel& k) {
+        if (std::find(drawn_bounds.begin(), drawn_bounds.end(), k.verdict.bound) == drawn_bounds.end())
+            drawn_bounds.push_back(k.verdict.bound);
     }
-    void frame() {
-        o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
-        o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-        o << "<text x=\"" << f2(L.left) << "\" y=\"28\" font-size=\"15\" font-weight=\"bold\">" << xml(c.title) << "</text>\n";
-        // Clip everything drawn in the plot to it.
-        o << "<defs><clipPath id=\"plot\"><rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(plot_w)
-          << "\" height=\"" << f2(plot_h) << "\"/></clipPath>"
-          << "<marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
-             "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
-        o << "<rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(plot_w) << "\" height=\"" << f2(plot_h)
+    std::string numbered(std::size_t number, const std::string& name) const {
+        return number ? std::to_string(number) + ". " + name : name;
+    }
+
+    // Every kernel on the memory panel does no floating-point work (rather than lacking DRAM bytes).
+    bool memory_without_flops() const {
+        return flops && std::none_of(c.memory.begin(), c.memory.end(), [](const memory_point& m) { return dominant_precision(*m.kernel) != nullptr; });
+    }
+    void plot_frame(const chart_layout& L, const char* clip) {
+        o << "<defs><clipPath id=\"" << clip << "\"><rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(L.plot_w)
+          << "\" height=\"" << f2(L.plot_h) << "\"/></clipPath></defs>\n";
+        o << "<rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(L.plot_w) << "\" height=\"" << f2(L.plot_h)
           << "\" fill=\"none\" stroke=\"#999\"/>\n";
-        // Decades: grid lines and labels.
+    }
+    void grid(const chart_layout& L, const std::function<std::string(double)>& x_text, const std::function<std::string(double)>& y_text) {
         o << "<g class=\"axes\" stroke=\"#e3e3e3\">\n";
         for (double d = L.x_min; d <= L.x_max + 1e-9; d += 1) {
             double x = L.px(std::pow(10.0, d));
-            o << "<line x1=\"" << f2(x) << "\" y1=\"" << f2(L.top) << "\" x2=\"" << f2(x) << "\" y2=\"" << f2(L.top + plot_h) << "\"/>"
-              << "<text x=\"" << f2(x) << "\" y=\"" << f2(L.top + plot_h + 18)
-              << "\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">1e" << g6(d) << "</text>\n";
+            o << "<line x1=\"" << f2(x) << "\" y1=\"" << f2(L.top) << "\" x2=\"" << f2(x) << "\" y2=\"" << f2(L.top + L.plot_h) << "\"/>"
+              << "<text x=\"" << f2(x) << "\" y=\"" << f2(L.top + L.plot_h + 18) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">"
+              << xml(x_text(d)) << "</text>\n";
         }
         for (double d = L.y_min; d <= L.y_max + 1e-9; d += 1) {
             double y = L.py(std::pow(10.0, d));
-            o << "<line x1=\"" << f2(L.left) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.left + plot_w) << "\" y2=\"" << f2(y) << "\"/>"
-              << "<text x=\"" << f2(L.left - 6) << "\" y=\"" << f2(y + 4) << "\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">1e"
-              << g6(d) << "</text>\n";
+            o << "<line x1=\"" << f2(L.left) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.left + L.plot_w) << "\" y2=\"" << f2(y) << "\"/>"
+              << "<text x=\"" << f2(L.left - 6) << "\" y=\"" << f2(y + 4) << "\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">"
+              << xml(y_text(d)) << "</text>\n";
         }
         o << "</g>\n";
-        o << "<text x=\"" << f2(L.left + plot_w / 2) << "\" y=\"" << f2(L.height - 18) << "\" text-anchor=\"middle\">"
-          << (flops ? "arithmetic intensity (FLOP" : "instruction intensity (warp instructions")
-          << " per DRAM byte; open marks: per L2 and L1 byte)</text>\n";
-        o << "<text transform=\"translate(20," << f2(L.top + plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
-          << (flops ? "FLOP/s of the dominant precision" : "warp instructions per second") << "</text>\n";
+    }
+    void axis_titles(const chart_layout& L, const std::string& x_title, const std::string& y_title, const std::string& panel_title) {
+        o << "<text class=\"panel-title\" x=\"" << f2(L.left) << "\" y=\"" << f2(panel_title_y) << "\" font-weight=\"bold\">"
+          << xml(panel_title) << "</text>\n";
+        o << "<text x=\"" << f2(L.left + L.plot_w / 2) << "\" y=\"" << f2(L.top + L.plot_h + 36) << "\" text-anchor=\"middle\">"
+          << xml(x_title) << "</text>\n";
+        o << "<text transform=\"translate(" << f2(L.left - 66) << "," << f2(L.top + L.plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
+          << xml(y_title) << "</text>\n";
+    }
+
+    void open() {
+        o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(c.width) << "\" height=\"" << f2(c.height) << "\" viewBox=\"0 0 "
+          << f2(c.width) << " " << f2(c.height) << "\" font-family=\"sans-serif\" font-size=\"12\"" << " data-kernels=\"" << c.kernels
+          << "\" data-label-size=\"" << g6(c.label_size) << "\">\n";
+        o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
+        o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+        o << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+             "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
+        o << "<text x=\"" << f2(margin) << "\" y=\"" << f2(title_y) << "\" font-size=\"15\" font-weight=\"bold\">" << xml(c.title) << "</text>\n";
+    }
+
+    // ---- the roofline panel ----
+    void roofline() {
+        const chart_layout& L = c.roof;
+        o << "<g class=\"panel\" data-panel=\"roofline\" data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top)
+          << "\" data-plot-width=\"" << f2(L.plot_w) << "\" data-plot-height=\"" << f2(L.plot_h) << "\" data-x-decades=\"" << g6(L.x_min)
+          << " " << g6(L.x_max) << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+        plot_frame(L, "plot");
+        grid(L, [](double d) { return "1e" + g6(d); }, [](double d) { return "1e" + g6(d); });
+        std::size_t n = c.points.size();
+        axis_titles(L,
+                    flops ? "arithmetic intensity (FLOP per DRAM byte; open marks: per L2, L1 byte)"
+                          : "warp instructions per DRAM byte (open marks: per L2, L1 byte)",
+                    flops ? "FLOP/s of the dominant precision" : "warp instructions per second",
+                    flops ? "Roofline: " + std::to_string(n) + (n == 1 ? " kernel that does" : " kernels that do") + " floating-point work"
+                          : "Instruction roofline: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels"));
+        roof_ceilings();
+        roof_kernels();
+        roles();
+        o << "</g>\n";
     }
     // Ceilings: min(dram x intensity, peak) per precision; the DRAM slope alone up to the top one.
-    void ceilings() {
+    void roof_ceilings() {
+        const chart_layout& L = c.roof;
         const double x_lo = std::pow(10.0, L.x_min), x_hi = std::pow(10.0, L.x_max);
         o << "<g class=\"ceilings\" clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"2\">\n";
         double top = 0;
@@ -293,39 +232,50 @@ struct svg_chart {
                   << f2(L.px(ridge)) << "\" cy=\"" << f2(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << label(ce.id)
                   << ": " << g6(ridge) << per_byte << "</title></circle>\n";
         }
-        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"11\" fill=\"#222\">\n";
-        // Compute ceilings: labelled at the right edge, pushed apart so none overlaps the next.
+        if (dram && top == 0)  // the DRAM slope on its own, where no work ceiling draws it
+            o << "<polyline class=\"ceiling\" data-id=\"dram\" data-peak=\"" << g6(dram->peak) << "\" stroke=\"#444\" points=\""
+              << f2(L.px(x_lo)) << "," << f2(L.py(dram->peak * x_lo)) << " " << f2(L.px(x_hi)) << "," << f2(L.py(dram->peak * x_hi))
+              << "\"/>\n";
+        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"" << g6(ceiling_font) << "\" fill=\"#222\">\n";
+        // Compute ceilings: labelled right of the plot, pushed apart so none overlaps the next
+        // (the column is as wide as the longest label: finish() measured it).
         double last_y = -1e9;
+        const double x = L.left + L.plot_w + 8;
         for (const auto& ce : c.ceilings) {
             if (is_memory(ce.id)) continue;
             double y = std::max(L.py(ce.peak) + 4, last_y + 26);
             last_y = y;
-            o << "<text x=\"" << f2(L.left + plot_w + 8) << "\" y=\"" << f2(y) << "\">" << label(ce.id) << " " << rate(ce.peak);
-            if (dram)
-                o << "<tspan x=\"" << f2(L.left + plot_w + 8) << "\" dy=\"13\" fill=\"#666\">ridge " << g3(ce.peak / dram->peak) << per_byte
-                  << "</tspan>";
+            o << "<text x=\"" << f2(x) << "\" y=\"" << f2(y) << "\">" << xml(ceiling_label(c, ce.id, ce.peak));
+            if (dram) o << "<tspan x=\"" << f2(x) << "\" dy=\"13\" fill=\"#666\">" << xml(ridge_label(c, ce.peak / dram->peak)) << "</tspan>";
             o << "</text>\n";
         }
         // Memory levels: along their slopes, near the left end, where the plot shows them.
-        const double angle = -std::atan((plot_h / (L.y_max - L.y_min)) / (plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
+        const double angle = -std::atan((L.plot_h / (L.y_max - L.y_min)) / (L.plot_w / (L.x_max - L.x_min))) * 180.0 / 3.14159265358979;
         for (const auto& ce : c.ceilings) {
             if (!is_memory(ce.id)) continue;
-            const double at = ce.id == resource::dram ? 0.15 : ce.id == resource::l2 ? 0.10 : 0.05;
+            // All at one x: the slopes are parallel, so their labels stand apart by the lines' distance.
+            const double at = 0.12;
             const double x0 = std::pow(10.0, L.x_min + at * (L.x_max - L.x_min));
-            const double y0 = L.py(ce.peak * x0) - 6;
-            if (y0 < L.top + 10 || y0 > L.top + plot_h) continue;
-            o << "<text transform=\"translate(" << f2(L.px(x0)) << "," << f2(y0) << ") rotate(" << f2(angle) << ")\""
-              << (ce.id == resource::dram ? "" : " fill=\"#666\"") << ">"
-              << (ce.id == resource::dram ? "DRAM "
-                  : ce.id == resource::l2 ? "L2 "
-                                          : "L1 ")
-              << g3(ce.peak / 1e12) << " TB/s</text>\n";
+            const double y0 = L.py(ce.peak * x0) - 4;
+            if (y0 < L.top + 10 || y0 > L.top + L.plot_h) continue;
+            const std::string text = level_label(ce.id) + " " + g3(ce.peak / 1e12) + " TB/s";
+            o << "<text class=\"slope-label\" transform=\"translate(" << f2(L.px(x0)) << "," << f2(y0) << ") rotate(" << f2(angle) << ")\""
+              << (ce.id == resource::dram ? "" : " fill=\"#666\"") << ">" << xml(text) << "</text>\n";
+            // Keep number labels off it: obstacles along its length, at the middle of its glyphs.
+            const double rad = angle * 3.14159265358979 / 180.0, w = text_width(text, ceiling_font);
+            for (double t = 0; t <= w; t += 5)
+                slope_obstacles.push_back({L.px(x0) + t * std::cos(rad) + 4 * std::sin(rad), y0 + t * std::sin(rad) - 4 * std::cos(rad), 5, ""});
         }
         o << "</g>\n";
     }
-    void kernels() {
-        // Kernels: the hierarchical marks first, then the DRAM points over them, largest first.
-        const double r_max = 22.0;
+    // The kernels' title: what a reader hovering a point sees.
+    std::string kernel_title(const analysed_kernel& k, std::size_t number, const std::string& role) const {
+        return (role.empty() ? "" : role + ": ") + numbered(number, short_name(k.group.name)) + ": " + format_duration_ns(k.roof.duration_ns) +
+               " (" + format_percent(k.share) + " of the time), ";
+    }
+    void roof_kernels() {
+        const chart_layout& L = c.roof;
+        // The hierarchical marks first, then the DRAM points over them, largest first.
         std::vector<const chart_point*> order;
         for (const auto& p : c.points) order.push_back(&p);
         std::stable_sort(order.begin(), order.end(),
@@ -333,31 +283,31 @@ struct svg_chart {
         o << "<g class=\"kernels\" clip-path=\"url(#plot)\">\n";
         for (const chart_point* p : order) {
             const analysed_kernel& k = *p->kernel;
+            saw(k);
             const std::string name = short_name(k.group.name);
             const double x = L.px(p->intensity), y = L.py(p->rate);
-            // A lesson's chart shows two kernels, not a workload: one size for both.
-            const double r = p->role.empty() ? std::max(2.5, r_max * std::sqrt(k.share)) : 7.0;
-            const char* colour = bound_hex_colour(k.verdict.bound);
+            const double r = radius(k.share, !p->role.empty());
             std::vector<std::pair<std::string, double>> levels;
             if (p->intensity_l2) levels.push_back({"l2", *p->intensity_l2});
             if (p->intensity_l1) levels.push_back({"l1", *p->intensity_l1});
             if (!levels.empty()) {
+                level_marks = true;
                 double lo = p->intensity, hi = p->intensity;
                 for (const auto& [lv, v] : levels) lo = std::min(lo, v), hi = std::max(hi, v);
                 o << "<line class=\"hierarchy\" x1=\"" << f2(L.px(lo)) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.px(hi)) << "\" y2=\""
-                  << f2(y) << "\" stroke=\"" << colour << "\" stroke-opacity=\"0.5\"/>\n";
+                  << f2(y) << "\" stroke=\"" << colour(k) << "\" stroke-opacity=\"0.5\"/>\n";
                 for (const auto& [lv, v] : levels)
                     o << "<circle class=\"level\"" << attr("data-kernel", name) << attr("data-level", lv) << " data-intensity=\"" << g6(v)
-                      << "\" cx=\"" << f2(L.px(v)) << "\" cy=\"" << f2(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour << "\"><title>"
-                      << xml(name) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << per_byte << "</title></circle>\n";
+                      << "\" cx=\"" << f2(L.px(v)) << "\" cy=\"" << f2(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour(k)
+                      << "\"><title>" << xml(numbered(p->number, name)) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << per_byte
+                      << "</title></circle>\n";
             }
-            o << "<circle class=\"kernel\"" << attr("data-kernel", name)
+            o << "<circle class=\"kernel\" data-panel=\"roofline\" data-number=\"" << p->number << "\"" << attr("data-kernel", name)
               << attr("data-precision", flops ? roofline::name(p->precision) : "inst") << " data-intensity=\"" << g6(p->intensity)
               << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\""
               << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r)
-              << "\" fill=\"" << colour << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>"
-              << (p->role.empty() ? "" : p->role + ": ") << xml(name) << ": " << format_duration_ns(k.roof.duration_ns) << " ("
-              << format_percent(k.share) << " of the time), " << rate(p->rate) << " "
+              << "\" fill=\"" << colour(k) << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>"
+              << xml(kernel_title(k, p->number, p->role)) << rate(p->rate) << " "
               << (flops ? precision_label(p->precision) + " " : std::string()) << "at " << g6(p->intensity) << per_byte << ", "
               << format_percent(k.roof.pct_of_roof / 100.0) << " of its roof, " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
         }
@@ -372,57 +322,246 @@ struct svg_chart {
               << "\" y2=\"" << f2(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
         }
         o << "</g>\n";
+        std::vector<label_point> pts;
+        std::vector<std::size_t> numbers;
+        for (const auto& p : c.points) {
+            pts.push_back({L.px(p.intensity), L.py(p.rate), radius(p.kernel->share, !p.role.empty()), std::to_string(p.number)});
+            numbers.push_back(p.number);
+        }
+        for (const auto& p : c.points)  // the level marks: in the way of a label, never labelled
+            for (const auto& v : {p.intensity_l2, p.intensity_l1})
+                if (v) pts.push_back({L.px(*v), L.py(p.rate), 3, ""});
+        pts.insert(pts.end(), slope_obstacles.begin(), slope_obstacles.end());
+        labels(L, pts, numbers);
+    }
+    // Number labels, most time first (the summary's order); those with no room are listed in the caption.
+    void labels(const chart_layout& L, std::vector<label_point> pts, const std::vector<std::size_t>& numbers) {
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            if (i < numbers.size() && numbers[i]) order.push_back(i);
+        if (order.empty()) return;
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return numbers[x] < numbers[y]; });
+        // Labels first in that order, then the obstacles (empty text) the placer skips.
+        std::vector<label_point> sorted;
+        for (std::size_t i : order) sorted.push_back(pts[i]);
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            if (!(i < numbers.size() && numbers[i])) sorted.push_back(pts[i]);
+        const auto places = place_labels(sorted, {L.left, L.top, L.left + L.plot_w, L.top + L.plot_h}, c.label_size, true);
+        o << "<g class=\"labels\" font-size=\"" << g6(c.label_size) << "\" font-weight=\"bold\" fill=\"#111\" stroke=\"white\" "
+             "stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\">\n";
+        for (std::size_t j = 0; j < order.size(); ++j) {
+            const auto& l = places[j];
+            const std::size_t number = numbers[order[j]];
+            if (!l.placed) {
+                unlabelled.push_back(number);
+                continue;
+            }
+            if (l.leader)
+                o << "<line class=\"leader\" x1=\"" << f2(l.lx0) << "\" y1=\"" << f2(l.ly0) << "\" x2=\"" << f2(l.lx1) << "\" y2=\"" << f2(l.ly1)
+                  << "\" stroke=\"#777\" stroke-width=\"0.8\"/>\n";
+            o << "<text class=\"label\" data-number=\"" << number << "\" x=\"" << f2(l.x) << "\" y=\"" << f2(l.y) << "\">" << number
+              << "</text>\n";
+        }
+        o << "</g>\n";
     }
     void roles() {
-        // A lesson's labels, outside the clip: right of the point, or left of it near the right edge.
+        // A lesson's labels: right of the point, or left of it where the text would leave the chart.
         // One label per role: a run of naive kernels (a fusion chain) is named once, on its first point.
+        const chart_layout& L = c.roof;
         for (std::size_t i = 0; i < c.points.size(); ++i)
             if (const auto& p = c.points[i]; !p.role.empty() && (i == 0 || c.points[i - 1].role != p.role)) {
                 std::string names;
                 for (std::size_t j = i; j < c.points.size() && c.points[j].role == p.role; ++j)
                     names += (names.empty() ? "" : " + ") + plain_name(c.points[j].kernel->group.name);
+                const std::string text = p.role + ": " + names;
                 const double x = L.px(p.intensity);
-                const bool left_of = x > L.left + 0.7 * plot_w;
+                const bool left_of = x > L.left + 0.7 * L.plot_w || x + 10 + text_width(text, 11) > c.width - 4;
                 o << "<text class=\"role\" x=\"" << f2(left_of ? x - 10 : x + 10) << "\" y=\"" << f2(L.py(p.rate) - 10)
-                  << "\" font-size=\"11\"" << (left_of ? " text-anchor=\"end\"" : "") << ">" << p.role << ": " << xml(names) << "</text>\n";
+                  << "\" font-size=\"11\"" << (left_of ? " text-anchor=\"end\"" : "") << ">" << xml(text) << "</text>\n";
             }
     }
-    void legend() {
-        // Legend: colours by bound.
-        double ly = L.top + plot_h - 5 * 16;
+
+    // ---- the memory panel ----
+    void memory() {
+        const chart_layout& L = c.mem;
+        o << "<g class=\"panel\" data-panel=\"memory\" data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top)
+          << "\" data-plot-width=\"" << f2(L.plot_w) << "\" data-plot-height=\"" << f2(L.plot_h) << "\" data-x-decades=\"" << g6(L.x_min)
+          << " " << g6(L.x_max) << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+        plot_frame(L, "memory-plot");
+        grid(L, [](double d) { return decade_text(d, "s"); }, [](double d) { return decade_text(d, "B/s"); });
+        const std::size_t n = c.memory.size();
+        const bool no_flops = memory_without_flops();
+        axis_titles(L, "the kernel's total time", "bytes per second moved",
+                    "Memory: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels") + (no_flops ? " without FLOPs" : " off the roofline"));
+        // The ceilings: one horizontal line per level, as on the roofline: DRAM solid, L2 dashed, L1 dotted.
+        o << "<g class=\"ceilings\" clip-path=\"url(#memory-plot)\" fill=\"none\">\n";
+        for (const auto& ce : c.ceilings) {
+            if (!is_memory(ce.id)) continue;
+            o << "<line class=\"ceiling\" data-panel=\"memory\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << g6(ce.peak) << "\" x1=\""
+              << f2(L.left) << "\" y1=\"" << f2(L.py(ce.peak)) << "\" x2=\"" << f2(L.left + L.plot_w) << "\" y2=\"" << f2(L.py(ce.peak))
+              << "\""
+              << (ce.id == resource::dram ? " stroke=\"#444\" stroke-width=\"2\""
+                  : ce.id == resource::l2 ? " stroke=\"#888\" stroke-width=\"1.2\" stroke-dasharray=\"6,4\""
+                                          : " stroke=\"#888\" stroke-width=\"1.2\" stroke-dasharray=\"2,3\"")
+              << "/>\n";
+        }
+        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"" << g6(ceiling_font) << "\" fill=\"#222\">\n";
+        double last_y = 1e9;  // from the bottom up: DRAM is the lowest
+        for (auto it = c.ceilings.begin(); it != c.ceilings.end(); ++it) {
+            if (!is_memory(it->id)) continue;
+            const double y = std::min(L.py(it->peak) + 4, last_y - 14);
+            last_y = y;
+            o << "<text x=\"" << f2(L.left + L.plot_w + 8) << "\" y=\"" << f2(y) << "\"" << (it->id == resource::dram ? "" : " fill=\"#666\"")
+              << ">" << xml(ceiling_label(c, it->id, it->peak)) << "</text>\n";
+        }
+        o << "</g>\n";
+        // The kernels: the open level marks and the line joining them first, then the filled marks, largest first.
+        std::vector<const memory_point*> order;
+        for (const auto& m : c.memory) order.push_back(&m);
+        std::stable_sort(order.begin(), order.end(),
+                         [](const memory_point* x, const memory_point* y) { return x->kernel->share > y->kernel->share; });
+        o << "<g class=\"kernels\" clip-path=\"url(#memory-plot)\">\n";
+        std::vector<label_point> pts, marks;
+        std::vector<std::size_t> numbers;
+        for (const memory_point* m : order) {
+            const analysed_kernel& k = *m->kernel;
+            saw(k);
+            const std::string name = short_name(k.group.name);
+            const double x = L.px(m->seconds), y = L.py(m->main());
+            const double r = radius(k.share, !m->role.empty());
+            std::vector<std::pair<std::string, double>> levels;
+            if (m->dram && m->l2) levels.push_back({"l2", *m->l2});
+            if ((m->dram || m->l2) && m->l1) levels.push_back({"l1", *m->l1});
+            if (!levels.empty()) {
+                level_marks = true;
+                double lo = m->main(), hi = m->main();
+                for (const auto& [lv, v] : levels) lo = std::min(lo, v), hi = std::max(hi, v);
+                o << "<line class=\"hierarchy\" x1=\"" << f2(x) << "\" y1=\"" << f2(L.py(lo)) << "\" x2=\"" << f2(x) << "\" y2=\""
+                  << f2(L.py(hi)) << "\" stroke=\"" << colour(k) << "\" stroke-opacity=\"0.5\"/>\n";
+                for (const auto& [lv, v] : levels) {
+                    o << "<circle class=\"level\" data-panel=\"memory\"" << attr("data-kernel", name) << attr("data-level", lv)
+                      << " data-rate=\"" << g6(v) << "\" cx=\"" << f2(x) << "\" cy=\"" << f2(L.py(v)) << "\" r=\"3\" fill=\"white\" stroke=\""
+                      << colour(k) << "\"><title>" << xml(numbered(m->number, name)) << " at " << (lv == "l2" ? "L2" : "L1") << ": "
+                      << bandwidth_text(v) << "</title></circle>\n";
+                    marks.push_back({x, L.py(v), 3, ""});
+                }
+            }
+            const char* level = m->dram ? "dram" : m->l2 ? "l2" : "l1";
+            const chart_ceiling* ceiling = find_ceiling(c, m->dram ? resource::dram : m->l2 ? resource::l2 : resource::l1);
+            o << "<circle class=\"kernel\" data-panel=\"memory\" data-number=\"" << m->number << "\"" << attr("data-kernel", name)
+              << " data-level=\"" << level << "\" data-seconds=\"" << g6(m->seconds) << "\" data-rate=\"" << g6(m->main())
+              << "\" data-share=\"" << g6(k.share) << "\"" << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x)
+              << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour(k)
+              << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << xml(kernel_title(k, m->number, m->role))
+              << (m->dram ? "DRAM " : m->l2 ? "L2 " : "L1 ") << bandwidth_text(m->main());
+            if (ceiling) o << " (" << format_percent(m->main() / ceiling->peak) << " of its ceiling)";
+            o << ", " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
+        }
+        o << "</g>\n";
+        for (const auto& m : c.memory) {
+            pts.push_back({L.px(m.seconds), L.py(m.main()), radius(m.kernel->share, !m.role.empty()), std::to_string(m.number)});
+            numbers.push_back(m.number);
+        }
+        pts.insert(pts.end(), marks.begin(), marks.end());
+        labels(L, pts, numbers);
+        o << "</g>\n";
+    }
+
+    // ---- below the panels: the legend and the caption ----
+    void legend(double y) {
+        // What is drawn, nothing more: the bounds of the kernels on the chart, the open marks if any.
         o << "<g class=\"legend\" font-size=\"11\">\n";
+        double x = margin;
         for (bound b : all_bounds()) {
-            if (b == bound::unknown) continue;  // an unplaced kernel is not drawn
-            o << "<circle cx=\"" << f2(L.left + plot_w + 14) << "\" cy=\"" << f2(ly) << "\" r=\"5\" fill=\"" << bound_hex_colour(b)
-              << "\"/><text x=\"" << f2(L.left + plot_w + 24) << "\" y=\"" << f2(ly + 4) << "\">" << name(b) << "</text>\n";
-            ly += 16;
+            if (std::find(drawn_bounds.begin(), drawn_bounds.end(), b) == drawn_bounds.end()) continue;
+            o << "<circle class=\"legend-entry\"" << attr("data-bound", name(b)) << " cx=\"" << f2(x + 5) << "\" cy=\"" << f2(y - 4)
+              << "\" r=\"5\" fill=\"" << bound_hex_colour(b) << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"/><text x=\""
+              << f2(x + 14) << "\" y=\"" << f2(y) << "\">" << xml(std::string(name(b)) + " bound") << "</text>\n";
+            x += 14 + text_width(std::string(name(b)) + " bound", 11) + 16;
+        }
+        if (level_marks) {
+            const std::string text = "the same kernel at L2 and L1";
+            o << "<circle class=\"legend-entry\" data-mark=\"level\" cx=\"" << f2(x + 5) << "\" cy=\"" << f2(y - 4)
+              << "\" r=\"3\" fill=\"white\" stroke=\"#555\"/><text x=\"" << f2(x + 14) << "\" y=\"" << f2(y) << "\">" << text << "</text>\n";
         }
         o << "</g>\n";
     }
-    void not_drawn() {
+    std::vector<std::string> caption_text() const {
+        std::vector<std::string> out;
+        const bool lesson = std::any_of(c.points.begin(), c.points.end(), [](const chart_point& p) { return !p.role.empty(); });
+        if (!lesson)
+            out.push_back("Each kernel is drawn once, numbered by its row in the report's summary table (1 takes the most time); a mark's "
+                          "area is its share of the time, its colour the kernel's bound.");
+        if (c.roofline_panel && c.memory_panel)
+            out.push_back(std::string("Left: the roofline of the kernels ") + (flops ? "that do floating-point work" : "with an instruction count") +
+                          ", at their work per DRAM byte, under the DRAM slope and each ceiling. Right: the kernels the roofline cannot "
+                          "place (" + (flops ? "no FLOPs: copies, transposes; or no DRAM bytes" : "no DRAM bytes") +
+                          "), at their total time and the bytes per second they moved, under each level's ceiling.");
+        else if (c.memory_panel)
+            out.push_back(std::string(memory_without_flops() ? "No kernel here does floating-point work"
+                                                             : "No kernel here has the DRAM bytes a roofline divides its work by") +
+                          ": each is drawn at its total time and the bytes per second it moved at DRAM, L2 and L1, under each level's "
+                          "ceiling.");
         if (!c.not_drawn.empty()) {
-            o << "<text x=\"" << f2(L.left) << "\" y=\"" << f2(L.height - 4) << "\" font-size=\"10\" fill=\"#555\">Not drawn: ";
-            std::string list;
-            for (std::size_t i = 0; i < c.not_drawn.size() && i < 3; ++i) list += (i ? ", " : "") + c.not_drawn[i];
-            if (c.not_drawn.size() > 3) list += ", and " + std::to_string(c.not_drawn.size() - 3) + " more with no FLOPs or no DRAM bytes";
-            o << xml(list) << "</text>\n";
+            std::string s = "Not drawn: ";
+            for (std::size_t i = 0; i < c.not_drawn.size(); ++i)
+                s += (i ? "; " : "") + numbered(c.not_drawn[i].number, c.not_drawn[i].name) + " (" + c.not_drawn[i].why + ")";
+            out.push_back(s + ".");
         }
+        if (!unlabelled.empty()) {
+            std::vector<std::size_t> n = unlabelled;
+            std::sort(n.begin(), n.end());
+            out.push_back("Drawn but not numbered, for want of room: " + number_ranges(n) + " (each point's tooltip names its kernel).");
+        }
+        return out;
+    }
+    std::string body() {
+        if (c.roofline_panel) roofline();
+        if (c.memory_panel) memory();
+        return o.str();
     }
 };
 
 }  // namespace
 
 std::string render_chart_svg(const analysis& a, const chart_data& c) {
+    // The panels first (they decide what the legend and caption say), then the frame around them.
     svg_chart s(a, c);
-    s.open();
-    s.frame();
-    s.ceilings();
-    s.kernels();
-    s.roles();
-    s.legend();
-    s.not_drawn();
-    s.o << "</svg>\n";
-    return s.o.str();
+    const std::string panels = s.body();
+    s.o.str("");
+    const double legend_y = plot_top + plot_h + 62;
+    std::vector<std::string> lines;
+    for (const auto& para : s.caption_text())
+        for (auto& l : wrap(para, c.width - 2 * margin, caption_font)) lines.push_back(l);
+    chart_data sized = c;
+    sized.height = std::ceil(legend_y + 22 + caption_line * double(lines.size()) + 6);
+    svg_chart frame(a, sized);
+    frame.open();
+    frame.o << panels;
+    frame.drawn_bounds = s.drawn_bounds;
+    frame.level_marks = s.level_marks;
+    frame.legend(legend_y);
+    frame.o << "<g class=\"caption\" font-size=\"" << g6(caption_font) << "\" fill=\"#333\"";
+    if (!c.not_drawn.empty()) {
+        frame.o << " data-not-drawn=\"";
+        for (std::size_t i = 0; i < c.not_drawn.size(); ++i) frame.o << (i ? " " : "") << c.not_drawn[i].number;
+        frame.o << "\"";
+    }
+    if (!s.unlabelled.empty()) {
+        std::vector<std::size_t> n = s.unlabelled;
+        std::sort(n.begin(), n.end());
+        frame.o << " data-unlabelled=\"";
+        for (std::size_t i = 0; i < n.size(); ++i) frame.o << (i ? " " : "") << n[i];
+        frame.o << "\"";
+    }
+    frame.o << ">\n";
+    double y = legend_y + 22;
+    for (const auto& l : lines) {
+        frame.o << "<text x=\"" << f2(margin) << "\" y=\"" << f2(y) << "\">" << xml(l) << "</text>\n";
+        y += caption_line;
+    }
+    frame.o << "</g>\n</svg>\n";
+    return frame.o.str();
 }
 
 }  // namespace roofline

@@ -101,7 +101,7 @@ void write_header(std::ostream& o, const analysis& a, const std::string& chart) 
     o << "- Ceilings: each kernel's peaks are taken at the clocks the capture reports (ncu locks the SM to its base clock unless "
          "told otherwise). Where the capture holds ncu's own peak counters they are used; otherwise the spec's figure is scaled "
          "to that clock. Each resource's row says which.\n\n";
-    if (!chart.empty()) o << "![Roofline chart: every kernel at its DRAM arithmetic intensity](" << chart << ")\n\n";
+    if (!chart.empty()) o << "![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory panel](" << chart << ")\n\n";
 }
 
 void write_summary(std::ostream& o, const analysis& a) {
