@@ -31,6 +31,8 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc) {
 analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options) {
     analysis a;
     a.input = input_name;
+    a.options = options;
+    a.options.progress = nullptr;
     kernel_table table;
     launch_filter filter(options.filter);
     std::string first_cc;
