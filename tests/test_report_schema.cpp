@@ -50,20 +50,20 @@ TEST_CASE("the validator checks types, nullable types, enums, bounds, required a
     })"));
     CHECK(v.errors(json::parse(R"({"n": 2, "x": null, "e": "a", "v": [1, 2], "o": "s", "m": {"k": true}})")).empty());
     CHECK(v.errors(json::parse(R"({"n": 2, "x": 1.5, "o": 3.5})")).empty());
-    CHECK(v.errors(json::parse(R"({"n": 2.5})")).size() == 1);           // not an integer
-    CHECK(v.errors(json::parse(R"({"n": 0})")).size() == 1);             // under the minimum
-    CHECK(v.errors(json::parse(R"({"n": 4})")).size() == 1);             // over the maximum
-    CHECK(v.errors(json::parse(R"({"n": 1, "x": "1"})")).size() == 1);   // a string where a number or null goes
-    CHECK(v.errors(json::parse(R"({"n": 1, "e": "c"})")).size() == 1);   // not in the enum
-    CHECK(v.errors(json::parse(R"({"x": 1})")).size() == 1);             // lacks n
-    CHECK(v.errors(json::parse(R"({"n": 1, "y": 1})")).size() == 1);     // an extra property
-    CHECK(v.errors(json::parse(R"({"n": 1, "v": [1, 11]})")).size() == 1);  // an item over its $ref's maximum
-    CHECK(v.errors(json::parse(R"({"n": 1, "v": []})")).size() == 1);      // fewer items than minItems
+    CHECK(v.errors(json::parse(R"({"n": 2.5})")).size() == 1);                // not an integer
+    CHECK(v.errors(json::parse(R"({"n": 0})")).size() == 1);                  // under the minimum
+    CHECK(v.errors(json::parse(R"({"n": 4})")).size() == 1);                  // over the maximum
+    CHECK(v.errors(json::parse(R"({"n": 1, "x": "1"})")).size() == 1);        // a string where a number or null goes
+    CHECK(v.errors(json::parse(R"({"n": 1, "e": "c"})")).size() == 1);        // not in the enum
+    CHECK(v.errors(json::parse(R"({"x": 1})")).size() == 1);                  // lacks n
+    CHECK(v.errors(json::parse(R"({"n": 1, "y": 1})")).size() == 1);          // an extra property
+    CHECK(v.errors(json::parse(R"({"n": 1, "v": [1, 11]})")).size() == 1);    // an item over its $ref's maximum
+    CHECK(v.errors(json::parse(R"({"n": 1, "v": []})")).size() == 1);         // fewer items than minItems
     CHECK(v.errors(json::parse(R"({"n": 1, "v": [1, 2, 3]})")).size() == 1);  // more than maxItems
-    CHECK(v.errors(json::parse(R"({"n": 1, "o": 3})")).size() == 1);     // an integer is also a number: two of oneOf
-    CHECK(v.errors(json::parse(R"({"n": 1, "o": null})")).size() == 1);  // none of oneOf
-    CHECK(v.errors(json::parse(R"({"n": 1, "m": {"k": 1}})")).size() == 1);  // additionalProperties as a schema
-    CHECK(v.errors(json::parse(R"([1])")).size() == 1);                  // not an object
+    CHECK(v.errors(json::parse(R"({"n": 1, "o": 3})")).size() == 1);          // an integer is also a number: two of oneOf
+    CHECK(v.errors(json::parse(R"({"n": 1, "o": null})")).size() == 1);       // none of oneOf
+    CHECK(v.errors(json::parse(R"({"n": 1, "m": {"k": 1}})")).size() == 1);   // additionalProperties as a schema
+    CHECK(v.errors(json::parse(R"([1])")).size() == 1);                       // not an object
     // A keyword it does not know is an error, not a rule silently skipped.
     CHECK_THROWS(schema_validator(json::parse(R"({"pattern": "^a"})")).errors(json::parse(R"("b")")));
     CHECK_THROWS(schema_validator(json::parse(R"({"$ref": "#/$defs/none"})")).errors(json::parse("1")));
@@ -109,11 +109,11 @@ TEST_CASE("the golden JSON report validates, and a report broken in any of these
         edit(j);
         return report_schema().errors(j).size();
     };
-    CHECK(broken([](json& j) { j["kernels"][0]["grid_size"] = "(4, 1, 1)"; }) == 1);        // the old string form
+    CHECK(broken([](json& j) { j["kernels"][0]["grid_size"] = "(4, 1, 1)"; }) == 1);          // the old string form
     CHECK(broken([](json& j) { j["kernels"][0]["grid_size"] = json::array({4, 1}); }) == 1);  // two of three
-    CHECK(broken([](json& j) { j["kernels"][0]["flops"] = ""; }) == 1);                      // "" for unknown
-    CHECK(broken([](json& j) { j["kernels"][0]["launches"] = 1.5; }) == 1);                  // a count that is not an integer
-    CHECK(broken([](json& j) { j["kernels"][0]["share_of_workload"] = 34.5; }) == 1);        // a percentage where a fraction goes
+    CHECK(broken([](json& j) { j["kernels"][0]["flops"] = ""; }) == 1);                       // "" for unknown
+    CHECK(broken([](json& j) { j["kernels"][0]["launches"] = 1.5; }) == 1);                   // a count that is not an integer
+    CHECK(broken([](json& j) { j["kernels"][0]["share_of_workload"] = 34.5; }) == 1);         // a percentage where a fraction goes
     CHECK(broken([](json& j) { j["kernels"][0]["bound"] = "memory / dram"; }) == 1);
     CHECK(broken([](json& j) { j.erase("tool"); }) == 1);
     CHECK(broken([](json& j) { j["input"]["options"]["extra"] = 1; }) == 1);

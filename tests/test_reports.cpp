@@ -189,8 +189,9 @@ TEST_CASE("every report format prints through the one interface, and an unknown 
 namespace {
 
 // The captures whose reports the tests below read: raw and details pages, many kernels, long names.
-const char* const report_inputs[] = {"examples/h100/kernels_raw.csv", "examples/h100/kernels_details.csv", "examples/h100/torch_ops_raw.csv",
-                                     "examples/h100/pairs_raw.csv",   "examples/h100/cublas_ref_raw.csv",   "examples/h200/kernels_raw.csv"};
+const char* const report_inputs[] = {"examples/h100/kernels_raw.csv",    "examples/h100/kernels_details.csv",
+                                     "examples/h100/torch_ops_raw.csv",  "examples/h100/pairs_raw.csv",
+                                     "examples/h100/cublas_ref_raw.csv", "examples/h200/kernels_raw.csv"};
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> out;
@@ -217,8 +218,8 @@ TEST_CASE("the markdown report reads top-down: GPU, input, one line on the ceili
     print_options o;
     o.chart_file = "report.svg";
     const std::string md = render_markdown(analyze_named("examples/h100/kernels_raw.csv"), o);
-    const auto gpu = md.find("- GPU: "), summary = md.find("## Summary"), ops = md.find("## Opportunities"), chart = md.find("![Roofline chart"),
-               kernels = md.find("## Kernels");
+    const auto gpu = md.find("- GPU: "), summary = md.find("## Summary"), ops = md.find("## Opportunities"),
+               chart = md.find("![Roofline chart"), kernels = md.find("## Kernels");
     CHECK(gpu < summary);
     CHECK(summary < ops);
     CHECK(ops < chart);
@@ -254,7 +255,8 @@ TEST_CASE("a kernel's section shows at most 25 lines before a collapsed block th
 }
 
 TEST_CASE("every report writes numbers one way: no exponents, shares as percentages, 1 launch and 1 kernel in the singular") {
-    const std::regex exponent("[0-9][eE][+-][0-9]{2}");  // how printf %g writes one (prose like "1e-3" in a fix is no number the engine wrote)
+    const std::regex exponent(
+        "[0-9][eE][+-][0-9]{2}");  // how printf %g writes one (prose like "1e-3" in a fix is no number the engine wrote)
     const std::regex share_not_percent("(util|useful|pressure|practical)_[a-z0-9_]+ = [-0-9.]+[kMGT]?(?![%0-9.kMGT])");
     const std::regex bad_plural("[^0-9.]1 (launches|kernels|lines)\\b");
     for (const char* input : report_inputs) {
@@ -291,8 +293,8 @@ TEST_CASE("tables name kernels by a short name without namespaces or parameters,
     CHECK(kernel_label("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
                        "at::detail::Array<char *, 1>>(int, at::native::FillFunctor<float>, at::detail::Array<char *, 1>)") ==
           "vectorized_elementwise_kernel<...>");
-    const std::string long_template = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_" + std::string(200, 'x') + "<" +
-                                      std::string(40, 'y') + ">>(Params)";
+    const std::string long_template =
+        "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_" + std::string(200, 'x') + "<" + std::string(40, 'y') + ">>(Params)";
     CHECK(kernel_label(long_template).size() <= 40);
     CHECK(kernel_label("gemm") == "gemm");
     // Names that shorten alike are numbered in kernel order.

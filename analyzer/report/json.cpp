@@ -47,9 +47,7 @@ ojson style_json(number_style s) {
 }
 
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
-ojson optional_dims(const std::optional<launch_dims>& d) {
-    return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr);
-}
+ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr); }
 
 ojson resources_json(const kernel_roofline& roof) {
     ojson res = ojson::array();
@@ -78,7 +76,7 @@ ojson findings_json(const analysed_kernel& k) {
         ojson evidence = ojson::array();
         for (const auto& e : f.evidence)
             evidence.push_back({{"expression", e.expression},
-                                {"value", !e.value                                 ? ojson(nullptr)
+                                {"value", !e.value                               ? ojson(nullptr)
                                           : e.type == rules::value_type::boolean ? ojson(*e.value != 0.0)
                                                                                  : number(*e.value)}});
         findings.push_back({{"id", f.id},
@@ -113,7 +111,7 @@ ojson path_json(const rules::diagnosis& d) {
     for (const auto& v : d.path) {
         ojson values = ojson::object();
         for (const auto& x : v.values)
-            values[x.expression] = !x.value                                 ? ojson(nullptr)
+            values[x.expression] = !x.value                               ? ojson(nullptr)
                                    : x.type == rules::value_type::boolean ? ojson(*x.value != 0.0)
                                                                           : number(*x.value);
         path.push_back({{"tree", v.tree},

@@ -125,7 +125,8 @@ void write_summary(std::ostream& o, const analysis& a, const std::vector<std::st
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
         t.row({std::to_string(i + 1), code(labels[i]), std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
-               format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k), roof_pct_text(k), verdict_text(k.verdict)});
+               format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k), roof_pct_text(k),
+               verdict_text(k.verdict)});
     }
     o << t.markdown();
 }
@@ -141,7 +142,8 @@ void write_opportunities(std::ostream& o, const analysis& a, const std::vector<s
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
         t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code(labels[op.kernel_rank]), op.finding->id,
-               format_times(*op.finding->est_speedup), format_duration_ns(saved), a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
+               format_times(*op.finding->est_speedup), format_duration_ns(saved),
+               a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
     }
     o << t.markdown();
     if (ops.size() > shown) o << "\n" << ops.size() - shown << " more in the kernels' sections.\n";
@@ -169,8 +171,8 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
 void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
     o << "- Full name: " << code(k.group.name) << "\n";
-    o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line "
-      << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
+    o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line " << k.group.first_line
+      << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
     if (!k.roof.placed) {
         o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
         write_ncu_rules(o, k);
@@ -187,7 +189,8 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
     if (!findings.empty()) {
         o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";
         for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i) write_finding_short(o, findings[i]);
-        if (findings.size() > top_findings) o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
+        if (findings.size() > top_findings)
+            o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
     }
     if (!k.diagnosis.missing_metrics.empty())
         o << "\nSome rules could not run: the capture lacks " << count_text(k.diagnosis.missing_metrics.size(), "value", "values")
@@ -212,7 +215,8 @@ void write_markdown(const analysis& a, const print_options& options, std::ostrea
     write_header(o, a);
     write_summary(o, a, labels);
     write_opportunities(o, a, labels);
-    if (!options.chart_file.empty()) o << "\n![Roofline chart: every kernel at its DRAM arithmetic intensity](" << options.chart_file << ")\n";
+    if (!options.chart_file.empty())
+        o << "\n![Roofline chart: every kernel at its DRAM arithmetic intensity](" << options.chart_file << ")\n";
     o << "\n## Kernels\n";
     for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i]);
 }

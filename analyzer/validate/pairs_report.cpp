@@ -226,7 +226,8 @@ std::string render_pairs_markdown(const pairs_report& r) {
     for (const auto& ref : r.references)
         refs.row({code(ref.kernel.substr(0, ref.kernel.find('('))),
                   ref.verdict + (ref.verdict == ref.expect ? "" : " (built for " + ref.expect + ")"), ref.roof,
-                  ref.roof_pct ? format_percent(*ref.roof_pct / 100.0) : "-", ref.target_pct ? format_percent(*ref.target_pct / 100.0) : "-"});
+                  ref.roof_pct ? format_percent(*ref.roof_pct / 100.0) : "-",
+                  ref.target_pct ? format_percent(*ref.target_pct / 100.0) : "-"});
     o << refs.markdown();
     o << "\n## Where the capture differs from what a kernel was built to show\n\n";
     bool any = false;
