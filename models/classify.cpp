@@ -6,7 +6,7 @@ namespace roofline {
 namespace {
 
 std::string pct(double u) { return format_percent(u); }
-std::string num(double v) { return general(v, 4); }
+std::string num(double v) { return format_number(v); }
 std::string id(const resource_use& r) { return name(r.id); }
 
 double pressure(const resource_use& r) { return r.practical > 0 ? r.utilisation / r.practical : r.utilisation; }

@@ -219,8 +219,8 @@ std::pair<double, std::string> combined_rate(double ops, std::optional<double> o
             "use; a kernel that accumulates in FP16 reads up to twice its real share): " +
             r.fp32_from;
     else
-        text += general(in16, 3) + " ops with FP16 accumulate at " + general(r.fp16, 4) + "/s (" + r.fp16_from + ") and " +
-                general(ops - in16, 3) + " with FP32 accumulate at " + general(r.fp32, 4) + "/s (" + r.fp32_from + ")";
+        text += format_number(in16) + " ops with FP16 accumulate at " + format_number(r.fp16) + "/s (" + r.fp16_from + ") and " +
+                format_number(ops - in16) + " with FP32 accumulate at " + format_number(r.fp32) + "/s (" + r.fp32_from + ")";
     return {rate, text};
 }
 
@@ -271,7 +271,7 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         k.flops_counted = k.flops_counted || have_counter;
         if (r.id == resource::fp16 && r.work > 0 && fp16_counts_are_moves(m)) {
             k.notes.push_back(
-                "fp16: the " + general(r.work, 3) +
+                "fp16: the " + format_number(r.work) +
                 " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
                 "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
             continue;
@@ -316,7 +316,7 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
             r.peak = spec_p->per_second;
             r.peak_source = spec_p->source;
         } else {
-            k.warnings.push_back(std::string(name(d.id)) + ": the kernel did " + general(r.work, 3) +
+            k.warnings.push_back(std::string(name(d.id)) + ": the kernel did " + format_number(r.work) +
                                  " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");
             continue;
         }

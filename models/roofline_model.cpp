@@ -27,8 +27,8 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
     if (spec_value <= 0 || measured <= 0) return;
     double ratio = measured / spec_value;
     if (std::fabs(ratio - 1.0) > 0.10)
-        k.warnings.push_back(what + ": the capture's measured peak " + general(measured, 4) + " differs from the spec's " +
-                             general(spec_value, 4) + " (at the same clock) by " + signed_fixed((ratio - 1.0) * 100, 0) + "%" +
+        k.warnings.push_back(what + ": the capture's measured peak " + format_number(measured) + " differs from the spec's " +
+                             format_number(spec_value) + " (at the same clock) by " + signed_fixed((ratio - 1.0) * 100, 0) + "%" +
                              "; the measured peak is used");
 }
 

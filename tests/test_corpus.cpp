@@ -97,7 +97,9 @@ TEST_CASE("hostile names reach no output raw: terminal, markdown, SVG and JSON e
     }
     auto quoted = analyze_file(source_path("tests/corpus/pass_quotes_and_newlines_in_name.csv"), {});
     const std::string md = render_markdown(quoted);
-    CHECK(md.find("``my \"quoted\" kernel with a `tick` and a line break``") != std::string::npos);
+    // The section's full name, and the table's name cut at 40 characters, both as code spans.
+    CHECK(md.find("- Full name: ``my \"quoted\" kernel with a `tick` and a line break(int)``") != std::string::npos);
+    CHECK(md.find("| ``my \"quoted\" kernel with a `tick` and...`` |") != std::string::npos);
     auto bad = analyze_file(source_path("tests/corpus/pass_invalid_utf8_name.csv"), {});
     const std::string json = render_json(bad);
     CHECK(json.find("bad_\xef\xbf\xbd_name") != std::string::npos);  // U+FFFD for the bad byte

@@ -1,7 +1,9 @@
 // Golden reports for a committed real capture. A mismatch prints the first differing line;
 // ROOFLINE_UPDATE_GOLDEN=1 rewrites the golden files (commit them after reading the diff).
+#include "analyzer/base/format.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -9,8 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <functional>
+#include <regex>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -66,7 +72,7 @@ TEST_CASE("the JSON report carries the documented fields") {
     REQUIRE(j["kernels"].size() == 8);
     for (const auto& k : j["kernels"]) {
         for (const char* f :
-             {"name", "launches", "duration_ns", "bound", "limiter", "pct_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
+             {"name", "launches", "duration_ns", "bound", "limiter", "share_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
             CHECK(k.contains(f));
         for (const auto& f : k["findings"]) {
             CHECK((f["source"] == "ncu" || f["source"] == "roofline"));
@@ -157,7 +163,7 @@ TEST_CASE(
     CHECK(ops[0]["id"] == "tensor-underused");  // the WMMA kernel: a quarter of the workload's time
     const std::string md = render_markdown(a);
     CHECK(md.find("## Opportunities") < md.find("## Kernels"));
-    CHECK(md.find("| 1 | 1. `unnamed>::wmma_global` | tensor-underused | ") != std::string::npos);
+    CHECK(md.find("| 1 | 1. `wmma_global` | tensor-underused | ") != std::string::npos);
 }
 
 TEST_CASE("the table builder escapes cells for markdown and refuses a row of the wrong width") {
@@ -179,4 +185,219 @@ TEST_CASE("every report format prints through the one interface, and an unknown 
     CHECK(find_report_format("markdown")->print(a, {}) == render_markdown(a));
     CHECK(find_report_format("svg")->print(a, {}).rfind("<svg ", 0) == 0);
     CHECK(report_format_names() == "markdown, json, terminal, svg");
+}
+
+namespace {
+
+// The captures whose reports the tests below read: raw and details pages, many kernels, long names.
+const char* const report_inputs[] = {"examples/h100/kernels_raw.csv",    "examples/h100/kernels_details.csv",
+                                     "examples/h100/torch_ops_raw.csv",  "examples/h100/pairs_raw.csv",
+                                     "examples/h100/cublas_ref_raw.csv", "examples/h200/kernels_raw.csv"};
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+}
+
+// Each kernel's section: from its "### " heading to the next one.
+std::vector<std::string> kernel_sections(const std::string& md) {
+    std::vector<std::string> out;
+    auto at = md.find("\n### ");
+    while (at != std::string::npos) {
+        auto next = md.find("\n### ", at + 1);
+        out.push_back(md.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1));
+        at = next;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the markdown report reads top-down: GPU, input, one line on the ceilings, summary, opportunities, chart, kernels") {
+    print_options o;
+    o.chart_file = "report.svg";
+    const std::string md = render_markdown(analyze_named("examples/h100/kernels_raw.csv"), o);
+    const auto gpu = md.find("- GPU: "), summary = md.find("## Summary"), ops = md.find("## Opportunities"),
+               chart = md.find("![Roofline chart"), kernels = md.find("## Kernels");
+    CHECK(gpu < summary);
+    CHECK(summary < ops);
+    CHECK(ops < chart);
+    CHECK(chart < kernels);
+    CHECK(kernels != std::string::npos);
+    const auto head = lines_of(md.substr(0, summary));
+    CHECK(head.size() <= 8);
+    CHECK(std::count_if(head.begin(), head.end(), [](const std::string& l) { return l.rfind("- Ceilings:", 0) == 0; }) == 1);
+}
+
+TEST_CASE("a kernel's section shows at most 25 lines before a collapsed block that keeps every resource and the whole tree walk") {
+    for (const char* input : report_inputs) {
+        CAPTURE(input);
+        const auto a = analyze_named(input);
+        const std::string md = render_markdown(a);
+        const auto sections = kernel_sections(md);
+        REQUIRE(sections.size() == a.kernels.size());
+        for (std::size_t i = 0; i < sections.size(); ++i) {
+            const auto& s = sections[i];
+            CAPTURE(lines_of(s).front());
+            if (!a.kernels[i].roof.placed) continue;
+            const auto details = s.find("<details>");
+            REQUIRE(details != std::string::npos);
+            CHECK(lines_of(s.substr(0, details)).size() <= 25);
+            CHECK(s.find("</details>") != std::string::npos);
+            CHECK(s.find("Rule trees walked:") > details);
+            CHECK(s.find("| pipe_alu ") > details);  // the long resource table, empty pipe rows included
+            CHECK(s.find("- Full name: ") < details);
+            CHECK(s.find("**" + verdict_text(a.kernels[i].verdict) + "**") < details);
+            for (const auto& f : a.kernels[i].diagnosis.findings) CHECK(s.find("- **" + f.id + "**") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("every report writes numbers one way: no exponents, shares as percentages, 1 launch and 1 kernel in the singular") {
+    const std::regex exponent(
+        "[0-9][eE][+-][0-9]{2}");  // how printf %g writes one (prose like "1e-3" in a fix is no number the engine wrote)
+    const std::regex share_not_percent("(util|useful|pressure|practical)_[a-z0-9_]+ = [-0-9.]+[kMGT]?(?![%0-9.kMGT])");
+    const std::regex bad_plural("[^0-9.]1 (launches|kernels|lines)\\b");
+    for (const char* input : report_inputs) {
+        CAPTURE(input);
+        const std::string md = render_markdown(analyze_named(input));
+        for (const auto& l : lines_of(md)) {
+            if (l.rfind("- Full name:", 0) == 0) continue;  // a kernel's signature is as ncu wrote it
+            CAPTURE(l);
+            CHECK_FALSE(std::regex_search(l, exponent));
+            CHECK_FALSE(std::regex_search(l, share_not_percent));
+            CHECK_FALSE(std::regex_search(l, bad_plural));
+        }
+    }
+    analyze_options one;
+    one.filter.kernel_name = "copy_vec4";
+    const std::string md = render_markdown(analyze_example("examples/h100/kernels_raw.csv", one));
+    CHECK(md.find("- Input: raw page, 1 of 15 launches analysed, 1 kernel, ") != std::string::npos);
+    CHECK(md.find("- 1 launch (first: ID ") != std::string::npos);
+    CHECK(count_text(1, "launch", "launches") == "1 launch");
+    CHECK(count_text(0, "launch", "launches") == "0 launches");
+    rules::evidence_value util{"util_dram", 0.00081};
+    CHECK(named_value_text(util) == "0.1%");
+    rules::evidence_value pct{"sm__maximum_warps_per_active_cycle_pct", 100.0};
+    CHECK(named_value_text(pct) == "100.0%");
+    rules::evidence_value blocks{"grid_blocks", 4.0};
+    CHECK(named_value_text(blocks) == "4");
+    rules::evidence_value bytes{"bytes_dram", 1.18e8};
+    CHECK(named_value_text(bytes) == "118M");
+}
+
+TEST_CASE("tables name kernels by a short name without namespaces or parameters, unique within the report") {
+    CHECK(kernel_label("void (anonymous namespace)::copy_vec4(const float4 *, float4 *, unsigned long)") == "copy_vec4");
+    CHECK(kernel_label("void unnamed>::fma_chain<float>(float *, int)") == "fma_chain<float>");
+    CHECK(kernel_label("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                       "at::detail::Array<char *, 1>>(int, at::native::FillFunctor<float>, at::detail::Array<char *, 1>)") ==
+          "vectorized_elementwise_kernel<...>");
+    const std::string long_template =
+        "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_" + std::string(200, 'x') + "<" + std::string(40, 'y') + ">>(Params)";
+    CHECK(kernel_label(long_template).size() <= 40);
+    CHECK(kernel_label("gemm") == "gemm");
+    // Names that shorten alike are numbered in kernel order.
+    analysis a;
+    a.kernels.resize(3);
+    a.kernels[0].group.name = "void ns1::k<int>(int)";
+    a.kernels[1].group.name = "void ns2::k<int>(int)";
+    a.kernels[2].group.name = "void k2(int)";
+    CHECK(kernel_labels(a) == std::vector<std::string>{"k<int> #1", "k<int> #2", "k2"});
+    // In every report, no kernel cell of the summary runs past 45 characters, and the labels are unique.
+    for (const char* input : report_inputs) {
+        CAPTURE(input);
+        const auto an = analyze_named(input);
+        auto labels = kernel_labels(an);
+        for (const auto& l : labels) CHECK(l.size() <= 45);
+        std::sort(labels.begin(), labels.end());
+        CHECK(std::adjacent_find(labels.begin(), labels.end()) == labels.end());
+        const std::string md = render_markdown(an);
+        for (const auto& k : an.kernels) CHECK(md.find("- Full name: " + code(k.group.name)) != std::string::npos);
+    }
+}
+
+namespace {
+
+// Calls `f` on every value of the document with its path.
+void walk(const nlohmann::json& j, const std::string& at, const std::function<void(const nlohmann::json&, const std::string&)>& f) {
+    f(j, at);
+    if (j.is_object())
+        for (const auto& [k, v] : j.items()) walk(v, at + "/" + k, f);
+    else if (j.is_array())
+        for (std::size_t i = 0; i < j.size(); ++i) walk(j[i], at + "/" + std::to_string(i), f);
+}
+
+}  // namespace
+
+TEST_CASE("the JSON report writes integers as integers, null for the unknown, and no more than six significant digits") {
+    for (const char* input : report_inputs) {
+        CAPTURE(input);
+        const auto j = nlohmann::json::parse(render_json(analyze_named(input)));
+        walk(j, "", [](const nlohmann::json& v, const std::string& at) {
+            CAPTURE(at);
+            CHECK_FALSE((v.is_string() && v.get<std::string>().empty()));  // "" is never written for unknown
+            if (v.is_number_float()) {
+                const double d = v.get<double>();
+                char buf[32];
+                auto end = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::general, 6).ptr;
+                double back = 0;
+                std::from_chars(buf, end, back);
+                CHECK(back == d);  // no float noise past six digits
+            }
+        });
+        for (const auto& k : j["kernels"]) {
+            CHECK(k["launches"].is_number_integer());
+            for (const char* dims : {"grid_size", "block_size"}) {
+                REQUIRE(k[dims].is_array());
+                CHECK(k[dims].size() == 3);
+                for (const auto& d : k[dims]) CHECK(d.is_number_integer());
+            }
+            const double share = k["share_of_roof"].is_null() ? 0.0 : k["share_of_roof"].get<double>();
+            CHECK(share >= 0.0);
+            CHECK(share <= 1.5);  // a fraction, like utilisation and share_of_workload
+        }
+    }
+    // The details page has no FLOP counters: FLOPs and intensities are unknown alike.
+    const auto d = nlohmann::json::parse(render_json(analyze_named("examples/h100/kernels_details.csv")));
+    for (const auto& k : d["kernels"]) {
+        CHECK(k["flops"].is_null());
+        CHECK(k["arithmetic_intensity"]["dram"].is_null());
+    }
+    const auto r = nlohmann::json::parse(render_json(analyze_named("examples/h100/kernels_raw.csv")));
+    CHECK(r["kernels"][0]["grid_size"] == nlohmann::json::array({4, 1, 1}));
+    CHECK(r["kernels"][0]["flops"].is_number());
+}
+
+TEST_CASE("the JSON report records the tool's version and the options the analysis ran with") {
+    auto j = nlohmann::json::parse(render_json(analyze_named("examples/h100/kernels_raw.csv")));
+    CHECK(j["tool"]["name"] == "roofline");
+    CHECK(std::regex_match(j["tool"]["version"].get<std::string>(), std::regex("[0-9]+\\.[0-9]+\\.[0-9]+")));
+    const auto& none = j["input"]["options"];
+    CHECK(none["kernel_name"].is_null());
+    CHECK(none["launch_skip"] == 0);
+    CHECK(none["launch_count"].is_null());
+    CHECK(none["gpu"].is_null());
+    CHECK(none["numbers"].is_null());
+    CHECK(j["input"]["number_style"] == "point");
+    analyze_options o;
+    o.gpu = "h100-pcie";
+    o.filter.kernel_name = "regex:^void .*fma_chain";
+    o.filter.launch_skip = 1;
+    o.filter.launch_count = 2;
+    o.read.numbers = number_style::point;
+    const auto specs = temp_path("extra-specs");
+    std::filesystem::create_directories(specs);  // an empty folder of extra specs
+    o.hwspecs_dir = specs.string();
+    const auto with = nlohmann::json::parse(render_json(analyze_example("examples/h100/kernels_raw.csv", o)));
+    const auto& opt = with["input"]["options"];
+    CHECK(opt["gpu"] == "h100-pcie");
+    CHECK(opt["kernel_name"] == "regex:^void .*fma_chain");
+    CHECK(opt["launch_skip"] == 1);
+    CHECK(opt["launch_count"] == 2);
+    CHECK(opt["numbers"] == "point");
+    CHECK(opt["hwspecs_dir"] == specs.string());
+    std::filesystem::remove(specs);
+    CHECK(opt["rules_dir"].is_null());
 }

@@ -13,12 +13,41 @@ std::string chars(double v, std::chars_format f, int precision) {
     return std::string(buf, end);
 }
 
-// Three significant digits without an exponent.
+// The value at three significant digits, so a prefix is chosen after rounding (999.6 k is 1.00 M).
+double round3(double v) {
+    if (!std::isfinite(v) || v == 0) return v;
+    const std::string t = general(v, 3);
+    double r = v;
+    std::from_chars(t.data(), t.data() + t.size(), r);  // no locale, unlike std::stod
+    return r;
+}
+
+// Three significant digits without an exponent; 0 is "0". Under 1e-6 (no report shows such a
+// value without a unit prefix) the exponent form is kept rather than a run of zeros.
 std::string three_digits(double v) {
-    double a = std::fabs(v);
-    if (a >= 100) return fixed(v, 0);
-    if (a >= 10) return fixed(v, 1);
-    return fixed(v, 2);
+    if (v == 0) return "0";
+    if (!std::isfinite(v)) return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+    const double r = round3(v);
+    const double a = std::fabs(r);
+    if (a >= 100) return fixed(r, 0);
+    if (a >= 10) return fixed(r, 1);
+    if (a >= 1) return fixed(r, 2);
+    if (a < 1e-6) return general(r, 3);
+    return fixed(r, 2 - int(std::floor(std::log10(a))));
+}
+
+struct prefix {
+    double f;
+    const char* p;
+};
+constexpr prefix prefixes[] = {{1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+
+// Three significant digits with an SI prefix from k up: (16389, " ") -> "16.4 k".
+std::string with_prefix(double value, const char* gap) {
+    const double r = round3(value);
+    for (const auto& p : prefixes)
+        if (std::fabs(r) >= p.f) return three_digits(r / p.f) + gap + p.p;
+    return three_digits(r);
 }
 
 }  // namespace
@@ -28,29 +57,25 @@ std::string general(double v, int significant) { return chars(v, std::chars_form
 std::string signed_fixed(double v, int decimals) { return (std::signbit(v) || std::isnan(v) ? "" : "+") + fixed(v, decimals); }
 
 std::string format_duration_ns(double ns) {
-    if (ns >= 1e9) return three_digits(ns / 1e9) + " s";
-    if (ns >= 1e6) return three_digits(ns / 1e6) + " ms";
-    if (ns >= 1e3) return three_digits(ns / 1e3) + " us";
-    return three_digits(ns) + " ns";
+    const double r = round3(ns);
+    if (std::fabs(r) >= 1e9) return three_digits(r / 1e9) + " s";
+    if (std::fabs(r) >= 1e6) return three_digits(r / 1e6) + " ms";
+    if (std::fabs(r) >= 1e3) return three_digits(r / 1e3) + " us";
+    return three_digits(r) + " ns";
 }
 
 std::string format_si(double value, const std::string& unit) {
-    static const struct {
-        double f;
-        const char* p;
-    } prefixes[] = {
-        {1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"},
-    };
-    for (const auto& p : prefixes)
-        if (std::fabs(value) >= p.f) return three_digits(value / p.f) + " " + p.p + unit;
-    return three_digits(value) + " " + unit;
+    std::string t = with_prefix(value, " ");
+    // "118 MB" but "3.00 B": the prefix and the unit share the space.
+    return t.back() >= 'A' ? t + unit : t + " " + unit;
 }
 
 std::string format_percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
 
 std::string format_number(double v) {
-    if (v != 0 && (std::fabs(v) >= 1e6 || std::fabs(v) < 1e-3)) return general(v, 3);
-    return three_digits(v);
+    // A count under a thousand is written whole: "4 blocks", not "4.00 blocks".
+    if (std::fabs(v) < 1000 && v == std::floor(v)) return fixed(v, 0);
+    return with_prefix(v, "");
 }
 
 std::string format_times(double v) { return fixed(v, v >= 10 ? 1 : 2) + "x"; }

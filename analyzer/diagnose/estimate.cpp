@@ -7,7 +7,7 @@
 namespace roofline::rules {
 namespace {
 
-std::string number_text(double v) { return general(v, 3); }
+std::string number_text(double v) { return format_number(v); }
 
 // A fix that takes less than this share off the limiter's work does not change what limits.
 constexpr double limiter_changed_below = 0.05;
@@ -99,7 +99,7 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
         std::string on;
         for (resource r : c.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
         f.estimate_changes.push_back(on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
-                                     (amount ? " = " + (c.add ? number_text(*amount) + " ns" : number_text(*amount)) : std::string()));
+                                     (amount ? " = " + (c.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
         if (!amount) return;
         for (resource r : c.on) {
             double before = changed.count(r) ? changed[r] : (work.count(r) ? work[r] : 0.0);

@@ -95,6 +95,8 @@ void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen
 analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options) {
     analysis a;
     a.input = input_name;
+    a.options = options;
+    a.options.progress = nullptr;
     kernel_table table;
     launch_filter filter(options.filter);
     std::string first_cc;

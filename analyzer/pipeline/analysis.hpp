@@ -34,7 +34,8 @@ struct analysed_kernel : kernel_result {
 };
 
 struct analysis {
-    std::string input;  // the file name as the user gave it
+    std::string input;        // the file name as the user gave it
+    analyze_options options;  // as analyze() was called (without the progress callback), for reports to record
     read_summary read;
     gpu_spec gpu;
     std::string gpu_how;

@@ -1,19 +1,53 @@
+// The JSON report (docs/report-json.md, docs/report.schema.json). Numbers are rounded to six
+// significant digits (ncu's counters and clocks carry no more) and written as integers where the
+// rounded value is one; unknown values are null, never "" or 0.
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <sstream>
+
+#ifndef ROOFLINE_VERSION
+#define ROOFLINE_VERSION "unknown"
+#endif
 
 namespace roofline {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson optional_number(const std::optional<double>& v) { return v ? ojson(*v) : ojson(nullptr); }
+// A count that is whole up to a double's rounding noise is written as that integer (67112959.99999359
+// -> 67112960: bytes and FLOPs are sums of counters); any other value at six significant digits
+// (0.8490000000000001 -> 0.849), as an integer where that is one. NaN and infinities are null.
+ojson number(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    constexpr double exact = 9007199254740992.0;  // 2^53: every integer below it is a double
+    const double whole = std::round(v);
+    if (std::fabs(v) >= 1 && std::fabs(whole) < exact && std::fabs(v - whole) <= 1e-9 * std::fabs(v))
+        return static_cast<std::int64_t>(whole);
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
+    double r = v;
+    if (ec == std::errc()) std::from_chars(buf, end, r);
+    if (std::fabs(r) < exact && r == std::floor(r)) return static_cast<std::int64_t>(r);
+    return r;
+}
+
+ojson optional_number(const std::optional<double>& v) { return v ? number(*v) : ojson(nullptr); }
+ojson positive_number(double v) { return v > 0 ? number(v) : ojson(nullptr); }
+ojson text_or_null(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
+
+// "point", "comma", or null where the style was not known.
+ojson style_json(number_style s) {
+    return s == number_style::point ? ojson("point") : s == number_style::comma ? ojson("comma") : ojson(nullptr);
+}
 
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
-ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson(to_string(*d)) : ojson(nullptr); }
+ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr); }
 
 ojson resources_json(const kernel_roofline& roof) {
     ojson res = ojson::array();
@@ -21,15 +55,16 @@ ojson resources_json(const kernel_roofline& roof) {
         const bool floor = info(r.id).in_floor;
         res.push_back({{"id", name(r.id)},
                        {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
-                       {"work", r.work > 0 ? ojson(r.work) : ojson(nullptr)},
-                       {"peak_per_second", r.peak > 0 ? ojson(r.peak) : ojson(nullptr)},
-                       {"peak_source", r.peak_source},
-                       {"utilisation", r.utilisation},
-                       {"useful", floor ? ojson(r.useful) : ojson(nullptr)},
-                       {"practical_share", floor ? ojson(r.practical) : ojson(nullptr)},
-                       {"floor_ns", floor ? ojson(r.floor_ns) : ojson(nullptr)},
+                       {"work", positive_number(r.work)},
+                       {"peak_per_second", positive_number(r.peak)},
+                       {"peak_source", text_or_null(r.peak_source)},
+                       {"utilisation", number(r.utilisation)},
+                       {"useful", floor ? number(r.useful) : ojson(nullptr)},
+                       {"practical_share", floor ? number(r.practical) : ojson(nullptr)},
+                       {"practical_share_default", floor ? ojson(r.practical_default) : ojson(nullptr)},
+                       {"floor_ns", floor ? number(r.floor_ns) : ojson(nullptr)},
                        {"formula", r.formula},
-                       {"useful_formula", r.useful_formula}});
+                       {"useful_formula", text_or_null(r.useful_formula)}});
     }
     return res;
 }
@@ -39,7 +74,11 @@ ojson findings_json(const analysed_kernel& k) {
     ojson findings = ojson::array();
     for (const auto& f : k.diagnosis.findings) {
         ojson evidence = ojson::array();
-        for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", optional_number(e.value)}});
+        for (const auto& e : f.evidence)
+            evidence.push_back({{"expression", e.expression},
+                                {"value", !e.value                               ? ojson(nullptr)
+                                          : e.type == rules::value_type::boolean ? ojson(*e.value != 0.0)
+                                                                                 : number(*e.value)}});
         findings.push_back({{"id", f.id},
                             {"source", "roofline"},
                             {"tree", f.tree},
@@ -52,18 +91,18 @@ ojson findings_json(const analysed_kernel& k) {
                             {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
                             {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
                             {"est_time_after_ns", optional_number(f.est_time_after_ns)},
-                            {"binds_after", f.binds_after},
-                            {"estimate", f.estimate_why},
+                            {"binds_after", text_or_null(f.binds_after)},
+                            {"estimate", text_or_null(f.estimate_why)},
                             {"estimate_changes", f.estimate_changes}});
     }
     for (const auto& r : k.group.rules)
         findings.push_back({{"id", r.name},
                             {"source", "ncu"},
-                            {"type", r.type},
-                            {"section", r.section},
+                            {"type", text_or_null(r.type)},
+                            {"section", text_or_null(r.section)},
                             {"description", r.description},
-                            {"est_speedup_pct", r.est_speedup_pct >= 0 ? ojson(r.est_speedup_pct) : ojson(nullptr)},
-                            {"speedup_type", r.speedup_type}});
+                            {"est_speedup_pct", r.est_speedup_pct >= 0 ? number(r.est_speedup_pct) : ojson(nullptr)},
+                            {"speedup_type", text_or_null(r.speedup_type)}});
     return findings;
 }
 
@@ -71,7 +110,10 @@ ojson path_json(const rules::diagnosis& d) {
     ojson path = ojson::array();
     for (const auto& v : d.path) {
         ojson values = ojson::object();
-        for (const auto& x : v.values) values[x.expression] = optional_number(x.value);
+        for (const auto& x : v.values)
+            values[x.expression] = !x.value                               ? ojson(nullptr)
+                                   : x.type == rules::value_type::boolean ? ojson(*x.value != 0.0)
+                                                                          : number(*x.value);
         path.push_back({{"tree", v.tree},
                         {"node", v.node},
                         {"depth", v.depth},
@@ -84,27 +126,28 @@ ojson path_json(const rules::diagnosis& d) {
     return path;
 }
 
-ojson kernel_json(const analysed_kernel& k) {
+ojson kernel_json(const analysed_kernel& k, const std::string& label) {
     ojson e;
     e["name"] = k.group.name;
+    e["short_name"] = label;
     e["block_size"] = optional_dims(k.group.block_size);
     e["grid_size"] = optional_dims(k.group.grid_size);
     e["launches"] = k.group.launches;
-    e["duration_ns"] = k.roof.duration_ns;
-    e["share_of_workload"] = k.share;
+    e["duration_ns"] = k.roof.placed ? number(k.roof.duration_ns) : ojson(nullptr);
+    e["share_of_workload"] = number(k.share);
     e["bound"] = name(k.verdict.bound);
     e["limiter"] = optional_name(k.verdict.limiter);
     e["reasons"] = k.verdict.reasons;
-    e["pct_of_roof"] = k.roof.placed ? ojson(k.roof.pct_of_roof) : ojson(nullptr);
-    e["floor_ns"] = k.roof.placed ? ojson(k.roof.floor_ns) : ojson(nullptr);
+    e["share_of_roof"] = k.roof.placed ? number(k.roof.pct_of_roof / 100.0) : ojson(nullptr);
+    e["floor_ns"] = k.roof.placed ? number(k.roof.floor_ns) : ojson(nullptr);
     e["binding_resource"] = optional_name(k.roof.binding);
-    e["flops"] = k.roof.flops;
+    e["flops"] = k.roof.flops_counted ? number(k.roof.flops) : ojson(nullptr);
     e["bytes"] = {
         {"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
     e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
                                  {"l2", optional_number(k.roof.intensity(resource::l2))},
                                  {"l1", optional_number(k.roof.intensity(resource::l1))}};
-    e["clocks_hz"] = {{"sm", k.roof.sm_clock_hz}, {"dram", k.roof.dram_clock_hz}};
+    e["clocks_hz"] = {{"sm", positive_number(k.roof.sm_clock_hz)}, {"dram", positive_number(k.roof.dram_clock_hz)}};
     e["resources"] = resources_json(k.roof);
     e["warnings"] = k.roof.warnings;
     e["findings"] = findings_json(k);
@@ -134,13 +177,26 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
     // (a capture of 10,000 distinct kernels holds gigabytes as one tree). The bytes are those of
     // dumping the whole document with an indent of 2.
     ojson head;
-    head["schema"] = "roofline-report/1";
+    head["schema"] = "roofline-report/2";
+    head["tool"] = {{"name", "roofline"}, {"version", ROOFLINE_VERSION}};
+    const analyze_options& opt = a.options;
     head["input"] = {{"file", a.input},
                      {"form", ncu_form_name(a.read.form)},
-                     {"number_style", number_style_name(a.read.style)},
+                     {"number_style", style_json(a.read.style)},
+                     {"number_style_assumed", a.read.style_assumed},
                      {"launches_read", a.launches_read},
                      {"launches_analysed", a.launches_kept},
-                     {"notes", a.read.notes}};
+                     {"skipped_lines", a.read.skipped_lines},
+                     {"notes", a.read.notes},
+                     // The options of `roofline analyze` that shaped this report; null = not given.
+                     {"options",
+                      {{"kernel_name", text_or_null(opt.filter.kernel_name)},
+                       {"launch_skip", opt.filter.launch_skip},
+                       {"launch_count", opt.filter.launch_count ? ojson(*opt.filter.launch_count) : ojson(nullptr)},
+                       {"gpu", text_or_null(opt.gpu)},
+                       {"numbers", style_json(opt.read.numbers)},
+                       {"hwspecs_dir", text_or_null(opt.hwspecs_dir)},
+                       {"rules_dir", text_or_null(opt.rules_dir)}}}};
     ojson defaults = ojson::array();
     for (resource r : a.default_practical) defaults.push_back(name(r));
     head["gpu"] = {{"id", a.gpu.id},
@@ -149,7 +205,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
                    {"matched", a.gpu_how},
                    {"default_practical_shares", defaults},
                    {"default_practical_shares_note", a.default_practical.empty() ? ojson(nullptr) : ojson(default_practical_reason())}};
-    head["total_duration_ns"] = a.total_ns;
+    head["total_duration_ns"] = number(a.total_ns);
     std::string out = dump(head);
     out.pop_back();  // the closing brace: the kernels and the opportunities follow
     while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
@@ -158,8 +214,9 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
         o << "[]";
     } else {
         o << "[\n";
+        const std::vector<std::string> labels = kernel_labels(a);
         for (std::size_t i = 0; i < a.kernels.size(); ++i) {
-            write_nested(o, kernel_json(a.kernels[i]));
+            write_nested(o, kernel_json(a.kernels[i], labels[i]));
             o << (i + 1 < a.kernels.size() ? ",\n" : "\n");
         }
         o << "  ]";
@@ -172,7 +229,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
              {"id", op.finding->id},
              {"est_speedup", optional_number(op.finding->est_speedup)},
              {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
-             {"share_of_workload_saved", a.total_ns > 0 ? ojson(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
+             {"share_of_workload_saved", a.total_ns > 0 ? number(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
     ojson tail;
     tail["opportunities"] = ops;
     const std::string rest = dump(tail);  // "{\n  \"opportunities\": ...\n}"

@@ -1,8 +1,9 @@
-// The markdown report: the workload's summary and opportunities, then each kernel's section with
-// its roofline, verdict, findings and the path through every rule tree.
+// The markdown report, read top-down: the GPU and input, the summary table, the ranked
+// opportunities, the chart, then one short section per kernel (verdict, the evidence that decided
+// it, the top findings with their estimates) whose clocks, resources, full findings and rule-tree
+// walk sit in a collapsed <details> block, so the file stays complete.
 #include "analyzer/base/format.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
-#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -13,11 +14,11 @@
 namespace roofline {
 namespace {
 
-// A kernel's name in a heading or a cell: its short name as code. Headings are no table, so the
-// '|' a table would escape is escaped here too.
-std::string heading_name(const std::string& name) {
+// A label in a heading: as code. Headings are no table, so the '|' a table would escape is escaped
+// here too.
+std::string heading_name(const std::string& label) {
     std::string out;
-    for (char c : code(short_name(name))) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    for (char c : code(label)) out += c == '|' ? std::string("\\|") : std::string(1, c);
     return out;
 }
 
@@ -48,12 +49,30 @@ const char* outcome_text(rules::visited_node::outcome r) {
     }
 }
 
+// The gain of a finding in a few words: "(est. 5.77x alone; saves 937 us)".
+std::string gain_text(const rules::finding& f) {
+    if (!f.est_speedup) return "";
+    return " (est. " + format_times(*f.est_speedup) + " alone; saves " + format_duration_ns(*f.est_time_saved_combined_ns) +
+           (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") + ")";
+}
+
+std::string evidence_line(const std::vector<rules::evidence_value>& values) {
+    std::string out;
+    for (const auto& e : values) out += (out.empty() ? "" : ", ") + code(e.expression) + " = " + named_value_text(e);
+    return out;
+}
+
+// A top finding in three lines: what, the numbers that fired it, the first fix.
+void write_finding_short(std::ostream& o, const rules::finding& f) {
+    o << "- **" << f.id << "**" << gain_text(f) << ": " << f.title << ".";
+    if (f.est_time_after_ns) o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
+    o << "\n";
+    if (!f.evidence.empty()) o << "  - Evidence: " << evidence_line(f.evidence) << "\n";
+    if (!f.fixes.empty()) o << "  - Fix: " << f.fixes.front() << "\n";
+}
+
 void write_finding(std::ostream& o, const rules::finding& f) {
-    o << "\n- **" << f.id << "**";
-    if (f.est_speedup)
-        o << " (est. " << format_number(*f.est_speedup) << "x alone; saves " << format_duration_ns(*f.est_time_saved_combined_ns)
-          << (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") << ")";
-    o << ": " << f.title << ". " << f.explain << "\n";
+    o << "\n- **" << f.id << "**" << gain_text(f) << ": " << f.title << ". " << f.explain << "\n";
     if (f.est_speedup) {
         o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
           << f.binds_after << ".\n";
@@ -63,7 +82,7 @@ void write_finding(std::ostream& o, const rules::finding& f) {
     for (const auto& x : f.fixes) o << "  - Fix: " << x << "\n";
 }
 
-// The findings, then the path through every tree with the value of each condition's inputs.
+// Every finding in full, then the path through every tree with the value of each condition's inputs.
 void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
     if (!d.findings.empty()) {
         o << "\nFindings:\n";
@@ -78,19 +97,17 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
         o << "\n";
     }
     for (const auto& n : d.notes) o << "\nNote: " << n << ".\n";
-    if (!d.missing_metrics.empty())
-        o << "\nSome rules could not run: the capture lacks " << d.missing_metrics.size() << " value(s); collect them with `"
-          << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
 }
 
-void write_header(std::ostream& o, const analysis& a, const std::string& chart) {
+void write_header(std::ostream& o, const analysis& a) {
     o << "# Roofline report: " << a.input << "\n\n";
     o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
-    o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of " << a.launches_read << " launches analysed, "
-      << a.kernels.size() << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << format_duration_ns(a.total_ns) << " of GPU time\n";
-    o << "- Numbers: " << number_style_name(a.read.style) << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "")
-      << "\n";
-    if (a.read.skipped_lines) o << "- Skipped " << a.read.skipped_lines << " lines that are not CSV (==PROF== lines, program output)\n";
+    o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of " << count_text(a.launches_read, "launch", "launches")
+      << " analysed, " << count_text(a.kernels.size(), "kernel", "kernels") << ", " << format_duration_ns(a.total_ns)
+      << " of GPU time; numbers " << number_style_name(a.read.style)
+      << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "") << "\n";
+    if (a.read.skipped_lines)
+        o << "- Skipped " << count_text(a.read.skipped_lines, "line", "lines") << " that are not CSV (==PROF== lines, program output)\n";
     for (const auto& n : a.read.notes) o << "- Note: " << n << "\n";
     if (!a.default_practical.empty()) {
         std::string names;
@@ -98,36 +115,34 @@ void write_header(std::ostream& o, const analysis& a, const std::string& chart) 
         o << "- Practical shares of " << names << " are defaults, " << default_practical_reason()
           << ". Each kernel's resource table marks them (default).\n";
     }
-    o << "- Ceilings: each kernel's peaks are taken at the clocks the capture reports (ncu locks the SM to its base clock unless "
-         "told otherwise). Where the capture holds ncu's own peak counters they are used; otherwise the spec's figure is scaled "
-         "to that clock. Each resource's row says which.\n\n";
-    if (!chart.empty()) o << "![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory panel](" << chart << ")\n\n";
+    o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the spec's figure "
+         "scaled to that clock (each kernel's resource table says which).\n\n";
 }
 
-void write_summary(std::ostream& o, const analysis& a) {
+void write_summary(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
     o << "## Summary\n\n";
     table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof", "bound / limiter"});
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
-        t.row({std::to_string(i + 1), code(short_name(k.group.name)), std::to_string(k.group.launches),
-               format_duration_ns(k.roof.duration_ns), format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k),
-               roof_pct_text(k), verdict_text(k.verdict)});
+        t.row({std::to_string(i + 1), code(labels[i]), std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
+               format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k), roof_pct_text(k),
+               verdict_text(k.verdict)});
     }
     o << t.markdown();
 }
 
-void write_opportunities(std::ostream& o, const analysis& a) {
+void write_opportunities(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
     const auto ops = opportunities(a);
     if (ops.empty()) return;
     o << "\n## Opportunities\n\nEvery finding with a gain estimate, by the GPU time it would save over the whole workload "
-         "(estimates are capped by the roof that binds once the fix is in; see each kernel's section for the formula).\n\n";
+         "(estimates are capped by the roof that binds once the fix is in; each kernel's section gives the formula).\n\n";
     table t({"rank", "kernel", "finding", "est. speedup of the kernel", "est. time saved", "% of workload time"});
     const std::size_t shown = std::min<std::size_t>(ops.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
-        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code(short_name(a.kernels[op.kernel_rank].group.name)),
-               op.finding->id, format_number(*op.finding->est_speedup) + "x", format_duration_ns(saved),
+        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code(labels[op.kernel_rank]), op.finding->id,
+               format_times(*op.finding->est_speedup), format_duration_ns(saved),
                a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
     }
     o << t.markdown();
@@ -136,49 +151,75 @@ void write_opportunities(std::ostream& o, const analysis& a) {
 
 std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_string(*d) : "?"; }
 
-void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank) {
-    o << "\n### " << rank << ". " << heading_name(k.group.name) << "\n\n";
+// Findings shown in a kernel's section before its details block.
+constexpr std::size_t top_findings = 3;
+
+void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
+    if (k.group.rules.empty()) return;
+    o << "\nNsight Compute says:\n\n";
+    for (const auto& r : k.group.rules) {
+        o << "- " << r.type << " `" << r.name << "` (" << r.section << ")";
+        if (r.est_speedup_pct >= 0) o << ", est. speedup " << format_percent(r.est_speedup_pct / 100.0) << " " << r.speedup_type;
+        std::string description = r.description;
+        std::replace(description.begin(), description.end(), '\n', ' ');
+        o << ": " << description << "\n";
+    }
+}
+
+// A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
+// the top findings; then a collapsed block with everything else.
+void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label) {
+    o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
     o << "- Full name: " << code(k.group.name) << "\n";
-    o << "- Launches: " << k.group.launches << " (first: ID " << k.group.first_id << ", line " << k.group.first_line << "); grid "
-      << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
+    o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line " << k.group.first_line
+      << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
     if (!k.roof.placed) {
         o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
+        write_ncu_rules(o, k);
         return;
     }
-    o << "- Time: " << format_duration_ns(k.roof.duration_ns) << " in all, "
-      << format_duration_ns(k.roof.duration_ns / double(k.group.launches)) << " per launch; floor " << format_duration_ns(k.roof.floor_ns)
-      << " on " << (k.roof.binding ? name(*k.roof.binding) : "") << " (" << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof)\n";
+    o << "- Time: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the workload)";
+    if (k.group.launches > 1) o << ", " << format_duration_ns(k.roof.duration_ns / double(k.group.launches)) << " per launch";
+    o << "; floor " << format_duration_ns(k.roof.floor_ns) << " on " << (k.roof.binding ? name(*k.roof.binding) : "?") << ", "
+      << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
+    o << "\n**" << verdict_text(k.verdict) << "**\n\n";
+    for (const auto& r : k.verdict.reasons) o << "- " << r << "\n";
+    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
+    const auto& findings = k.diagnosis.findings;
+    if (!findings.empty()) {
+        o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";
+        for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i) write_finding_short(o, findings[i]);
+        if (findings.size() > top_findings)
+            o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
+    }
+    if (!k.diagnosis.missing_metrics.empty())
+        o << "\nSome rules could not run: the capture lacks " << count_text(k.diagnosis.missing_metrics.size(), "value", "values")
+          << "; collect them with `" << rules::ncu_flags_for(k.diagnosis.missing_metrics) << "`.\n";
+
+    o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees walked</summary>\n\n";
     o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << k.roof.sm_clock_source << ")";
     if (k.roof.dram_clock_hz > 0) o << ", DRAM " << format_si(k.roof.dram_clock_hz, "Hz");
     o << "\n";
     o << "- Arithmetic intensity (FLOP/B): DRAM " << intensity_text(k.roof, resource::dram) << ", L2 "
-      << intensity_text(k.roof, resource::l2) << ", L1 " << intensity_text(k.roof, resource::l1) << "\n";
-    o << "\n**" << verdict_text(k.verdict) << "**\n\n";
-    for (const auto& r : k.verdict.reasons) o << "- " << r << "\n";
-    o << "\n";
+      << intensity_text(k.roof, resource::l2) << ", L1 " << intensity_text(k.roof, resource::l1) << "\n\n";
     write_resources(o, k.roof);
-    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
     write_diagnosis(o, k.diagnosis);
-    if (!k.group.rules.empty()) {
-        o << "\nNsight Compute says:\n\n";
-        for (const auto& r : k.group.rules) {
-            o << "- " << r.type << " `" << r.name << "` (" << r.section << ")";
-            if (r.est_speedup_pct >= 0) o << ", est. speedup " << format_number(r.est_speedup_pct) << "% " << r.speedup_type;
-            std::string description = r.description;
-            std::replace(description.begin(), description.end(), '\n', ' ');
-            o << ": " << description << "\n";
-        }
-    }
+    write_ncu_rules(o, k);
+    o << "\n</details>\n";
 }
 
 }  // namespace
 
 void write_markdown(const analysis& a, const print_options& options, std::ostream& o) {
-    write_header(o, a, options.chart_file);
-    write_summary(o, a);
-    write_opportunities(o, a);
+    const std::vector<std::string> labels = kernel_labels(a);
+    write_header(o, a);
+    write_summary(o, a, labels);
+    write_opportunities(o, a, labels);
+    if (!options.chart_file.empty())
+        o << "\n![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory panel]("
+          << options.chart_file << ")\n";
     o << "\n## Kernels\n";
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1);
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i]);
 }
 
 std::string render_markdown(const analysis& a, const print_options& options) {

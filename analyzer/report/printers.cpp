@@ -12,7 +12,7 @@ const std::vector<report_format>& report_formats() {
     static const std::vector<report_format> formats = {
         {"markdown", "the full report: summary, opportunities, each kernel's roofline, findings and rule paths", ".md", render_markdown,
          write_markdown},
-        {"json", "the same as data (schema roofline-report/1, docs/report-json.md)", ".json", render_json, write_json},
+        {"json", "the same as data (schema roofline-report/2, docs/report-json.md)", ".json", render_json, write_json},
         {"terminal", "a compact table of the top kernels and opportunities", ".txt", render_terminal, write_terminal},
         {"svg", "the roofline chart of every kernel", ".svg", render_chart, write_chart},
     };

@@ -1,9 +1,12 @@
 #include "analyzer/report/text.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/read/kernel_names.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
+#include <map>
 
 namespace roofline {
 
@@ -15,10 +18,75 @@ std::string intensity_text(const kernel_roofline& k, resource level) {
     return v ? format_number(*v) : "n/a";
 }
 
+namespace {
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool ends_with(const std::string& s, const std::string& p) {
+    return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+bool is_name(const std::string& s) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+}
+
+}  // namespace
+
 std::string named_value_text(const rules::evidence_value& x, const char* absent) {
     if (!x.value) return absent;
     if (x.type == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
+    const std::string& n = x.expression;
+    if (is_name(n)) {
+        if (ends_with(n, "_ns")) return format_duration_ns(*x.value);
+        if (n.find("pct") != std::string::npos) return format_percent(*x.value / 100.0);
+        if (starts_with(n, "util_") || starts_with(n, "useful_") || starts_with(n, "pressure_") || starts_with(n, "practical_") ||
+            ends_with(n, "_share"))
+            return format_percent(*x.value);
+    }
     return format_number(*x.value);
+}
+
+std::string count_text(std::size_t n, const char* singular, const char* plural) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+std::string kernel_label(const std::string& full) {
+    const std::string s = short_name(full);
+    // The last "::" outside template arguments and parentheses ends the namespaces; ncu's
+    // "unnamed>::" has no '<', so depth never goes below zero.
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '<' || c == '(')
+            ++depth;
+        else if (c == '>' || c == ')')
+            depth = depth > 0 ? depth - 1 : 0;
+        else if (c == ':' && depth == 0 && i + 1 < s.size() && s[i + 1] == ':')
+            start = i + 2;
+    }
+    std::string out = s.substr(start);
+    constexpr std::size_t longest = 40;
+    if (out.size() > longest) {
+        const auto open = out.find('<');
+        if (open != std::string::npos && open > 0) out = out.substr(0, open) + "<...>";
+        if (out.size() > longest) {
+            out.resize(longest - 3);
+            while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+            out += "...";
+        }
+    }
+    return out.empty() ? s : out;
+}
+
+std::vector<std::string> kernel_labels(const analysis& a) {
+    std::vector<std::string> labels;
+    labels.reserve(a.kernels.size());
+    std::map<std::string, std::size_t> count;
+    for (const auto& k : a.kernels) ++count[labels.emplace_back(kernel_label(k.group.name))];
+    std::map<std::string, std::size_t> seen;
+    for (auto& l : labels)
+        if (count[l] > 1) l += " #" + std::to_string(++seen[l]);
+    return labels;
 }
 
 std::string achieved_text(const kernel_result& k) {

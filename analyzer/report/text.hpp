@@ -17,8 +17,19 @@ std::string achieved_text(const kernel_result& k);
 std::string roof_pct_text(const kernel_result& k);
 // FLOP per byte at a level, or "n/a".
 std::string intensity_text(const kernel_roofline& k, resource level);
-// A value read by a rule: true/false for booleans, the number otherwise, `absent` when missing.
+// A value read by a rule: true/false for booleans, a percentage for a share (util_*, useful_*,
+// pressure_*, practical_*, *_share: 0..1; ncu's *pct* metrics: 0..100), a duration for *_ns, the
+// number otherwise (format_number), `absent` when missing.
 std::string named_value_text(const rules::evidence_value& x, const char* absent = "missing");
+// "1 launch", "8 launches".
+std::string count_text(std::size_t n, const char* singular, const char* plural);
+// Each kernel's name for tables and headings, in analysis::kernels order: the function name
+// without "void", namespaces and parameter list ("unnamed>::fma_chain<float>(float *, int)"
+// -> "fma_chain<float>"), its template arguments elided where the name runs past 40 characters,
+// and unique within the report: names that still collide get " #1", " #2" in kernel order.
+std::vector<std::string> kernel_labels(const analysis& a);
+// The label of one kernel name, before any collision is resolved.
+std::string kernel_label(const std::string& name);
 // "FLOP/s", "OP/s" (tensor_int8) or "B/s"; "FLOP", "OP" or "B".
 std::string rate_unit(resource r);
 std::string work_unit(resource r);

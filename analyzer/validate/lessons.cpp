@@ -29,7 +29,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     o << "![" << p.id << ": the naive kernel and the fixed one on the roofline](" << p.id << ".svg)\n\n";
 
     const double ncu_speedup = p.naive.ncu_ns / p.fixed.ncu_ns;
-    auto pct = [](const std::optional<double>& v) { return v ? format_number(*v) + "%" : std::string("-"); };
+    auto pct = [](const std::optional<double>& v) { return v ? format_percent(*v / 100.0) : std::string("-"); };
     auto finding_id = [](const std::string& id) { return id.empty() ? std::string("-") : code(id); };
     table sides({"", "naive", "fixed"});
     sides.row({"kernel", side_kernels(p.naive), side_kernels(p.fixed)});

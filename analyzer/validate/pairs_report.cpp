@@ -161,7 +161,7 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
         judge(r, "reference " + row.case_name, row.verdict == row.expect, row.known_miss);
         if (row.target_pct && (!row.roof_pct || *row.roof_pct < *row.target_pct))
             r.targets_missed.push_back(row.case_name + " reaches " + (row.roof_pct ? two_decimals(*row.roof_pct) : std::string("?")) +
-                                       "% of the " + row.roof + " roof, under the " + format_number(*row.target_pct) + "% target");
+                                       "% of the " + row.roof + " roof, under the " + format_percent(*row.target_pct / 100.0) + " target");
         r.references.push_back(std::move(row));
     }
     for (const auto& p : r.pairs)
@@ -208,10 +208,10 @@ std::string render_pairs_markdown(const pairs_report& r) {
     for (const auto& p : r.pairs)
         pairs.row({p.id, p.bottleneck, side_kernels(p.naive), format_duration_ns(p.naive.ncu_ns), verdict_cell(p.naive),
                    (p.naive.first_finding.empty() ? std::string("-") : p.naive.first_finding) +
-                       (p.naive.first_finding_est ? " (" + format_number(*p.naive.first_finding_est) + "x)" : std::string()),
+                       (p.naive.first_finding_est ? " (" + format_times(*p.naive.first_finding_est) + ")" : std::string()),
                    side_kernels(p.fixed), format_duration_ns(p.fixed.ncu_ns), verdict_cell(p.fixed),
-                   format_number(p.naive.ncu_ns / p.fixed.ncu_ns) + "x",
-                   p.naive.runner_us && p.fixed.runner_us ? format_number(*p.naive.runner_us / *p.fixed.runner_us) + "x" : "-"});
+                   format_times(p.naive.ncu_ns / p.fixed.ncu_ns),
+                   p.naive.runner_us && p.fixed.runner_us ? format_times(*p.naive.runner_us / *p.fixed.runner_us) : "-"});
     o << pairs.markdown();
     bool any_reference = false;
     for (const auto& p : r.pairs)
@@ -219,14 +219,15 @@ std::string render_pairs_markdown(const pairs_report& r) {
             if (!any_reference) o << "\nLibrary references:\n\n";
             any_reference = true;
             o << "- " << p.id << ": " << p.reference_label << " takes " << format_duration_ns(*p.reference_ns) << " under ncu, "
-              << format_number(p.fixed.ncu_ns / *p.reference_ns) << "x faster than the fixed kernel\n";
+              << format_times(p.fixed.ncu_ns / *p.reference_ns) << " faster than the fixed kernel\n";
         }
     o << "\n## Roof references\n\n";
     table refs({"kernel", "verdict", "roof", "% of roof", "target"});
     for (const auto& ref : r.references)
         refs.row({code(ref.kernel.substr(0, ref.kernel.find('('))),
                   ref.verdict + (ref.verdict == ref.expect ? "" : " (built for " + ref.expect + ")"), ref.roof,
-                  ref.roof_pct ? format_number(*ref.roof_pct) + "%" : "-", ref.target_pct ? format_number(*ref.target_pct) + "%" : "-"});
+                  ref.roof_pct ? format_percent(*ref.roof_pct / 100.0) : "-",
+                  ref.target_pct ? format_percent(*ref.target_pct / 100.0) : "-"});
     o << refs.markdown();
     o << "\n## Where the capture differs from what a kernel was built to show\n\n";
     bool any = false;
