@@ -106,7 +106,7 @@ TEST_CASE("a GPU no spec file describes is placed by the capture's own peaks") {
         nlohmann::json::parse(run_cli({"analyze", source_path("tests/corpus/pass_unknown_gpu_from_capture.csv"), "--format", "json"}).out);
     CHECK(j["gpu"]["id"] == "from-capture");
     CHECK(j["gpu"]["name"] == "Mystery GPU");
-    CHECK(j["kernels"][0]["pct_of_roof"].is_number());  // placed under a roof
+    CHECK(j["kernels"][0]["share_of_roof"].is_number());  // placed under a roof
 }
 
 TEST_CASE("usage errors are errors, help is not") {

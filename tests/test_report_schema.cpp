@@ -95,6 +95,8 @@ TEST_CASE("every JSON report of the committed captures and the corpus validates 
     // With every option recorded.
     analyze_options o;
     o.gpu = "h100-pcie";
+    o.gpu_override = true;
+    o.device = "0";
     o.filter.kernel_name = "regex:copy";
     o.filter.launch_count = 3;
     o.read.numbers = number_style::point;

@@ -379,10 +379,14 @@ TEST_CASE("the JSON report records the tool's version and the options the analys
     CHECK(none["launch_skip"] == 0);
     CHECK(none["launch_count"].is_null());
     CHECK(none["gpu"].is_null());
+    CHECK(none["gpu_override"] == false);
+    CHECK(none["device"].is_null());
     CHECK(none["numbers"].is_null());
     CHECK(j["input"]["number_style"] == "point");
     analyze_options o;
     o.gpu = "h100-pcie";
+    o.gpu_override = true;  // the capture ran on an H100 SXM
+    o.device = "0";
     o.filter.kernel_name = "regex:^void .*fma_chain";
     o.filter.launch_skip = 1;
     o.filter.launch_count = 2;
@@ -393,6 +397,8 @@ TEST_CASE("the JSON report records the tool's version and the options the analys
     const auto with = nlohmann::json::parse(render_json(analyze_example("examples/h100/kernels_raw.csv", o)));
     const auto& opt = with["input"]["options"];
     CHECK(opt["gpu"] == "h100-pcie");
+    CHECK(opt["gpu_override"] == true);
+    CHECK(opt["device"] == "0");
     CHECK(opt["kernel_name"] == "regex:^void .*fma_chain");
     CHECK(opt["launch_skip"] == 1);
     CHECK(opt["launch_count"] == 2);

@@ -194,6 +194,8 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
                        {"launch_skip", opt.filter.launch_skip},
                        {"launch_count", opt.filter.launch_count ? ojson(*opt.filter.launch_count) : ojson(nullptr)},
                        {"gpu", text_or_null(opt.gpu)},
+                       {"gpu_override", opt.gpu_override},
+                       {"device", text_or_null(opt.device)},
                        {"numbers", style_json(opt.read.numbers)},
                        {"hwspecs_dir", text_or_null(opt.hwspecs_dir)},
                        {"rules_dir", text_or_null(opt.rules_dir)}}}};
