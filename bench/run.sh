@@ -29,6 +29,7 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
         python3 bench/make_inputs.py "$work" "$mb" >/dev/null
         for f in raw_${mb}mb raw_distinct_${mb}mb details_${mb}mb; do
             path="$work/$f.csv"
+            [ -f "$path" ] || continue
             size=$(stat -c %s "$path")
             row() {
                 read -r wall user sys rss <<<"$2"
@@ -36,6 +37,7 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
                     'BEGIN { printf "| %s | %.0f | %s | %.2f | %.2f | %.1f | %.1f |\n", f, s / 1048576, t, w, u + y, s / 1048576 / (w > 0 ? w : 0.01), r / 1024 }'
             }
             row "roofline analyze (json)" "$(measure "$build/roofline" analyze "$path" --format json -o "$work/out.json")"
+            row "roofline analyze (markdown + chart)" "$(measure "$build/roofline" analyze "$path" -o "$work/out.md")"
             if "$py" -c "import pandas" 2>/dev/null; then
                 skip=$([ "${f#details}" = "$f" ] && echo "skiprows=[1]," || echo "")
                 row "pandas read_csv" "$(measure "$py" -c "import pandas; pandas.read_csv('$path', $skip low_memory=False)")"
