@@ -64,7 +64,7 @@ void write_finding(std::ostream& o, const rules::finding& f) {
 }
 
 // The findings, then the path through every tree with the value of each condition's inputs.
-void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
+void write_diagnosis(std::ostream& o, const rules::diagnosis& d, ncu_form form) {
     if (!d.findings.empty()) {
         o << "\nFindings:\n";
         for (const auto& f : d.findings) write_finding(o, f);
@@ -78,7 +78,13 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
         o << "\n";
     }
     for (const auto& n : d.notes) o << "\nNote: " << n << ".\n";
-    if (!d.missing_metrics.empty())
+    if (!d.missing_metrics.empty() && form == ncu_form::details)
+        // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
+        o << "\nSome rules could not run: the details page lacks " << d.missing_metrics.size()
+          << " value(s); the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
+             "--page raw > report.csv` and analyse report.csv (what it still lacks, collect with `"
+          << rules::ncu_flags_for(d.missing_metrics) << "`).\n";
+    else if (!d.missing_metrics.empty())
         o << "\nSome rules could not run: the capture lacks " << d.missing_metrics.size() << " value(s); collect them with `"
           << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
 }
@@ -136,7 +142,7 @@ void write_opportunities(std::ostream& o, const analysis& a) {
 
 std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_string(*d) : "?"; }
 
-void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank) {
+void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, ncu_form form) {
     o << "\n### " << rank << ". " << heading_name(k.group.name) << "\n\n";
     o << "- Full name: " << code(k.group.name) << "\n";
     o << "- Launches: " << k.group.launches << " (first: ID " << k.group.first_id << ", line " << k.group.first_line << "); grid "
@@ -158,7 +164,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank) {
     o << "\n";
     write_resources(o, k.roof);
     for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
-    write_diagnosis(o, k.diagnosis);
+    write_diagnosis(o, k.diagnosis, form);
     if (!k.group.rules.empty()) {
         o << "\nNsight Compute says:\n\n";
         for (const auto& r : k.group.rules) {
@@ -178,7 +184,7 @@ void write_markdown(const analysis& a, const print_options& options, std::ostrea
     write_summary(o, a);
     write_opportunities(o, a);
     o << "\n## Kernels\n";
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1);
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, a.read.form);
 }
 
 std::string render_markdown(const analysis& a, const print_options& options) {
