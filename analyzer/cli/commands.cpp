@@ -160,7 +160,8 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         "top", po::value<std::string>(), "terminal: show the N longest kernels (default 15)")(
         "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")(
         "kernel-name,k", po::value<std::string>()->default_value(""),
-        "analyse kernels whose name contains this text, or matches regex:EXPR (on the name --kernel-name-base picks)")(
+        "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
+        "matches a plain name exactly, roofline as a substring")(
         "kernel-name-base", po::value<std::string>()->default_value("function"),
         "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
         "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
