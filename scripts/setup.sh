@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-tool}
 
-packages=(cmake make g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev)
+packages=(cmake make ninja-build g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev)
 # doctest: the tests; chromium: only the test that renders the SVG chart to PNG uses it.
 [ "$what" = tool ] || packages+=(doctest-dev chromium)
 missing=()
@@ -27,8 +27,8 @@ if [ "$what" = tool ]; then
     # Only the binary: the tests and kernels stay off, and a build/ the test command configured is
     # left as it is (its binary is the same). A fresh one is a unity build without debug info: each
     # stage compiles as one or two translation units, about half the CPU time of RelWithDebInfo file
-    # by file (on 2 shared cores: 265 s of CPU against 135 s; 47 s wall on 2 idle cores), and Ninja
-    # where it is installed.
+    # by file (on 2 shared cores: 265 s of CPU against 135 s; 47 s wall on 2 idle cores), with Ninja
+    # (installed above; Make where it is missing).
     if [ ! -f build/CMakeCache.txt ]; then
         generator=()
         command -v ninja >/dev/null && generator=(-G Ninja)
