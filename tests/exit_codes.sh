@@ -25,6 +25,24 @@ expect 2 "a malformed capture" "$bin" analyze "$src/tests/corpus/fail_column_cou
 [ -e "$work/bad.md" ] && { echo "FAIL: a report was written for bad input"; fail=1; }
 expect 2 "an unknown option" "$bin" analyze "$src/tests/corpus/pass_trimmed_raw.csv" --no-such-option
 expect 2 "no command" "$bin"
+expect 2 "an unknown command" "$bin" analyse "$src/tests/corpus/pass_trimmed_raw.csv"
+ok=$src/tests/corpus/pass_trimmed_raw.csv
+expect 2 "--launch-count -1" "$bin" analyze "$ok" --launch-count -1
+expect 2 "--launch-skip abc" "$bin" analyze "$ok" --launch-skip abc
+expect 2 "--top 0" "$bin" analyze "$ok" --top 0
+expect 2 "an unknown --gpu" "$bin" analyze "$ok" --gpu h100sxm
+expect 2 "-o x.json --format markdown" "$bin" analyze "$ok" -o "$work/x.json" --format markdown
+[ -e "$work/x.json" ] && { echo "FAIL: a report was written despite the contradiction"; fail=1; }
+mkdir "$work/folder"
+expect 2 "-o a folder" "$bin" analyze "$ok" -o "$work/folder"
+[ -e "$work/folder.svg" ] && { echo "FAIL: -o a folder left folder.svg behind"; fail=1; }
+msg=$("$bin" analyze "$ok" -o "$work/folder" 2>&1)
+case $msg in *Success*) echo "FAIL: -o a folder says: $msg"; fail=1 ;; esac
+expect 2 "-o into a missing folder" "$bin" analyze "$ok" -o "$work/missing/r.md"
+printf 'NVIDIA\0\1\2binary' > "$work/rep.ncu-rep"
+expect 2 "an .ncu-rep" "$bin" analyze "$work/rep.ncu-rep"
+msg=$("$bin" analyze "$work/rep.ncu-rep" 2>&1)
+case $msg in *"ncu -i $work/rep.ncu-rep --csv --page raw > $work/rep.csv"*) ;; *) echo "FAIL: .ncu-rep says: $msg"; fail=1 ;; esac
 expect 0 "the pairs hold on the H100 capture" "$bin" pairs "$src/examples/h100" --check
 # The same capture held to a pairs file whose first expectation is changed: the gate fails.
 sed '0,/"expect": "memory\/dram"/s//"expect": "compute\/fp32"/' "$src/kernels/pairs.json" > "$work/pairs.json"

@@ -1,6 +1,7 @@
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/cli/commands.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -50,7 +51,9 @@ TEST_CASE("--kernel-name takes a substring or regex:, like ncu") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
     auto sub = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "transpose"}).out);
     CHECK(sub.size() == 2);
-    auto re = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^void .*fma_chain<(float|double)>"}).out);
+    auto re = kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k",
+                                    "regex:^void .*fma_chain<(float|double)>"})
+                               .out);
     CHECK(re.size() == 2);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:(("}), doctest::Contains("not a valid regular expression"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}), doctest::Contains("none of the 15 launches passes the filters"),
@@ -190,4 +193,233 @@ TEST_CASE("a report written as it is made leaves nothing behind when its writer 
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
     CHECK(files == 1);  // no temporary file, no chart
     fs::remove_all(dir);
+}
+
+TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-base function") {
+    CHECK(function_name("void unnamed>::fma_chain<__half2>(const T1 *, T1 *, T1, T1, int)") == "fma_chain");
+    CHECK(function_name("unnamed>::transpose_naive(const float *, float *, int)") == "transpose_naive");
+    CHECK(function_name("void cutlass::Kernel2<cutlass::gemm::Gemm<float>>(T1::Params)") == "Kernel2");
+    CHECK(function_name("_Z9copy_vec4PK6float4PS_m") == "copy_vec4");  // demangled first
+    CHECK(function_name("nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT") == "nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT");
+    auto csv = source_path("examples/h100/kernels_raw.csv");
+    // ncu users anchor on the function name: the full signature starts "unnamed>::" or "void ".
+    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^transpose"}).out).size() == 2);
+    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^fma_chain$"}).out).size() == 3);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:^void"}), doctest::Contains("passes the filters"), input_error);
+    // The signature, on request: template arguments and parameters.
+    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "<double>"}).out).size() == 1);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--kernel-name-base", "demangle", "-k", "x"}),
+                         doctest::Contains("--kernel-name-base takes function, demangled or mangled, not \"demangle\"; did you mean \"demangled\"?"),
+                         input_error);
+    // This export holds demangled names only: mangled says so, with the export that has them.
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--kernel-name-base", "mangled", "-k", "_Z"}),
+                         doctest::Contains("kernels_raw.csv:3: --kernel-name-base mangled: this export holds demangled names only"),
+                         input_error);
+    // An export made with --print-kernel-base mangled: both bases work on it.
+    std::string text = read_text(source_path("tests/corpus/pass_trimmed_raw.csv"));
+    const std::string from = "unnamed>::copy_vec4(const float4 *, float4 *, unsigned long)";
+    text.replace(text.find(from), from.size(), "_Z9copy_vec4PK6float4PS_m");
+    const std::string other = "unnamed>::transpose_naive(const float *, float *, int)";
+    text.replace(text.find(other), other.size(), "_Z15transpose_naivePKfPfi");
+    const auto path = temp_path("mangled.csv").string();
+    std::ofstream(path) << text;
+    CHECK(kernel_names(run_cli({"analyze", path, "--format", "json", "--kernel-name-base", "mangled", "-k", "regex:^_Z9copy"}).out).size() == 1);
+    CHECK(kernel_names(run_cli({"analyze", path, "--format", "json", "-k", "regex:^copy_vec4$"}).out).size() == 1);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("--format follows -o's extension; an explicit --format that contradicts it is an error") {
+    namespace fs = std::filesystem;
+    const auto csv = source_path("examples/h100/kernels_raw.csv");
+    const fs::path dir = temp_path("formats");
+    fs::create_directories(dir);
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "r.json").string()}).rc == 0);
+    CHECK(nlohmann::json::parse(read_text((dir / "r.json").string()))["kernels"].size() == 8);
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "r.md").string()}).rc == 0);
+    CHECK(read_text((dir / "r.md").string()).rfind("# Roofline report", 0) == 0);
+    CHECK(fs::exists(dir / "r.svg"));  // the chart beside the markdown
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "chart.svg").string()}).rc == 0);
+    CHECK(read_text((dir / "chart.svg").string()).find("<svg") != std::string::npos);
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "view.txt").string()}).rc == 0);
+    CHECK(read_text((dir / "view.txt").string()).find("Top opportunities") != std::string::npos);
+    // No known extension: markdown, as before; an explicit --format that agrees is fine.
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "report").string(), "--no-chart"}).rc == 0);
+    CHECK(read_text((dir / "report").string()).rfind("# Roofline report", 0) == 0);
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "agree.json").string(), "--format", "json"}).rc == 0);
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "data.out").string(), "--format", "json"}).rc == 0);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", (dir / "x.json").string(), "--format", "markdown"}),
+                         doctest::Contains("x.json asks for json by its extension, but --format is markdown"), input_error);
+    CHECK_FALSE(fs::exists(dir / "x.json"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("bad numbers are usage errors that name the option") {
+    const auto csv = source_path("examples/h100/kernels_raw.csv");
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--launch-count", "-1"}, "--launch-count takes a whole number of 1 or more, not \"-1\""},
+        {{"--launch-count", "0"}, "--launch-count takes a whole number of 1 or more, not \"0\""},
+        {{"--launch-skip", "abc"}, "--launch-skip takes a whole number of 0 or more, not \"abc\""},
+        {{"--launch-skip", "-2"}, "--launch-skip takes a whole number of 0 or more, not \"-2\""},
+        {{"--launch-skip", "3x"}, "--launch-skip takes a whole number of 0 or more, not \"3x\""},
+        {{"--top", "0"}, "--top takes a whole number of 1 or more, not \"0\""},
+        {{"--top", "1.5"}, "--top takes a whole number of 1 or more, not \"1.5\""},
+        {{"--launch-count", "99999999999999999999999"}, "--launch-count takes a whole number"},
+    };
+    for (const auto& [extra, message] : cases) {
+        std::vector<std::string> args = {"analyze", csv, "--format", "json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        CAPTURE(message);
+        try {
+            run_cli(args);
+            FAIL("accepted");
+        } catch (const input_error& e) {
+            CHECK(e.code() == error_code::usage);
+            CHECK(std::string(e.what()).find(message) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("output errors name the real cause and leave no file behind") {
+    namespace fs = std::filesystem;
+    const auto csv = source_path("examples/h100/kernels_raw.csv");
+    const fs::path dir = temp_path("out-errors");
+    fs::create_directories(dir);
+    // A folder as -o: "is a folder", never "Success", and no DIR.svg beside it.
+    try {
+        run_cli({"analyze", csv, "-o", dir.string()});
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        CHECK(std::string(e.what()).find("is a folder") != std::string::npos);
+        CHECK(std::string(e.what()).find("Success") == std::string::npos);
+    }
+    CHECK_FALSE(fs::exists(dir.string() + ".svg"));
+    // A folder that does not exist.
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", (dir / "no" / "such" / "r.md").string()}),
+                         doctest::Contains("cannot create the output file: no such folder"), input_error);
+    CHECK_FALSE(fs::exists(dir / "no"));
+    // A folder the user may not write into (root may write anywhere but /sys, which stands in).
+    fs::path locked = dir / "locked";
+    fs::create_directories(locked);
+    fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+    const bool root = ::geteuid() == 0;
+    const fs::path target = root ? fs::path("/sys/roofline-report.md") : locked / "r.md";
+    try {
+        run_cli({"analyze", csv, "-o", target.string()});
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        CAPTURE(e.what());
+        CHECK(std::string(e.what()).find(target.string() + ": cannot create the output file: ") == 0);
+        CHECK(std::string(e.what()).find("permission denied in the folder") != std::string::npos);
+        CHECK(std::string(e.what()).find("Success") == std::string::npos);
+    }
+    CHECK(fs::is_empty(locked));
+    fs::permissions(locked, fs::perms::owner_all);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("did you mean: command names and GPU ids") {
+    auto r = run_cli({"analyse", "x.csv"});
+    CHECK(r.rc == 2);
+    CHECK(r.err.find("unknown command \"analyse\"; did you mean \"analyze\"?") != std::string::npos);
+    CHECK(run_cli({"explian"}).err.find("did you mean \"explain\"?") != std::string::npos);
+    CHECK(run_cli({"zzzzzzzz"}).err.find("did you mean") == std::string::npos);  // nothing close: no guess
+    const auto csv = source_path("examples/h100/kernels_raw.csv");
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h100sxm"}), doctest::Contains("did you mean \"h100-sxm\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h20"}), doctest::Contains("did you mean \"h200\"?"), input_error);
+    try {
+        run_cli({"analyze", csv, "--gpu", "rtx-9999-ti-super"});
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        CHECK(e.code() == error_code::unknown_gpu);
+        CHECK(std::string(e.what()).find("names no known GPU") != std::string::npos);
+    }
+}
+
+TEST_CASE("an .ncu-rep or any binary input names the command that exports it") {
+    auto refused = [](const std::string& path) -> std::string {
+        try {
+            run_cli({"analyze", path});
+        } catch (const input_error& e) {
+            CHECK(e.code() == error_code::unknown_format);
+            return e.what();
+        }
+        return "accepted";
+    };
+    // The first 512 bytes of a real report (ncu 2025.3.1 on an H100), by name and renamed.
+    const auto real = source_path("tests/data/ncu_report_head.ncu-rep");
+    CHECK(refused(real) == real + ": an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " + real +
+                               " --csv --page raw > " + real.substr(0, real.size() - 8) + ".csv");
+    const auto renamed = temp_path("renamed.csv").string();
+    std::filesystem::copy_file(real, renamed, std::filesystem::copy_options::overwrite_existing);
+    CHECK(refused(renamed).find("an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " + renamed +
+                                " --csv --page raw > report.csv") != std::string::npos);
+    std::filesystem::remove(renamed);
+    // Any other bytes that are not text.
+    const auto bin = temp_path("capture.bin").string();
+    std::ofstream(bin, std::ios::binary) << std::string("\x7f\0\0\x01", 4);
+    CHECK(refused(bin).find("binary, not text (an Nsight Compute .ncu-rep report?), not a CSV export; export it with: ncu -i "
+                            "REPORT.ncu-rep --csv --page raw > report.csv") != std::string::npos);
+    std::filesystem::remove(bin);
+}
+
+TEST_CASE("a details-page export's missing metrics point at the raw page of the same report") {
+    const auto md = run_cli({"analyze", source_path("examples/h100/kernels_details.csv"), "--format", "markdown"}).out;
+    CHECK(md.find("the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
+                  "--page raw > report.csv`") != std::string::npos);
+    const auto raw = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "--format", "markdown"}).out;
+    CHECK(raw.find("raw page of the same report") == std::string::npos);
+}
+
+TEST_CASE("the terminal view fits the width it is given, never cuts a verdict, and shows --top kernels") {
+    const auto csv = source_path("examples/h200/pairs_raw.csv");  // every bound, tensor_fp16 among the limiters
+    for (std::size_t width : {80u, 100u, 132u}) {
+        cli::console tty{true, true, false, width};
+        const auto view = run_cli({"analyze", csv, "--top", "40"}, tty);
+        REQUIRE(view.rc == 0);
+        std::istringstream lines(view.out);
+        std::string line;
+        CAPTURE(width);
+        while (std::getline(lines, line)) {
+            if (line.find(csv) != std::string::npos) continue;  // the path, as given, on a line of its own
+            CAPTURE(line);
+            CHECK(line.size() <= width);
+            CHECK(line.find("tensor_~") == std::string::npos);
+        }
+        CHECK(view.out.find("compute / tensor_fp16") != std::string::npos);
+        CHECK(view.out.find("compute / pipe_fma") != std::string::npos);
+        CHECK(view.out.find("more kernels") == std::string::npos);  // all 35 shown
+    }
+    const auto top = run_cli({"analyze", csv, "--top", "2"}, cli::console{true, true, false, 80});
+    const std::string table = top.out.substr(0, top.out.find("Top opportunities"));
+    CHECK(table.find("\n  2  ") != std::string::npos);
+    CHECK(table.find("\n  3  ") == std::string::npos);
+    CHECK(top.out.find("more kernels") != std::string::npos);
+}
+
+TEST_CASE("the console: no colour for NO_COLOR or TERM=dumb, the width from COLUMNS or the tty") {
+    CHECK(cli::make_console(true, true, 120, "xterm-256color", nullptr, nullptr).colour);
+    CHECK_FALSE(cli::make_console(true, true, 120, "dumb", nullptr, nullptr).colour);
+    CHECK_FALSE(cli::make_console(true, true, 120, "xterm", "1", nullptr).colour);
+    CHECK_FALSE(cli::make_console(false, true, 0, "xterm", nullptr, nullptr).colour);  // a pipe
+    CHECK(cli::make_console(true, true, 120, "xterm", nullptr, nullptr).width == 120);
+    CHECK(cli::make_console(true, true, 120, "xterm", nullptr, "80").width == 80);
+    CHECK(cli::make_console(false, false, 0, nullptr, nullptr, "90").width == 90);
+    CHECK(cli::make_console(true, true, 120, "xterm", nullptr, "wide").width == 120);
+    CHECK(cli::make_console(false, false, 0, nullptr, nullptr, nullptr).width == 0);
+}
+
+TEST_CASE("--version is in the help; every help page has an example and the exit codes") {
+    const auto top = run_cli({"--help"});
+    CHECK(top.out.find("--version") != std::string::npos);
+    CHECK(top.out.find("exit codes:") != std::string::npos);
+    CHECK(top.out.find("examples:") != std::string::npos);
+    CHECK(run_cli({"--version"}).out.rfind("roofline ", 0) == 0);
+    for (const char* command : {"analyze", "gpus", "pairs", "lessons", "calibrate", "rules", "explain"}) {
+        CAPTURE(command);
+        const auto help = run_cli({command, "--help"});
+        CHECK(help.rc == 0);
+        CHECK(help.out.find("example:\n  roofline " + std::string(command)) != std::string::npos);
+        CHECK(help.out.find("exit codes:") != std::string::npos);
+        CHECK(help.out.find("  2  bad input") != std::string::npos);
+    }
 }

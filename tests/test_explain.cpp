@@ -2,6 +2,8 @@
 #include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/report/explain.hpp"
 #include "analyzer/report/reference.hpp"
+#include "models/classify.hpp"
+#include "models/resources.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -81,6 +83,34 @@ TEST_CASE("docs/metrics.md is the catalogue, generated, and every metric the eng
             CAPTURE(file);
             CAPTURE(id);
             CHECK(find_metric(id) != nullptr);
+        }
+    }
+}
+
+TEST_CASE("explain knows every label a report prints: bounds, resources, verdicts and finding ids") {
+    auto trees = rules::load_rule_trees();
+    auto knows = [&](const std::string& name) {
+        CAPTURE(name);
+        CHECK(explain(name, trees).has_value());
+    };
+    for (bound b : all_bounds()) knows(name(b));  // small_grid, launch, latency, ...
+    for (const auto& r : all_resources()) knows(r.name);
+    for (bound b : {bound::memory, bound::compute})
+        for (const auto& r : all_resources()) {
+            knows(std::string(name(b)) + " / " + r.name);  // as the reports print a verdict
+            knows(std::string(name(b)) + "/" + r.name);    // as kernels/pairs.json writes it
+        }
+    for (const auto& id : tree_findings(trees)) knows(id);
+    knows("fusion-candidate");
+    knows("unexplained");
+    CHECK(explain("small_grid", trees)->find("fewer blocks than the GPU has SMs") != std::string::npos);
+    CHECK(explain("compute / tensor_bf16", trees)->find("tensor-core FLOP roof") != std::string::npos);
+    // Every bound, limiter and finding the shipped captures' reports hold, as the JSON report names them.
+    for (const char* capture : {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/kernels_details.csv"}) {
+        const analysis a = analyze_file(source_path(capture), {});
+        for (const auto& k : a.kernels) {
+            knows(verdict_text(k.verdict));
+            for (const auto& f : k.diagnosis.findings) knows(f.id);
         }
     }
 }

@@ -387,7 +387,7 @@ TEST_CASE("the JSON report records the tool's version and the options the analys
     o.gpu = "h100-pcie";
     o.gpu_override = true;  // the capture ran on an H100 SXM
     o.device = "0";
-    o.filter.kernel_name = "regex:^void .*fma_chain";
+    o.filter.kernel_name = "regex:^fma_chain";  // the function name, as ncu matches by default
     o.filter.launch_skip = 1;
     o.filter.launch_count = 2;
     o.read.numbers = number_style::point;
@@ -399,7 +399,8 @@ TEST_CASE("the JSON report records the tool's version and the options the analys
     CHECK(opt["gpu"] == "h100-pcie");
     CHECK(opt["gpu_override"] == true);
     CHECK(opt["device"] == "0");
-    CHECK(opt["kernel_name"] == "regex:^void .*fma_chain");
+    CHECK(opt["kernel_name"] == "regex:^fma_chain");
+    CHECK(opt["kernel_name_base"] == "function");
     CHECK(opt["launch_skip"] == 1);
     CHECK(opt["launch_count"] == 2);
     CHECK(opt["numbers"] == "point");

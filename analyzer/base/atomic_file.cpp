@@ -2,7 +2,12 @@
 
 #include "analyzer/base/input_error.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
@@ -23,12 +28,33 @@ void remove_quietly(const fs::path& p) {
     fs::remove(p, ec);
 }
 
+// Why a file could not be created, from errno: the folder it names, and the system's own words.
+std::string cannot_create(const std::string& path, int error) {
+    std::string folder = fs::path(path).parent_path().string();
+    if (folder.empty()) folder = ".";
+    std::string why = std::strerror(error);
+    if (!why.empty()) why[0] = char(std::tolower(static_cast<unsigned char>(why[0])));
+    std::error_code ec;
+    if ((error == ENOENT || error == ENOTDIR) && !fs::is_directory(folder, ec)) return "cannot create the output file: no such folder \"" + folder + "\" (" + why + ")";
+    if (error == EACCES || error == EPERM || error == EROFS)
+        return "cannot create the output file: " + why + " in the folder \"" + folder + "\"";
+    return "cannot create the output file: " + why;
+}
+
 // Writes the temporary file beside `path` with `write`; throws input_error (io) naming `path`,
 // or what `write` throws, and leaves no temporary file behind either way.
 void write_temporary(const std::string& path, const file_writer& write) {
     const fs::path tmp = temporary_beside(path);
+    // open(2) first, for errno: an ofstream that fails says nothing about why.
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw input_error(error_code::io, path, 0, 0, cannot_create(path, errno));
+    ::close(fd);
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw input_error(error_code::io, path, 0, 0, "cannot create the output file (does its folder exist?)");
+    if (!out) {
+        const int error = errno;
+        remove_quietly(tmp);
+        throw input_error(error_code::io, path, 0, 0, cannot_create(path, error));
+    }
     try {
         write(out);
     } catch (...) {
@@ -36,11 +62,11 @@ void write_temporary(const std::string& path, const file_writer& write) {
         remove_quietly(tmp);
         throw;
     }
-    out.flush();
+    out.close();
     if (!out) {
-        out.close();
+        const int error = errno;
         remove_quietly(tmp);
-        throw input_error(error_code::io, path, 0, 0, "writing the output failed");
+        throw input_error(error_code::io, path, 0, 0, std::string("writing the output failed: ") + std::strerror(error));
     }
 }
 

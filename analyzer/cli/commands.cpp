@@ -12,6 +12,10 @@
 #include "analyzer/validate/lessons.hpp"
 #include "analyzer/validate/pairs_report.hpp"
 
+#include "models/gpu_spec.hpp"
+
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -52,15 +56,45 @@ constexpr const char* exit_codes =
     "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n"
     "  3  an internal error (a bug: please report it with the input)\n";
 
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// " (did you mean \"x\"?)" for the closest of `known` when it is close enough to be a typo (at most a
+// third of the word's letters, at least 2) or the word is a prefix of it; "" otherwise.
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& known) {
+    std::string best;
+    std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+    for (const auto& k : known) {
+        const std::size_t d = k.rfind(word, 0) == 0 && !word.empty() ? 1 : edit_distance(word, k);
+        if (d < best_distance) best_distance = d, best = k;
+    }
+    return best.empty() ? "" : "; did you mean \"" + best + "\"?";
+}
+
 std::string top_usage() {
-    std::string s = "usage: roofline <command> [options]\n\ncommands:\n";
+    std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
     for (const auto& c : commands()) {
         std::string head = std::string(c.name) + (*c.args ? std::string(" ") + c.args : "");
         s += "  " + head + std::string(head.size() < 15 ? 15 - head.size() : 1, ' ') + c.summary + "\n";
     }
     s += "\nexamples:\n";
     for (const auto& c : commands()) s += "  " + std::string(c.example) + "\n";
-    return s + "\n" + exit_codes + "\nRun `roofline <command> --help` for a command's options.\n";
+    s += "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"
+         "  --version      print the version (" + std::string(version) + ")\n";
+    return s + "\n" + exit_codes;
 }
 
 // A command's --help: its options, an example and the exit codes.
@@ -86,6 +120,28 @@ po::variables_map parse(const po::options_description& visible, const po::positi
     return vm;
 }
 
+// A whole number of at least `least` for `option`, or a usage error naming it: boost would take
+// "-1" for a size_t as 2^64-1.
+std::size_t whole_number(const po::variables_map& vm, const char* option, std::size_t least, std::size_t fallback) {
+    if (!vm.count(option)) return fallback;
+    const std::string text = vm[option].as<std::string>();
+    std::size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < least)
+        usage_error(std::string("--") + option + " takes a whole number of " + std::to_string(least) + " or more, not \"" + text + "\"");
+    return value;
+}
+
+// The format an output file's extension asks for (report.json -> json), or nullptr when it names none.
+const report_format* format_of_extension(const std::string& path) {
+    const std::string file = std::filesystem::path(path).filename().string();
+    for (const auto& f : report_formats()) {
+        const std::string ext = f.extension;
+        if (file.size() > ext.size() && file.compare(file.size() - ext.size(), ext.size(), ext) == 0) return &f;
+    }
+    return nullptr;
+}
+
 std::string kernels_on(const analysis& a) {
     return std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel" : " kernels") + " on " + a.gpu.name;
 }
@@ -96,15 +152,21 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         "a live run's stdout); - reads stdin.\n\noptions");
     const std::string formats =
         report_format_names() +
-        " (svg: the roofline chart alone); auto: terminal when stdout is a terminal and no -o is given, markdown otherwise";
+        " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, .svg), else terminal when stdout is a "
+        "terminal, markdown otherwise. A --format that contradicts -o's extension is an error";
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
         "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"), formats.c_str())(
+        "top", po::value<std::string>(), "terminal: show the N longest kernels (default 15)")(
         "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")(
         "kernel-name,k", po::value<std::string>()->default_value(""),
-        "analyse kernels whose name contains this text, or matches regex:EXPR")("launch-skip", po::value<std::size_t>()->default_value(0),
-                                                                                "skip this many matching launches first")(
-        "launch-count", po::value<std::size_t>(), "analyse at most this many matching launches")(
+        "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
+        "matches a plain name exactly, roofline as a substring")(
+        "kernel-name-base", po::value<std::string>()->default_value("function"),
+        "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
+        "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
+        "mangled)")("launch-skip", po::value<std::string>(), "skip this many matching launches first (default 0)")(
+        "launch-count", po::value<std::string>(), "analyse at most this many matching launches (1 or more)")(
         "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
         "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
         "device", po::value<std::string>()->default_value(""),
@@ -119,12 +181,33 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     if (!vm.count("input")) usage_error("analyze needs a CSV file (see roofline analyze --help)");
     analyze_options o;
     o.filter.kernel_name = vm["kernel-name"].as<std::string>();
-    o.filter.launch_skip = vm["launch-skip"].as<std::size_t>();
-    if (vm.count("launch-count")) o.filter.launch_count = vm["launch-count"].as<std::size_t>();
+    const std::string base = vm["kernel-name-base"].as<std::string>();
+    if (base == "function")
+        o.filter.base = kernel_name_base::function;
+    else if (base == "demangled")
+        o.filter.base = kernel_name_base::demangled;
+    else if (base == "mangled")
+        o.filter.base = kernel_name_base::mangled;
+    else
+        usage_error("--kernel-name-base takes function, demangled or mangled, not \"" + base + "\"" +
+                    did_you_mean(base, {"function", "demangled", "mangled"}));
+    o.filter.launch_skip = whole_number(vm, "launch-skip", 0, 0);
+    if (vm.count("launch-count")) o.filter.launch_count = whole_number(vm, "launch-count", 1, 0);
+    const std::size_t top = whole_number(vm, "top", 1, print_options{}.top);
     o.gpu = vm["gpu"].as<std::string>();
     o.gpu_override = vm.count("gpu-override") != 0;
     o.device = vm["device"].as<std::string>();
     o.hwspecs_dir = vm["hwspecs"].as<std::string>();
+    if (!o.gpu.empty()) {  // a typo is caught before the input is read, with the nearest id
+        std::vector<std::string> ids;
+        for (const auto& g : load_gpu_specs(o.hwspecs_dir)) ids.push_back(g.id);
+        if (std::find(ids.begin(), ids.end(), o.gpu) == ids.end()) {
+            std::string known;
+            for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+            throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
+                              "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
+        }
+    }
     o.rules_dir = vm["rules"].as<std::string>();
     const std::string numbers = vm["numbers"].as<std::string>();
     if (numbers == "point")
@@ -133,11 +216,20 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         o.read.numbers = number_style::comma;
     else if (numbers != "auto")
         usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
+    // The format: --format when given; else -o's extension (.md, .json, .txt, .svg); else the
+    // terminal view on a terminal and markdown elsewhere. An explicit --format that contradicts a
+    // known extension (-o r.json --format markdown) is an error: the file would lie about its contents.
     std::string format_name = vm["format"].as<std::string>();
     const bool to_file = vm.count("output") != 0;
-    if (format_name == "auto") format_name = io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    const report_format* by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : nullptr;
+    if (format_name != "auto" && !find_report_format(format_name))
+        usage_error("--format takes " + report_format_names() + " or auto, not \"" + format_name + "\"");
+    if (format_name != "auto" && by_extension && format_name != by_extension->name)
+        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension->name + " by its extension, but --format is " +
+                    format_name + "; drop --format or give the file a " + find_report_format(format_name)->extension + " extension");
+    if (format_name == "auto")
+        format_name = by_extension ? by_extension->name : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
     const report_format* format = find_report_format(format_name);
-    if (!format) usage_error("--format takes " + report_format_names() + " or auto, not \"" + format_name + "\"");
 
     // Progress on stderr for long inputs, only where a person watches it.
     bool progress_shown = false;
@@ -151,6 +243,8 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     if (progress_shown) io.err << "\r\033[K" << std::flush;
     print_options p;
     p.colour = io.where.colour && !to_file;  // no escape codes in a file
+    p.top = top;
+    p.width = io.where.width;
     if (!to_file) {
         format->write(a, p, io.out);
         return 0;
@@ -330,6 +424,19 @@ const std::vector<command>& commands() {
 
 }  // namespace
 
+console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term, const char* no_color,
+                     const char* columns) {
+    console c;
+    c.stdout_terminal = stdout_terminal;
+    c.stderr_terminal = stderr_terminal;
+    c.colour = stdout_terminal && no_color == nullptr && !(term && std::string_view(term) == "dumb");
+    std::size_t n = 0;
+    const std::string_view text = columns ? columns : "";
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    c.width = !text.empty() && ec == std::errc() && end == text.data() + text.size() && n > 0 ? n : tty_columns;
+    return c;
+}
+
 int run(int argc, char** argv, std::ostream& out, std::ostream& err, const console& where) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
@@ -348,7 +455,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err, const conso
     }
     for (const auto& c : commands())
         if (name == c.name) return c.run(args, io{out, err, where});
-    err << "roofline: unknown command \"" << name << "\"\n\n" << top_usage();
+    std::vector<std::string> names;
+    for (const auto& c : commands()) names.push_back(c.name);
+    err << "roofline: unknown command \"" << name << "\"" << did_you_mean(name, names) << "\n\n" << top_usage();
     return 2;
 }
 

@@ -1,6 +1,7 @@
 // The subcommands: analyze, gpus, pairs, lessons, calibrate, rules, explain. run() returns the exit code; bad input throws input_error.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 
 namespace roofline::cli {
@@ -9,8 +10,15 @@ namespace roofline::cli {
 struct console {
     bool stdout_terminal = false;  // analyze without -o prints the terminal view instead of markdown
     bool stderr_terminal = false;  // long inputs show progress on stderr
-    bool colour = false;           // ANSI colour in the terminal view (off when NO_COLOR is set)
+    bool colour = false;           // ANSI colour in the terminal view (off for NO_COLOR and TERM=dumb)
+    std::size_t width = 0;         // columns the terminal view fits (COLUMNS, else the tty's); 0: no limit
 };
+
+// The console as the environment describes it: colour only on a terminal, never with NO_COLOR set
+// (https://no-color.org) or TERM=dumb; the width from COLUMNS when it is a positive number, else
+// the terminal's (tty_columns, 0 when unknown).
+console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term, const char* no_color,
+                     const char* columns);
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err, const console& where = {});
 

@@ -163,10 +163,35 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     return a;
 }
 
+namespace {
+
+// An Nsight Compute report (.ncu-rep) is binary: its name, its magic ("NVR\0", read off a report of
+// ncu 2025.3.1), or a NUL byte among the first bytes (no CSV export holds one) gives it away. The
+// user needs the export command, not the bytes.
+void refuse_binary(std::istream& in, const std::string& path) {
+    char head[4096];
+    in.read(head, sizeof head);
+    const std::string_view seen(head, std::size_t(in.gcount()));
+    in.clear();
+    in.seekg(0);
+    const bool named = path.size() > 8 && path.compare(path.size() - 8, 8, ".ncu-rep") == 0;
+    const bool report = named || seen.substr(0, 4) == std::string_view("NVR\0", 4);
+    if (!report && seen.find('\0') == std::string_view::npos) return;
+    const std::string command =
+        report ? "ncu -i " + path + " --csv --page raw > " + (named ? path.substr(0, path.size() - 8) : std::string("report")) + ".csv"
+               : "ncu -i REPORT.ncu-rep --csv --page raw > report.csv";
+    throw input_error(error_code::unknown_format, path, 0, 0,
+                      std::string(report ? "an Nsight Compute report (.ncu-rep)" : "binary, not text (an Nsight Compute .ncu-rep report?)") +
+                          ", not a CSV export; export it with: " + command);
+}
+
+}  // namespace
+
 analysis analyze_file(const std::string& path, const analyze_options& options) {
     if (path == "-") return analyze(std::cin, "<stdin>", options);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
+    refuse_binary(in, path);
     return analyze(in, path, options);
 }
 

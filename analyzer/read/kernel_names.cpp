@@ -1,5 +1,10 @@
 #include "analyzer/read/kernel_names.hpp"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
 namespace roofline {
 
 // ncu writes anonymous namespaces as "unnamed>::", with no opening '<', so depth never goes below zero.
@@ -21,6 +26,32 @@ std::string plain_name(const std::string& name) {
     std::string s = short_name(name);
     auto at = s.rfind(">::");
     return at == std::string::npos ? s : s.substr(at + 3);
+}
+
+bool is_mangled(std::string_view name) { return name.size() > 2 && name[0] == '_' && name[1] == 'Z'; }
+
+std::string function_name(const std::string& name) {
+    std::string demangled = name;
+    if (is_mangled(name)) {
+        int status = 0;
+        std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+        if (status == 0 && d) demangled = d.get();
+    }
+    // Template arguments go, wherever they are (ns<T>::kernel<U>); a '>' with no '<' is ncu's
+    // "unnamed>::" and goes too.
+    const std::string s = short_name(demangled);
+    std::string bare;
+    int depth = 0;
+    for (char c : s) {
+        if (c == '<')
+            ++depth;
+        else if (c == '>')
+            depth = depth > 0 ? depth - 1 : 0;
+        else if (depth == 0)
+            bare += c;
+    }
+    auto at = bare.rfind("::");
+    return at == std::string::npos ? bare : bare.substr(at + 2);
 }
 
 bool valid_utf8(std::string_view s) {

@@ -12,6 +12,13 @@ std::string short_name(const std::string& name);
 // short_name without its namespaces, for narrow places (the terminal view, the chart):
 // "unnamed>::transpose_naive" -> "transpose_naive".
 std::string plain_name(const std::string& name);
+// The function name as ncu's --kernel-name-base function gives it: no return type, namespaces,
+// template arguments or parameters ("void ns::transpose_smem<1>(const float *)" -> "transpose_smem").
+// A mangled name ("_Z...") is demangled first.
+std::string function_name(const std::string& name);
+// Whether the name is mangled by the Itanium C++ ABI (starts with "_Z"), as ncu --print-kernel-base
+// mangled writes it.
+bool is_mangled(std::string_view name);
 // Whether the bytes are well-formed UTF-8 (ncu writes names as the compiler spelled them).
 bool valid_utf8(std::string_view s);
 // The text with control characters (C0, DEL) replaced by '?': what a terminal or an XML file may show.

@@ -1,6 +1,7 @@
 #include "analyzer/read/launch_filter.hpp"
 
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/kernel_names.hpp"
 
 namespace roofline {
 
@@ -16,17 +17,36 @@ launch_filter::launch_filter(launch_filter_options options) : options_(std::move
     }
 }
 
+const char* kernel_name_base_name(kernel_name_base b) {
+    switch (b) {
+    case kernel_name_base::function: return "function";
+    case kernel_name_base::demangled: return "demangled";
+    case kernel_name_base::mangled: return "mangled";
+    }
+    return "function";
+}
+
 bool launch_filter::accept(const launch_record& launch, const std::string& file) {
+    if (!options_.kernel_name.empty() && options_.base == kernel_name_base::mangled && !is_mangled(launch.kernel_name) &&
+        launch.kernel_name.find('(') != std::string::npos)
+        throw input_error(error_code::usage, file, launch.line, 0,
+                          "--kernel-name-base mangled: this export holds demangled names only (\"" + printable(launch.kernel_name.substr(0, 60)) +
+                              "\"); export mangled ones with ncu -i REPORT.ncu-rep --csv --page raw --print-kernel-base mangled, or match "
+                              "with --kernel-name-base function or demangled");
+    if (options_.kernel_name.empty()) return take();
+    const std::string subject = options_.base == kernel_name_base::function ? function_name(launch.kernel_name) : launch.kernel_name;
     // std::regex recurses about once per character of the subject: a name far longer than any C++
     // signature would overflow the stack, so it is refused by name instead.
-    if (regex_ && launch.kernel_name.size() > max_regex_subject)
+    if (regex_ && subject.size() > max_regex_subject)
         throw input_error(error_code::usage, file, launch.line, 0,
-                          "a kernel name of " + std::to_string(launch.kernel_name.size()) +
+                          "a kernel name of " + std::to_string(subject.size()) +
                               " characters is too long for --kernel-name regex: (at most " + std::to_string(max_regex_subject) +
                               "); filter with a plain substring instead");
-    bool match = options_.kernel_name.empty() || (regex_ ? std::regex_search(launch.kernel_name, *regex_)
-                                                         : launch.kernel_name.find(options_.kernel_name) != std::string::npos);
-    if (!match) return false;
+    const bool match = regex_ ? std::regex_search(subject, *regex_) : subject.find(options_.kernel_name) != std::string::npos;
+    return match && take();
+}
+
+bool launch_filter::take() {
     if (matched_++ < options_.launch_skip) return false;
     if (options_.launch_count && taken_ >= *options_.launch_count) return false;
     ++taken_;

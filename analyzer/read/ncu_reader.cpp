@@ -142,6 +142,9 @@ private:
     }
 
     static std::string unknown_format_hint(const std::string& line) {
+        if (line.find('\0') != std::string::npos)  // no CSV export holds a NUL byte
+            return "binary input, not a CSV export (an Nsight Compute .ncu-rep report? export it with: ncu -i REPORT.ncu-rep --csv "
+                   "--page raw > report.csv)";
         std::string head = line.substr(0, 80);
         for (char& c : head)  // binary input shows as '?', not as bytes sent to the user's terminal
             if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';

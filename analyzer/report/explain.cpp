@@ -6,6 +6,8 @@
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
+#include "models/classify.hpp"
+#include "models/resources.hpp"
 
 #include <functional>
 #include <sstream>
@@ -32,6 +34,84 @@ std::string finding_text(const rules::rule_tree& t, const rules::rule_node& n) {
     return o.str();
 }
 
+// What each bound a verdict names means, with the thresholds classify() uses (docs/model.md).
+std::string bound_text(bound b) {
+    const classify_thresholds t;
+    const std::string near = general(100.0 * t.near_roof, 3) + "%";
+    std::string what;
+    switch (b) {
+    case bound::memory:
+        what = "A memory level is the binding roof: the busiest of dram, l2 and l1 is at " + near +
+               " or more of its practical share and under at least as much pressure as any compute unit. The limiter names the "
+               "level (`memory / dram`); DRAM, then L2, is named when it carries at least " +
+               general(100.0 * t.prefer_lower_level, 3) +
+               "% of the busiest level's pressure, because a streaming kernel keeps L2 busy with DRAM's own fills. Fix: move fewer "
+               "bytes (fuse, reuse through shared memory, coalesce, smaller types).";
+        break;
+    case bound::compute:
+        what = "A compute unit is the binding roof: it is at " + near +
+               " or more of its practical share and under more pressure than any memory level. The limiter names a precision "
+               "(`compute / fp32`, `compute / tensor_bf16`) when one carries at least " +
+               general(100.0 * t.specific_share, 3) +
+               "% of the top compute pressure, else a pipe (`compute / pipe_alu`), else `sm`. Fix: fewer or cheaper instructions, "
+               "a faster precision or the tensor cores.";
+        break;
+    case bound::latency:
+        what = "No roof is near (every resource under " + near +
+               " of its practical share), the launches are long enough and the grid fills the GPU: the warps mostly wait. The "
+               "stall reasons (`roofline explain long_scoreboard`, ...) say on what. Fix: more parallelism per warp or more warps "
+               "(occupancy), fewer dependent loads.";
+        break;
+    case bound::small_grid:
+        what = "No roof is near and the grid has fewer blocks than the GPU has SMs, or fills less than one wave: part of the GPU "
+               "sits idle whatever the kernel does. Fix: more, smaller blocks (split the work, split-K), or batch the small "
+               "launches into one.";
+        break;
+    case bound::launch:
+        what = "No roof is near and the mean launch is shorter than " + format_duration_ns(t.launch_ns) +
+               ": launch overhead, not the kernel's body, sets its time. Fix: fuse the small kernels, or capture them in a CUDA "
+               "graph.";
+        break;
+    case bound::unknown:
+        what = "The kernel could not be placed on the roofline: the capture lacks its duration or every counter a roof needs. "
+               "The report names what is missing and the ncu option that collects it.";
+        break;
+    }
+    return "# Bound `" + std::string(name(b)) + "`\n\n" + what + "\n";
+}
+
+// What a resource is, as a report names it in a verdict (`memory / dram`) or a table row.
+std::string resource_text(resource r) {
+    const resource_info& i = info(r);
+    const std::string n = i.name;
+    std::string what;
+    if (r == resource::dram)
+        what = "Device memory (HBM or GDDR): bytes read and written (`dram__bytes_read.sum`, `dram__bytes_write.sum`) over the "
+               "DRAM bandwidth.";
+    else if (r == resource::l2)
+        what = "The L2 cache: its throughput (`lts__throughput`) and the bytes it moves to and from the SMs, over its peak.";
+    else if (r == resource::l1)
+        what = "The L1/shared-memory of each SM: its throughput (`l1tex__throughput`) and the bytes the load/store unit moves, "
+               "over its peak.";
+    else if (r == resource::sm)
+        what = "The SM as a whole, as ncu's speed of light sees it (`sm__throughput`): named as a compute limiter when no "
+               "single precision or pipe stands out (and always on a details-page export, which holds no FLOP counters).";
+    else if (r == resource::issue)
+        what = "The issue slots: one warp instruction per cycle per scheduler, four per SM. It gives a floor on time but never "
+               "a verdict.";
+    else if (i.precision)
+        what = std::string(i.tensor ? "A tensor-core" : "A CUDA-core") + " FLOP roof: the " + i.work_unit +
+               "s of this precision over its peak at the clock the kernel ran at.";
+    else if (r == resource::pipe_tensor)
+        what = "The tensor pipe's MMA cycles: it says how busy the tensor cores are; the verdict names the precision they run.";
+    else if (i.pipe)
+        what = "An execution pipe (`" + n.substr(5) +
+               "`): warp instructions issued to it over the pipe's peak rate, for kernels limited by instructions rather than FLOPs.";
+    return "# Resource `" + n + "` (" + (i.kind == resource_kind::memory ? "memory" : "compute") + ")\n\n" + what +
+           "\n\nIn a verdict: `" + (i.kind == resource_kind::memory ? "memory" : "compute") + " / " + n +
+           "`; rules read it as `util_" + n + "`, `floor_ns_" + n + "`, ... (rules/README.md).\n";
+}
+
 }  // namespace
 
 std::optional<std::string> explain(const std::string& name, const std::vector<rules::rule_tree>& trees) {
@@ -44,6 +124,19 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     for (const auto& t : trees)
         for (const auto& r : t.roots) visit(t, r);
     if (found) return found;
+    // A verdict as the reports print it: "memory / dram", "memory/dram", or its bound or resource alone.
+    if (auto b = bound_named(name)) return bound_text(*b);
+    if (auto r = resource_named(name)) return resource_text(*r);
+    if (auto slash = name.find('/'); slash != std::string::npos) {
+        auto trim = [](std::string t) {
+            t.erase(0, t.find_first_not_of(' '));
+            t.erase(t.find_last_not_of(' ') + 1);
+            return t;
+        };
+        auto b = bound_named(trim(name.substr(0, slash)));
+        auto r = resource_named(trim(name.substr(slash + 1)));
+        if (b && r) return bound_text(*b) + "\n" + resource_text(*r);
+    }
     if (name == rules::fusion_text::id) {
         std::string text = "# Finding `" + name + "`\n\n" + rules::fusion_text::title +
                            ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on the same grid and "

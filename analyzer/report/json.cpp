@@ -191,6 +191,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
                      // The options of `roofline analyze` that shaped this report; null = not given.
                      {"options",
                       {{"kernel_name", text_or_null(opt.filter.kernel_name)},
+                       {"kernel_name_base", kernel_name_base_name(opt.filter.base)},
                        {"launch_skip", opt.filter.launch_skip},
                        {"launch_count", opt.filter.launch_count ? ojson(*opt.filter.launch_count) : ojson(nullptr)},
                        {"gpu", text_or_null(opt.gpu)},

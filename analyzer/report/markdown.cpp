@@ -168,7 +168,7 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
 
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
 // the top findings; then a collapsed block with everything else.
-void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label) {
+void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
     o << "- Full name: " << code(k.group.name) << "\n";
     o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line " << k.group.first_line
@@ -192,7 +192,13 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
         if (findings.size() > top_findings)
             o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
     }
-    if (!k.diagnosis.missing_metrics.empty())
+    if (!k.diagnosis.missing_metrics.empty() && form == ncu_form::details)
+        // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
+        o << "\nSome rules could not run: the details page lacks " << count_text(k.diagnosis.missing_metrics.size(), "value", "values")
+          << "; the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
+             "--page raw > report.csv` and analyse report.csv (what it still lacks, collect with `"
+          << rules::ncu_flags_for(k.diagnosis.missing_metrics) << "`).\n";
+    else if (!k.diagnosis.missing_metrics.empty())
         o << "\nSome rules could not run: the capture lacks " << count_text(k.diagnosis.missing_metrics.size(), "value", "values")
           << "; collect them with `" << rules::ncu_flags_for(k.diagnosis.missing_metrics) << "`.\n";
 
@@ -219,7 +225,7 @@ void write_markdown(const analysis& a, const print_options& options, std::ostrea
         o << "\n![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory panel]("
           << options.chart_file << ")\n";
     o << "\n## Kernels\n";
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i]);
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i], a.read.form);
 }
 
 std::string render_markdown(const analysis& a, const print_options& options) {

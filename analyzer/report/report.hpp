@@ -16,6 +16,7 @@ struct print_options {
     std::string chart_file;  // markdown: the SVG chart to link from the report ("" for none)
     bool colour = false;     // terminal: ANSI colour
     std::size_t top = 15;    // terminal: kernels shown
+    std::size_t width = 0;   // terminal: columns to fit (COLUMNS or the tty's); 0: no limit
 };
 
 struct report_format {

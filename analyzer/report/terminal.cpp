@@ -1,5 +1,7 @@
 // The compact view for a terminal: the top kernels with their bound, % of roof and first finding,
-// then the workload's top opportunities. Colour (ANSI) only when asked for.
+// then the workload's top opportunities. Colour (ANSI) only when asked for. It fits the width it
+// is given by narrowing the kernel names and moving a finding that does not fit onto its own line;
+// verdicts, numbers and finding ids are never cut.
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
@@ -26,45 +28,98 @@ std::string fit(const std::string& s, std::size_t width, bool right = false) {
     return right ? pad + s : s + pad;
 }
 
+// Pads to at least `width`; never cuts.
+std::string pad(const std::string& s, std::size_t width, bool right = false) { return s.size() >= width ? s : fit(s, width, right); }
+
+constexpr std::size_t name_width = 34;  // kernel names, when the width allows
+constexpr std::size_t least_name_width = 12;
+
+// The kernel-name column for a line of `fixed` other characters and a last column of `last`.
+std::size_t name_column(std::size_t width, std::size_t fixed, std::size_t last) {
+    if (width == 0) return name_width;
+    const std::size_t room = width > fixed + last ? width - fixed - last : 0;
+    return std::clamp(room, least_name_width, name_width);
+}
+
+// `head`, `gap`, `tail` on one line when `visible` characters fit in `width` (0: no limit), else
+// `tail` on the next line, indented.
+std::string one_or_two_lines(const std::string& head, const char* gap, const std::string& tail, std::size_t visible, std::size_t width) {
+    return width && visible > width ? head + "\n  " + tail : head + gap + tail;
+}
+
 }  // namespace
 
 std::string render_terminal(const analysis& a, const print_options& options) {
     palette p{options.colour};
     const std::size_t top = options.top;
     std::ostringstream o;
-    o << p.bold("roofline") << "  " << printable(a.input) << "  " << p.dim("on") << " " << a.gpu.name << "  " << p.dim("|") << " "
-      << a.kernels.size() << (a.kernels.size() == 1 ? " kernel, " : " kernels, ") << a.launches_kept << " launches, "
-      << format_duration_ns(a.total_ns) << "\n\n";
-    o << p.dim(fit("#", 3, true) + "  " + fit("kernel", 34) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
-               fit("bound / limiter", 18) + "  " + fit("roof", 9, true) + "  first finding")
-      << "\n";
+    {
+        const std::string input = printable(a.input);
+        const std::string counts = std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel, " : " kernels, ") +
+                                   std::to_string(a.launches_kept) + " launches, " + format_duration_ns(a.total_ns);
+        // "roofline  INPUT  on GPU  | COUNTS"
+        const std::size_t visible = 10 + input.size() + 5 + a.gpu.name.size() + 4 + counts.size();
+        o << one_or_two_lines(p.bold("roofline") + "  " + input + "  " + p.dim("on") + " " + a.gpu.name, "  ", p.dim("|") + " " + counts,
+                              visible, options.width)
+          << "\n\n";
+    }
     const std::size_t shown = std::min(top, a.kernels.size());
+    struct row {
+        std::string verdict, roof, finding;
+    };
+    std::vector<row> rows;
+    std::size_t verdict_width = 15, roof_width = 9, finding_width = 13;  // the headers' widths
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& k = a.kernels[i];
-        std::string finding = "-";
+        row r{verdict_text(k.verdict), roof_pct_text(k), "-"};
         if (!k.diagnosis.findings.empty()) {
             const auto& f = k.diagnosis.findings.front();
-            finding = f.id + (f.est_speedup ? " (" + format_number(*f.est_speedup) + "x)" : "");
+            r.finding = f.id + (f.est_speedup ? " (" + format_number(*f.est_speedup) + "x)" : "");
         }
-        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(printable(plain_name(k.group.name)), 34) << "  "
-          << fit(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << fit(format_percent(k.share), 6, true) << "  "
-          << p.bound(k.verdict.bound, fit(verdict_text(k.verdict), 18)) << "  " << fit(roof_pct_text(k), 9, true) << "  " << finding
-          << "\n";
+        verdict_width = std::max(verdict_width, r.verdict.size());
+        roof_width = std::max(roof_width, r.roof.size());
+        finding_width = std::max(finding_width, r.finding.size());
+        rows.push_back(std::move(r));
+    }
+    // #, time, share, verdict and roof with the two spaces before each column.
+    const std::size_t fixed = 3 + 2 + 2 + 9 + 2 + 6 + 2 + verdict_width + 2 + roof_width + 2;
+    // Where the findings do not fit beside a name of least_name_width, each goes on a line of its
+    // own under its kernel, and the names take the room.
+    const bool own_lines = options.width && fixed + least_name_width + finding_width > options.width;
+    const std::size_t names = name_column(options.width, fixed, own_lines ? 0 : finding_width);
+    o << p.dim(fit("#", 3, true) + "  " + fit("kernel", names) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
+               fit("bound / limiter", verdict_width) + "  " + fit("roof", roof_width, true) + (own_lines ? "" : "  first finding"))
+      << "\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto& k = a.kernels[i];
+        const auto& r = rows[i];
+        const bool own_line = own_lines;
+        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(printable(plain_name(k.group.name)), names) << "  "
+          << pad(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << pad(format_percent(k.share), 6, true) << "  "
+          << p.bound(k.verdict.bound, fit(r.verdict, verdict_width)) << "  " << fit(r.roof, roof_width, true)
+          << (own_line ? "\n     " + p.dim("first finding:") + " " : std::string("  ")) << r.finding << "\n";
     }
     if (a.kernels.size() > shown) o << p.dim("     ... " + std::to_string(a.kernels.size() - shown) + " more kernels") << "\n";
     const auto ops = opportunities(a);
     if (!ops.empty()) {
         o << "\n" << p.bold("Top opportunities") << p.dim(" (GPU time saved over the workload, capped by the next roof)") << "\n";
-        for (std::size_t i = 0; i < std::min<std::size_t>(5, ops.size()); ++i) {
+        const std::size_t listed = std::min<std::size_t>(5, ops.size());
+        std::size_t id_width = 22;
+        for (std::size_t i = 0; i < listed; ++i) id_width = std::max(id_width, ops[i].finding->id.size());
+        // #, id, speedup, then "saves 1.23 ms (45.6%)".
+        const std::size_t op_names = name_column(options.width, 3 + 2 + id_width + 2 + 2 + 7, 24);
+        for (std::size_t i = 0; i < listed; ++i) {
             const auto& op = ops[i];
-            o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, 22) << "  "
-              << fit(printable(plain_name(a.kernels[op.kernel_rank].group.name)), 34) << "  "
-              << fit(format_number(*op.finding->est_speedup) + "x", 7, true) << "  saves "
+            o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, id_width) << "  "
+              << fit(printable(plain_name(a.kernels[op.kernel_rank].group.name)), op_names) << "  "
+              << pad(format_number(*op.finding->est_speedup) + "x", 7, true) << "  saves "
               << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
         }
     }
-    o << "\n" << p.dim("Full report with the evidence and the tree paths: roofline analyze " + a.input + " -o report.md") << "\n";
+    const std::string command = "roofline analyze " + printable(a.input) + " -o report.md";
+    const std::string why = "Full report with the evidence and the tree paths:";
+    o << "\n" << p.dim(one_or_two_lines(why, " ", command, why.size() + 1 + command.size(), options.width)) << "\n";
     return o.str();
 }
 
