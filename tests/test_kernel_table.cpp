@@ -108,3 +108,27 @@ TEST_CASE("metric_values finds by name like a map, and a name it lacks is absent
     CHECK(v.size() == 3);
     for (std::size_t i = 1; i < v.entries().size(); ++i) CHECK(v.entries()[i - 1].first < v.entries()[i].first);
 }
+
+TEST_CASE("launches of one kernel name with different grids or blocks are separate kernels, never averaged together") {
+    kernel_table t;
+    auto launch = [](long grid, long block, double ns) {
+        launch_record r;
+        r.kernel_name = "void gemm_kernel<128>(float *)";  // one cuBLAS-like name, several shapes
+        r.grid_size = launch_dims{{grid, 1, 1}};
+        r.block_size = launch_dims{{block, 1, 1}};
+        r.set("gpu__time_duration.sum", ns);
+        return r;
+    };
+    t.add(launch(64, 256, 100));
+    t.add(launch(512, 256, 700));
+    t.add(launch(64, 256, 110));
+    t.add(launch(64, 128, 90));
+    auto g = t.finish();
+    REQUIRE(g.size() == 3);
+    CHECK(g[0].grid_size->xyz[0] == 64);
+    CHECK(g[0].launches == 2);
+    CHECK(g[0].numbers.at("gpu__time_duration.sum") == 210);
+    CHECK(g[1].grid_size->xyz[0] == 512);
+    CHECK(g[1].numbers.at("gpu__time_duration.sum") == 700);
+    CHECK(g[2].block_size->xyz[0] == 128);
+}
