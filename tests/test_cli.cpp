@@ -51,9 +51,9 @@ TEST_CASE("--kernel-name takes a substring or regex:, like ncu") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
     auto sub = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "transpose"}).out);
     CHECK(sub.size() == 2);
-    auto re = kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k",
-                                    "regex:^void .*fma_chain<(float|double)>"})
-                               .out);
+    auto re = kernel_names(
+        run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "regex:^void .*fma_chain<(float|double)>"})
+            .out);
     CHECK(re.size() == 2);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:(("}), doctest::Contains("not a valid regular expression"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}), doctest::Contains("none of the 15 launches passes the filters"),
@@ -208,9 +208,10 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:^void"}), doctest::Contains("passes the filters"), input_error);
     // The signature, on request: template arguments and parameters.
     CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "<double>"}).out).size() == 1);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--kernel-name-base", "demangle", "-k", "x"}),
-                         doctest::Contains("--kernel-name-base takes function, demangled or mangled, not \"demangle\"; did you mean \"demangled\"?"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        run_cli({"analyze", csv, "--kernel-name-base", "demangle", "-k", "x"}),
+        doctest::Contains("--kernel-name-base takes function, demangled or mangled, not \"demangle\"; did you mean \"demangled\"?"),
+        input_error);
     // This export holds demangled names only: mangled says so, with the export that has them.
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--kernel-name-base", "mangled", "-k", "_Z"}),
                          doctest::Contains("kernels_raw.csv:3: --kernel-name-base mangled: this export holds demangled names only"),
@@ -223,7 +224,9 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     text.replace(text.find(other), other.size(), "_Z15transpose_naivePKfPfi");
     const auto path = temp_path("mangled.csv").string();
     std::ofstream(path) << text;
-    CHECK(kernel_names(run_cli({"analyze", path, "--format", "json", "--kernel-name-base", "mangled", "-k", "regex:^_Z9copy"}).out).size() == 1);
+    CHECK(
+        kernel_names(run_cli({"analyze", path, "--format", "json", "--kernel-name-base", "mangled", "-k", "regex:^_Z9copy"}).out).size() ==
+        1);
     CHECK(kernel_names(run_cli({"analyze", path, "--format", "json", "-k", "regex:^copy_vec4$"}).out).size() == 1);
     std::filesystem::remove(path);
 }
@@ -315,6 +318,13 @@ TEST_CASE("output errors name the real cause and leave no file behind") {
     CHECK(fs::is_empty(locked));
     fs::permissions(locked, fs::perms::owner_all);
     fs::remove_all(dir);
+}
+
+TEST_CASE("did you mean: explain names and rule trees") {
+    CHECK_THROWS_WITH_AS(run_cli({"explain", "uncoalesced-globel"}), doctest::Contains("did you mean \"uncoalesced-global\"?"),
+                         input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"rules", "--tree", "memory-acess"}), doctest::Contains("did you mean \"memory-access\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"explain", "zzzzzzzzzzzz"}), doctest::Contains("nothing is known as \"zzzzzzzzzzzz\": try"), input_error);
 }
 
 TEST_CASE("did you mean: command names and GPU ids") {

@@ -93,7 +93,8 @@ std::string top_usage() {
     s += "\nexamples:\n";
     for (const auto& c : commands()) s += "  " + std::string(c.example) + "\n";
     s += "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"
-         "  --version      print the version (" + std::string(version) + ")\n";
+         "  --version      print the version (" +
+         std::string(version) + ")\n";
     return s + "\n" + exit_codes;
 }
 
@@ -156,8 +157,8 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         "terminal, markdown otherwise. A --format that contradicts -o's extension is an error";
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
         "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
-        "format", po::value<std::string>()->default_value("auto"), formats.c_str())(
-        "top", po::value<std::string>(), "terminal: show the N longest kernels (default 15)")(
+        "format", po::value<std::string>()->default_value("auto"), formats.c_str())("top", po::value<std::string>(),
+                                                                                    "terminal: show the N longest kernels (default 15)")(
         "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")(
         "kernel-name,k", po::value<std::string>()->default_value(""),
         "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
@@ -361,12 +362,16 @@ int rules_command(const std::vector<std::string>& args, const io& io) {
         io.out << rule_trees_markdown(trees);
         return 0;
     }
-    for (const auto& t : trees)
+    std::vector<std::string> ids;
+    for (const auto& t : trees) {
         if (t.id == vm["tree"].as<std::string>()) {
             io.out << rule_tree_markdown(t);
             return 0;
         }
-    usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\" (see roofline rules)");
+        ids.push_back(t.id);
+    }
+    usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\"" + did_you_mean(vm["tree"].as<std::string>(), ids) +
+                " (see roofline rules)");
 }
 
 int explain_command(const std::vector<std::string>& args, const io& io) {
@@ -385,10 +390,22 @@ int explain_command(const std::vector<std::string>& args, const io& io) {
         return 0;
     }
     if (!vm.count("name")) usage_error("explain needs a name (see roofline explain --help)");
-    auto text = explain(vm["name"].as<std::string>(), rules::load_rule_trees(vm["rules"].as<std::string>()));
-    if (!text)
-        usage_error("nothing is known as \"" + vm["name"].as<std::string>() +
-                    "\": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
+    const auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    auto text = explain(vm["name"].as<std::string>(), trees);
+    if (!text) {
+        // The names a typo most likely meant: finding ids and tree ids.
+        std::vector<std::string> known;
+        std::function<void(const rules::rule_node&)> add = [&](const rules::rule_node& n) {
+            if (!n.finding.empty()) known.push_back(n.finding);
+            for (const auto& c : n.children) add(c);
+        };
+        for (const auto& t : trees) {
+            known.push_back(t.id);
+            for (const auto& r : t.roots) add(r);
+        }
+        usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\"" + did_you_mean(vm["name"].as<std::string>(), known) +
+                    ": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
+    }
     io.out << *text;
     return 0;
 }
