@@ -23,7 +23,7 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
     echo "Inputs: \`bench/make_inputs.py\` repeats rows of \`examples/h100/kernels_raw.csv\` (raw page, 2,238 columns)"
     echo "and \`kernels_details.csv\`; \"distinct\" gives every launch a kernel name of its own."
     echo
-    echo "| input | MB | tool | wall s | CPU s | MB/s (wall) | peak RSS MiB |"
+    echo "| input | MiB | tool | wall s | CPU s | MiB/s (wall) | peak RSS MiB |"
     echo "|---|---|---|---|---|---|---|"
     for mb in "${sizes[@]}"; do
         python3 bench/make_inputs.py "$work" "$mb" >/dev/null
