@@ -14,6 +14,15 @@ std::string lower(std::string s) {
     return s;
 }
 
+// The spec whose detect names include `display_name` (case-insensitive); nullptr for none or "".
+const gpu_spec* spec_of_device(const std::vector<gpu_spec>& specs, const std::string& display_name) {
+    if (display_name.empty()) return nullptr;
+    for (const auto& s : specs)
+        for (const auto& n : s.device_names)
+            if (lower(n) == lower(display_name)) return &s;
+    return nullptr;
+}
+
 std::string known_ids(const std::vector<gpu_spec>& specs) {
     std::string s;
     for (const auto& g : specs) s += (s.empty() ? "" : ", ") + g.id;
@@ -35,10 +44,7 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
             if (lower(s.id) == lower(forced) || lower(s.name) == lower(forced)) return {&s, "chosen with --gpu"};
         throw input_error(error_code::unknown_gpu, file, 0, 0, "--gpu " + forced + " names no known GPU; known: " + known_ids(specs));
     }
-    if (!id.display_name.empty())
-        for (const auto& s : specs)
-            for (const auto& n : s.device_names)
-                if (lower(n) == lower(id.display_name)) return {&s, "matched by device name \"" + id.display_name + "\""};
+    if (const gpu_spec* s = spec_of_device(specs, id.display_name)) return {s, "matched by device name \"" + id.display_name + "\""};
     std::vector<const gpu_spec*> candidates;
     for (const auto& s : specs) {
         if (id.cc.empty() || s.compute_capability != id.cc) continue;
@@ -73,6 +79,21 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
     throw input_error(
         error_code::unknown_gpu, file, 0, 0,
         "no GPU spec matches " + describe(id) + "; pass --gpu (known: " + known_ids(specs) + ") or add a spec file with --hwspecs DIR");
+}
+
+// --gpu naming another GPU than the one the capture says it ran on (its device name is another
+// spec's, or its compute capability differs) is a mistake unless asked for with --gpu-override.
+void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id, const std::string& file) {
+    const gpu_spec* named = spec_of_device(specs, id.display_name);
+    const std::string ran_on = named && named->id != chosen.id ? named->id : "";
+    const bool cc_differs = !id.cc.empty() && !chosen.compute_capability.empty() && id.cc != chosen.compute_capability;
+    if (ran_on.empty() && !cc_differs) return;
+    throw input_error(error_code::unknown_gpu, file, 0, 0,
+                      "--gpu " + chosen.id + " contradicts the capture, which ran on " +
+                          (id.display_name.empty() ? std::string("a GPU") : "\"" + id.display_name + "\"") +
+                          (ran_on.empty() ? "" : " (spec " + ran_on + ")") + " of compute capability " + (id.cc.empty() ? "?" : id.cc) +
+                          (cc_differs ? ", not " + chosen.compute_capability : std::string()) +
+                          "; add --gpu-override to place its kernels under " + chosen.id + "'s roofs anyway");
 }
 
 }  // namespace roofline

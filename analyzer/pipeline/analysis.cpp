@@ -7,7 +7,6 @@
 #include "models/gpu_match.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -66,28 +65,6 @@ void check_one_gpu_model(const std::map<std::string, device_seen>& devices, cons
                       "the capture holds launches of more than one GPU model (" + list +
                           "); kernels of different GPUs are never analysed as one: pass --device with one of them" +
                           (mixed ? " (or split the file: one device id names two models)" : ""));
-}
-
-// --gpu naming another GPU than the one the capture says it ran on (its device name is another
-// spec's, or its compute capability differs) is a mistake unless asked for with --gpu-override.
-void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id, const std::string& file) {
-    auto lower = [](std::string s) {
-        for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-        return s;
-    };
-    std::string ran_on;
-    if (!id.display_name.empty())
-        for (const auto& s : specs)
-            for (const auto& n : s.device_names)
-                if (lower(n) == lower(id.display_name) && s.id != chosen.id) ran_on = s.id;
-    const bool cc_differs = !id.cc.empty() && !chosen.compute_capability.empty() && id.cc != chosen.compute_capability;
-    if (ran_on.empty() && !cc_differs) return;
-    throw input_error(error_code::unknown_gpu, file, 0, 0,
-                      "--gpu " + chosen.id + " contradicts the capture, which ran on " +
-                          (id.display_name.empty() ? std::string("a GPU") : "\"" + id.display_name + "\"") +
-                          (ran_on.empty() ? "" : " (spec " + ran_on + ")") + " of compute capability " + (id.cc.empty() ? "?" : id.cc) +
-                          (cc_differs ? ", not " + chosen.compute_capability : std::string()) +
-                          "; add --gpu-override to place its kernels under " + chosen.id + "'s roofs anyway");
 }
 
 }  // namespace
@@ -180,9 +157,10 @@ void refuse_binary(std::istream& in, const std::string& path) {
     const std::string command =
         report ? "ncu -i " + path + " --csv --page raw > " + (named ? path.substr(0, path.size() - 8) : std::string("report")) + ".csv"
                : "ncu -i REPORT.ncu-rep --csv --page raw > report.csv";
-    throw input_error(error_code::unknown_format, path, 0, 0,
-                      std::string(report ? "an Nsight Compute report (.ncu-rep)" : "binary, not text (an Nsight Compute .ncu-rep report?)") +
-                          ", not a CSV export; export it with: " + command);
+    throw input_error(
+        error_code::unknown_format, path, 0, 0,
+        std::string(report ? "an Nsight Compute report (.ncu-rep)" : "binary, not text (an Nsight Compute .ncu-rep report?)") +
+            ", not a CSV export; export it with: " + command);
 }
 
 }  // namespace
