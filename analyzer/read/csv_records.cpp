@@ -23,12 +23,17 @@ csv_records::csv_records(std::istream& in, std::string file_name) : in_(in), fil
 bool csv_records::fill() {
     if (eof_) return false;
     if (begin_ > 0) {
-        std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+        std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
         end_ -= begin_;
         begin_ = 0;
     }
-    if (buf_.size() < end_ + read_block) buf_.resize(end_ + read_block);
-    in_.read(buf_.data() + end_, std::streamsize(read_block));
+    if (capacity_ < end_ + read_block) {  // a line longer than the block: room for one more block
+        auto bigger = std::make_unique_for_overwrite<char[]>(end_ + read_block);
+        if (end_ > 0) std::memcpy(bigger.get(), buf_.get(), end_);
+        buf_ = std::move(bigger);
+        capacity_ = end_ + read_block;
+    }
+    in_.read(buf_.get() + end_, std::streamsize(read_block));
     const auto got = std::size_t(in_.gcount());
     end_ += got;
     if (got == 0) eof_ = true;
@@ -43,7 +48,7 @@ bool csv_records::next_line(std::string_view& line) {
     std::size_t length = 0;
     bool found = false;
     while (true) {
-        const char* data = buf_.data();
+        const char* data = buf_.get();
         if (const void* nl = end_ > begin_ + searched ? std::memchr(data + begin_ + searched, '\n', end_ - begin_ - searched) : nullptr) {
             length = std::size_t(static_cast<const char*>(nl) - (data + begin_));
             found = true;
@@ -58,7 +63,7 @@ bool csv_records::next_line(std::string_view& line) {
         throw input_error(error_code::unknown_format, file_, line_no_ + 1, 0,
                           "a line longer than " + std::to_string(max_record_bytes >> 20) + " MiB: not a CSV export (binary data?)");
     if (!found && length == 0) return false;
-    line = std::string_view(buf_.data() + begin_, length);
+    line = std::string_view(buf_.get() + begin_, length);
     begin_ += length + (found ? 1 : 0);
     ++line_no_;
     if (line_no_ == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // a UTF-8 byte-order mark

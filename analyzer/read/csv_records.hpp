@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,7 +75,10 @@ private:
 
     std::istream& in_;
     std::string file_;
-    std::vector<char> buf_;
+    // Not a std::vector: growing one zero-fills it, a 1 MiB memset for every input read, which only
+    // the stream then overwrites.
+    std::unique_ptr<char[]> buf_;
+    std::size_t capacity_ = 0;
     std::size_t begin_ = 0, end_ = 0;  // unread bytes are buf_[begin_, end_)
     bool eof_ = false;
     std::size_t line_no_ = 0;
