@@ -1,0 +1,158 @@
+// roofline analyze: one capture -> the report in the format asked for.
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/report/chart_svg.hpp"
+#include "analyzer/report/report.hpp"
+
+#include "models/gpu_spec.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+namespace {
+
+// The format an output file's extension asks for (report.json -> json), or nullptr when it names none.
+const report_format* format_of_extension(const std::string& path) {
+    const std::string file = std::filesystem::path(path).filename().string();
+    for (const auto& f : report_formats()) {
+        const std::string ext = f.extension;
+        if (file.size() > ext.size() && file.compare(file.size() - ext.size(), ext.size(), ext) == 0) return &f;
+    }
+    return nullptr;
+}
+
+std::string kernels_on(const analysis& a) {
+    return std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel" : " kernels") + " on " + a.gpu.name;
+}
+
+}  // namespace
+
+int analyze_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts(
+        "roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, --print-summary per-kernel, or "
+        "a live run's stdout); - reads stdin.\n\noptions");
+    const std::string formats =
+        report_format_names() +
+        " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, .svg), else terminal when stdout is a "
+        "terminal, markdown otherwise. A --format that contradicts -o's extension is an error";
+    opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
+        "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
+        "format", po::value<std::string>()->default_value("auto"), formats.c_str())("top", po::value<std::string>(),
+                                                                                    "terminal: show the N longest kernels (default 15)")(
+        "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")(
+        "kernel-name,k", po::value<std::string>()->default_value(""),
+        "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
+        "matches a plain name exactly, roofline as a substring")(
+        "kernel-name-base", po::value<std::string>()->default_value("function"),
+        "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
+        "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
+        "mangled)")("launch-skip", po::value<std::string>(), "skip this many matching launches first (default 0)")(
+        "launch-count", po::value<std::string>(), "analyse at most this many matching launches (1 or more)")(
+        "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
+        "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
+        "device", po::value<std::string>()->default_value(""),
+        "analyse only the launches of this device (ncu's Device column), for a capture of several GPUs")(
+        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
+        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) return help(io, opts, "analyze");
+    if (!vm.count("input")) usage_error("analyze needs a CSV file (see roofline analyze --help)");
+    analyze_options o;
+    o.filter.kernel_name = vm["kernel-name"].as<std::string>();
+    const std::string base = vm["kernel-name-base"].as<std::string>();
+    if (base == "function")
+        o.filter.base = kernel_name_base::function;
+    else if (base == "demangled")
+        o.filter.base = kernel_name_base::demangled;
+    else if (base == "mangled")
+        o.filter.base = kernel_name_base::mangled;
+    else
+        usage_error("--kernel-name-base takes function, demangled or mangled, not \"" + base + "\"" +
+                    did_you_mean(base, {"function", "demangled", "mangled"}));
+    o.filter.launch_skip = whole_number(vm, "launch-skip", 0, 0);
+    if (vm.count("launch-count")) o.filter.launch_count = whole_number(vm, "launch-count", 1, 0);
+    const std::size_t top = whole_number(vm, "top", 1, print_options{}.top);
+    o.gpu = vm["gpu"].as<std::string>();
+    o.gpu_override = vm.count("gpu-override") != 0;
+    o.device = vm["device"].as<std::string>();
+    o.hwspecs_dir = vm["hwspecs"].as<std::string>();
+    if (!o.gpu.empty()) {  // a typo is caught before the input is read, with the nearest id
+        std::vector<std::string> ids;
+        for (const auto& g : load_gpu_specs(o.hwspecs_dir)) ids.push_back(g.id);
+        if (std::find(ids.begin(), ids.end(), o.gpu) == ids.end()) {
+            std::string known;
+            for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+            throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
+                              "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
+        }
+    }
+    o.rules_dir = vm["rules"].as<std::string>();
+    const std::string numbers = vm["numbers"].as<std::string>();
+    if (numbers == "point")
+        o.read.numbers = number_style::point;
+    else if (numbers == "comma")
+        o.read.numbers = number_style::comma;
+    else if (numbers != "auto")
+        usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
+    // The format: --format when given; else -o's extension (.md, .json, .txt, .svg); else the
+    // terminal view on a terminal and markdown elsewhere. An explicit --format that contradicts a
+    // known extension (-o r.json --format markdown) is an error: the file would lie about its contents.
+    std::string format_name = vm["format"].as<std::string>();
+    const bool to_file = vm.count("output") != 0;
+    const report_format* by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : nullptr;
+    if (format_name != "auto" && !find_report_format(format_name))
+        usage_error("--format takes " + report_format_names() + " or auto, not \"" + format_name + "\"");
+    if (format_name != "auto" && by_extension && format_name != by_extension->name)
+        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension->name + " by its extension, but --format is " +
+                    format_name + "; drop --format or give the file a " + find_report_format(format_name)->extension + " extension");
+    if (format_name == "auto")
+        format_name = by_extension ? by_extension->name : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    const report_format* format = find_report_format(format_name);
+
+    // Progress on stderr for long inputs, only where a person watches it.
+    bool progress_shown = false;
+    if (io.where.stderr_terminal)
+        o.progress = [&io, &progress_shown](std::size_t launches) {
+            if (launches % 1000 != 0) return;
+            io.err << "\rroofline: read " << launches << " launches" << std::flush;
+            progress_shown = true;
+        };
+    analysis a = analyze_file(vm["input"].as<std::string>(), o);
+    if (progress_shown) io.err << "\r\033[K" << std::flush;
+    print_options p;
+    p.colour = io.where.colour && !to_file;  // no escape codes in a file
+    p.top = top;
+    p.width = io.where.width;
+    if (!to_file) {
+        format->write(a, p, io.out);
+        return 0;
+    }
+    const std::string path = vm["output"].as<std::string>();
+    if (format_name == "markdown" && !vm.count("no-chart")) {
+        // The chart goes beside the report, named after it: report.md -> report.svg. Everything is
+        // rendered before anything is written.
+        std::string svg =
+            path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+        p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
+        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
+            {path, [&](std::ostream& out) { format->write(a, p, out); }}, {svg, [&](std::ostream& out) { out << render_chart(a, p); }}});
+        io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(a) << ")\n";
+        return 0;
+    }
+    write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}});
+    if (format_name != "terminal") io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
+    return 0;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,90 @@
+#include "analyzer/cli/cli_support.hpp"
+
+#include "analyzer/base/input_error.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace roofline::cli {
+
+const char* const version = "roofline " ROOFLINE_VERSION;
+
+const char* const exit_codes =
+    "exit codes:\n"
+    "  0  done\n"
+    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json\n"
+    "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n"
+    "  3  an internal error (a bug: please report it with the input)\n";
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& known) {
+    std::string best;
+    std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+    for (const auto& k : known) {
+        const std::size_t d = k.rfind(word, 0) == 0 && !word.empty() ? 1 : edit_distance(word, k);
+        if (d < best_distance) best_distance = d, best = k;
+    }
+    return best.empty() ? "" : "; did you mean \"" + best + "\"?";
+}
+
+std::string top_usage() {
+    std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
+    for (const auto& c : commands()) {
+        std::string head = std::string(c.name) + (*c.args ? std::string(" ") + c.args : "");
+        s += "  " + head + std::string(head.size() < 15 ? 15 - head.size() : 1, ' ') + c.summary + "\n";
+    }
+    s += "\nexamples:\n";
+    for (const auto& c : commands()) s += "  " + std::string(c.example) + "\n";
+    s += "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"
+         "  --version      print the version (" +
+         std::string(version) + ")\n";
+    return s + "\n" + exit_codes;
+}
+
+int help(const io& io, const po::options_description& opts, const char* name) {
+    io.out << opts << "\n";
+    for (const auto& c : commands())
+        if (std::string(c.name) == name) io.out << "example:\n  " << c.example << "\n\n";
+    io.out << exit_codes;
+    return 0;
+}
+
+[[noreturn]] void usage_error(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, what); }
+
+po::variables_map parse(const po::options_description& visible, const po::positional_options_description& pos,
+                        const std::vector<std::string>& args) {
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(visible).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        usage_error(e.what());
+    }
+    return vm;
+}
+
+std::size_t whole_number(const po::variables_map& vm, const char* option, std::size_t least, std::size_t fallback) {
+    if (!vm.count(option)) return fallback;
+    const std::string text = vm[option].as<std::string>();
+    std::size_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < least)
+        usage_error(std::string("--") + option + " takes a whole number of " + std::to_string(least) + " or more, not \"" + text + "\"");
+    return value;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,62 @@
+// What every subcommand shares: its streams, the command table's row, option parsing, usage errors
+// and "did you mean". A command lives in a file of its own (analyzer/cli/*_command.cpp), is declared
+// in command_list.hpp and has one row in commands() (commands.cpp).
+#pragma once
+
+#include "analyzer/cli/commands.hpp"
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+namespace roofline::cli {
+namespace po = boost::program_options;
+
+extern const char* const version;     // "roofline 0.1.0"
+extern const char* const exit_codes;  // the exit-code table every --help ends with
+
+// What a command reads and writes.
+struct io {
+    std::ostream& out;
+    std::ostream& err;
+    const console& where;
+};
+
+struct command {
+    const char* name;
+    const char* args;     // "FILE"
+    const char* summary;  // one line
+    const char* example;  // one command line a user can copy
+    int (*run)(const std::vector<std::string>& args, const io& io);
+};
+
+const std::vector<command>& commands();
+
+// The top-level usage: every command with its summary and example, then the exit codes.
+std::string top_usage();
+
+// A command's --help: its options, its example and the exit codes. Returns 0.
+int help(const io& io, const po::options_description& opts, const char* name);
+
+// A command-line mistake: input_error(usage) located at "roofline".
+[[noreturn]] void usage_error(const std::string& what);
+
+// boost's parse, with its errors turned into usage errors.
+po::variables_map parse(const po::options_description& visible, const po::positional_options_description& pos,
+                        const std::vector<std::string>& args);
+
+// A whole number of at least `least` for `option` (given as a string option), or a usage error naming
+// it; `fallback` when the option is absent. boost would take "-1" for a size_t as 2^64-1.
+std::size_t whole_number(const po::variables_map& vm, const char* option, std::size_t least, std::size_t fallback);
+
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+// "; did you mean \"x\"?" for the closest of `known` when it is close enough to be a typo (at most a
+// third of the word's letters, at least 2) or the word is a prefix of it; "" otherwise.
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& known);
+
+}  // namespace roofline::cli

@@ -1,0 +1,19 @@
+// Every subcommand's entry point, one per file of analyzer/cli (commands() lists them in order).
+#pragma once
+
+#include "analyzer/cli/cli_support.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+int analyze_command(const std::vector<std::string>& args, const io& io);    // analyze_command.cpp
+int gpus_command(const std::vector<std::string>& args, const io& io);       // reference_commands.cpp
+int pairs_command(const std::vector<std::string>& args, const io& io);      // folder_commands.cpp
+int lessons_command(const std::vector<std::string>& args, const io& io);    // folder_commands.cpp
+int calibrate_command(const std::vector<std::string>& args, const io& io);  // folder_commands.cpp
+int rules_command(const std::vector<std::string>& args, const io& io);      // reference_commands.cpp
+int explain_command(const std::vector<std::string>& args, const io& io);    // reference_commands.cpp
+
+}  // namespace roofline::cli

@@ -1,0 +1,106 @@
+// pairs, lessons and calibrate: the commands that read a capture folder made by kernels/profile.sh.
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/validate/calibrate.hpp"
+#include "analyzer/validate/lessons.hpp"
+#include "analyzer/validate/pairs_report.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+namespace {
+
+// pairs, lessons and calibrate read a capture folder made by kernels/profile.sh and the pair
+// definitions: the same options and the same first steps.
+po::options_description folder_options(const std::string& usage, const char* output_help) {
+    po::options_description opts(usage + "\n\noptions");
+    opts.add_options()("help,h", "show this help")("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")(
+        "pairs", po::value<std::string>(),
+        "the pair definitions (default: kernels/pairs.json of the source tree, wherever roofline runs from)")(
+        "output,o", po::value<std::string>(), output_help);
+    return opts;
+}
+
+// nullopt: --help was asked for and printed.
+std::optional<po::variables_map> parse_folder(const po::options_description& opts, const std::vector<std::string>& args, const io& io,
+                                              const char* command) {
+    po::positional_options_description pos;
+    pos.add("dir", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) {
+        help(io, opts, command);
+        return std::nullopt;
+    }
+    if (!vm.count("dir")) usage_error(std::string(command) + " needs a capture folder (see roofline " + command + " --help)");
+    return vm;
+}
+
+std::string pairs_file(const po::variables_map& vm) {
+    return vm.count("pairs") ? vm["pairs"].as<std::string>() : std::string(ROOFLINE_SOURCE_DIR) + "/kernels/pairs.json";
+}
+
+}  // namespace
+
+int pairs_command(const std::vector<std::string>& args, const io& io) {
+    auto opts = folder_options("roofline pairs DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+                               "write the table here (e.g. DIR/PAIRS.md); stdout otherwise");
+    opts.add_options()("check", "exit 1 when a verdict differs from pairs.json without a listed reason");
+    auto parsed = parse_folder(opts, args, io, "pairs");
+    if (!parsed) return 0;
+    const auto& vm = *parsed;
+    pairs_report r = build_pairs_report(vm["dir"].as<std::string>(), pairs_file(vm));
+    std::string text = render_pairs_markdown(r);
+    if (vm.count("output"))
+        write_file_atomically(vm["output"].as<std::string>(), text);
+    else
+        io.out << text;
+    for (const auto& p : r.problems) io.err << "roofline: " << p << "\n";
+    return vm.count("check") && !r.problems.empty() ? 1 : 0;
+}
+
+int lessons_command(const std::vector<std::string>& args, const io& io) {
+    auto parsed = parse_folder(
+        folder_options("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+                       "the folder to write into (created if missing); DIR/lessons by default"),
+        args, io, "lessons");
+    if (!parsed) return 0;
+    const auto& vm = *parsed;
+    const std::string dir = vm["dir"].as<std::string>();
+    const std::string into = vm.count("output") ? vm["output"].as<std::string>() : dir + "/lessons";
+    pairs_report r = build_pairs_report(dir, pairs_file(vm));
+    auto files = render_lessons(r, dir);  // everything rendered before anything is written
+    std::error_code ec;
+    std::filesystem::create_directories(into, ec);
+    if (ec) throw input_error(error_code::io, into, 0, 0, "cannot create the folder: " + ec.message());
+    for (auto& [name, text] : files) name = into + "/" + name;
+    write_files_atomically(files);
+    io.err << "roofline: wrote " << files.size() << " files into " << into << "\n";
+    return 0;
+}
+
+int calibrate_command(const std::vector<std::string>& args, const io& io) {
+    auto parsed = parse_folder(folder_options("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh.",
+                                              "write the fit here; stdout otherwise"),
+                               args, io, "calibrate");
+    if (!parsed) return 0;
+    const auto& vm = *parsed;
+    const std::string dir = vm["dir"].as<std::string>();
+    pairs_report r = build_pairs_report(dir, pairs_file(vm));
+    std::string text = render_calibration(r, fit_practical_shares(calibration_samples(r)), dir);
+    if (vm.count("output")) {
+        write_file_atomically(vm["output"].as<std::string>(), text);
+        io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    } else {
+        io.out << text;
+    }
+    return 0;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,86 @@
+// rules, explain and gpus: the reference pages of what the engine knows.
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/diagnose/rule_tree.hpp"
+#include "analyzer/report/explain.hpp"
+#include "analyzer/report/reference.hpp"
+
+#include "models/gpu_spec.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+int rules_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts("roofline rules [--tree ID] [options]\n\noptions");
+    opts.add_options()("help,h", "show this help")("tree", po::value<std::string>(), "print one tree as markdown with a mermaid diagram")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees");
+    auto vm = parse(opts, {}, args);
+    if (vm.count("help")) return help(io, opts, "rules");
+    auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    if (!vm.count("tree")) {
+        io.out << rule_trees_markdown(trees);
+        return 0;
+    }
+    std::vector<std::string> ids;
+    for (const auto& t : trees) {
+        if (t.id == vm["tree"].as<std::string>()) {
+            io.out << rule_tree_markdown(t);
+            return 0;
+        }
+        ids.push_back(t.id);
+    }
+    usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\"" + did_you_mean(vm["tree"].as<std::string>(), ids) +
+                " (see roofline rules)");
+}
+
+int explain_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts(
+        "roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a stall "
+        "reason\n(long_scoreboard), a derived value (util_dram) or an error code (bad_number).\n\noptions");
+    opts.add_options()("help,h", "show this help")("name", po::value<std::string>(), "what to explain")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees")(
+        "catalogue", "print the metric catalogue as markdown (docs/metrics.md)");
+    po::positional_options_description pos;
+    pos.add("name", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) return help(io, opts, "explain");
+    if (vm.count("catalogue")) {
+        io.out << metric_catalogue_markdown();
+        return 0;
+    }
+    if (!vm.count("name")) usage_error("explain needs a name (see roofline explain --help)");
+    const auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    auto text = explain(vm["name"].as<std::string>(), trees);
+    if (!text) {
+        // The names a typo most likely meant: finding ids and tree ids.
+        std::vector<std::string> known;
+        std::function<void(const rules::rule_node&)> add = [&](const rules::rule_node& n) {
+            if (!n.finding.empty()) known.push_back(n.finding);
+            for (const auto& c : n.children) add(c);
+        };
+        for (const auto& t : trees) {
+            known.push_back(t.id);
+            for (const auto& r : t.roots) add(r);
+        }
+        usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\"" + did_you_mean(vm["name"].as<std::string>(), known) +
+                    ": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
+    }
+    io.out << *text;
+    return 0;
+}
+
+int gpus_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts("roofline gpus [options]\n\noptions");
+    opts.add_options()("help,h", "show this help")("hwspecs", po::value<std::string>()->default_value(""),
+                                                   "a folder of extra or overriding GPU spec files (*.json)");
+    auto vm = parse(opts, {}, args);
+    if (vm.count("help")) return help(io, opts, "gpus");
+    io.out << gpu_specs_markdown(load_gpu_specs(vm["hwspecs"].as<std::string>()));
+    return 0;
+}
+
+}  // namespace roofline::cli
