@@ -44,4 +44,25 @@ std::optional<capture_spec> spec_from_capture(const metric_values& numbers, cons
     return out;
 }
 
+capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id, const std::string& candidates) {
+    capture_spec out;
+    gpu_spec& s = out.spec;
+    s.id = unknown_gpu_id;
+    s.name = id.display_name.empty() ? "GPU of compute capability " + (id.cc.empty() ? std::string("?") : id.cc) : id.display_name;
+    s.file = "(none: no spec file could be chosen and the capture holds no peaks)";
+    s.compute_capability = id.cc;
+    const auto sms = numbers.find("launch__sm_count");
+    s.sm_count = {sms.value_or(0.0), sms ? "measured: launch__sm_count" : "unknown"};
+    s.boost_clock_mhz = {0.0, "unknown"};
+    s.dram_bandwidth_tbs = {0.0, "unknown"};
+    for (resource p : precisions()) s.peaks_tflops[p] = {std::nullopt, "unknown", {}};
+    s.l2_mib = {std::nullopt, "unknown", {}};
+    s.l1_bytes_per_clock_per_sm = {std::nullopt, "unknown", {}};
+    s.l2_bytes_per_clock = {std::nullopt, "unknown", {}};
+    s.min_kernel_ns = {std::nullopt, "unknown", {}};
+    s.notes = "No spec: every peak is unknown" + (candidates.empty() ? std::string() : " (it could be " + candidates + ")");
+    out.unknown = "every peak";
+    return out;
+}
+
 }  // namespace roofline

@@ -54,6 +54,8 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     const double t_s = k.duration_ns * 1e-9;
     std::optional<double> bytes;
     std::string bytes_from;
+    k.bytes_dram_read = m.find("dram__bytes_read.sum");
+    k.bytes_dram_written = m.find("dram__bytes_write.sum");
     if (auto r = m.find("dram__bytes_read.sum")) {
         bytes = *r + m.find("dram__bytes_write.sum").value_or(0.0);
         bytes_from = "(dram__bytes_read.sum + dram__bytes_write.sum)";
@@ -77,7 +79,17 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
         dram.peak_source =
             "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source + ")";
     }
-    if (bytes) {
+    if (bytes && dram.peak <= 0) {
+        // No peak (no spec could be chosen, the capture has no peak counter): the bytes are known,
+        // the share of a roof is not; ncu's own percentage, where collected, still is.
+        k.bytes_dram = *bytes;
+        if (auto pct = m.find("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")) {
+            dram.work = *bytes;
+            dram.utilisation = dram.useful = *pct / 100.0;
+            dram.formula = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
+            k.resources.push_back(dram);
+        }
+    } else if (bytes) {
         k.bytes_dram = *bytes;
         dram.work = *bytes;
         dram.utilisation = dram.useful = *bytes / (dram.peak * t_s);

@@ -134,6 +134,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     detail::add_pipes(k, m);
     detail::add_memory(k, m, spec);
     detail::add_chart_ceilings(k, m, spec);
+    k.resources.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
     const resource_use* top = nullptr;
     const resource_use* top_practical = nullptr;
     for (auto& r : k.resources) {
@@ -152,6 +153,13 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         k.floor_ns = top->useful * k.duration_ns;
         k.binding_practical = top_practical->id;
         k.practical_floor_ns = top_practical->floor_ns;
+    }
+    if (spec.dram_bandwidth_tbs.value <= 0 && !k.find(resource::dram)) {
+        // A GPU nothing identifies (capture_spec.hpp, spec_without_peaks): the kernel's time and
+        // bytes are measured, but no roof is known to place it against, nor whether memory binds.
+        k.placed = false;
+        k.missing = "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass --gpu, or "
+                    "collect --set full and export --page raw, whose rows hold the peaks)";
     }
     for (const auto& r : k.resources)
         if (r.useful > 1.0)

@@ -9,6 +9,7 @@
 // docs/model.md explains each resource; docs/metrics.md each counter it reads.
 #pragma once
 
+#include "analyzer/base/pooled_string.hpp"
 #include "models/gpu_spec.hpp"
 #include "models/metric_view.hpp"
 #include "models/resources.hpp"
@@ -25,13 +26,13 @@ struct resource_use {
     resource id = resource::sm;
     double work = 0.0;           // FLOPs or bytes; 0 when only a utilisation is known
     double peak = 0.0;           // per second at the capture's clock; 0 when not applicable
-    std::string peak_source;     // "measured: ..." or "spec: ..."
+    pooled_string peak_source;     // "measured: ..." or "spec: ..."
     double utilisation = 0.0;    // busy share (1.0 = busy all the time)
     double useful = 0.0;         // useful work at peak / duration
-    std::string formula;         // how the busy share was computed, with metric names
-    std::string useful_formula;  // how the useful share was computed ("" = the same as busy)
+    pooled_string formula;         // how the busy share was computed, with metric names
+    pooled_string useful_formula;  // how the useful share was computed ("" = the same as busy)
     double practical = 1.0;      // share of the peak real kernels reach on this GPU
-    std::string practical_source;
+    pooled_string practical_source;
     bool practical_default = false;  // the share is a default, not measured on this GPU
     double floor_ns = 0.0;           // useful x duration / practical
 };
@@ -63,6 +64,9 @@ struct kernel_roofline {
     double flops = 0.0;                   // all precisions together
     bool flops_counted = false;           // the capture holds FLOP counters (the details page does not)
     std::optional<double> bytes_dram, bytes_l2, bytes_l1;
+    // DRAM bytes read and written apart (dram__bytes_read.sum, dram__bytes_write.sum), where the
+    // capture has them: the fusion finding matches one kernel's writes to the next one's reads.
+    std::optional<double> bytes_dram_read, bytes_dram_written;
     double floor_ns = 0.0;                      // the largest useful time at raw peak
     double pct_of_roof = 0.0;                   // floor / duration, in percent
     std::optional<resource> binding;            // the resource with the largest useful share

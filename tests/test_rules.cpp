@@ -285,7 +285,8 @@ TEST_CASE("fusion-candidate: consecutive DRAM-bound kernels that pass a buffer a
         k.group.launches = 1;
         k.group.grid_size = parse_launch_dims(grid);
         k.group.block_size = parse_launch_dims("(256, 1, 1)");
-        k.group.numbers = {{"dram__bytes_read.sum", read}, {"dram__bytes_write.sum", written}};
+        k.roof.bytes_dram_read = read;
+        k.roof.bytes_dram_written = written;
         k.verdict.bound = roofline::bound::memory;
         k.verdict.limiter = roofline::resource::dram;
         k.roof.placed = true;

@@ -51,6 +51,14 @@ inline const launch_record& by_name(const std::vector<launch_record>& v, const s
     throw std::runtime_error("no launch named " + part);
 }
 
+// Options that keep every kernel's counters after the diagnosis (analyze drops them), for tests
+// that recompute a figure from the counters themselves.
+inline analyze_options keeping_metrics() {
+    analyze_options o;
+    o.keep_metrics = true;
+    return o;
+}
+
 inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) { return analyze_file(source_path(rel), o); }
 
 inline const analysed_kernel& kernel_named(const analysis& a, const std::string& part) {

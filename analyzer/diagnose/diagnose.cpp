@@ -33,7 +33,7 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
     for (const auto& name : n.when.names()) v.values.push_back({name, facts(name), fact_type(name).value_or(value_type::number)});
     if (!ok) {
         v.result = visited_node::outcome::cannot_evaluate;
-        v.missing = missing;
+        v.missing.assign(missing.begin(), missing.end());
         for (const auto& m : missing) add_unique(d.missing_metrics, m);
         d.path.push_back(std::move(v));
         return;
@@ -182,6 +182,8 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         for (const auto& root : t.roots) walk(t, root, 0, facts, kernel, spec, d);
     if (d.findings.empty() && kernel.roof.placed) d.findings.push_back(unexplained(kernel, spec, facts));
     settle_findings(d, kernel, spec);
+    d.path.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
+    for (auto& v : d.path) v.values.shrink_to_fit();
     return d;
 }
 

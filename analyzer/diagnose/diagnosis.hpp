@@ -2,6 +2,7 @@
 // condition (the teaching view), the findings of the nodes that fired, and what was missing.
 #pragma once
 
+#include "analyzer/base/pooled_string.hpp"
 #include "analyzer/diagnose/expression.hpp"
 #include "models/resources.hpp"
 
@@ -16,26 +17,26 @@ namespace roofline::rules {
 // kernel, and on any other with evaluate_evidence) or a label for a figure the engine computed
 // across kernels (the fusion finding's), which no rule can evaluate.
 struct evidence_value {
-    std::string expression;  // the expression text, or the label
+    pooled_string expression;  // the expression text, or the label
     std::optional<double> value;
     value_type type = value_type::number;
     bool is_label = false;
 };
 
 struct visited_node {
-    std::string tree, node, title;
+    pooled_string tree, node, title;
     int depth = 0;
     enum class outcome { fired, not_fired, cannot_evaluate } result = outcome::not_fired;
     std::vector<evidence_value> values;  // the condition's names with their values
-    std::vector<std::string> missing;    // names the capture lacks
+    std::vector<pooled_string> missing;  // names the capture lacks
 };
 
 struct finding {
-    std::string id, tree, node, title, explain;
+    pooled_string id, tree, node, title, explain;
     std::vector<evidence_value> evidence;
-    std::vector<std::string> fixes;
+    std::vector<pooled_string> fixes;
     std::string estimate_why;                   // what the fix changes and what still bounds the kernel
-    std::vector<std::string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
+    std::vector<pooled_string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
     std::optional<double> est_time_after_ns;    // what the kernel would take with this fix alone
     std::optional<double> est_speedup;          // duration / time after (>= 1)
     std::optional<double> est_time_saved_ns;    // duration - time after (>= 0), this fix alone
@@ -43,7 +44,7 @@ struct finding {
     // kernel's findings overlap, and these add up to no more than its time minus the floor left
     // once every fix is in.
     std::optional<double> est_time_saved_combined_ns;
-    std::string binds_after;  // the resource (or bound) that sets the time after the fix
+    pooled_string binds_after;  // the resource (or bound) that sets the time after the fix
     // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
     std::map<resource, double> changed_work;
     double at_least_ns = 0.0;

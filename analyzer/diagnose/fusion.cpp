@@ -9,7 +9,6 @@
 namespace roofline::rules {
 namespace {
 
-using detail::number;
 
 bool dram_bound(const kernel_result& k) { return k.verdict.bound == bound::memory && k.verdict.limiter == resource::dram; }
 
@@ -17,7 +16,7 @@ bool passes_buffer(const kernel_result& from, const kernel_result& to) {
     if (from.group.launches != to.group.launches || from.group.grid_size != to.group.grid_size ||
         from.group.block_size != to.group.block_size)
         return false;
-    auto written = number(from, "dram__bytes_write.sum"), read = number(to, "dram__bytes_read.sum");
+    auto written = from.roof.bytes_dram_written, read = to.roof.bytes_dram_read;
     if (!written || !read || *written <= 0 || *read <= 0) return false;
     return std::abs(*read - *written) <= fusion_text::same_buffer_tolerance * *written;
 }
@@ -34,7 +33,7 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
         names += (names.empty() ? "" : " + ") + short_name(kernels[k]->group.name);
         // The buffer passed from k to k+1 is written once and read once: both trips go.
         if (k < j)
-            kept_on_chip += 2.0 * std::min(*number(*kernels[k], "dram__bytes_write.sum"), *number(*kernels[k + 1], "dram__bytes_read.sum"));
+            kept_on_chip += 2.0 * std::min(*kernels[k]->roof.bytes_dram_written, *kernels[k + 1]->roof.bytes_dram_read);
     }
     finding f;
     f.id = fusion_text::id;
@@ -49,7 +48,7 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
     f.evidence = {label("kernels in the run", double(j - i + 1)), label("DRAM bytes of the run", chain_bytes),
                   label("DRAM bytes through the intermediate buffers (written once, read once)", kept_on_chip),
                   label("time of the run (ns)", chain_ns)};
-    f.fixes = fusion_text::fixes();
+    f.fixes.assign(fusion_text::fixes().begin(), fusion_text::fixes().end());
     const resource_use* dram = kernels[i]->roof.find(resource::dram);
     const double practical = practical_share_of(spec, resource::dram).share;  // measured, or the default
     if (dram && dram->peak > 0 && chain_bytes > kept_on_chip) {

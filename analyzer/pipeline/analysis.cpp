@@ -106,13 +106,16 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         // No spec file describes this GPU: the capture's own peaks place its kernels, where it has them.
         if (!options.gpu.empty() || e.code() != error_code::unknown_gpu) throw;
         auto made = spec_from_capture(groups.front().numbers, identity);
-        if (!made)
-            throw input_error(e.code(), e.file(), e.line(), e.column(),
-                              e.detail() +
-                                  ". The capture cannot stand in for a spec: it lacks the SM count, the SM clock or the DRAM "
-                                  "peak (export --page raw from a --set full capture: its rows hold them)");
-        a.gpu = made->spec;
-        a.gpu_how = "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
+        if (made) {
+            a.gpu = made->spec;
+            a.gpu_how = "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
+        } else {
+            // Neither a spec nor the capture's peaks: what was measured is reported without roofs.
+            a.gpu = spec_without_peaks(groups.front().numbers, identity, "").spec;
+            a.gpu_how = "not identified: " + e.detail() +
+                        ". Without it no kernel is placed on a roof and only what the capture measured is reported; --gpu "
+                        "adds each kernel's roofline, bound, limiter, findings and gain estimates";
+        }
     }
     a.default_practical = default_practical_resources(a.gpu);
     for (auto& g : groups) {
@@ -125,6 +128,10 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     for (auto& k : a.kernels) {
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
         k.diagnosis = rules::diagnose(trees, k, a.gpu);
+        if (!options.keep_metrics) {  // nothing after the diagnosis reads a counter (analyze_options)
+            k.group.numbers = metric_values{};
+            k.group.texts.clear();
+        }
     }
     // Findings about runs of kernels, on the first kernel of each run (still in launch order here).
     std::vector<const kernel_result*> in_order;

@@ -24,6 +24,10 @@ struct analyze_options {
     std::string hwspecs_dir;                                  // --hwspecs: extra spec files
     std::string rules_dir;                                    // --rules: extra or overriding rule trees
     std::function<void(std::size_t launches_read)> progress;  // called after each launch read, if set
+    // Keep every kernel's counters (kernel_group::numbers, texts) once it is diagnosed. The reports
+    // read only the model's and the diagnosis' values, so analyze drops them, some 3 KB per distinct
+    // kernel; lessons keep them, to evaluate a finding's evidence on the fixed kernel.
+    bool keep_metrics = false;
 };
 
 // One kernel as the report sees it: the model's result, what the rule trees found, and its share

@@ -175,6 +175,17 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
       << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
     if (!k.roof.placed) {
         o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
+        // What was measured all the same (a capture with times but no roofs: a --metrics export of
+        // a GPU no spec identifies).
+        if (k.roof.duration_ns > 0) {
+            o << "- Measured: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the workload)";
+            if (k.roof.bytes_dram)
+                o << ", " << format_si(*k.roof.bytes_dram, "B") << " of DRAM traffic ("
+                  << format_si(*k.roof.bytes_dram / (k.roof.duration_ns * 1e-9), "B/s") << ")";
+            for (const auto& r : k.roof.resources)
+                o << ", " << name(r.id) << " " << format_percent(r.utilisation) << " busy (" << code(r.formula) << ")";
+            o << "\n";
+        }
         write_ncu_rules(o, k);
         return;
     }

@@ -120,7 +120,9 @@ pairs_report build_pairs_report(const std::string& dir, const std::string& pairs
     json spec = load_json(pairs_file);
     pairs_report r;
     r.capture = dir + "/pairs_raw.csv";
-    r.capture_analysis = std::make_shared<const analysis>(analyze_file(r.capture, {}));
+    analyze_options keep;
+    keep.keep_metrics = true;  // lessons evaluate a finding's evidence on the fixed kernel
+    r.capture_analysis = std::make_shared<const analysis>(analyze_file(r.capture, keep));
     const analysis& a = *r.capture_analysis;
     r.gpu_id = a.gpu.id;
     r.gpu_name = a.gpu.name;

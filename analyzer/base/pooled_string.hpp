@@ -1,0 +1,57 @@
+// A string stored once for the whole program. The model and the diagnosis give every kernel the
+// same texts (a resource's formula, a rule node's title, a finding's fix), and a capture of 10,000
+// distinct kernels held 10,000 copies of each; a pooled_string is one pointer to the one copy.
+// Read it like a const std::string (it converts to one); assign it from any text.
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace roofline {
+
+class pooled_string {
+public:
+    pooled_string() : text_(&empty_text()) {}
+    pooled_string(std::string_view s) : text_(&intern(s)) {}
+    pooled_string(const std::string& s) : text_(&intern(s)) {}
+    pooled_string(const char* s) : text_(&intern(s)) {}
+
+    const std::string& str() const { return *text_; }
+    operator const std::string&() const { return *text_; }
+    operator std::string_view() const { return *text_; }
+
+    bool empty() const { return text_->empty(); }
+    std::size_t size() const { return text_->size(); }
+    const char* c_str() const { return text_->c_str(); }
+    auto begin() const { return text_->begin(); }
+    auto end() const { return text_->end(); }
+    std::size_t find(std::string_view s, std::size_t from = 0) const { return text_->find(s, from); }
+    std::size_t rfind(std::string_view s, std::size_t from = std::string::npos) const { return text_->rfind(s, from); }
+    std::string substr(std::size_t pos, std::size_t n = std::string::npos) const { return text_->substr(pos, n); }
+
+    // One copy of each text for the program's life, never freed (the pool holds what the rule trees
+    // and the model can say: a few thousand texts).
+    static const std::string& intern(std::string_view s);
+
+    // Hidden friends: found only where one side is a pooled_string, so they never compete with
+    // std::string_view's own comparisons.
+    friend bool operator==(const pooled_string& a, const pooled_string& b) { return &a.str() == &b.str(); }
+    friend bool operator==(const pooled_string& a, std::string_view b) { return a.str() == b; }
+    friend bool operator==(const pooled_string& a, const char* b) { return a.str() == b; }
+    friend bool operator==(const pooled_string& a, const std::string& b) { return a.str() == b; }
+    friend bool operator<(const pooled_string& a, const pooled_string& b) { return a.str() < b.str(); }
+    friend std::string operator+(const std::string& a, const pooled_string& b) { return a + b.str(); }
+    friend std::string operator+(const pooled_string& a, const std::string& b) { return a.str() + b; }
+    friend std::string operator+(const char* a, const pooled_string& b) { return a + b.str(); }
+    friend std::string operator+(const pooled_string& a, const char* b) { return a.str() + b; }
+    friend std::string operator+(std::string&& a, const pooled_string& b) { return std::move(a) + b.str(); }
+    friend std::ostream& operator<<(std::ostream& out, const pooled_string& s) { return out << s.str(); }
+
+private:
+    static const std::string& empty_text();
+    const std::string* text_;
+};
+
+}  // namespace roofline
