@@ -1,11 +1,13 @@
 // What every subcommand shares: its streams, the command table's row, option parsing, usage errors
-// and "did you mean" (analyzer/base/did_you_mean.hpp). A command lives in a file of its own (analyzer/cli/*_command.cpp), is declared
-// in command_list.hpp and has one row in commands() (commands.cpp).
+// and "did you mean" (analyzer/base/did_you_mean.hpp). A command lives in a file of its own
+// (analyzer/cli/*_command.cpp), is declared in command_list.hpp and has one row in commands()
+// (commands.cpp).
 #pragma once
 
 #include "analyzer/cli/commands.hpp"
 
-#include "analyzer/base/did_you_mean.hpp"  // did_you_mean, edit_distance: every command suggests with them
+// did_you_mean and edit_distance: every command suggests with them.
+#include "analyzer/base/did_you_mean.hpp"
 
 #include <cstddef>
 #include <ostream>
