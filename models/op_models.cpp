@@ -57,8 +57,7 @@ public:
             const std::string& kv = key_values[i];
             const std::string where = "argument " + std::to_string(i + 1) + " after " + op.name + " (\"" + kv + "\")";
             const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                fail(where + ": expected KEY=VALUE (" + op.name + " takes " + list(names) + ")");
+            if (eq == std::string::npos || eq == 0) fail(where + ": expected KEY=VALUE (" + op.name + " takes " + list(names) + ")");
             const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
             const auto it = std::find_if(op.keys.begin(), op.keys.end(), [&](const op_key& k) { return k.name == key; });
             if (it == op.keys.end())
@@ -156,18 +155,16 @@ op_cost gemm(const op_args& a) {
     c.bytes_formula = "batch x ((M x K + K x N) x " + b(in_b) + " + M x N x " + b(out_b) + ") = " + n(batch) + " x ((" + n(m) + " x " +
                       n(k) + " + " + n(k) + " x " + n(nn) + ") x " + b(in_b) + " + " + n(m) + " x " + n(nn) + " x " + b(out_b) + ")";
     c.notes = {
-        "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B would add M x N x " +
-            b(out_b) + " per batch).",
+        "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B would add M x N x " + b(out_b) +
+            " per batch).",
         "transa=" + a.text("transa") + " transb=" + a.text("transb") +
             " are recorded and change nothing here: a transpose changes the order in which a kernel walks A and B, not how many "
             "FLOPs it does or how many bytes must cross DRAM at least once.",
         "Each batch reads its own A and B; a batched GEMM that shares one operand across the batch (weights) reads it once, "
         "so its compulsory bytes are lower.",
     };
-    if (dtype == "fp32")
-        c.notes.push_back("fp32 runs on the CUDA cores (FFMA); allow TF32 (dtype=tf32) to put it on the tensor cores.");
-    if (dtype == "fp64")
-        c.notes.push_back("fp64 runs on the FP64 tensor path (DMMA) where the GPU has one, else on the FP64 CUDA cores.");
+    if (dtype == "fp32") c.notes.push_back("fp32 runs on the CUDA cores (FFMA); allow TF32 (dtype=tf32) to put it on the tensor cores.");
+    if (dtype == "fp64") c.notes.push_back("fp64 runs on the FP64 tensor path (DMMA) where the GPU has one, else on the FP64 CUDA cores.");
     if (dtype == "int8") c.notes.push_back("int8 work is counted in integer OPs (multiply-add = 2), against the spec's TOPS.");
     return c;
 }
@@ -186,18 +183,19 @@ op_cost attention(const op_args& a) {
                         d = a.whole("head_dim");
     const std::uint64_t kv_heads = a.given("kv_heads") ? a.whole("kv_heads") : heads;
     if (heads % kv_heads != 0)
-        fail("attention: heads (" + n(heads) + ") must be a multiple of kv_heads (" + n(kv_heads) + "): each K/V head serves a group of query heads");
+        fail("attention: heads (" + n(heads) + ") must be a multiple of kv_heads (" + n(kv_heads) +
+             "): each K/V head serves a group of query heads");
     const bool causal = a.text("causal") == "1";
     const std::string dtype = a.text("dtype");
     const double eb = element_bytes(dtype);
     op_cost c;
     const double pairs = causal ? causal_pairs(q, kv) : double(q) * kv;
     c.flops = 4.0 * batch * heads * d * pairs;
-    c.flops_formula = causal ? "4 x batch x heads x head_dim x pairs, pairs = the (query, key) pairs the causal mask keeps = " +
-                                   format_number(pairs) + " of " + n(q) + " x " + n(kv) + "; = 4 x " + n(batch) + " x " + n(heads) +
-                                   " x " + n(d) + " x " + format_number(pairs)
-                             : "4 x batch x heads x q_len x kv_len x head_dim = 4 x " + n(batch) + " x " + n(heads) + " x " + n(q) + " x " +
-                                   n(kv) + " x " + n(d);
+    c.flops_formula =
+        causal ? "4 x batch x heads x head_dim x pairs, pairs = the (query, key) pairs the causal mask keeps = " + format_number(pairs) +
+                     " of " + n(q) + " x " + n(kv) + "; = 4 x " + n(batch) + " x " + n(heads) + " x " + n(d) + " x " + format_number(pairs)
+               : "4 x batch x heads x q_len x kv_len x head_dim = 4 x " + n(batch) + " x " + n(heads) + " x " + n(q) + " x " + n(kv) +
+                     " x " + n(d);
     c.compute = matrix_roof(dtype);
     c.bytes = batch * d * eb * (2.0 * heads * q + 2.0 * kv_heads * kv);
     c.bytes_formula = "batch x head_dim x " + b(eb) + " x (2 x heads x q_len + 2 x kv_heads x kv_len) (Q and O; K and V) = " + n(batch) +
@@ -210,8 +208,9 @@ op_cost attention(const op_args& a) {
         "Forward pass only (no log-sum-exp written for a backward pass).",
     };
     if (causal)
-        c.notes.push_back("causal=1: the mask is aligned bottom-right (query i sees keys up to i + kv_len - q_len, FlashAttention 2.1+), "
-                          "and masked pairs cost nothing; with q_len = kv_len that keeps q(q+1)/2 pairs, about half.");
+        c.notes.push_back(
+            "causal=1: the mask is aligned bottom-right (query i sees keys up to i + kv_len - q_len, FlashAttention 2.1+), "
+            "and masked pairs cost nothing; with q_len = kv_len that keeps q(q+1)/2 pairs, about half.");
     if (kv_heads != heads)
         c.notes.push_back("Grouped-query attention: " + n(kv_heads) + " K/V heads for " + n(heads) +
                           " query heads; each K/V head is read once for its whole group.");
@@ -274,25 +273,28 @@ op_cost reduction(const op_args& a) {
 
 op_cost layernorm(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 7, -1, 2, "rows x cols (y)");
-    c.notes = {"7 FLOPs per element: mean (1 add), x - mean (1), variance (square and add: 2), times 1/sigma (1), times gamma "
-               "plus beta (2); the per-row square root and division are rows, not rows x cols, and not counted.",
-               "Bytes: x read once, y written once, gamma and beta (cols each) read once."};
+    c.notes = {
+        "7 FLOPs per element: mean (1 add), x - mean (1), variance (square and add: 2), times 1/sigma (1), times gamma "
+        "plus beta (2); the per-row square root and division are rows, not rows x cols, and not counted.",
+        "Bytes: x read once, y written once, gamma and beta (cols each) read once."};
     return c;
 }
 
 op_cost rmsnorm(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 4, -1, 1, "rows x cols (y)");
-    c.notes = {"4 FLOPs per element: x squared and summed (2), times 1/rms (1), times gamma (1); the per-row square root is not "
-               "counted.",
-               "Bytes: x read once, y written once, gamma (cols) read once."};
+    c.notes = {
+        "4 FLOPs per element: x squared and summed (2), times 1/rms (1), times gamma (1); the per-row square root is not "
+        "counted.",
+        "Bytes: x read once, y written once, gamma (cols) read once."};
     return c;
 }
 
 op_cost softmax(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 5, -1, 0, "rows x cols (y)");
-    c.notes = {"5 FLOPs per element: the row maximum (1 compare), x - max (1), exp (1, on the SFU), the sum (1), the scaling by "
-               "1/sum (1).",
-               "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, moves more)."};
+    c.notes = {
+        "5 FLOPs per element: the row maximum (1 compare), x - max (1), exp (1, on the SFU), the sum (1), the scaling by "
+        "1/sum (1).",
+        "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, moves more)."};
     return c;
 }
 
@@ -325,16 +327,18 @@ op_cost conv2d(const op_args& a) {
     const double eb = element_bytes(dtype);
     op_cost c;
     c.flops = 2.0 * nb * k * p * q * double(ch) * r * s;
-    c.flops_formula = "2 x N x K x P x Q x C x R x S, P = (H + 2 pad - R) / stride + 1 = " + n(p) + ", Q = (W + 2 pad - S) / stride + 1 = " +
-                      n(q) + "; = 2 x " + n(nb) + " x " + n(k) + " x " + n(p) + " x " + n(q) + " x " + n(ch) + " x " + n(r) + " x " + n(s);
+    c.flops_formula = "2 x N x K x P x Q x C x R x S, P = (H + 2 pad - R) / stride + 1 = " + n(p) +
+                      ", Q = (W + 2 pad - S) / stride + 1 = " + n(q) + "; = 2 x " + n(nb) + " x " + n(k) + " x " + n(p) + " x " + n(q) +
+                      " x " + n(ch) + " x " + n(r) + " x " + n(s);
     c.compute = matrix_roof(dtype);
     c.bytes = (double(nb) * ch * h * w + double(k) * ch * r * s + double(nb) * k * p * q) * eb;
-    c.bytes_formula = "(N x C x H x W (input) + K x C x R x S (filter) + N x K x P x Q (output)) x " + b(eb) + " = (" + n(nb) + " x " + n(ch) +
-                      " x " + n(h) + " x " + n(w) + " + " + n(k) + " x " + n(ch) + " x " + n(r) + " x " + n(s) + " + " + n(nb) + " x " + n(k) +
-                      " x " + n(p) + " x " + n(q) + ") x " + b(eb);
-    c.notes = {"Implicit GEMM: M = N x P x Q, N = K, K = C x R x S, 2 FLOPs per multiply-add; a Winograd or FFT kernel does fewer "
-               "multiplies, so its floor can sit below this one.",
-               "Bytes: input, filter and output once each; implicit GEMM's im2col reuse happens in cache, not in DRAM."};
+    c.bytes_formula = "(N x C x H x W (input) + K x C x R x S (filter) + N x K x P x Q (output)) x " + b(eb) + " = (" + n(nb) + " x " +
+                      n(ch) + " x " + n(h) + " x " + n(w) + " + " + n(k) + " x " + n(ch) + " x " + n(r) + " x " + n(s) + " + " + n(nb) +
+                      " x " + n(k) + " x " + n(p) + " x " + n(q) + ") x " + b(eb);
+    c.notes = {
+        "Implicit GEMM: M = N x P x Q, N = K, K = C x R x S, 2 FLOPs per multiply-add; a Winograd or FFT kernel does fewer "
+        "multiplies, so its floor can sit below this one.",
+        "Bytes: input, filter and output once each; implicit GEMM's im2col reuse happens in cache, not in DRAM."};
     if (dtype == "fp32") c.notes.push_back("fp32 runs on the CUDA cores; dtype=tf32 puts it on the tensor cores.");
     return c;
 }
@@ -353,7 +357,12 @@ const std::vector<op_model>& models() {
            {"K", "", "the shared dimension", {}, 1},
            {"batch", "1", "independent multiplications", {}, 1},
            dtype_key(tensor_dtypes),
-           {"out_dtype", "", "element type of C (default: dtype)", {"fp16", "bf16", "fp32", "tf32", "fp64", "fp8", "int8", "int32"}, 1, true},
+           {"out_dtype",
+            "",
+            "element type of C (default: dtype)",
+            {"fp16", "bf16", "fp32", "tf32", "fp64", "fp8", "int8", "int32"},
+            1,
+            true},
            {"transa", "n", "A transposed (recorded; no effect on the floor)", {"n", "t"}, 1},
            {"transb", "n", "B transposed (recorded; no effect on the floor)", {"n", "t"}, 1}}},
          gemm},
@@ -484,8 +493,8 @@ op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {
         f.compute_peak_source = "fp16.bf16: " + spec.fp16_bf16->source;
     } else if (peak.value) {
         f.compute_peak = *peak.value * 1e12;
-        f.compute_peak_source = std::string(name(r)) + ": " + peak.source +
-                                (peak.at_clock_mhz ? " (at " + fixed(*peak.at_clock_mhz, 0) + " MHz)" : "");
+        f.compute_peak_source =
+            std::string(name(r)) + ": " + peak.source + (peak.at_clock_mhz ? " (at " + fixed(*peak.at_clock_mhz, 0) + " MHz)" : "");
     } else {
         f.compute_peak_source = std::string(name(r)) + ": the spec gives no peak (" + peak.source + ")";
     }

@@ -323,8 +323,8 @@ TEST_CASE("measured cuBLAS and PyTorch kernels never beat their floor at peak; f
         const op_cost cost = model_op(r.op, r.keys);
         const op_floor f = floor_on(cost, spec(r.gpu == std::string("h100") ? "h100-sxm" : "h200"));
         REQUIRE(f.floor_ns);
-        INFO(r.gpu << " " << r.kernel << ": measured " << measured << " ns, floor " << *f.floor_ns << " ns, at peak "
-                   << *f.peak_floor_ns << " ns");
+        INFO(r.gpu << " " << r.kernel << ": measured " << measured << " ns, floor " << *f.floor_ns << " ns, at peak " << *f.peak_floor_ns
+                   << " ns");
         CHECK(measured > 0);
         CHECK(measured >= *f.peak_floor_ns);
         CHECK((measured < *f.floor_ns) == r.beats_practical);

@@ -46,10 +46,11 @@ std::string format_of_extension(const std::string& path) {
 }  // namespace
 
 int predict_command(const std::vector<std::string>& args, const io& io) {
-    const std::string caption = "roofline predict OP KEY=VALUE... [options]\n\nThe floor time of an operation on a GPU: its FLOPs, "
-                                "the bytes that must cross DRAM at least once, and the larger of the two times at the GPU's "
-                                "practical shares of its peaks (docs/predict.md).\n\n" +
-                                ops_help() + "\noptions";
+    const std::string caption =
+        "roofline predict OP KEY=VALUE... [options]\n\nThe floor time of an operation on a GPU: its FLOPs, "
+        "the bytes that must cross DRAM at least once, and the larger of the two times at the GPU's "
+        "practical shares of its peaks (docs/predict.md).\n\n" +
+        ops_help() + "\noptions";
     po::options_description opts(caption);
     opts.add_options()("help,h", "show this help")("op", po::value<std::string>(), "the operation")(
         "keys", po::value<std::vector<std::string>>()->default_value({}, ""), "its KEY=VALUE arguments")(
@@ -62,7 +63,8 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
     pos.add("op", 1).add("keys", -1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "predict");
-    if (!vm.count("op")) usage_error("predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see --help)");
+    if (!vm.count("op"))
+        usage_error("predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see --help)");
 
     const bool to_file = vm.count("output") != 0;
     std::string format = vm["format"].as<std::string>();

@@ -42,7 +42,8 @@ std::string floor_text(const op_floor& f) {
 std::string worked_floor(const op_cost& c, const op_floor& f) {
     const std::string memory =
         format_si(c.bytes, "B") + " / (" + format_si(f.dram_peak, "B/s") + " x " + format_percent(f.dram_share) + ")";
-    if (!c.compute || c.flops <= 0) return "floor = " + memory + " = " + format_duration_ns(f.memory_ns) + " (no arithmetic: the memory time)";
+    if (!c.compute || c.flops <= 0)
+        return "floor = " + memory + " = " + format_duration_ns(f.memory_ns) + " (no arithmetic: the memory time)";
     if (!f.compute_peak)
         return "floor = max(unknown, " + memory + " = " + format_duration_ns(f.memory_ns) + "): the spec gives no " + name(*c.compute) +
                " peak, so the compute time is unknown";
@@ -52,8 +53,9 @@ std::string worked_floor(const op_cost& c, const op_floor& f) {
 }
 
 std::string work_line(const op_cost& c) {
-    return c.compute && c.flops > 0 ? name(*c.compute) + std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
-                                    : "none (no arithmetic)";
+    return c.compute && c.flops > 0
+               ? name(*c.compute) + std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
+               : "none (no arithmetic)";
 }
 
 std::string defaulted_keys(const op_cost& c) {
@@ -81,9 +83,8 @@ std::string markdown(const prediction& p) {
     for (const auto& f : p.floors)
         floors.row({f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
                     format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
-                    c.compute && c.flops > 0 ? share_text(f.compute_share, f.compute_share_default) : "n/a",
-                    format_si(f.dram_peak, "B/s"), share_text(f.dram_share, f.dram_share_default),
-                    f.ridge ? format_number(*f.ridge) : "n/a"});
+                    c.compute && c.flops > 0 ? share_text(f.compute_share, f.compute_share_default) : "n/a", format_si(f.dram_peak, "B/s"),
+                    share_text(f.dram_share, f.dram_share_default), f.ridge ? format_number(*f.ridge) : "n/a"});
     out += floors.markdown() + "\n`" + op_floor_formula() + "`; the bound is whichever time is larger, the op's intensity against the " +
            "GPU's ridge point says the same.\n\n";
     for (const auto& f : p.floors) {
