@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <stdexcept>
 
 namespace roofline {
 
@@ -68,13 +69,15 @@ public:
         }
         std::vector<std::string> missing;
         for (const auto& k : op.keys)
-            if (k.fallback.empty() && !k.optional && !given_.count(k.name)) missing.push_back(k.name + "=... (" + k.meaning + ")");
+            if (k.fallback.empty() && k.follows.empty() && !given_.count(k.name)) missing.push_back(k.name + "=... (" + k.meaning + ")");
         if (!missing.empty()) fail(op.name + " needs " + list(missing, ", ") + "; e.g. " + example());
     }
 
     std::string text(const std::string& key) const {
         auto it = given_.find(key);
-        return it != given_.end() ? it->second : spec(key).fallback;
+        if (it != given_.end()) return it->second;
+        const op_key& k = spec(key);
+        return k.follows.empty() ? k.fallback : text(k.follows);
     }
     std::uint64_t whole(const std::string& key) const { return parse_whole(text(key)).value_or(0); }
     bool given(const std::string& key) const { return given_.count(key) != 0; }
@@ -145,7 +148,7 @@ resource cuda_core_roof(const std::string& dtype) {
 
 op_cost gemm(const op_args& a) {
     const std::uint64_t m = a.whole("M"), nn = a.whole("N"), k = a.whole("K"), batch = a.whole("batch");
-    const std::string dtype = a.text("dtype"), out = a.given("out_dtype") ? a.text("out_dtype") : dtype;
+    const std::string dtype = a.text("dtype"), out = a.text("out_dtype");
     const double in_b = element_bytes(dtype), out_b = element_bytes(out);
     op_cost c;
     c.flops = 2.0 * m * nn * k * batch;
@@ -181,7 +184,7 @@ double causal_pairs(std::uint64_t q, std::uint64_t kv) {
 op_cost attention(const op_args& a) {
     const std::uint64_t batch = a.whole("batch"), heads = a.whole("heads"), q = a.whole("q_len"), kv = a.whole("kv_len"),
                         d = a.whole("head_dim");
-    const std::uint64_t kv_heads = a.given("kv_heads") ? a.whole("kv_heads") : heads;
+    const std::uint64_t kv_heads = a.whole("kv_heads");
     if (heads % kv_heads != 0)
         fail("attention: heads (" + n(heads) + ") must be a multiple of kv_heads (" + n(kv_heads) +
              "): each K/V head serves a group of query heads");
@@ -362,7 +365,7 @@ const std::vector<op_model>& models() {
             "element type of C (default: dtype)",
             {"fp16", "bf16", "fp32", "tf32", "fp64", "fp8", "int8", "int32"},
             1,
-            true},
+            "dtype"},
            {"transa", "n", "A transposed (recorded; no effect on the floor)", {"n", "t"}, 1},
            {"transb", "n", "B transposed (recorded; no effect on the floor)", {"n", "t"}, 1}}},
          gemm},
@@ -374,7 +377,7 @@ const std::vector<op_model>& models() {
            {"kv_len", "", "keys and values per sequence", {}, 1},
            {"head_dim", "", "dimension of each head", {}, 1},
            {"causal", "0", "1: causal mask (masked pairs cost nothing)", {"0", "1"}, 1},
-           {"kv_heads", "", "K/V heads for grouped-query attention (default: heads)", {}, 1, true},
+           {"kv_heads", "", "K/V heads for grouped-query attention (default: heads)", {}, 1, "heads"},
            dtype_key(attention_dtypes)}},
          attention},
         {{"elementwise",
@@ -435,8 +438,6 @@ op_cost model_op(const std::string& op, const std::vector<std::string>& key_valu
         op_cost c = m.build(args);
         c.op = op;
         c.parameters = args.parameters();
-        for (auto& p : c.parameters)  // optional keys without a fixed default show what they default to
-            if (p.defaulted && p.value.empty()) p.value = p.key == "out_dtype" ? args.text("dtype") : args.text("heads");
         return c;
     }
     fail("no op \"" + op + "\"" + did_you_mean(op, names) + " (ops: " + list(names) + ")");

@@ -18,11 +18,11 @@ namespace roofline {
 // One key an op takes: KEY=VALUE on the command line.
 struct op_key {
     std::string name;
-    std::string fallback;              // the default; "" where the key is required (or optional)
+    std::string fallback;              // the default; "" where the key is required or follows another
     std::string meaning;               // one line for --help and messages
     std::vector<std::string> choices;  // the values it takes; empty: a whole number of `least` or more
     std::uint64_t least = 1;
-    bool optional = false;  // no fixed default: it follows another key (out_dtype: dtype; kv_heads: heads)
+    std::string follows{};  // the key whose value it takes when not given (out_dtype: dtype; kv_heads: heads)
 };
 
 struct op_info {
