@@ -469,6 +469,7 @@ op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {
     op_floor f;
     f.gpu_id = spec.id;
     f.gpu_name = spec.name;
+    f.min_kernel_ns = spec.min_kernel_ns.value;
     f.dram_peak = spec.dram_bandwidth_tbs.value * 1e12;
     f.dram_peak_source = spec.dram_bandwidth_tbs.source;
     const practical_choice dram = practical_share_of(spec, resource::dram);

@@ -87,6 +87,7 @@ struct op_floor {
     std::optional<bound> bound_by;        // memory or compute: the larger time; nullopt where unknown
     std::optional<resource> limiter;      // dram or the FLOP roof; nullopt where unknown
     std::optional<double> ridge;          // FLOP/B where both times are equal, at practical shares
+    std::optional<double> min_kernel_ns;  // the shortest kernel measured on this GPU (the spec's), where known
 };
 
 op_floor floor_on(const op_cost& cost, const gpu_spec& spec);

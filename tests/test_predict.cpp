@@ -238,6 +238,7 @@ TEST_CASE("predict's JSON carries floor_ns per GPU and --gpu all covers every sp
                             "compute_practical_share", "dram_bytes_per_second", "dram_practical_share", "dram_practical_source"})
         CHECK_MESSAGE(g.contains(key), key);
     CHECK(j["assumptions"].size() == op_floor_assumptions().size());
+    CHECK(g["min_kernel_ns"] == 2304);  // hwspecs/h100-sxm.json
 
     r = run_cli({"predict", "gemm", "M=4096", "N=4096", "K=4096", "dtype=fp8", "--gpu", "all", "--format", "json"});
     j = nlohmann::json::parse(r.out);
@@ -334,4 +335,13 @@ TEST_CASE("measured cuBLAS and PyTorch kernels never beat their floor at peak; f
         const double l2 = *spec(r.gpu == std::string("h100") ? "h100-sxm" : "h200").l2_mib.value * 1024 * 1024;
         CHECK(moved >= cost.bytes - l2);
     }
+}
+
+TEST_CASE("a floor under the shortest kernel measured on the GPU says one launch costs more") {
+    // 1024 fp32 adds: 12,288 B / (3.35e12 x 0.872) = 4.2 ns, far under the H100's 2,304 ns kernel.
+    auto r = run_cli({"predict", "elementwise", "elements=1024", "inputs=2", "dtype=fp32", "--format", "terminal"});
+    CHECK(r.out.find("under the shortest kernel measured on this GPU (2.30 us)") != std::string::npos);
+    // 8192^3 GEMM: 1.34 ms, no such note.
+    r = run_cli({"predict", "gemm", "M=8192", "N=8192", "K=8192", "dtype=fp16", "--format", "markdown"});
+    CHECK(r.out.find("shortest kernel") == std::string::npos);
 }

@@ -52,6 +52,13 @@ std::string worked_floor(const op_cost& c, const op_floor& f) {
            format_duration_ns(f.memory_ns) + ") = " + format_duration_ns(*f.floor_ns);
 }
 
+// A floor under the shortest kernel measured on this GPU: no single kernel reaches it.
+bool under_launch(const op_floor& f) { return f.floor_ns && f.min_kernel_ns && *f.floor_ns < *f.min_kernel_ns; }
+std::string launch_note(const op_floor& f) {
+    return "The floor is under the shortest kernel measured on this GPU (" + format_duration_ns(*f.min_kernel_ns) +
+           "): one kernel launch costs more than this op's work; fuse it into a neighbour";
+}
+
 std::string work_line(const op_cost& c) {
     return c.compute && c.flops > 0
                ? name(*c.compute) + std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
@@ -90,7 +97,9 @@ std::string markdown(const prediction& p) {
     for (const auto& f : p.floors) {
         out += "- " + f.gpu_id + ": " + worked_floor(c, f) + ".";
         if (c.compute && c.flops > 0) out += " Compute peak: " + f.compute_peak_source + "; its share: " + f.compute_share_source + ".";
-        out += " DRAM: " + f.dram_peak_source + "; its share: " + f.dram_share_source + ".\n";
+        out += " DRAM: " + f.dram_peak_source + "; its share: " + f.dram_share_source + ".";
+        if (under_launch(f)) out += " " + launch_note(f) + ".";
+        out += "\n";
     }
     out += "\n## What this op's model counts\n\n";
     for (const auto& n : c.notes) out += "- " + n + "\n";
@@ -129,6 +138,8 @@ std::string terminal(const prediction& p) {
                         format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), f.ridge ? format_number(*f.ridge) : "n/a"});
     out += columns(rows) + "\n";
     if (p.floors.size() == 1) out += "  " + worked_floor(c, p.floors.front()) + "\n";
+    for (const auto& f : p.floors)
+        if (under_launch(f)) out += "  " + f.gpu_id + ": " + launch_note(f) + "\n";
     out += "  " + op_floor_formula() + "\n\nassumptions:\n";
     for (const auto& a : op_floor_assumptions()) out += "  - " + a + "\n";
     out += "this op:\n";
@@ -193,6 +204,7 @@ std::string json(const prediction& p) {
                         {"bound", f.bound_by ? ojson(name(*f.bound_by)) : ojson(nullptr)},
                         {"limiter", f.limiter && f.bound_by ? ojson(name(*f.limiter)) : ojson(nullptr)},
                         {"ridge_flop_per_byte", optional_number(f.ridge)},
+                        {"min_kernel_ns", optional_number(f.min_kernel_ns)},
                         {"compute_peak_per_second", optional_number(f.compute_peak)},
                         {"compute_peak_source", c.compute && c.flops > 0 ? ojson(f.compute_peak_source) : ojson(nullptr)},
                         {"compute_practical_share", c.compute && c.flops > 0 ? number(f.compute_share) : ojson(nullptr)},
