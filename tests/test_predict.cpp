@@ -345,3 +345,56 @@ TEST_CASE("a floor under the shortest kernel measured on the GPU says one launch
     r = run_cli({"predict", "gemm", "M=8192", "N=8192", "K=8192", "dtype=fp16", "--format", "markdown"});
     CHECK(r.out.find("shortest kernel") == std::string::npos);
 }
+
+namespace {
+// "230.7 us" / "2.750 ms" -> ns.
+double doc_ns(const std::string& cell) {
+    const double v = std::stod(cell);
+    return cell.find("ms") != std::string::npos ? v * 1e6 : cell.find("us") != std::string::npos ? v * 1e3 : v;
+}
+std::vector<std::string> cells(const std::string& line) {
+    std::vector<std::string> out;
+    std::size_t at = 1;
+    while (at < line.size()) {
+        const std::size_t end = line.find('|', at);
+        if (end == std::string::npos) break;
+        std::string c = line.substr(at, end - at);
+        c.erase(0, c.find_first_not_of(' '));
+        c.erase(c.find_last_not_of(' ') + 1);
+        out.push_back(c);
+        at = end + 1;
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("docs/predict.md's transformer table is what predict says on the H100 SXM") {
+    // The doc's rows were hand-checked (the arithmetic is written under the table); this keeps them
+    // and the program from drifting apart: each row's command, run here, gives the doc's bound and
+    // floor (to the doc's four digits).
+    std::istringstream doc(read_text(source_path("docs/predict.md")));
+    const gpu_spec h100 = spec("h100-sxm");
+    std::string line;
+    bool in_table = false;
+    int rows = 0;
+    while (std::getline(doc, line)) {
+        if (line.rfind("## A transformer layer", 0) == 0) in_table = true;
+        if (line.rfind("## Against measured", 0) == 0) in_table = false;
+        if (!in_table || line.rfind("| ", 0) != 0) continue;
+        const auto c = cells(line);
+        if (c.size() != 7 || c[1].empty() || c[1][0] != '`') continue;
+        std::istringstream words(c[1].substr(1, c[1].size() - 2));
+        std::string op, w;
+        words >> op;
+        if (op == "roofline") continue;  // the header
+        std::vector<std::string> keys;
+        while (words >> w) keys.push_back(w);
+        const op_floor f = floor_on(model_op(op, keys), h100);
+        INFO(line);
+        REQUIRE(f.floor_ns);
+        CHECK(c[5] == std::string(name(*f.bound_by)) + " / " + name(*f.limiter));
+        CHECK(doc_ns(c[6]) == doctest::Approx(*f.floor_ns).epsilon(1e-3));
+        ++rows;
+    }
+    CHECK(rows == 14);
+}
