@@ -37,7 +37,8 @@ double element_bytes(const std::string& dtype) {
     return 4;  // fp32, tf32 (stored as 32-bit words), int32
 }
 
-[[noreturn]] void fail(const std::string& what) { throw input_error(error_code::usage, "roofline predict", 0, 0, what); }
+// A command-line mistake, located at "roofline" as every usage error is (the message names the argument).
+[[noreturn]] void fail(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, "predict: " + what); }
 
 std::string list(const std::vector<std::string>& names, const char* separator = ", ") {
     std::string s;
@@ -117,7 +118,7 @@ private:
     std::string example() const {
         std::string s = "roofline predict " + op_.name;
         for (const auto& k : op_.keys)
-            if (k.fallback.empty()) s += " " + k.name + "=" + (k.choices.empty() ? "1024" : k.choices.front());
+            if (k.fallback.empty() && k.follows.empty()) s += " " + k.name + "=" + (k.choices.empty() ? "1024" : k.choices.front());
         return s;
     }
 

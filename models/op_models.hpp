@@ -63,7 +63,7 @@ struct op_cost {
 // or key (with "did you mean"), a key given twice, a missing required key, a value that is not one
 // of the key's choices or not a whole number in range, and shapes that cannot be (a convolution
 // whose filter is larger than its padded input, heads not a multiple of kv_heads) throw
-// input_error(usage) located at "roofline predict", naming the argument.
+// input_error(usage) located at "roofline" (as every command-line error), naming the argument.
 op_cost model_op(const std::string& op, const std::vector<std::string>& key_values);
 
 // The floor of an op on one GPU, from the spec's published peaks at the clocks they hold at.

@@ -193,6 +193,16 @@ TEST_CASE("predict refuses bad ops, keys and values with the nearest name") {
     refuses({"gem", "M=1"}, "no op \"gem\"; did you mean \"gemm\"?");
     refuses({"gemm", "m=8", "N=8", "K=8", "dtype=fp16"}, "gemm has no key \"m\"; did you mean \"M\"?");
     refuses({"gemm", "M=8", "N=8", "dtype=fp16"}, "gemm needs K=...");
+    // The example names the required keys only (out_dtype follows dtype).
+    try {
+        run_cli({"predict", "gemm"});
+        FAIL("gemm without keys ran");
+    } catch (const input_error& e) {
+        const std::string what = e.what(), tail = "; e.g. roofline predict gemm M=1024 N=1024 K=1024 dtype=fp16";
+        CHECK(what.rfind("roofline: predict: gemm needs M=...", 0) == 0);
+        CHECK(what.substr(what.size() - std::min(what.size(), tail.size())) == tail);
+        CHECK(e.code() == error_code::usage);
+    }
     refuses({"gemm", "M=8", "N=8", "K=8"}, "gemm needs dtype=...");
     refuses({"gemm", "M=0", "N=8", "K=8", "dtype=fp16"}, "M takes a whole number from 1");
     refuses({"gemm", "M=-4", "N=8", "K=8", "dtype=fp16"}, "not \"-4\"");
