@@ -408,3 +408,33 @@ TEST_CASE("docs/predict.md's transformer table is what predict says on the H100 
     }
     CHECK(rows == 14);
 }
+
+TEST_CASE("docs/predict.md's measured table shows predict's floors and ratios that follow from them") {
+    // Each row's command on its GPU gives the doc's two floors; the doc's ratios are its measured
+    // time over them (to the two decimals shown). The measured times themselves are checked against
+    // the captures in the test above.
+    std::istringstream doc(read_text(source_path("docs/predict.md")));
+    std::string line;
+    bool in_table = false;
+    int rows = 0;
+    while (std::getline(doc, line)) {
+        if (line.rfind("## Against measured", 0) == 0) in_table = true;
+        if (!in_table || line.rfind("| h", 0) != 0) continue;
+        const auto c = cells(line);
+        REQUIRE(c.size() == 10);
+        std::istringstream words(c[2].substr(1, c[2].size() - 2));
+        std::string op, w;
+        words >> op;
+        std::vector<std::string> keys;
+        while (words >> w) keys.push_back(w);
+        const op_floor f = floor_on(model_op(op, keys), spec(c[0]));
+        INFO(line);
+        CHECK(doc_ns(c[3]) == doctest::Approx(*f.floor_ns).epsilon(1e-3));
+        CHECK(doc_ns(c[4]) == doctest::Approx(*f.peak_floor_ns).epsilon(1e-3));
+        const auto ratio = [](const std::string& cell) { return std::stod(cell[0] == '*' ? cell.substr(2) : cell); };
+        CHECK(ratio(c[6]) == doctest::Approx(doc_ns(c[5]) / *f.floor_ns).epsilon(0.01));
+        CHECK(ratio(c[7]) == doctest::Approx(doc_ns(c[5]) / *f.peak_floor_ns).epsilon(0.01));
+        ++rows;
+    }
+    CHECK(rows == 12);
+}
