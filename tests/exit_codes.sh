@@ -28,6 +28,9 @@ expect 2 "no command" "$bin"
 expect 2 "an unknown command" "$bin" analyse "$src/tests/corpus/pass_trimmed_raw.csv"
 ok=$src/tests/corpus/pass_trimmed_raw.csv
 expect 2 "--launch-count -1" "$bin" analyze "$ok" --launch-count -1
+expect 0 "a prediction" "$bin" predict gemm M=64 N=64 K=64 dtype=bf16 -o "$work/p.json"
+expect 2 "a prediction with a misspelt key" "$bin" predict gemm M=64 N=64 K=64 dtype=bf16 batchh=2 -o "$work/bad.json"
+[ -e "$work/bad.json" ] && { echo "FAIL: a prediction was written for a bad key"; fail=1; }
 expect 2 "--launch-skip abc" "$bin" analyze "$ok" --launch-skip abc
 expect 2 "--top 0" "$bin" analyze "$ok" --top 0
 expect 2 "an unknown --gpu" "$bin" analyze "$ok" --gpu h100sxm

@@ -1,9 +1,13 @@
 // What every subcommand shares: its streams, the command table's row, option parsing, usage errors
-// and "did you mean". A command lives in a file of its own (analyzer/cli/*_command.cpp), is declared
-// in command_list.hpp and has one row in commands() (commands.cpp).
+// and "did you mean" (analyzer/base/did_you_mean.hpp). A command lives in a file of its own
+// (analyzer/cli/*_command.cpp), is declared in command_list.hpp and has one row in commands()
+// (commands.cpp).
 #pragma once
 
 #include "analyzer/cli/commands.hpp"
+
+// did_you_mean and edit_distance: every command suggests with them.
+#include "analyzer/base/did_you_mean.hpp"
 
 #include <cstddef>
 #include <ostream>
@@ -51,12 +55,5 @@ po::variables_map parse(const po::options_description& visible, const po::positi
 // A whole number of at least `least` for `option` (given as a string option), or a usage error naming
 // it; `fallback` when the option is absent. boost would take "-1" for a size_t as 2^64-1.
 std::size_t whole_number(const po::variables_map& vm, const char* option, std::size_t least, std::size_t fallback);
-
-// Levenshtein distance, for "did you mean".
-std::size_t edit_distance(const std::string& a, const std::string& b);
-
-// "; did you mean \"x\"?" for the closest of `known` when it is close enough to be a typo (at most a
-// third of the word's letters, at least 2) or the word is a prefix of it; "" otherwise.
-std::string did_you_mean(const std::string& word, const std::vector<std::string>& known);
 
 }  // namespace roofline::cli

@@ -25,6 +25,8 @@ const std::vector<command>& commands() {
          "roofline calibrate examples/h200", calibrate_command},
         {"rules", "", "list the diagnosis trees; --tree ID prints one with a mermaid diagram", "roofline rules --tree memory-access",
          rules_command},
+        {"predict", "OP", "the floor time of an operation (gemm M=.. N=.. K=.., attention, softmax, ...) on a GPU, before it is written",
+         "roofline predict gemm M=8192 N=8192 K=8192 dtype=fp16 --gpu h100-sxm", predict_command},
         {"explain", "NAME", "what a finding, a metric, a stall reason, a derived value or an error code means",
          "roofline explain uncoalesced-global", explain_command},
     };

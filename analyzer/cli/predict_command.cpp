@@ -1,0 +1,104 @@
+// roofline predict: what an operation must cost before it is written, on one GPU or on all of them.
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/report/predict_report.hpp"
+
+#include "models/gpu_spec.hpp"
+#include "models/op_models.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+namespace {
+
+// The ops and their keys, for --help: generated from the catalogue the parser checks against.
+std::string ops_help() {
+    std::string s = "OP and its KEY=VALUE arguments (a key with = after it has that default):\n";
+    for (const auto& op : op_catalogue()) {
+        s += "  " + op.name + ": " + op.summary + "\n   ";
+        for (const auto& k : op.keys) {
+            s += " " + k.name;
+            if (!k.fallback.empty()) s += "=" + k.fallback;
+            if (!k.choices.empty()) {
+                std::string c;
+                for (const auto& v : k.choices) c += (c.empty() ? "" : "|") + v;
+                s += "(" + c + ")";
+            }
+        }
+        s += "\n";
+    }
+    return s;
+}
+
+// -o's extension: .md markdown, .json json, .txt terminal; "" for any other name.
+std::string format_of_extension(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : "";
+}
+
+}  // namespace
+
+int predict_command(const std::vector<std::string>& args, const io& io) {
+    const std::string caption =
+        "roofline predict OP KEY=VALUE... [options]\n\nThe floor time of an operation on a GPU: its FLOPs, "
+        "the bytes that must cross DRAM at least once, and the larger of the two times at the GPU's "
+        "practical shares of its peaks (docs/predict.md).\n\n" +
+        ops_help() + "\noptions";
+    po::options_description opts(caption);
+    opts.add_options()("help,h", "show this help")("op", po::value<std::string>(), "the operation")(
+        "keys", po::value<std::vector<std::string>>()->default_value({}, ""), "its KEY=VALUE arguments")(
+        "gpu", po::value<std::string>()->default_value("h100-sxm"), "a GPU spec id (see `roofline gpus`), or all: one row per spec")(
+        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
+        "format", po::value<std::string>()->default_value("auto"),
+        "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal on a terminal and markdown "
+        "otherwise")("output,o", po::value<std::string>(), "write here (whole or not at all); stdout otherwise");
+    po::positional_options_description pos;
+    pos.add("op", 1).add("keys", -1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) return help(io, opts, "predict");
+    if (!vm.count("op"))
+        usage_error("predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see --help)");
+
+    const bool to_file = vm.count("output") != 0;
+    std::string format = vm["format"].as<std::string>();
+    const std::string by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : "";
+    const auto& names = predict_format_names();
+    if (format != "auto" && std::find(names.begin(), names.end(), format) == names.end())
+        usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"" + did_you_mean(format, names));
+    if (format != "auto" && !by_extension.empty() && format != by_extension)
+        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension + " by its extension, but --format is " + format);
+    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+
+    // The op and its keys are checked before any spec is read: a typo is the likelier mistake.
+    prediction p{model_op(vm["op"].as<std::string>(), vm["keys"].as<std::vector<std::string>>()), {}};
+    const std::string gpu = vm["gpu"].as<std::string>();
+    const auto specs = load_gpu_specs(vm["hwspecs"].as<std::string>());
+    std::vector<std::string> ids;
+    for (const auto& s : specs) {
+        ids.push_back(s.id);
+        if (gpu == "all" || s.id == gpu) p.floors.push_back(floor_on(p.cost, s));
+    }
+    if (p.floors.empty()) {
+        std::string known;
+        for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+        throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
+                          "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ", or all)");
+    }
+    const std::string text = render_prediction(p, format);
+    if (!to_file) {
+        io.out << text;
+        return 0;
+    }
+    write_file_atomically(vm["output"].as<std::string>(), text);
+    io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    return 0;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,245 @@
+#include "analyzer/report/predict_report.hpp"
+
+#include "analyzer/base/format.hpp"
+#include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+namespace roofline {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string flop_unit(const op_cost& c) { return c.compute ? work_unit(*c.compute) : "FLOP"; }
+
+std::string ns_or_unknown(const std::optional<double>& ns) { return ns ? format_duration_ns(*ns) : "unknown"; }
+
+std::string peak_text(const op_floor& f, const op_cost& c) {
+    if (!c.compute || c.flops <= 0) return "n/a";
+    return f.compute_peak ? format_si(*f.compute_peak, rate_unit(*c.compute)) : "unknown";
+}
+
+std::string share_text(double share, bool is_default) { return format_percent(share) + (is_default ? " (default)" : ""); }
+
+std::string bound_text(const op_floor& f) {
+    if (!f.bound_by || !f.limiter) return "unknown";
+    return std::string(name(*f.bound_by)) + " / " + name(*f.limiter);
+}
+
+std::string floor_text(const op_floor& f) {
+    return f.floor_ns ? format_duration_ns(*f.floor_ns) : "unknown (at least " + format_duration_ns(f.memory_ns) + ")";
+}
+
+// The floor formula with this GPU's numbers in it.
+std::string worked_floor(const op_cost& c, const op_floor& f) {
+    const std::string memory =
+        format_si(c.bytes, "B") + " / (" + format_si(f.dram_peak, "B/s") + " x " + format_percent(f.dram_share) + ")";
+    if (!c.compute || c.flops <= 0)
+        return "floor = " + memory + " = " + format_duration_ns(f.memory_ns) + " (no arithmetic: the memory time)";
+    if (!f.compute_peak)
+        return "floor = max(unknown, " + memory + " = " + format_duration_ns(f.memory_ns) + "): the spec gives no " + name(*c.compute) +
+               " peak, so the compute time is unknown";
+    return "floor = max(" + format_si(c.flops, flop_unit(c)) + " / (" + format_si(*f.compute_peak, rate_unit(*c.compute)) + " x " +
+           format_percent(f.compute_share) + "), " + memory + ") = max(" + format_duration_ns(*f.compute_ns) + ", " +
+           format_duration_ns(f.memory_ns) + ") = " + format_duration_ns(*f.floor_ns);
+}
+
+// A floor under the shortest kernel measured on this GPU: no single kernel reaches it.
+bool under_launch(const op_floor& f) { return f.floor_ns && f.min_kernel_ns && *f.floor_ns < *f.min_kernel_ns; }
+std::string launch_note(const op_floor& f) {
+    return "The floor is under the shortest kernel measured on this GPU (" + format_duration_ns(*f.min_kernel_ns) +
+           "): one kernel launch costs more than this op's work; fuse it into a neighbour";
+}
+
+std::string work_line(const op_cost& c) {
+    return c.compute && c.flops > 0
+               ? name(*c.compute) + std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
+               : "none (no arithmetic)";
+}
+
+std::string defaulted_keys(const op_cost& c) {
+    std::string s;
+    for (const auto& p : c.parameters)
+        if (p.defaulted) s += (s.empty() ? "" : ", ") + p.key;
+    return s;
+}
+
+std::string markdown(const prediction& p) {
+    const op_cost& c = p.cost;
+    std::string out = "# roofline predict: " + c.op + "\n\n" + code(prediction_command(c));
+    const std::string defaults = defaulted_keys(c);
+    out += defaults.empty() ? "\n\n" : " (defaults: " + defaults + ")\n\n";
+    out += "## The work (the same on every GPU)\n\n";
+    table work({"quantity", "value", "formula"});
+    work.row({"FLOPs", format_si(c.flops, flop_unit(c)), c.flops_formula});
+    work.row({"compulsory DRAM bytes", format_si(c.bytes, "B"), c.bytes_formula});
+    work.row({"arithmetic intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "FLOPs / bytes"});
+    work.row({"runs on", work_line(c), ""});
+    out += work.markdown() + "\n";
+    out += std::string("## The floor ") + (p.floors.size() == 1 ? "on " + p.floors.front().gpu_name : "on each GPU") + "\n\n";
+    table floors({"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks", "compute peak", "its share", "DRAM",
+                  "its share", "ridge (FLOP/B)"});
+    for (const auto& f : p.floors)
+        floors.row({f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
+                    format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
+                    c.compute && c.flops > 0 ? share_text(f.compute_share, f.compute_share_default) : "n/a", format_si(f.dram_peak, "B/s"),
+                    share_text(f.dram_share, f.dram_share_default), f.ridge ? format_number(*f.ridge) : "n/a"});
+    out += floors.markdown() + "\n`" + op_floor_formula() + "`; the bound is whichever time is larger, the op's intensity against the " +
+           "GPU's ridge point says the same.\n\n";
+    for (const auto& f : p.floors) {
+        out += "- " + f.gpu_id + ": " + worked_floor(c, f) + ".";
+        if (c.compute && c.flops > 0) out += " Compute peak: " + f.compute_peak_source + "; its share: " + f.compute_share_source + ".";
+        out += " DRAM: " + f.dram_peak_source + "; its share: " + f.dram_share_source + ".";
+        if (under_launch(f)) out += " " + launch_note(f) + ".";
+        out += "\n";
+    }
+    out += "\n## What this op's model counts\n\n";
+    for (const auto& n : c.notes) out += "- " + n + "\n";
+    out += "\n## Assumptions (every floor)\n\n";
+    for (const auto& a : op_floor_assumptions()) out += "- " + a + "\n";
+    return out;
+}
+
+// Columns padded to their widest cell, two spaces apart.
+std::string columns(const std::vector<std::vector<std::string>>& rows) {
+    std::vector<std::size_t> width;
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            if (width.size() <= i) width.push_back(0);
+            width[i] = std::max(width[i], r[i].size());
+        }
+    std::string out;
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < r.size(); ++i) line += r[i] + (i + 1 < r.size() ? std::string(width[i] - r[i].size() + 2, ' ') : "");
+        out += "  " + line + "\n";
+    }
+    return out;
+}
+
+std::string terminal(const prediction& p) {
+    const op_cost& c = p.cost;
+    std::string out = prediction_command(c) + "\n";
+    out += columns({{"FLOPs", format_si(c.flops, flop_unit(c)), c.flops_formula},
+                    {"bytes", format_si(c.bytes, "B"), "compulsory: " + c.bytes_formula},
+                    {"intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "on " + work_line(c)}});
+    out += "\n";
+    std::vector<std::vector<std::string>> rows = {{"GPU", "floor", "bound", "compute", "memory", "at 100% peaks", "ridge FLOP/B"}};
+    for (const auto& f : p.floors)
+        rows.push_back({f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
+                        format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), f.ridge ? format_number(*f.ridge) : "n/a"});
+    out += columns(rows) + "\n";
+    if (p.floors.size() == 1) out += "  " + worked_floor(c, p.floors.front()) + "\n";
+    for (const auto& f : p.floors)
+        if (under_launch(f)) out += "  " + f.gpu_id + ": " + launch_note(f) + "\n";
+    out += "  " + op_floor_formula() + "\n\nassumptions:\n";
+    for (const auto& a : op_floor_assumptions()) out += "  - " + a + "\n";
+    out += "this op:\n";
+    for (const auto& n : c.notes) out += "  - " + n + "\n";
+    return out;
+}
+
+// Six significant digits, written as an integer where it is one (bytes and FLOPs are counts);
+// NaN and infinities null. The same rule as the analyze report's JSON.
+ojson number(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
+    double r = v;
+    if (ec == std::errc()) std::from_chars(buf, end, r);
+    if (std::fabs(r) < 9007199254740992.0 && r == std::floor(r)) return static_cast<std::int64_t>(r);
+    return r;
+}
+ojson optional_number(const std::optional<double>& v) { return v ? number(*v) : ojson(nullptr); }
+
+ojson exact_count(double v) {  // FLOPs and bytes are whole counts; keep every digit a double has
+    if (std::fabs(v) < 9007199254740992.0 && v == std::floor(v)) return static_cast<std::int64_t>(v);
+    return number(v);
+}
+
+std::string json(const prediction& p) {
+    const op_cost& c = p.cost;
+    ojson j;
+    j["op"] = c.op;
+    j["command"] = "roofline predict " + prediction_command(c);
+    ojson params = ojson::object();
+    ojson defaulted = ojson::array();
+    const op_info* info = nullptr;
+    for (const auto& o : op_catalogue())
+        if (o.name == c.op) info = &o;
+    for (const auto& prm : c.parameters) {
+        bool whole = false;
+        if (info)
+            for (const auto& k : info->keys)
+                if (k.name == prm.key) whole = k.choices.empty();
+        params[prm.key] = whole ? ojson(std::stoull(prm.value)) : ojson(prm.value);
+        if (prm.defaulted) defaulted.push_back(prm.key);
+    }
+    j["parameters"] = params;
+    j["defaulted"] = defaulted;
+    j["flops"] = exact_count(c.flops);
+    j["flops_unit"] = flop_unit(c);
+    j["flops_formula"] = c.flops_formula;
+    j["compute"] = c.compute && c.flops > 0 ? ojson(name(*c.compute)) : ojson(nullptr);
+    j["bytes"] = exact_count(c.bytes);
+    j["bytes_formula"] = c.bytes_formula;
+    j["intensity"] = number(c.intensity());
+    j["formula"] = op_floor_formula();
+    ojson gpus = ojson::array();
+    for (const auto& f : p.floors) {
+        gpus.push_back({{"id", f.gpu_id},
+                        {"name", f.gpu_name},
+                        {"floor_ns", optional_number(f.floor_ns)},
+                        {"peak_floor_ns", optional_number(f.peak_floor_ns)},
+                        {"compute_ns", optional_number(f.compute_ns)},
+                        {"memory_ns", number(f.memory_ns)},
+                        {"bound", f.bound_by ? ojson(name(*f.bound_by)) : ojson(nullptr)},
+                        {"limiter", f.limiter && f.bound_by ? ojson(name(*f.limiter)) : ojson(nullptr)},
+                        {"ridge_flop_per_byte", optional_number(f.ridge)},
+                        {"min_kernel_ns", optional_number(f.min_kernel_ns)},
+                        {"compute_peak_per_second", optional_number(f.compute_peak)},
+                        {"compute_peak_source", c.compute && c.flops > 0 ? ojson(f.compute_peak_source) : ojson(nullptr)},
+                        {"compute_practical_share", c.compute && c.flops > 0 ? number(f.compute_share) : ojson(nullptr)},
+                        {"compute_practical_source", c.compute && c.flops > 0 ? ojson(f.compute_share_source) : ojson(nullptr)},
+                        {"compute_practical_default", c.compute && c.flops > 0 ? ojson(f.compute_share_default) : ojson(nullptr)},
+                        {"dram_bytes_per_second", number(f.dram_peak)},
+                        {"dram_peak_source", f.dram_peak_source},
+                        {"dram_practical_share", number(f.dram_share)},
+                        {"dram_practical_source", f.dram_share_source},
+                        {"dram_practical_default", f.dram_share_default}});
+    }
+    j["gpus"] = gpus;
+    j["assumptions"] = op_floor_assumptions();
+    j["notes"] = c.notes;
+    return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+const std::vector<std::string>& predict_format_names() {
+    static const std::vector<std::string> names = {"markdown", "json", "terminal"};
+    return names;
+}
+
+std::string render_prediction(const prediction& p, const std::string& format) {
+    if (format == "markdown") return markdown(p);
+    if (format == "json") return json(p);
+    if (format == "terminal") return terminal(p);
+    throw std::invalid_argument("no predict format \"" + format + "\"");
+}
+
+std::string prediction_command(const op_cost& c) {
+    std::string s = c.op;
+    for (const auto& p : c.parameters) s += " " + p.key + "=" + p.value;
+    return s;
+}
+
+}  // namespace roofline

@@ -1,0 +1,27 @@
+// The output of `roofline predict`: an op's work (FLOPs, compulsory bytes, intensity, each with its
+// formula), its floor on one GPU or several, the assumptions the floor rests on. Markdown, JSON
+// (docs/predict.md) and a plain terminal view; each names every figure's source.
+#pragma once
+
+#include "models/op_models.hpp"
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct prediction {
+    op_cost cost;
+    std::vector<op_floor> floors;  // one per GPU, in the order asked
+};
+
+// The names --format takes for predict, in help order.
+const std::vector<std::string>& predict_format_names();
+
+// Throws std::invalid_argument for a format predict_format_names() lacks.
+std::string render_prediction(const prediction& p, const std::string& format);
+
+// The command line that asks for this prediction again, defaults filled in: "gemm M=8192 ... transb=n".
+std::string prediction_command(const op_cost& c);
+
+}  // namespace roofline

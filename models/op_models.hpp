@@ -1,0 +1,100 @@
+// Static models of common GPU operations (GEMM, attention, elementwise, norms, ...) for
+// `roofline predict`: what an operation must cost before it is written. For each op: its FLOPs and
+// the FLOP roof they run on, the compulsory DRAM traffic (every input read once, every output
+// written once: no kernel moves less), the arithmetic intensity, and on a GPU spec the floor time at
+// its practical shares. Pure: no I/O; the catalogue of ops and keys is data (op_catalogue()).
+#pragma once
+
+#include "models/gpu_spec.hpp"
+#include "models/resources.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// One key an op takes: KEY=VALUE on the command line.
+struct op_key {
+    std::string name;
+    std::string fallback;              // the default; "" where the key is required or follows another
+    std::string meaning;               // one line for --help and messages
+    std::vector<std::string> choices;  // the values it takes; empty: a whole number of `least` or more
+    std::uint64_t least = 1;
+    std::string follows{};  // the key whose value it takes when not given (out_dtype: dtype; kv_heads: heads)
+};
+
+struct op_info {
+    std::string name;
+    std::string summary;
+    std::vector<op_key> keys;
+};
+
+// Every op predict knows, in the order --help lists them.
+const std::vector<op_info>& op_catalogue();
+
+// The largest whole number a key takes: far above any real shape, small enough that every product
+// the models form stays finite and exact to a double's precision in its leading digits.
+constexpr std::uint64_t op_key_max = 1'000'000'000'000ULL;
+
+struct op_parameter {
+    std::string key;
+    std::string value;
+    bool defaulted = false;  // not given: the key's default
+};
+
+// What an op must do, independent of the GPU.
+struct op_cost {
+    std::string op;
+    std::vector<op_parameter> parameters;  // every key of the op, in catalogue order, defaults filled in
+    double flops = 0.0;                    // OPs for int8
+    std::optional<resource> compute;       // the FLOP roof the work runs on; nullopt: no arithmetic (a gather)
+    bool bf16 = false;                     // half-precision CUDA-core work in BF16 (its own rate where the spec gives one)
+    std::string flops_formula;             // "2 x M x N x K x batch = 2 x 8192 x 8192 x 8192 x 1"
+    double bytes = 0.0;                    // compulsory DRAM bytes
+    std::string bytes_formula;
+    std::vector<std::string> notes;  // what this op's model counts and assumes, and why
+    // FLOP per compulsory byte; 0 where there is no arithmetic.
+    double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
+};
+
+// Builds an op's cost from its name and KEY=VALUE arguments. Every key is checked: an unknown op
+// or key (with "did you mean"), a key given twice, a missing required key, a value that is not one
+// of the key's choices or not a whole number in range, and shapes that cannot be (a convolution
+// whose filter is larger than its padded input, heads not a multiple of kv_heads) throw
+// input_error(usage) located at "roofline" (as every command-line error), naming the argument.
+op_cost model_op(const std::string& op, const std::vector<std::string>& key_values);
+
+// The floor of an op on one GPU, from the spec's published peaks at the clocks they hold at.
+struct op_floor {
+    std::string gpu_id;
+    std::string gpu_name;
+    std::optional<double> compute_peak;  // per second; nullopt where the spec gives no peak for the precision
+    std::string compute_peak_source;
+    double compute_share = 1.0;  // practical share of that peak (practical_share_of)
+    std::string compute_share_source;
+    bool compute_share_default = false;
+    double dram_peak = 0.0;  // B/s
+    std::string dram_peak_source;
+    double dram_share = 1.0;
+    std::string dram_share_source;
+    bool dram_share_default = false;
+    std::optional<double> compute_ns;     // FLOPs / (peak x share); 0 without FLOPs; nullopt where the peak is unknown
+    double memory_ns = 0.0;               // bytes / (bandwidth x share)
+    std::optional<double> floor_ns;       // max(compute_ns, memory_ns); nullopt where compute_ns is
+    std::optional<double> peak_floor_ns;  // the same at 100% of each peak: no kernel that does this work beats it
+    std::optional<bound> bound_by;        // memory or compute: the larger time; nullopt where unknown
+    std::optional<resource> limiter;      // dram or the FLOP roof; nullopt where unknown
+    std::optional<double> ridge;          // FLOP/B where both times are equal, at practical shares
+    std::optional<double> min_kernel_ns;  // the shortest kernel measured on this GPU (the spec's), where known
+};
+
+op_floor floor_on(const op_cost& cost, const gpu_spec& spec);
+
+// The assumptions every floor rests on, one sentence each, for every output.
+const std::vector<std::string>& op_floor_assumptions();
+// "floor = max(FLOPs / (peak x share), bytes / (bandwidth x share))", for every output.
+const std::string& op_floor_formula();
+
+}  // namespace roofline
