@@ -93,7 +93,8 @@ int calibrate_command(const std::vector<std::string>& args, const io& io) {
     const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
     pairs_report r = build_pairs_report(dir, pairs_file(vm));
-    std::string text = render_calibration(r, fit_practical_shares(calibration_samples(r)), dir);
+    const auto samples = calibration_samples(r);
+    std::string text = render_calibration(r, fit_practical_shares(samples), cross_validate_practical_shares(samples), dir);
     if (vm.count("output")) {
         write_file_atomically(vm["output"].as<std::string>(), text);
         io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";

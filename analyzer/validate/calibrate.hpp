@@ -14,7 +14,9 @@ namespace roofline {
 
 std::vector<roof_sample> calibration_samples(const pairs_report& r);
 
-// A markdown table of the fit, then the hwspecs fragment ("practical_fraction": {...}) to paste.
-std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir);
+// A markdown table of the fit, its held-out check (cross_validate_practical_shares), then the
+// hwspecs fragment ("practical_fraction": {...}) to paste.
+std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const cross_validation& cv,
+                               const std::string& dir);
 
 }  // namespace roofline
