@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -55,6 +56,67 @@ TEST_CASE("the H100 and H200 specs hold the shares that roofline calibrate fits 
         }
         CHECK(has_dram);
         CHECK(has_fp32);
+    }
+    std::filesystem::current_path(cwd);
+}
+
+TEST_CASE("cross-validation fits each half of a roof's kernels, sorted by name, and checks it on the other half") {
+    // dram: a 0.8, b 0.9, c 0.7, d 0.6 (given out of order): halves {a, c} and {b, d}. {a, c} fits
+    // sqrt(0.8 x 0.7) = 0.7483, {b, d} sqrt(0.9 x 0.6) = 0.7348. So a is checked against 0.7348
+    // (0.8 / 0.7348 = 1.0887), c too (0.9526), b against 0.7483 (1.2027), d too (0.8018): the worst
+    // is d (|log 0.8018| = 0.221 > |log 1.2027| = 0.185). fp64 has one kernel: not checked.
+    auto cv = cross_validate_practical_shares(
+        {{"dram", "d", 0.6}, {"dram", "b", 0.9}, {"fp64", "x", 0.95}, {"dram", "c", 0.7}, {"dram", "a", 0.8}});
+    REQUIRE(cv.samples.size() == 4);
+    CHECK(cv.samples[0].kernel == "a");
+    CHECK(cv.samples[0].fold == 0);
+    CHECK(cv.samples[0].predicted == doctest::Approx(std::sqrt(0.9 * 0.6)));
+    CHECK(cv.samples[1].kernel == "b");
+    CHECK(cv.samples[1].fold == 1);
+    CHECK(cv.samples[1].predicted == doctest::Approx(std::sqrt(0.8 * 0.7)));
+    CHECK(cv.samples[3].error() == doctest::Approx(0.6 / std::sqrt(0.8 * 0.7)));
+    REQUIRE(cv.roofs.size() == 2);
+    CHECK(cv.roofs[0].roof == "dram");
+    CHECK(cv.roofs[0].checked == 4);
+    CHECK(cv.roofs[0].worst_kernel == "d");
+    const double l[] = {std::log(0.8 / std::sqrt(0.54)), std::log(0.7 / std::sqrt(0.54)), std::log(0.9 / std::sqrt(0.56)),
+                        std::log(0.6 / std::sqrt(0.56))};
+    CHECK(cv.roofs[0].rms == doctest::Approx(std::exp(std::sqrt((l[0] * l[0] + l[1] * l[1] + l[2] * l[2] + l[3] * l[3]) / 4))));
+    CHECK(cv.roofs[1].roof == "fp64");
+    CHECK(cv.roofs[1].kernels == 1);
+    CHECK(cv.roofs[1].checked == 0);
+}
+
+TEST_CASE("on the real captures no share is checked on a kernel it was fitted to") {
+    auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(ROOFLINE_SOURCE_DIR);
+    for (const char* dir : {"examples/h100", "examples/h200"}) {
+        CAPTURE(dir);
+        auto samples = calibration_samples(build_pairs_report(dir, "kernels/pairs.json"));
+        auto cv = cross_validate_practical_shares(samples);
+        for (const auto& h : cv.samples) {
+            CAPTURE(h.kernel);
+            // The prediction is the geometric mean of the other half of the roof's kernels, computed
+            // here from the samples: every kernel of the roof but those in h's half.
+            std::vector<std::string> names;
+            for (const auto& s : samples)
+                if (s.roof == h.roof) names.push_back(s.kernel);
+            std::sort(names.begin(), names.end());
+            double log_sum = 0.0;
+            int n = 0;
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                if (int(i % 2) == h.fold) continue;
+                for (const auto& s : samples)
+                    if (s.roof == h.roof && s.kernel == names[i]) log_sum += std::log(s.utilisation), ++n;
+            }
+            CHECK(int(std::find(names.begin(), names.end(), h.kernel) - names.begin()) % 2 == h.fold);
+            CHECK(h.predicted == doctest::Approx(std::exp(log_sum / n)));
+        }
+        // Every roof with two kernels or more is checked on all of them: DRAM, L2 and fp32 with 4 to 8.
+        for (const auto& r : cv.roofs) {
+            CAPTURE(r.roof);
+            CHECK(r.checked == (r.kernels >= 2 ? r.kernels : 0));
+        }
     }
     std::filesystem::current_path(cwd);
 }
