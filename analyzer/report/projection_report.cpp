@@ -70,19 +70,21 @@ std::string markdown(const analysis& a, const workload_projection& w) {
         const auto& k = w.kernels[i];
         const resource_projection* b = find(k, k.target_binding);
         const bool by_floor = k.basis == projection_basis::floor;
+        const bool scaled = k.kind == projection_kind::scaled;
         t.row({code(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict), format_duration_ns(k.measured_ns),
-               name(k.basis), floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding),
-               floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding),
-               b ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-", format_duration_ns(k.projected_ns),
+               scaled ? name(k.basis) : "-", scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
+               scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
+               b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-", format_duration_ns(k.projected_ns),
                speedup_text(k), std::string(name(k.kind)) + (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
     }
     out << t.markdown() << "\n## How each kernel was projected\n\n";
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
         out << "- " << code(labels[i]) << ": " << k.why;
-        if (k.binding_changes && k.source_binding && k.target_binding)
+        if (k.kind == projection_kind::scaled && k.binding_changes && k.source_binding && k.target_binding)
             out << "; the floor moves from " << name(*k.source_binding) << " to " << name(*k.target_binding);
-        if (const resource_projection* b = find(k, k.target_binding)) out << "; " << name(b->id) << " peak ratio " << b->peak_basis;
+        if (const resource_projection* b = find(k, k.target_binding); b && k.kind == projection_kind::scaled)
+            out << "; " << name(b->id) << " peak ratio " << b->peak_basis;
         out << ".\n";
     }
     return out.str();
