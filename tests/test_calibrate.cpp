@@ -1,4 +1,5 @@
 // The practical share of each roof: the Eigen fit, and the hwspecs values it made from the captures.
+#include "analyzer/cli/commands.hpp"
 #include "analyzer/validate/calibrate.hpp"
 #include "models/gpu_spec.hpp"
 #include "test_support.hpp"
@@ -8,9 +9,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 using namespace roofline;
+using roofline::test::temp_path;
 
 TEST_CASE("the fit is the geometric mean per roof, with its spread") {
     auto fit = fit_practical_shares({{"fp32", "a", 0.9}, {"dram", "b", 0.8}, {"fp32", "c", 0.4}, {"dram", "d", 0.8}});
@@ -119,4 +123,88 @@ TEST_CASE("on the real captures no share is checked on a kernel it was fitted to
         }
     }
     std::filesystem::current_path(cwd);
+}
+
+TEST_CASE("bandwidth with a latency term: the line through hand-made transfers, and what it will not fit") {
+    // t = bytes / 2 TB/s + 3 us exactly: 100 MB in 53 us, 200 MB in 103 us, 400 MB in 203 us.
+    auto fits = fit_bandwidths({{"dram", "a", 1e8, 53000}, {"dram", "b", 2e8, 103000}, {"dram", "c", 4e8, 203000},
+                                {"l2", "x", 1e8, 10000}, {"l2", "y", 1e8, 11000}, {"l1", "z", 1e8, 1000}});
+    REQUIRE(fits.size() == 3);
+    CHECK(fits[0].level == "dram");  // levels in name order
+    CHECK(fits[0].fitted);
+    CHECK(fits[0].bytes_per_s == doctest::Approx(2e12));
+    CHECK(fits[0].t0_ns == doctest::Approx(3000));
+    CHECK(fits[0].rms == doctest::Approx(1.0));
+    CHECK(fits[0].residuals.front().kernel == "a");
+    CHECK_FALSE(fits[1].fitted);  // l1: one kernel
+    CHECK_FALSE(fits[2].fitted);  // l2: two kernels of one size
+}
+
+TEST_CASE("on the real captures the DRAM line's bandwidth is the practical DRAM share the fit found") {
+    // The same streaming kernels set both: the practical share is the geometric mean of their DRAM
+    // utilisation, the line's slope their bytes over their time. With a launch cost far below their
+    // 45 us to 2 ms, the two agree to within the spread of the kernels (3 points).
+    auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(ROOFLINE_SOURCE_DIR);
+    for (const char* dir : {"examples/h100", "examples/h200"}) {
+        CAPTURE(dir);
+        auto r = build_pairs_report(dir, "kernels/pairs.json");
+        const analysis kernels = analyze_file(std::string(dir) + "/kernels_raw.csv", {});
+        auto fits = fit_bandwidths(transfer_samples({r.capture_analysis.get(), &kernels}));
+        double share = 0.0;
+        for (const auto& p : fit_practical_shares(calibration_samples(r)))
+            if (p.roof == "dram") share = p.fraction;
+        REQUIRE(!fits.empty());
+        REQUIRE(fits[0].level == "dram");
+        CHECK(fits[0].fitted);
+        CHECK(fits[0].kernels >= 10);
+        CHECK(fits[0].bytes_per_s / fits[0].peak_bytes_per_s == doctest::Approx(share).epsilon(0.035));
+        // Per launch, kernels_raw's copy_vec4 and pairs_raw's count once.
+        std::set<std::string> names;
+        for (const auto& x : fits[0].residuals) CHECK(names.insert(x.kernel).second);
+    }
+    std::filesystem::current_path(cwd);
+}
+
+namespace {
+int run_calibrate(std::vector<std::string> args, std::string* out = nullptr) {
+    args.insert(args.begin(), {"roofline", "calibrate"});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream o, e;
+    const int rc = cli::run(int(argv.size()), argv.data(), o, e, {});
+    if (out) *out = o.str();
+    return rc;
+}
+}  // namespace
+
+TEST_CASE("calibrate --spec-out writes a whole spec with the fitted shares that analyze --hwspecs loads") {
+    const auto folder = temp_path("calibrated");
+    std::filesystem::create_directories(folder);
+    const std::string spec_file = (folder / "h200.json").string();
+    std::string text;
+    REQUIRE(run_calibrate({test::source_path("examples/h200"), "--spec-out", spec_file}, &text) == 0);
+    CHECK(text.find("## Held-out check") != std::string::npos);
+    CHECK(text.find("## Bandwidth and latency of each memory level") != std::string::npos);
+    const auto specs = load_gpu_specs(folder.string());
+    const gpu_spec* h200 = nullptr;
+    for (const auto& s : specs)
+        if (s.id == "h200") h200 = &s;
+    REQUIRE(h200);
+    CHECK(h200->file.find("calibrated") != std::string::npos);  // the overlay, not the shipped file
+    auto r = build_pairs_report(test::source_path("examples/h200"), test::source_path("kernels/pairs.json"));
+    for (const auto& p : fit_practical_shares(calibration_samples(r))) {
+        CAPTURE(p.roof);
+        CHECK(*h200->practical_fraction.at(resource_named(p.roof).value()).value == doctest::Approx(p.fraction).epsilon(0.001));
+    }
+    // pipe_alu is not fitted: it keeps the shipped entry.
+    CHECK(*h200->practical_fraction.at(resource::pipe_alu).value == 0.83);
+    std::ostringstream o, e;
+    std::vector<std::string> args = {"roofline", "analyze", test::source_path("examples/h200/kernels_raw.csv"), "--format", "json",
+                                     "--hwspecs", folder.string()};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    CHECK(cli::run(int(argv.size()), argv.data(), o, e, {}) == 0);
+    CHECK(o.str().find("calibrated/h200.json") != std::string::npos);
+    std::filesystem::remove_all(folder);
 }
