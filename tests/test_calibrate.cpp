@@ -143,7 +143,7 @@ TEST_CASE("bandwidth with a latency term: the line through hand-made transfers, 
 TEST_CASE("on the real captures the DRAM line's bandwidth is the practical DRAM share the fit found") {
     // The same streaming kernels set both: the practical share is the geometric mean of their DRAM
     // utilisation, the line's slope their bytes over their time. With a launch cost far below their
-    // 45 us to 2 ms, the two agree to within the spread of the kernels (3 points).
+    // 45 to 375 us, the two agree to within the spread of the kernels (3.5%: 87.8% against 87.2%, 83.9% against 82.3%).
     auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(ROOFLINE_SOURCE_DIR);
     for (const char* dir : {"examples/h100", "examples/h200"}) {
