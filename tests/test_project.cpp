@@ -1,6 +1,8 @@
 // roofline project: the projection model on hand-made numbers, and H100 <-> H200 against the two
 // real captures of the same kernels (examples/h100, examples/h200: the same binaries of kernels/,
 // cuBLAS and PyTorch, profiled under ncu on each GPU).
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/cli/commands.hpp"
 #include "analyzer/report/projection_report.hpp"
 #include "analyzer/report/text.hpp"
 #include "models/projection.hpp"
@@ -11,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <tuple>
 
@@ -211,4 +215,38 @@ TEST_CASE("the projection's JSON has projected_ns per kernel, the assumptions, a
         const std::string out = render_projection(a, w, format);
         for (const auto& s : w.assumptions) CHECK(out.find(s) != std::string::npos);
     }
+}
+
+namespace {
+struct cli_result {
+    int rc;
+    std::string out, err;
+};
+cli_result run_project(std::vector<std::string> args) {
+    args.insert(args.begin(), {"roofline", "project"});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream out, err;
+    const int rc = cli::run(int(argv.size()), argv.data(), out, err, {});
+    return {rc, out.str(), err.str()};
+}
+}  // namespace
+
+TEST_CASE("roofline project: the format follows -o, and bad targets, formats and clocks are refused before anything is written") {
+    const std::string csv = source_path("examples/h100/kernels_raw.csv");
+    const auto json = run_project({csv, "--to", "h200", "--format", "json"});
+    CHECK(json.rc == 0);
+    CHECK(nlohmann::json::parse(json.out)["target_gpu_name"] == spec("h200").name);
+    CHECK(run_project({csv, "--to", "h200"}).out.rfind("# `", 0) == 0);  // a pipe gets markdown
+    const auto out = temp_path("projection.json");
+    CHECK(run_project({csv, "--to", "h200", "-o", out.string()}).rc == 0);
+    CHECK(read_text(out.string()) == json.out);
+    std::filesystem::remove(out);
+    CHECK_THROWS_WITH_AS(run_project({csv, "--to", "h2000", "-o", out.string()}), doctest::Contains("did you mean \"h200\""), input_error);
+    CHECK_THROWS_AS(run_project({csv}), input_error);  // no --to
+    CHECK_THROWS_AS(run_project({csv, "--to", "h200", "--format", "svg"}), input_error);
+    CHECK_THROWS_AS(run_project({csv, "--to", "h200", "-o", out.string(), "--format", "markdown"}), input_error);
+    CHECK_THROWS_AS(run_project({csv, "--to", "h200", "--sm-clock", "fast"}), input_error);
+    CHECK_THROWS_AS(run_project({source_path("examples/h100/no_such.csv"), "--to", "h200", "-o", out.string()}), input_error);
+    CHECK_FALSE(std::filesystem::exists(out));
 }
