@@ -117,7 +117,7 @@ kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source,
     p.target_sm_clock_hz = target_clock(roof, source, target, o);
     std::string missing;
     for (const auto& r : roof.resources) {
-        if (!info(r.id).in_floor || r.useful <= 0.0) continue;
+        if (!info(r.id).in_floor || (r.useful <= 0.0 && r.utilisation <= 0.0)) continue;
         const peak_ratio pr = ratio_of(r, source, target, p.source_sm_clock_hz, p.target_sm_clock_hz);
         if (pr.missing) {
             missing += (missing.empty() ? "" : "; ") + pr.basis;

@@ -196,6 +196,25 @@ TEST_CASE("H100 <-> H200 on the real captures: DRAM-bound kernels within 10%, co
     CHECK(compute >= 30);
 }
 
+TEST_CASE("projected onto the GPU it ran on, every kernel keeps its measured time") {
+    // Every peak ratio is 1 (the same spec figures at the same clock) and the practical shares are
+    // the same: floor_target / floor_source = 1, whatever the basis.
+    for (auto [dir, id] : {std::pair{"examples/h100", "h100-sxm"}, std::pair{"examples/h200", "h200"}}) {
+        CAPTURE(dir);
+        const analysis a = analyze_example(std::string(dir) + "/pairs_raw.csv");
+        const auto w = project_analysis(a, spec(id));
+        std::size_t scaled = 0;
+        for (const auto& k : w.kernels) {
+            CAPTURE(k.kernel);
+            CHECK(k.projected_ns == doctest::Approx(k.measured_ns).epsilon(1e-9));
+            CHECK_FALSE(k.binding_changes);
+            scaled += k.kind == projection_kind::scaled;
+        }
+        CHECK(scaled >= 25);
+        CHECK(w.projected_ns == doctest::Approx(w.measured_ns).epsilon(1e-9));
+    }
+}
+
 TEST_CASE("the projection's JSON has projected_ns per kernel, the assumptions, and the same bytes every time") {
     const analysis a = analyze_example("examples/h100/kernels_raw.csv");
     const auto w = project_analysis(a, spec("h200"));
