@@ -53,4 +53,47 @@ std::vector<practical_share> fit_practical_shares(const std::vector<roof_sample>
     return out;
 }
 
+cross_validation cross_validate_practical_shares(const std::vector<roof_sample>& samples) {
+    std::map<std::string, std::vector<roof_sample>> by_roof;
+    for (const auto& s : samples) by_roof[s.roof].push_back(s);
+    std::vector<roof_sample> half[2];
+    std::vector<std::pair<int, roof_sample>> all;
+    for (auto& [roof, list] : by_roof) {
+        std::stable_sort(list.begin(), list.end(), [](const roof_sample& a, const roof_sample& b) { return a.kernel < b.kernel; });
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            half[i % 2].push_back(list[i]);
+            all.emplace_back(int(i % 2), list[i]);
+        }
+    }
+    std::map<std::string, double> fitted[2];
+    for (int f = 0; f < 2; ++f)
+        if (!half[f].empty())
+            for (const auto& p : fit_practical_shares(half[f])) fitted[f][p.roof] = p.fraction;
+    cross_validation out;
+    for (const auto& [fold, s] : all) {
+        auto it = fitted[1 - fold].find(s.roof);
+        if (it == fitted[1 - fold].end()) continue;
+        out.samples.push_back({s.roof, s.kernel, fold, s.utilisation, it->second});
+    }
+    for (const auto& [roof, list] : by_roof) {
+        roof_check c;
+        c.roof = roof;
+        c.kernels = list.size();
+        double sum_sq = 0.0;
+        for (const auto& h : out.samples) {
+            if (h.roof != roof) continue;
+            ++c.checked;
+            const double e = std::log(h.error());
+            sum_sq += e * e;
+            if (c.worst_kernel.empty() || std::fabs(e) > std::fabs(std::log(c.worst))) {
+                c.worst = h.error();
+                c.worst_kernel = h.kernel;
+            }
+        }
+        if (c.checked > 0) c.rms = std::exp(std::sqrt(sum_sq / double(c.checked)));
+        out.roofs.push_back(std::move(c));
+    }
+    return out;
+}
+
 }  // namespace roofline

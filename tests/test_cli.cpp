@@ -437,7 +437,7 @@ TEST_CASE("--version is in the help; every help page has an example and the exit
     CHECK(top.out.find("exit codes:") != std::string::npos);
     CHECK(top.out.find("examples:") != std::string::npos);
     CHECK(run_cli({"--version"}).out.rfind("roofline ", 0) == 0);
-    for (const char* command : {"analyze", "gpus", "pairs", "lessons", "calibrate", "rules", "explain"}) {
+    for (const char* command : {"analyze", "gpus", "pairs", "lessons", "calibrate", "project", "rules", "explain"}) {
         CAPTURE(command);
         const auto help = run_cli({command, "--help"});
         CHECK(help.rc == 0);

@@ -13,6 +13,7 @@ int gpus_command(const std::vector<std::string>& args, const io& io);       // r
 int pairs_command(const std::vector<std::string>& args, const io& io);      // folder_commands.cpp
 int lessons_command(const std::vector<std::string>& args, const io& io);    // folder_commands.cpp
 int calibrate_command(const std::vector<std::string>& args, const io& io);  // folder_commands.cpp
+int project_command(const std::vector<std::string>& args, const io& io);    // project_command.cpp
 int rules_command(const std::vector<std::string>& args, const io& io);      // reference_commands.cpp
 int explain_command(const std::vector<std::string>& args, const io& io);    // reference_commands.cpp
 int predict_command(const std::vector<std::string>& args, const io& io);    // predict_command.cpp

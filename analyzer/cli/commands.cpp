@@ -23,6 +23,8 @@ const std::vector<command>& commands() {
          lessons_command},
         {"calibrate", "DIR", "fit the practical share of each roof to a capture folder's pairs (for hwspecs)",
          "roofline calibrate examples/h200", calibrate_command},
+        {"project", "FILE --to GPU", "each kernel's time on another GPU: same code, same traffic, same share of the practical peak",
+         "roofline project examples/h100/kernels_raw.csv --to h200", project_command},
         {"rules", "", "list the diagnosis trees; --tree ID prints one with a mermaid diagram", "roofline rules --tree memory-access",
          rules_command},
         {"predict", "OP", "the floor time of an operation (gemm M=.. N=.. K=.., attention, softmax, ...) on a GPU, before it is written",

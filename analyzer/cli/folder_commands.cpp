@@ -4,6 +4,7 @@
 
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/validate/calibrate.hpp"
 #include "analyzer/validate/lessons.hpp"
 #include "analyzer/validate/pairs_report.hpp"
@@ -86,19 +87,34 @@ int lessons_command(const std::vector<std::string>& args, const io& io) {
 }
 
 int calibrate_command(const std::vector<std::string>& args, const io& io) {
-    auto parsed = parse_folder(folder_options("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh.",
-                                              "write the fit here; stdout otherwise"),
-                               args, io, "calibrate");
+    auto opts = folder_options("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh (and kernels_raw.csv, "
+                               "whose streaming kernels join the bandwidth fit, where it is there).",
+                               "write the fit here; stdout otherwise");
+    opts.add_options()("spec-out", po::value<std::string>(),
+                       "also write the GPU's spec file with the fitted practical shares in place, for roofline analyze --hwspecs "
+                       "(name it after the GPU's id, e.g. calibrated/h200.json)");
+    auto parsed = parse_folder(opts, args, io, "calibrate");
     if (!parsed) return 0;
     const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
     pairs_report r = build_pairs_report(dir, pairs_file(vm));
-    std::string text = render_calibration(r, fit_practical_shares(calibration_samples(r)), dir);
-    if (vm.count("output")) {
-        write_file_atomically(vm["output"].as<std::string>(), text);
-        io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
-    } else {
-        io.out << text;
+    const auto samples = calibration_samples(r);
+    const auto fit = fit_practical_shares(samples);
+    std::vector<const analysis*> captures{r.capture_analysis.get()};
+    std::optional<analysis> kernels;
+    if (std::filesystem::exists(dir + "/kernels_raw.csv")) {
+        kernels = analyze_file(dir + "/kernels_raw.csv", {});
+        captures.push_back(&*kernels);
+    }
+    std::vector<std::pair<std::string, std::string>> files;
+    files.emplace_back(vm.count("output") ? vm["output"].as<std::string>() : "",
+                       render_calibration(r, fit, cross_validate_practical_shares(samples), fit_bandwidths(transfer_samples(captures)), dir));
+    if (vm.count("spec-out")) files.emplace_back(vm["spec-out"].as<std::string>(), calibrated_spec(r, fit, dir));
+    if (!vm.count("output")) io.out << files.front().second;
+    std::erase_if(files, [](const auto& f) { return f.first.empty(); });
+    if (!files.empty()) {
+        write_files_atomically(files);
+        for (const auto& f : files) io.err << "roofline: wrote " << f.first << "\n";
     }
     return 0;
 }

@@ -1,7 +1,11 @@
 #include "analyzer/validate/calibrate.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/base/embedded.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
+#include "models/classify.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +23,21 @@ std::string roof_of(const std::string& expect) {
 }
 
 std::string three_decimals(double v) { return fixed(v, 3); }
+
+// The "practical_fraction" entries of the fit, as the hwspecs files write them.
+nlohmann::ordered_json practical_fraction_json(const std::vector<practical_share>& fit, const std::string& dir) {
+    nlohmann::ordered_json j;
+    for (const auto& p : fit) {
+        std::string names;
+        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
+        j[p.roof] = {
+            {"value", std::stod(three_decimals(p.fraction))},
+            {"source", "C: roofline calibrate " + dir + ": " +
+                           (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
+                           " on this roof under ncu (" + names + ")"}};
+    }
+    return j;
+}
 
 }  // namespace
 
@@ -51,7 +70,37 @@ std::vector<roof_sample> calibration_samples(const pairs_report& r) {
     return out;
 }
 
-std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir) {
+std::vector<transfer_sample> transfer_samples(const std::vector<const analysis*>& captures) {
+    std::vector<transfer_sample> out;
+    std::set<std::string> seen;
+    const double near_floor = classify_thresholds{}.near_roof;
+    for (const analysis* a : captures)
+        for (const auto& k : a->kernels) {
+            const kernel_roofline& roof = k.roof;
+            if (!roof.placed || !roof.binding_practical || roof.roof_share() < near_floor || k.group.launches == 0) continue;
+            const resource level = *roof.binding_practical;
+            // The verdict too: a kernel whose DRAM floor is near but whose L2 is the limit (a gather
+            // at full occupancy) does not stream at DRAM's pace.
+            if (k.verdict.bound != bound::memory || k.verdict.limiter != level) continue;
+            const std::optional<double>& bytes = level == resource::dram ? roof.bytes_dram
+                                                 : level == resource::l2 ? roof.bytes_l2
+                                                 : level == resource::l1 ? roof.bytes_l1
+                                                                         : std::optional<double>();
+            if (!bytes || *bytes <= 0 || !seen.insert(k.group.name).second) continue;
+            double peak = 0.0;
+            if (level == resource::dram) {
+                if (const resource_use* d = roof.find(resource::dram)) peak = d->peak;
+            } else {
+                peak = (level == resource::l2 ? roof.peak_l2_bytes_per_s : roof.peak_l1_bytes_per_s).value_or(0.0);
+            }
+            const double n = double(k.group.launches);
+            out.push_back({name(level), kernel_label(k.group.name), *bytes / n, roof.duration_ns / n, peak});
+        }
+    return out;
+}
+
+std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const cross_validation& cv,
+                               const std::vector<bandwidth_fit>& bandwidths, const std::string& dir) {
     std::ostringstream out;
     out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
         << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
@@ -66,19 +115,58 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
                three_decimals(p.spread), names});
     }
     out << t.markdown();
-    nlohmann::ordered_json j;
-    for (const auto& p : fit) {
-        std::string names;
-        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
-        j[p.roof] = {
-            {"value", std::stod(three_decimals(p.fraction))},
-            {"source", "C: roofline calibrate " + dir + ": " +
-                           (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
-                           " on this roof under ncu (" + names + ")"}};
-    }
+    out << "\n## Held-out check\n\n"
+        << "No share is judged on the kernels it was fitted to: on each roof the kernels, sorted by name, go alternately into two "
+           "halves, each half is fitted alone, and its share predicts the other half's kernels. The error is the measured share over "
+           "the predicted one (1 = exact): a gain estimate on a kernel the share never saw misses by about that factor. A roof with "
+           "one kernel cannot be checked.\n\n";
+    table c({"roof", "kernels", "checked", "typical error (geometric rms)", "worst error", "worst kernel"});
+    for (const auto& x : cv.roofs)
+        c.row({x.roof, std::to_string(x.kernels), std::to_string(x.checked), x.checked ? three_decimals(x.rms) : "-",
+               x.checked ? three_decimals(x.worst) : "-", x.checked ? code(x.worst_kernel) : "-"});
+    out << c.markdown() << "\n";
+    table h({"roof", "kernel", "half", "measured share", "share fitted on the other half", "error"});
+    for (const auto& x : cv.samples)
+        h.row({x.roof, code(x.kernel), std::to_string(x.fold + 1), format_percent(x.utilisation), format_percent(x.predicted),
+               three_decimals(x.error())});
+    out << h.markdown();
+    out << "\n## Bandwidth and latency of each memory level\n\n"
+        << "t = bytes / bandwidth + t0, fitted by least squares (each kernel weighed by its own time) to the kernels of the folder's "
+           "captures whose practical floor the level sets, at 60% of it or more: they stream at that level. t0 is what a launch costs "
+           "before its bytes count (launch, ramp-up, drain); \"of peak\" is the fitted bandwidth over the level's peak at the "
+           "capture's clocks, the share a long transfer sustains. A level needs 3 kernels whose largest transfer is twice the "
+           "smallest; a t0 below zero is unresolved: the kernels are too long for a launch's cost to show through their spread.\n\n";
+    table bw({"level", "kernels", "bandwidth", "of peak", "t0", "typical error (geometric rms)"});
+    for (const auto& f : bandwidths)
+        bw.row({f.level, std::to_string(f.kernels), f.fitted ? format_si(f.bytes_per_s, "B/s") : "not fitted",
+                f.fitted && f.peak_bytes_per_s > 0 ? format_percent(f.bytes_per_s / f.peak_bytes_per_s) : "-",
+                f.fitted ? (f.t0_ns < 0 ? "unresolved (fit: -" + format_duration_ns(-f.t0_ns) + ")" : format_duration_ns(f.t0_ns)) : "-",
+                f.fitted ? three_decimals(f.rms) : "-"});
+    out << bw.markdown() << "\n";
+    table br({"level", "kernel", "bytes per launch", "measured", "fitted", "fitted / measured"});
+    for (const auto& f : bandwidths)
+        for (const auto& x : f.residuals)
+            br.row({f.level, code(x.kernel), format_si(x.bytes, "B"), format_duration_ns(x.ns),
+                    f.fitted ? format_duration_ns(x.fitted_ns) : "-", f.fitted ? three_decimals(x.error()) : "-"});
+    out << br.markdown();
+    const nlohmann::ordered_json j = practical_fraction_json(fit, dir);
     out << "\nFor the GPU's hwspecs file (roofs not listed here keep their entries):\n\n```json\n\"practical_fraction\": " << j.dump(2)
         << "\n```\n";
     return out.str();
+}
+
+std::string calibrated_spec(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir) {
+    for (const auto& f : embedded_hwspecs()) {
+        auto spec = nlohmann::ordered_json::parse(f.contents);
+        if (!spec.is_object() || spec.value("id", "") != r.gpu_id) continue;
+        nlohmann::ordered_json& shares = spec["practical_fraction"];
+        if (!shares.is_object()) shares = nlohmann::ordered_json::object();
+        const nlohmann::ordered_json fitted = practical_fraction_json(fit, dir);
+        for (const auto& e : fitted.items()) shares[e.key()] = e.value();
+        return spec.dump(2) + "\n";
+    }
+    throw input_error(error_code::unknown_gpu, dir, 0, 0,
+                      "--spec-out: the capture's GPU (" + r.gpu_name + ") has no shipped spec file to calibrate; add one to hwspecs/ first");
 }
 
 }  // namespace roofline

@@ -1,0 +1,106 @@
+// roofline project: one capture's kernels projected onto another GPU (models/projection.hpp).
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/report/projection_report.hpp"
+
+#include "models/gpu_spec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+namespace {
+
+std::string format_names() {
+    std::string s;
+    for (const auto& f : projection_format_names()) s += (s.empty() ? "" : ", ") + f;
+    return s;
+}
+
+// The format -o's extension names (.md, .json, .txt), or "" for none.
+std::string format_of_extension(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : "";
+}
+
+}  // namespace
+
+int project_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts(
+        "roofline project FILE --to GPU [options]\n\nFILE is an ncu --csv export, as roofline analyze reads it; each kernel's "
+        "time is projected onto GPU (an id of `roofline gpus`) under the assumption: same code, same traffic, same share of the "
+        "practical peak (docs/project.md).\n\noptions");
+    const std::string formats = format_names() + " or auto: what -o's extension says (.md, .json, .txt), else terminal on a terminal, "
+                                                 "markdown otherwise";
+    opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
+        "to", po::value<std::string>(), "the GPU to project onto (a spec id, see roofline gpus)")(
+        "output,o", po::value<std::string>(), "write the projection here (written whole or not at all); stdout otherwise")(
+        "format", po::value<std::string>()->default_value("auto"), formats.c_str())(
+        "sm-clock", po::value<std::string>(),
+        "the target's SM clock in MHz (default: the target's boost clock scaled by the share of the source's boost clock the "
+        "capture ran at)")("gpu", po::value<std::string>()->default_value(""),
+                           "the source GPU's spec, as roofline analyze --gpu (detected from the capture by default)")(
+        "device", po::value<std::string>()->default_value(""), "only the launches of this device, as roofline analyze --device")(
+        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)");
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) return help(io, opts, "project");
+    if (!vm.count("input")) usage_error("project needs a CSV file (see roofline project --help)");
+    if (!vm.count("to")) usage_error("project needs --to GPU, the GPU to project onto (see roofline gpus)");
+    const std::string hwspecs = vm["hwspecs"].as<std::string>();
+    const std::string to = vm["to"].as<std::string>();
+    const auto specs = load_gpu_specs(hwspecs);
+    std::vector<std::string> ids;
+    for (const auto& g : specs) ids.push_back(g.id);
+    auto target = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& g) { return g.id == to; });
+    if (target == specs.end()) {
+        std::string known;
+        for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+        throw input_error(error_code::unknown_gpu, "--to", 0, 0, "\"" + to + "\" names no known GPU" + did_you_mean(to, ids) + " (known: " + known + ")");
+    }
+    projection_options projection;
+    if (vm.count("sm-clock")) {
+        const std::string text = vm["sm-clock"].as<std::string>();
+        double mhz = 0;
+        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), mhz);
+        if (ec != std::errc() || end != text.data() + text.size() || !(mhz > 0 && mhz < 1e5))
+            usage_error("--sm-clock takes a clock in MHz (e.g. 1755), not \"" + text + "\"");
+        projection.target_sm_clock_hz = mhz * 1e6;
+    }
+    std::string format = vm["format"].as<std::string>();
+    const auto& names = projection_format_names();
+    if (format != "auto" && std::find(names.begin(), names.end(), format) == names.end())
+        usage_error("--format takes " + format_names() + " or auto, not \"" + format + "\"" + did_you_mean(format, names));
+    const bool to_file = vm.count("output") != 0;
+    const std::string by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : "";
+    if (format != "auto" && !by_extension.empty() && format != by_extension)
+        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension + " by its extension, but --format is " + format);
+    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+
+    analyze_options o;
+    o.gpu = vm["gpu"].as<std::string>();
+    o.device = vm["device"].as<std::string>();
+    o.hwspecs_dir = hwspecs;
+    if (!o.gpu.empty() && std::find(ids.begin(), ids.end(), o.gpu) == ids.end())
+        throw input_error(error_code::unknown_gpu, "--gpu", 0, 0, "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids));
+    const analysis a = analyze_file(vm["input"].as<std::string>(), o);
+    const std::string text = render_projection(a, project_analysis(a, *target, projection), format);
+    if (to_file) {
+        write_file_atomically(vm["output"].as<std::string>(), text);
+        io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    } else {
+        io.out << text;
+    }
+    return 0;
+}
+
+}  // namespace roofline::cli

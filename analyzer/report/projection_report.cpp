@@ -1,0 +1,198 @@
+#include "analyzer/report/projection_report.hpp"
+
+#include "analyzer/base/format.hpp"
+#include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+
+namespace roofline {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// Six significant digits, as the analyze JSON writes them (ncu's counters carry no more); an
+// integer where the rounded value is one, null where the value is not finite.
+ojson number(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    char buf[32];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
+    double r = v;
+    if (ec == std::errc()) std::from_chars(buf, end, r);
+    if (std::fabs(r) < 9007199254740992.0 && r == std::floor(r)) return static_cast<std::int64_t>(r);
+    return r;
+}
+
+ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
+std::string name_or_dash(const std::optional<resource>& r) { return r ? name(*r) : "-"; }
+
+std::string speedup_text(const kernel_projection& k) {
+    return k.projected_ns > 0 ? format_times(k.measured_ns / k.projected_ns) : "-";
+}
+
+std::string floor_text(double ns, const std::optional<resource>& r) {
+    return ns > 0 ? format_duration_ns(ns) + " (" + name_or_dash(r) + ")" : "-";
+}
+
+const resource_projection* find(const kernel_projection& k, const std::optional<resource>& r) {
+    if (!r) return nullptr;
+    for (const auto& x : k.resources)
+        if (x.id == *r) return &x;
+    return nullptr;
+}
+
+std::string counts_text(const workload_projection& w) {
+    std::size_t n[3] = {0, 0, 0};
+    for (const auto& k : w.kernels) ++n[static_cast<int>(k.kind)];
+    return count_text(n[0], "kernel", "kernels") + " scaled, " + std::to_string(n[1]) + " projected unchanged (far from every roof), " +
+           std::to_string(n[2]) + " kept as measured (cannot be projected)";
+}
+
+std::string markdown(const analysis& a, const workload_projection& w) {
+    const auto labels = kernel_labels(a);
+    std::ostringstream out;
+    out << "# " << code(a.input) << " projected from the " << w.source_gpu << " onto the " << w.target_gpu << "\n\n"
+        << "Workload: " << format_duration_ns(w.measured_ns) << " measured on the " << w.source_gpu << ", "
+        << format_duration_ns(w.projected_ns) << " projected on the " << w.target_gpu << " ("
+        << (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) << "); " << counts_text(w) << ".\n\n"
+        << "## Assumptions\n\n";
+    for (const auto& s : w.assumptions) out << "- " << s << "\n";
+    out << "\n## Kernels\n\n";
+    table t({"kernel", "launches", "verdict on the source", "measured", "basis", "on the source", "on the target", "peak ratio",
+             "projected", "speedup", "projection"});
+    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+        const auto& k = w.kernels[i];
+        const resource_projection* b = find(k, k.target_binding);
+        const bool by_floor = k.basis == projection_basis::floor;
+        const bool scaled = k.kind == projection_kind::scaled;
+        t.row({code(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict), format_duration_ns(k.measured_ns),
+               scaled ? name(k.basis) : "-", scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
+               scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
+               b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-", format_duration_ns(k.projected_ns),
+               speedup_text(k), std::string(name(k.kind)) + (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
+    }
+    out << t.markdown() << "\n## How each kernel was projected\n\n";
+    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+        const auto& k = w.kernels[i];
+        out << "- " << code(labels[i]) << ": " << k.why;
+        if (k.kind == projection_kind::scaled && k.binding_changes && k.source_binding && k.target_binding)
+            out << "; the floor moves from " << name(*k.source_binding) << " to " << name(*k.target_binding);
+        if (const resource_projection* b = find(k, k.target_binding); b && k.kind == projection_kind::scaled)
+            out << "; " << name(b->id) << " peak ratio " << b->peak_basis;
+        out << ".\n";
+    }
+    return out.str();
+}
+
+std::string json(const analysis& a, const workload_projection& w) {
+    const auto labels = kernel_labels(a);
+    ojson j;
+    j["input"] = a.input;
+    j["source_gpu"] = a.gpu.id;
+    j["source_gpu_name"] = w.source_gpu;
+    j["target_gpu_name"] = w.target_gpu;
+    j["assumptions"] = w.assumptions;
+    j["measured_ns"] = number(w.measured_ns);
+    j["projected_ns"] = number(w.projected_ns);
+    ojson ks = ojson::array();
+    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+        const auto& k = w.kernels[i];
+        ojson res = ojson::array();
+        for (const auto& r : k.resources)
+            res.push_back({{"id", name(r.id)},
+                           {"peak_ratio", number(r.peak_ratio)},
+                           {"peak_basis", r.peak_basis},
+                           {"peak_assumed", r.peak_assumed},
+                           {"source_practical", number(r.source_practical)},
+                           {"target_practical", number(r.target_practical)},
+                           {"source_floor_ns", number(r.source_floor_ns)},
+                           {"target_floor_ns", number(r.target_floor_ns)},
+                           {"source_busy_ns", number(r.source_busy_ns)},
+                           {"target_busy_ns", number(r.target_busy_ns)}});
+        ks.push_back({{"name", k.kernel},
+                      {"label", labels[i]},
+                      {"launches", k.launches},
+                      {"source_bound", name(k.source_bound)},
+                      {"measured_ns", number(k.measured_ns)},
+                      {"projected_ns", number(k.projected_ns)},
+                      {"projection", name(k.kind)},
+                      {"why", k.why},
+                      {"source_sm_clock_hz", k.source_sm_clock_hz > 0 ? number(k.source_sm_clock_hz) : ojson(nullptr)},
+                      {"target_sm_clock_hz", k.target_sm_clock_hz > 0 ? number(k.target_sm_clock_hz) : ojson(nullptr)},
+                      {"source_floor_ns", k.source_floor_ns > 0 ? number(k.source_floor_ns) : ojson(nullptr)},
+                      {"target_floor_ns", k.target_floor_ns > 0 ? number(k.target_floor_ns) : ojson(nullptr)},
+                      {"source_binding", optional_name(k.source_binding)},
+                      {"target_binding", optional_name(k.target_binding)},
+                      {"source_busy_ns", k.source_busy_ns > 0 ? number(k.source_busy_ns) : ojson(nullptr)},
+                      {"target_busy_ns", k.target_busy_ns > 0 ? number(k.target_busy_ns) : ojson(nullptr)},
+                      {"basis", name(k.basis)},
+                      {"binding_changes", k.binding_changes},
+                      {"resources", res}});
+    }
+    j["kernels"] = ks;
+    return j.dump(2) + "\n";
+}
+
+// Pads to at least `width` characters, on the left for numbers.
+std::string pad(const std::string& s, std::size_t width, bool right = false) {
+    if (s.size() >= width) return s;
+    std::string fill(width - s.size(), ' ');
+    return right ? fill + s : s + fill;
+}
+
+std::string terminal(const analysis& a, const workload_projection& w) {
+    const auto labels = kernel_labels(a);
+    std::size_t name_w = 6;
+    for (const auto& l : labels) name_w = std::max(name_w, l.size());
+    std::ostringstream out;
+    out << a.input << ": " << w.source_gpu << " -> " << w.target_gpu << "\n"
+        << pad("kernel", name_w) << "  " << pad("measured", 9, true) << "  " << pad("projected", 9, true) << "  " << pad("speedup", 7, true)
+        << "  binding          projection\n";
+    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
+        const auto& k = w.kernels[i];
+        const std::string binding = k.kind == projection_kind::scaled
+                                        ? name_or_dash(k.source_binding) + (k.binding_changes ? " -> " + name_or_dash(k.target_binding) : "")
+                                        : "-";
+        out << pad(labels[i], name_w) << "  " << pad(format_duration_ns(k.measured_ns), 9, true) << "  "
+            << pad(format_duration_ns(k.projected_ns), 9, true) << "  " << pad(speedup_text(k), 7, true) << "  " << pad(binding, 15) << "  "
+            << name(k.kind)
+            << (k.kind == projection_kind::unchanged  ? " (" + std::string(name(k.source_bound)) + ")"
+                : k.kind == projection_kind::scaled ? " (" + std::string(name(k.basis)) + ")"
+                                                    : "")
+            << "\n";
+    }
+    out << pad("total", name_w) << "  " << pad(format_duration_ns(w.measured_ns), 9, true) << "  "
+        << pad(format_duration_ns(w.projected_ns), 9, true) << "  "
+        << pad(w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : "-", 7, true) << "\n\nassumptions:\n";
+    for (const auto& s : w.assumptions) out << "- " << s << "\n";
+    return out.str();
+}
+
+}  // namespace
+
+workload_projection project_analysis(const analysis& a, const gpu_spec& target, const projection_options& o) {
+    std::vector<kernel_projection> ks;
+    ks.reserve(a.kernels.size());
+    for (const auto& k : a.kernels) ks.push_back(project_kernel(k, a.gpu, target, o));
+    return project_workload(std::move(ks), a.gpu, target, o);
+}
+
+const std::vector<std::string>& projection_format_names() {
+    static const std::vector<std::string> names = {"markdown", "json", "terminal"};
+    return names;
+}
+
+std::string render_projection(const analysis& a, const workload_projection& w, const std::string& format) {
+    if (format == "markdown") return markdown(a, w);
+    if (format == "json") return json(a, w);
+    if (format == "terminal") return terminal(a, w);
+    throw std::invalid_argument("no projection format \"" + format + "\"");
+}
+
+}  // namespace roofline
