@@ -15,5 +15,7 @@ int lessons_command(const std::vector<std::string>& args, const io& io);    // f
 int calibrate_command(const std::vector<std::string>& args, const io& io);  // folder_commands.cpp
 int rules_command(const std::vector<std::string>& args, const io& io);      // reference_commands.cpp
 int explain_command(const std::vector<std::string>& args, const io& io);    // reference_commands.cpp
+int triage_command(const std::vector<std::string>& args, const io& io);     // triage_command.cpp
+int metrics_command(const std::vector<std::string>& args, const io& io);    // metrics_command.cpp
 
 }  // namespace roofline::cli
