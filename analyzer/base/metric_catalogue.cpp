@@ -28,10 +28,10 @@ std::vector<metric_family> load_families() {
     return out;
 }
 
-std::vector<std::string> load_absent_on_gh100() {
+std::vector<std::string> load_gh100_list(const char* key) {
     const auto j = catalogue_json();
     if (!j.contains("gh100")) return {};
-    return j.at("gh100").value("absent", std::vector<std::string>());
+    return j.at("gh100").value(key, std::vector<std::string>());
 }
 
 std::vector<metric_entry> load() {
@@ -73,7 +73,12 @@ const std::vector<metric_family>& metric_families() {
 }
 
 const std::vector<std::string>& absent_on_gh100() {
-    static const std::vector<std::string> all = load_absent_on_gh100();
+    static const std::vector<std::string> all = load_gh100_list("absent");
+    return all;
+}
+
+const std::vector<std::string>& gh100_derived_sections() {
+    static const std::vector<std::string> all = load_gh100_list("derived_sections");
     return all;
 }
 

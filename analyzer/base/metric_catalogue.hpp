@@ -36,5 +36,7 @@ const std::vector<metric_family>& metric_families();
 bool engine_reads(std::string_view id);
 // Catalogue ids a GH100 (H100, H200) does not have (other chips' tensor paths): ncu refuses them in --metrics.
 const std::vector<std::string>& absent_on_gh100();
+// The stock ncu sections that define the catalogue's derived__ metrics, which --metrics cannot name.
+const std::vector<std::string>& gh100_derived_sections();
 
 }  // namespace roofline

@@ -44,6 +44,7 @@ std::size_t metric_plan::required_count() const {
 
 metric_plan make_metric_plan(const std::vector<rule_tree>& trees, const gpu_spec& gh100) {
     metric_plan plan;
+    plan.sections = gh100_derived_sections();
     const auto& absent = absent_on_gh100();
     std::vector<planned_metric> candidates;
     for (const auto& m : metric_catalogue()) {

@@ -29,6 +29,8 @@ struct metric_plan {
     // ncu's derived__ metrics: defined inside its section files, so --metrics cannot ask for them; a
     // capture gets them only from the sections named in collected_by.
     std::vector<planned_metric> section_only;
+    // The stock sections that define them: `--section` beside `--metrics`.
+    std::vector<std::string> sections;
     // Catalogue ids a GH100 does not have (other chips' tensor paths), left out.
     std::vector<std::string> absent;
     std::size_t required_count() const;

@@ -16,7 +16,7 @@ std::string plan_joined(const std::vector<std::string>& v, const char* separator
 std::string plan_counts(const rules::metric_plan& plan) {
     const std::size_t required = plan.required_count();
     return std::to_string(plan.metrics.size()) + " metrics: " + std::to_string(required) + " required by the model, " +
-           std::to_string(plan.metrics.size() - required) + " optional (only the rule nodes that read them need them)";
+           std::to_string(plan.metrics.size() - required) + " optional (no model code reads them; at most the rule nodes listed with them need them)";
 }
 
 }  // namespace
@@ -29,7 +29,8 @@ std::string metric_plan_section(const rules::metric_plan& plan) {
       << "# Use: ncu --section-folder DIR --section " << plan_section_id << " -o rep ./app\n"
       << "# " << plan_counts(plan) << ".\n";
     if (!plan.section_only.empty()) {
-        o << "# Not here: ncu's derived__ metrics, which only its own section files define (collect them with --set full):\n";
+        o << "# Not here: ncu's derived__ metrics, which only its own section files define (stock sections " << plan_joined(plan.sections, ", ")
+          << "; or --set full):\n";
         for (const auto& m : plan.section_only) o << "#   " << m.id << " (" << m.collected_by << ")\n";
     }
     o << "Identifier: \"" << plan_section_id << "\"\n"
@@ -54,7 +55,8 @@ std::string metric_plan_markdown(const rules::metric_plan& plan) {
         t.row({code(m.id), m.required ? "required" : "optional", m.needed_by.empty() ? "" : plan_joined(m.needed_by, ", "), m.collected_by});
     o << t.markdown();
     if (!plan.section_only.empty()) {
-        o << "\nOnly ncu's own section files define these (`derived__`), so `--metrics` cannot collect them; `--set full` does:\n\n";
+        o << "\nOnly ncu's own section files define these (`derived__`), so `--metrics` cannot collect them; the stock sections "
+          << plan_joined(plan.sections, " and ") << " (`--section`, beside `--metrics`) or `--set full` do:\n\n";
         table d({"metric", "need", "rule nodes that read it", "collected by"});
         for (const auto& m : plan.section_only)
             d.row({code(m.id), m.required ? "required" : "optional", m.needed_by.empty() ? "" : plan_joined(m.needed_by, ", "), m.collected_by});

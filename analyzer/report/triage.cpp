@@ -27,6 +27,12 @@ std::string triage_stem(std::size_t rank, const std::string& function) {
     return s;
 }
 
+std::string triage_join(const std::vector<std::string>& v, const char* separator) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : separator) + x;
+    return s;
+}
+
 std::string triage_plural(std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
 std::string triage_selection(const triage_plan& t) {
@@ -41,7 +47,7 @@ std::string triage_plan_text(const triage_plan& t) {
                         : "`--section-folder " + t.section_folder + " --section roofline`: the " + std::to_string(t.metric_count) +
                               " metrics of `roofline metrics --format section -o " + t.section_folder + "/roofline.section`";
     s += " (" + std::to_string(t.required_count) + " required by the model, " + std::to_string(t.metric_count - t.required_count) +
-         " read only by rule nodes; `roofline metrics --format markdown` says which)";
+         " optional: no model code reads them; `roofline metrics --format markdown` lists the rule nodes that do)";
     return s;
 }
 
@@ -50,18 +56,23 @@ std::vector<std::string> triage_notes(const triage_plan& t) {
     n.push_back("One ncu run per kernel: `--launch-skip` and `-c` (`--launch-count`) count only the launches the "
                 "`--kernel-name` filter matches, so one filter for several kernels would profile the first launches of "
                 "whichever comes first.");
-    n.push_back("Warm-up: a kernel that ran more than once skips its first launch (`--launch-skip 1`: cold caches and TLBs, "
-                "lazy module loading, a library's first-call tuning) and profiles the next (`-c 1`); one that ran once is "
-                "profiled as it is. `--launch-skip N` and `--launch-count N` change it.");
+    n.push_back("Warm-up: a kernel that ran more than once skips its first launch (`--launch-skip 1`: a first launch often "
+                "belongs to a warm-up step, with autotuning trials, JIT compilation or first-call setup, and may not look like "
+                "the steady state) and profiles the next (`-c 1`); one that ran once is profiled as it is. `--launch-skip N` "
+                "and `--launch-count N` change it.");
     n.push_back("`--kernel-name-base function` matches the function name alone (no return type, namespaces, template "
                 "arguments or parameters), anchored with ^ and $; where two kernels of the summary share a function name, "
                 "the whole demangled name is matched instead (`--kernel-name-base demangled`), which assumes ncu "
                 "demangles it as nsys printed it.");
     if (!t.section_only.empty())
-        n.push_back("Not in the plan: " + triage_plural(t.section_only.size(), "metric", "metrics") +
-                    " that only ncu's own section files define (derived__*: " + std::to_string(t.section_only.size()) +
-                    ", the L1/L2 chart ceilings and excess-traffic shares), which --metrics cannot ask for; `--set full` "
-                    "collects them.");
+        n.push_back("The " + triage_plural(t.section_only.size(), "metric", "metrics") +
+                    " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, excess-traffic "
+                    "shares) cannot be named in --metrics: " +
+                    (t.section_folder.empty() ? "the commands add the stock sections that define them (`--section " +
+                                                    triage_join(t.sections, " --section ") + "`)"
+                                              : std::string("the section file cannot define them; `--set full` collects them")) +
+                    ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it could not "
+                    "evaluate.");
     n.push_back("Shares are each kernel's total time over the sum of every kernel's, not nsys' rounded Time (%).");
     return n;
 }
@@ -118,6 +129,7 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
     t.metric_count = plan.metrics.size();
     t.required_count = plan.required_count();
     for (const auto& m : plan.section_only) t.section_only.push_back(m.id);
+    t.sections = plan.sections;
     std::map<std::string, std::size_t> functions;
     for (const auto& k : summary.kernels) {
         t.total_ns += k.total_ns;
@@ -158,8 +170,10 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
         c.stem = triage_stem(c.rank, r.function.empty() ? "kernel" : r.function);
         c.profile = {"ncu", "--kernel-name-base", c.name_base, "--kernel-name", c.kernel_filter,
                      "--launch-skip", std::to_string(c.launch_skip), "-c", std::to_string(c.launch_count)};
-        if (o.section_folder.empty())
+        if (o.section_folder.empty()) {
             c.profile.insert(c.profile.end(), {"--metrics", t.metrics});
+            for (const auto& section : t.sections) c.profile.insert(c.profile.end(), {"--section", section});
+        }
         else
             c.profile.insert(c.profile.end(), {"--section-folder", o.section_folder, "--section", "roofline"});
         c.profile.insert(c.profile.end(), {"-o", c.stem, o.app});

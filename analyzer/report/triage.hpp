@@ -51,6 +51,7 @@ struct triage_plan {
     std::string metrics;                // the --metrics list (comma-separated)
     std::size_t metric_count = 0, required_count = 0;
     std::vector<std::string> section_only;  // derived__ metrics no --metrics can collect
+    std::vector<std::string> sections;      // the stock sections that define them, added beside --metrics
     std::string section_folder;
     std::vector<triage_command> commands;
 };
