@@ -237,3 +237,43 @@ TEST_CASE("analyze names the rule nodes a --metrics capture lacked counters for,
     CHECK(full.find("Not evaluated for lack of counters") == std::string::npos);
     CHECK(full.find("Counters missing") == std::string::npos);
 }
+
+TEST_CASE("the section-only metrics matter: without them a real capture loses a finding, so triage adds their sections") {
+    // kernels_raw.csv without its derived__ columns, as a --metrics capture without the sections would be.
+    std::istringstream in(read_text(source_path("examples/h100/kernels_raw.csv")));
+    std::string out, line;
+    std::vector<bool> keep;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        for (std::size_t i = 0; i < line.size();) {
+            const std::size_t open = line.find('"', i), close = line.find('"', open + 1);
+            if (open == std::string::npos || close == std::string::npos) break;
+            cells.push_back(line.substr(open, close - open + 1));
+            i = close + 1;
+        }
+        if (keep.empty())
+            for (const auto& c : cells) keep.push_back(c.rfind("\"derived__", 0) != 0);
+        std::string row;
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            if (keep[i]) row += (row.empty() ? "" : ",") + cells[i];
+        out += row + "\n";
+    }
+    REQUIRE(std::count(keep.begin(), keep.end(), false) >= long(plan().section_only.size()));
+    std::istringstream trimmed(out);
+    auto without = analyze(trimmed, "no-derived.csv", {});
+    auto with = analyze_file(source_path("examples/h100/kernels_raw.csv"), {});
+    auto has = [](const analysis& a, const std::string& kernel, const std::string& finding) {
+        for (const auto& k : a.kernels)
+            if (k.group.name.find(kernel) != std::string::npos)
+                for (const auto& f : k.diagnosis.findings)
+                    if (f.id == finding) return true;
+        return false;
+    };
+    CHECK(has(with, "transpose_naive", "uncoalesced-global"));
+    CHECK_FALSE(has(without, "transpose_naive", "uncoalesced-global"));
+    auto md = run_cli({"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}).out;
+    for (const auto& s : plan().sections) CHECK(md.find("--section " + s) != std::string::npos);
+    // The catalogue says which sections collect the derived__ metrics; the plan's sections are those.
+    for (const auto& m : plan().section_only) CHECK(m.collected_by == "MemoryWorkloadAnalysis (Chart, Tables)");
+    CHECK(plan().sections == std::vector<std::string>{"MemoryWorkloadAnalysis_Chart", "MemoryWorkloadAnalysis_Tables"});
+}
