@@ -23,8 +23,15 @@ std::vector<metric_family> load_families() {
     if (!j.contains("families")) return out;
     for (const auto& m : j.at("families"))
         out.push_back({m.at("prefix").get<std::string>(), m.value("suffix", std::string()), m.at("example").get<std::string>(),
-                       m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>()});
+                       m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>(),
+                       m.value("gh100_members", std::vector<std::string>())});
     return out;
+}
+
+std::vector<std::string> load_gh100_list(const char* key) {
+    const auto j = catalogue_json();
+    if (!j.contains("gh100")) return {};
+    return j.at("gh100").value(key, std::vector<std::string>());
 }
 
 std::vector<metric_entry> load() {
@@ -62,6 +69,16 @@ const metric_entry* find_metric(const std::string& id) {
 
 const std::vector<metric_family>& metric_families() {
     static const std::vector<metric_family> all = load_families();
+    return all;
+}
+
+const std::vector<std::string>& absent_on_gh100() {
+    static const std::vector<std::string> all = load_gh100_list("absent");
+    return all;
+}
+
+const std::vector<std::string>& gh100_derived_sections() {
+    static const std::vector<std::string> all = load_gh100_list("derived_sections");
     return all;
 }
 

@@ -24,6 +24,7 @@ struct metric_family {
     std::string example;
     std::string meaning;
     std::string collected_by;
+    std::vector<std::string> gh100_members;  // the family's metrics on GH100 (H100, H200), for `roofline metrics`
 };
 
 // In id order.
@@ -33,5 +34,9 @@ const std::vector<metric_family>& metric_families();
 // Whether any stage reads the metric: it is in the catalogue or in one of its families. The kernel
 // table keeps only these (a --set full capture has some 2,200 metrics; the engine reads ~160).
 bool engine_reads(std::string_view id);
+// Catalogue ids a GH100 (H100, H200) does not have (other chips' tensor paths): ncu refuses them in --metrics.
+const std::vector<std::string>& absent_on_gh100();
+// The stock ncu sections that define the catalogue's derived__ metrics, which --metrics cannot name.
+const std::vector<std::string>& gh100_derived_sections();
 
 }  // namespace roofline

@@ -17,5 +17,7 @@ int project_command(const std::vector<std::string>& args, const io& io);    // p
 int rules_command(const std::vector<std::string>& args, const io& io);      // reference_commands.cpp
 int explain_command(const std::vector<std::string>& args, const io& io);    // reference_commands.cpp
 int predict_command(const std::vector<std::string>& args, const io& io);    // predict_command.cpp
+int triage_command(const std::vector<std::string>& args, const io& io);     // triage_command.cpp
+int metrics_command(const std::vector<std::string>& args, const io& io);    // metrics_command.cpp
 
 }  // namespace roofline::cli

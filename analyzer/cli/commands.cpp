@@ -16,6 +16,10 @@ const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"analyze", "FILE", "place every kernel of an Nsight Compute CSV export on its GPU's roofline",
          "roofline analyze report.csv -o report.md", analyze_command},
+        {"triage", "FILE", "rank an Nsight Systems kernel summary by GPU time; the ncu commands that profile the top kernels",
+         "roofline triage tests/data/nsys/training_step_kern_sum.csv --cover 80%", triage_command},
+        {"metrics", "", "the metrics the model and rule trees read: a list for ncu --metrics, or a section file",
+         "roofline metrics --format section -o sections/roofline.section", metrics_command},
         {"gpus", "", "list the GPU specs the engine knows", "roofline gpus", gpus_command},
         {"pairs", "DIR", "the naive -> fixed validation table of kernels/ from a capture folder", "roofline pairs examples/h100 --check",
          pairs_command},

@@ -8,7 +8,15 @@ namespace {
 
 bool key_less(const std::pair<metric_key, double>& e, metric_key k) { return e.first < k; }
 
+thread_local metric_read_log* innermost_log = nullptr;
+
 }  // namespace
+
+metric_read_log::metric_read_log() : outer_(innermost_log) { innermost_log = this; }
+metric_read_log::~metric_read_log() { innermost_log = outer_; }
+void metric_read_log::note(std::string_view id) {
+    for (metric_read_log* log = innermost_log; log; log = log->outer_) log->ids_.emplace(id);
+}
 
 metric_values::metric_values(std::initializer_list<std::pair<std::string_view, double>> values) {
     for (const auto& [id, v] : values) (*this)[id] = v;
@@ -19,6 +27,7 @@ metric_values::metric_values(const std::map<std::string, double>& values) {
 }
 
 std::optional<double> metric_values::find(std::string_view id) const {
+    metric_read_log::note(id);
     const auto key = find_metric_key(id);
     if (!key) return std::nullopt;
     auto it = std::lower_bound(entries_.begin(), entries_.end(), *key, key_less);

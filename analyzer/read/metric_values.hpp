@@ -9,12 +9,32 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace roofline {
+
+// While one is alive, every id looked up by metric_values::find() on this thread is added to its set:
+// `roofline metrics` runs the model and the rule trees over a kernel holding every metric, to learn
+// which metrics each of them reads (analyzer/diagnose/metric_plan.cpp). Nested logs all record.
+class metric_read_log {
+public:
+    metric_read_log();
+    ~metric_read_log();
+    metric_read_log(const metric_read_log&) = delete;
+    metric_read_log& operator=(const metric_read_log&) = delete;
+    const std::set<std::string>& ids() const { return ids_; }
+    // Records a read that does not go through find() (a walk over entries() that picks metrics by name).
+    static void note(std::string_view id);
+
+private:
+    friend class metric_values;
+    std::set<std::string> ids_;
+    metric_read_log* outer_;
+};
 
 class metric_values {
 public:

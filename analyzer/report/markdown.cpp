@@ -115,6 +115,19 @@ void write_header(std::ostream& o, const analysis& a) {
         o << "- Practical shares of " << names << " are defaults, " << default_practical_reason()
           << ". Each kernel's resource table marks them (default).\n";
     }
+    std::size_t lacking_kernels = 0, lacking_nodes = 0;
+    for (const auto& k : a.kernels) {
+        std::size_t n = 0;
+        for (const auto& v : k.diagnosis.path) n += v.result == rules::visited_node::outcome::cannot_evaluate ? 1 : 0;
+        lacking_nodes += n;
+        lacking_kernels += n > 0 ? 1 : 0;
+    }
+    if (lacking_nodes > 0)
+        o << "- Counters missing: " << count_text(lacking_nodes, "rule node", "rule nodes") << " on " << lacking_kernels << " of "
+          << count_text(a.kernels.size(), "kernel", "kernels")
+          << " could not be evaluated (each kernel's section lists them); "
+          << (a.read.form == ncu_form::details ? "a details page shows few metrics: the raw page of the same report holds every one collected\n"
+                                               : "`roofline metrics` prints every metric the engine reads, for `ncu --metrics`\n");
     o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the spec's figure "
          "scaled to that clock (each kernel's resource table says which).\n\n";
 }
@@ -166,6 +179,32 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
     }
 }
 
+// The rule nodes the capture lacked counters for, each with the names it needed, and the fix: the
+// metric plan (`roofline metrics`) collects everything the engine reads.
+void write_not_evaluated(std::ostream& o, const rules::diagnosis& d, ncu_form form) {
+    std::string nodes;
+    std::size_t count = 0;
+    for (const auto& v : d.path) {
+        if (v.result != rules::visited_node::outcome::cannot_evaluate) continue;
+        std::string names;
+        for (const auto& m : v.missing) names += (names.empty() ? "" : ", ") + m;
+        nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" + names + ")";
+    }
+    if (count == 0 && d.missing_metrics.empty()) return;
+    if (count > 0) o << "\nNot evaluated for lack of counters: " << count_text(count, "rule node", "rule nodes") << ": " << nodes << ".\n";
+    if (form == ncu_form::details)
+        // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
+        o << "\nThe details page lacks " << count_text(d.missing_metrics.size(), "value", "values")
+          << "; the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
+             "--page raw > report.csv` and analyse report.csv (what it still lacks, collect with `"
+          << rules::ncu_flags_for(d.missing_metrics) << "`).\n";
+    else
+        o << "\nThe capture lacks " << count_text(d.missing_metrics.size(), "value", "values")
+          << ": profile with every metric the engine reads, `ncu --metrics \"$(roofline metrics)\" ...` (`roofline metrics "
+             "--format section` writes them as a section file), or collect these alone with `"
+          << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
+}
+
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
 // the top findings; then a collapsed block with everything else.
 void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form) {
@@ -203,15 +242,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
         if (findings.size() > top_findings)
             o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
     }
-    if (!k.diagnosis.missing_metrics.empty() && form == ncu_form::details)
-        // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
-        o << "\nSome rules could not run: the details page lacks " << count_text(k.diagnosis.missing_metrics.size(), "value", "values")
-          << "; the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
-             "--page raw > report.csv` and analyse report.csv (what it still lacks, collect with `"
-          << rules::ncu_flags_for(k.diagnosis.missing_metrics) << "`).\n";
-    else if (!k.diagnosis.missing_metrics.empty())
-        o << "\nSome rules could not run: the capture lacks " << count_text(k.diagnosis.missing_metrics.size(), "value", "values")
-          << "; collect them with `" << rules::ncu_flags_for(k.diagnosis.missing_metrics) << "`.\n";
+    write_not_evaluated(o, k.diagnosis, form);
 
     o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees walked</summary>\n\n";
     o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << k.roof.sm_clock_source << ")";

@@ -117,6 +117,12 @@ std::string render_terminal(const analysis& a, const print_options& options) {
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
         }
     }
+    std::size_t lacking = 0;
+    for (const auto& k : a.kernels)
+        for (const auto& v : k.diagnosis.path) lacking += v.result == rules::visited_node::outcome::cannot_evaluate ? 1 : 0;
+    if (lacking > 0)
+        o << "\n" << count_text(lacking, "rule node", "rule nodes")
+          << " could not be evaluated for lack of counters; collect them with ncu --metrics \"$(roofline metrics)\"\n";
     const std::string command = "roofline analyze " + printable(a.input) + " -o report.md";
     const std::string why = "Full report with the evidence and the tree paths:";
     o << "\n" << p.dim(one_or_two_lines(why, " ", command, why.size() + 1 + command.size(), options.width)) << "\n";

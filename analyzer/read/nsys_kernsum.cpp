@@ -1,0 +1,216 @@
+#include "analyzer/read/nsys_kernsum.hpp"
+
+#include "analyzer/base/input_error.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string_view>
+
+namespace roofline {
+namespace {
+
+struct nsys_field {
+    std::string text;
+    std::size_t column = 0;  // 1-based, where the field starts (its opening quote, if any)
+};
+
+// One line of nsys' CSV: fields separated by commas, a field quoted where it holds a comma or a
+// quote (a quote inside doubled); where a quote is broken, the column of the fault and what is wrong.
+struct nsys_split {
+    std::vector<nsys_field> fields;
+    std::size_t bad_quote_column = 0;  // 0: none
+    std::string bad_quote_what;
+};
+
+nsys_split nsys_split_line(std::string_view line) {
+    nsys_split r;
+    std::size_t i = 0;
+    while (true) {
+        nsys_field f;
+        f.column = i + 1;
+        if (i < line.size() && line[i] == '"') {
+            std::size_t j = i + 1;
+            bool closed = false;
+            while (j < line.size()) {
+                if (line[j] == '"') {
+                    if (j + 1 < line.size() && line[j + 1] == '"') {
+                        f.text += '"';
+                        j += 2;
+                        continue;
+                    }
+                    closed = true;
+                    break;
+                }
+                f.text += line[j++];
+            }
+            if (!closed) {
+                r.bad_quote_column = i + 1;
+                r.bad_quote_what = "a quoted field that does not end on its line";
+                return r;
+            }
+            i = j + 1;  // past the closing quote
+            if (i < line.size() && line[i] != ',') {
+                r.bad_quote_column = i + 1;
+                r.bad_quote_what = "text after a closing quote (a quote inside a field is written twice)";
+                return r;
+            }
+        } else {
+            const std::size_t end = std::min(line.find(',', i), line.size());
+            f.text = std::string(line.substr(i, end - i));
+            i = end;
+        }
+        r.fields.push_back(std::move(f));
+        if (i >= line.size()) break;
+        ++i;  // the comma
+        if (i == line.size()) {  // a trailing comma: one empty field more
+            r.fields.push_back({"", i + 1});
+            break;
+        }
+    }
+    return r;
+}
+
+// The header's layout: the columns the summary reads and the time unit of "Total Time".
+struct nsys_layout {
+    std::string name;
+    std::size_t total = 0, instances = 0, name_column = 0, columns = 0;
+    double ns_per_unit = 1.0;
+};
+
+// "Total Time (ns)" -> the unit's size in ns; nullopt for a unit nsys' --timeunit does not make.
+std::optional<double> nsys_time_unit(std::string_view unit) {
+    if (unit == "ns") return 1.0;
+    if (unit == "us") return 1e3;
+    if (unit == "ms") return 1e6;
+    if (unit == "s") return 1e9;
+    return std::nullopt;
+}
+
+// Whether the fields are a kernel summary's header (FORMATS.md, "Nsight Systems"): the first is
+// "Time (%)" (current) or "Time(%)" (gpukernsum), one is "Instances" (which no other nsys summary
+// has: cuda_api_sum counts "Num Calls", the memory summaries "Count") and the last is "Name".
+std::optional<nsys_layout> kernsum_layout(const std::vector<nsys_field>& f, const std::string& file, std::size_t line) {
+    if (f.size() < 4 || (f.front().text != "Time (%)" && f.front().text != "Time(%)") || f.back().text != "Name") return std::nullopt;
+    nsys_layout l;
+    l.columns = f.size();
+    l.name_column = f.size() - 1;
+    bool total = false, instances = false, grid = false, average = false;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+        const std::string& t = f[i].text;
+        if (t == "Instances") l.instances = i, instances = true;
+        if (t == "GridXYZ") grid = true;
+        if (t == "Average") average = true;
+        if (t.rfind("Total Time (", 0) == 0 && t.back() == ')') {
+            const std::string unit = t.substr(12, t.size() - 13);
+            auto scale = nsys_time_unit(unit);
+            if (!scale)
+                throw input_error(error_code::bad_unit, file, line, f[i].column,
+                                  "\"" + t + "\": a time unit nsys' --timeunit does not write (ns, us, ms or s)");
+            l.total = i, total = true, l.ns_per_unit = *scale;
+        }
+    }
+    if (!total || !instances) return std::nullopt;
+    l.name = average ? "gpukernsum" : grid ? "cuda_gpu_kern_sum (with GridXYZ, BlockXYZ)" : "cuda_gpu_kern_sum";
+    return l;
+}
+
+double nsys_number(const nsys_field& f, const std::string& column, const std::string& file, std::size_t line) {
+    std::string_view t = f.text;
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+    double v = 0.0;
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(v) || v < 0.0)
+        throw input_error(error_code::bad_number, file, line, f.column,
+                          "expected a number of 0 or more in column \"" + column + "\", got \"" + f.text + "\"");
+    return v;
+}
+
+}  // namespace
+
+nsys_kernsum read_nsys_kernsum(std::istream& in, const std::string& file) {
+    nsys_kernsum out;
+    out.file = file;
+    std::optional<nsys_layout> l;
+    std::vector<nsys_field> header;
+    bool in_block = false, any_line = false, looks_like_ncu = false;
+    std::map<std::string, std::size_t> by_name;
+    std::string text;
+    std::size_t line = 0;
+    while (std::getline(in, text)) {
+        ++line;
+        if (!text.empty() && text.back() == '\r') text.pop_back();
+        if (line == 1 && text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+        if (!text.empty()) any_line = true;
+        if (text.rfind("\"ID\",", 0) == 0) looks_like_ncu = true;
+        // A stream of several reports: each begins with "Processing [x.sqlite] with [...]..." and ends
+        // at a blank line.
+        if (in_block && (text.empty() || text.rfind("Processing [", 0) == 0)) {
+            in_block = false;
+            continue;
+        }
+        if (!in_block) {
+            auto s = nsys_split_line(text);
+            if (s.bad_quote_column) continue;  // not a header; another report's text
+            auto found = kernsum_layout(s.fields, file, line);
+            if (!found) continue;
+            if (l)
+                throw input_error(error_code::unknown_format, file, line, 1,
+                                  "a second kernel summary (the first starts at line " + std::to_string(out.header_line) +
+                                      "): give one report's output");
+            l = found;
+            header = s.fields;
+            out.layout = l->name;
+            out.header_line = line;
+            in_block = true;
+            continue;
+        }
+        auto s = nsys_split_line(text);
+        if (s.bad_quote_column) throw input_error(error_code::bad_quote, file, line, s.bad_quote_column, s.bad_quote_what);
+        if (s.fields.size() != l->columns) {
+            const std::size_t column = s.fields.size() > l->columns ? s.fields[l->columns].column : text.size() + 1;
+            throw input_error(error_code::column_count, file, line, column,
+                              std::to_string(s.fields.size()) + " fields, but the header (line " + std::to_string(out.header_line) +
+                                  ") has " + std::to_string(l->columns) +
+                                  (s.fields.size() > l->columns ? " (a name with a comma must be quoted)" : ""));
+        }
+        const double total = nsys_number(s.fields[l->total], header[l->total].text, file, line) * l->ns_per_unit;
+        const double instances = nsys_number(s.fields[l->instances], header[l->instances].text, file, line);
+        const std::string& name = s.fields[l->name_column].text;
+        if (name.empty()) throw input_error(error_code::unknown_format, file, line, s.fields[l->name_column].column, "a kernel without a name");
+        auto it = by_name.find(name);
+        if (it == by_name.end()) {
+            by_name.emplace(name, out.kernels.size());
+            out.kernels.push_back({name, total, instances, line, 1});
+        } else {
+            auto& k = out.kernels[it->second];
+            k.total_ns += total;
+            k.instances += instances;
+            ++k.rows;
+        }
+    }
+    if (!any_line) throw input_error(error_code::empty_input, file, 0, 0, "the input is empty");
+    if (!l)
+        throw input_error(error_code::unknown_format, file, 1, 1,
+                          looks_like_ncu ? std::string("this is an Nsight Compute export: analyse it with `roofline analyze`")
+                                         : std::string("no Nsight Systems kernel summary: expected the header of `nsys stats --report "
+                                                       "cuda_gpu_kern_sum --format csv` (Time (%),Total Time (ns),Instances,...,Name) "
+                                                       "or of the older gpukernsum report"));
+    if (out.kernels.empty())
+        throw input_error(error_code::header_only, file, out.header_line, 1, "a kernel summary header but no kernel rows");
+    return out;
+}
+
+nsys_kernsum read_nsys_kernsum_file(const std::string& path) {
+    if (path == "-") return read_nsys_kernsum(std::cin, "<stdin>");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
+    return read_nsys_kernsum(in, path);
+}
+
+}  // namespace roofline
