@@ -13,7 +13,8 @@ const char* const version = "roofline " ROOFLINE_VERSION;
 const char* const exit_codes =
     "exit codes:\n"
     "  0  done\n"
-    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json\n"
+    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json, or diff --fail-if-slower\n"
+    "     found the workload or a kernel slower by more than its threshold (the report is written all the same)\n"
     "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n"
     "  3  an internal error (a bug: please report it with the input)\n";
 

@@ -16,6 +16,8 @@ const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"analyze", "FILE", "place every kernel of an Nsight Compute CSV export on its GPU's roofline",
          "roofline analyze report.csv -o report.md", analyze_command},
+        {"diff", "BASE NEW", "compare two captures of one program (before, after): time, roofline movement, findings; a CI gate",
+         "roofline diff before.csv after.csv --fail-if-slower 5 -o diff.md", diff_command},
         {"gpus", "", "list the GPU specs the engine knows", "roofline gpus", gpus_command},
         {"pairs", "DIR", "the naive -> fixed validation table of kernels/ from a capture folder", "roofline pairs examples/h100 --check",
          pairs_command},
