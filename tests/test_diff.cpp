@@ -302,3 +302,41 @@ TEST_CASE("on a terminal, diff prints the compact view") {
     CHECK(r.out.find("different GPUs") != std::string::npos);
     CHECK(r.out.find("\033[") == std::string::npos);  // no colour unless the console allows it
 }
+
+TEST_CASE("a fix that renames its kernel shows the naive one gone and the fixed one new, with their findings") {
+    // pairs_raw.csv holds a naive and a fixed kernel of each pair: the reduction with a
+    // __syncthreads per tree step (reduce_naive) as the base, the shuffle reduction as the new capture.
+    analyze_options naive, fixed;
+    naive.filter.kernel_name = "regex:^reduce_naive$";
+    fixed.filter.kernel_name = "regex:^reduce_shuffle$";
+    double t_naive = 0, t_fixed = 0;
+    for (const auto& [key, t] : raw_times("examples/h100/pairs_raw.csv")) {
+        if (function_name(std::get<0>(key)) == "reduce_naive") t_naive += t;
+        if (function_name(std::get<0>(key)) == "reduce_shuffle") t_fixed += t;
+    }
+    REQUIRE(t_naive > 0);
+    REQUIRE(t_fixed > 0);
+    const capture_diff d =
+        diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive), analyze_example("examples/h100/pairs_raw.csv", fixed), {});
+    CHECK(d.matched == 0);
+    CHECK(d.gone == 1);
+    CHECK(d.added == 1);
+    REQUIRE(d.kernels.size() == 2);
+    CHECK(d.kernels[0].status == diff_status::gone);
+    CHECK(d.kernels[1].status == diff_status::added);
+    REQUIRE(d.total_change_pct);
+    CHECK(*d.total_change_pct == doctest::Approx((t_fixed - t_naive) / t_naive * 100.0));
+    // The pair was built to show barrier stalls (kernels/pairs.json): that finding goes with the naive kernel.
+    const auto& gone = d.kernels[0].findings_gone;
+    CHECK(std::find(gone.begin(), gone.end(), "barrier-stalls") != gone.end());
+    const auto& appeared = d.kernels[1].findings_appeared;
+    CHECK(std::find(appeared.begin(), appeared.end(), "barrier-stalls") == appeared.end());
+    // No matched kernel: the gate reads the workload total alone, which got faster.
+    diff_options o;
+    o.fail_if_slower_pct = 0;
+    CHECK_FALSE(diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive), analyze_example("examples/h100/pairs_raw.csv", fixed), o)
+                    .gate_failed());
+    const std::string md = render_diff_markdown(d, "");
+    CHECK(md.find("(gone)") != std::string::npos);
+    CHECK(md.find("(new)") != std::string::npos);
+}
