@@ -1,4 +1,4 @@
-// The subcommands: analyze, gpus, pairs, lessons, calibrate, rules, explain. run() returns the exit code; bad input throws input_error.
+// The subcommands: analyze, diff, gpus, pairs, lessons, calibrate, rules, explain. run() returns the exit code; bad input throws input_error.
 #pragma once
 
 #include <cstddef>
