@@ -97,12 +97,16 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << text; }}});
         io.err << "roofline: wrote " << path << "\n";
     }
-    if (!result.same_gpu)
+    // The warning and the gate's failures go to stderr too, unless the report that holds them is on stdout
+    // for a person to read (JSON for a script, or a file, leaves stderr to say it).
+    const bool said = !to_file && format != "json";
+    if (!result.same_gpu && !said)
         io.err << "roofline: warning: the captures ran on different GPUs (" << result.base.gpu.name << ", " << result.next.gpu.name
                << "): a diff across GPUs is a projection, not a regression check\n";
     if (result.gate_failed()) {
-        io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed:\n";
-        for (const auto& f : result.gate_failures) io.err << "  " << f << "\n";
+        io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed" << (said ? "" : ":") << "\n";
+        if (!said)
+            for (const auto& f : result.gate_failures) io.err << "  " << f << "\n";
         return 1;
     }
     return 0;
