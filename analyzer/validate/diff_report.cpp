@@ -144,9 +144,8 @@ ojson capture_json(const analysis& a) {
 }  // namespace diff_printing
 }  // namespace
 
-using namespace diff_printing;
-
 std::string render_diff_markdown(const capture_diff& d, const std::string& chart_file) {
+    using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
     std::ostringstream o;
     o << "# Roofline diff: " << d.base.input << " -> " << d.next.input << "\n\n";
     if (!d.same_gpu) o << "> " << gpu_warning(d) << "\n\n";
@@ -188,6 +187,7 @@ std::string render_diff_markdown(const capture_diff& d, const std::string& chart
 }
 
 std::string render_diff_json(const capture_diff& d) {
+    using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
     ojson kernels = ojson::array();
     for (std::size_t i = 0; i < d.kernels.size(); ++i) {
         const auto& k = d.kernels[i];
@@ -224,6 +224,7 @@ std::string render_diff_json(const capture_diff& d) {
 }
 
 std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t width) {
+    using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
     auto paint = [colour](const char* code, const std::string& s) { return colour ? std::string("\033[") + code + "m" + s + "\033[0m" : s; };
     auto fit = [](const std::string& s, std::size_t w, bool right) {
         if (s.size() > w) return s.substr(0, w - 1) + "~";
@@ -267,6 +268,7 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
 }
 
 std::string render_diff_chart(const capture_diff& d) {
+    using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
     std::vector<diff_chart_kernel> rows;
     for (std::size_t i = 0; i < d.kernels.size(); ++i) rows.push_back({d.kernels[i].base, d.kernels[i].next, i + 1});
     const std::string gpus = d.same_gpu ? d.base.gpu.name : d.base.gpu.name + " -> " + d.next.gpu.name;
