@@ -4,6 +4,7 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/text.hpp"
 #include "analyzer/validate/diff.hpp"
 #include "test_support.hpp"
 
@@ -14,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
+#include <functional>
 #include <filesystem>
 #include <map>
 #include <numeric>
@@ -208,6 +211,10 @@ TEST_CASE("several kernels of one name and launch shape are matched in launch or
         }
     }
     CHECK(seen == 2);
+    const std::string md = render_diff_markdown(d, "");
+    CHECK(md.find("(1 name and shape here)") != std::string::npos);
+    CHECK(md.find(kernel_label(name) + " #1") != std::string::npos);
+    CHECK(md.find(kernel_label(name) + " #2") != std::string::npos);
 }
 
 TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for each kernel that moved") {
@@ -236,6 +243,49 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
     CHECK(kernels == drawn);
     CHECK(arrows >= 1);  // the H200's extra bandwidth moves the memory-bound kernels up
     CHECK(arrows <= d.matched);
+    // Each arrow leaves a base mark and reaches the new mark of the same kernel (9 px clear of each
+    // centre), and every kernel's number is labelled once.
+    struct mark {
+        double x, y;
+        std::string number, side;
+    };
+    std::vector<mark> marks;
+    std::vector<std::array<double, 4>> lines;
+    std::set<std::string> labels;
+    std::size_t label_count = 0;
+    std::function<void(const boost::property_tree::ptree&)> walk = [&](const boost::property_tree::ptree& node) {
+        for (const auto& [tag, child] : node) {
+            if (tag == "<xmlattr>") continue;
+            const std::string cls = child.get("<xmlattr>.class", "");
+            if (tag == "circle" && cls == "kernel") {
+                const std::string title = child.get("title", "");
+                marks.push_back({child.get<double>("<xmlattr>.cx"), child.get<double>("<xmlattr>.cy"), child.get("<xmlattr>.data-number", ""),
+                                 title.substr(0, title.find(':'))});
+            }
+            if (tag == "line" && cls == "arrow")
+                lines.push_back({child.get<double>("<xmlattr>.x1"), child.get<double>("<xmlattr>.y1"), child.get<double>("<xmlattr>.x2"),
+                                 child.get<double>("<xmlattr>.y2")});
+            if (tag == "text" && cls == "label") labels.insert(child.get("<xmlattr>.data-number", "")), ++label_count;
+            walk(child);
+        }
+    };
+    walk(tree);
+    CHECK(lines.size() == arrows);
+    for (const auto& l : lines) {
+        auto near = [&](double x, double y, const char* side) -> const mark* {
+            for (const auto& m : marks)
+                if (m.side == side && std::fabs(std::hypot(m.x - x, m.y - y) - 9.0) < 0.05) return &m;
+            return nullptr;
+        };
+        const mark* from = near(l[0], l[1], "base");
+        const mark* to = near(l[2], l[3], "new");
+        REQUIRE(from);
+        REQUIRE(to);
+        CHECK(from->number == to->number);
+    }
+    // 8 kernels, 16 marks: here every number finds room, once.
+    CHECK(label_count == d.kernels.size());
+    for (std::size_t i = 1; i <= d.kernels.size(); ++i) CHECK(labels.count(std::to_string(i)) == 1);
     // The same diff twice: the same bytes; --no-chart links none.
     const std::vector<std::string> again = {source_path("examples/h100/kernels_raw.csv"), source_path("examples/h200/kernels_raw.csv"),
                                             "--format", "markdown"};

@@ -85,9 +85,10 @@ std::string matching_words(const capture_diff& d) {
     std::string s = "kernels are matched by their full name and launch shape (grid and block): " + std::to_string(d.matched) +
                     " matched, " + std::to_string(d.gone) + " gone (only in the base), " + std::to_string(d.added) +
                     " new (only in the new capture)";
-    if (d.ambiguous_keys)
-        s += "; " + std::to_string(d.ambiguous_keys) + (d.ambiguous_keys == 1 ? " name and shape holds" : " names and shapes hold") +
-             " several kernels on one side: matched in launch order and numbered #1, #2, ...";
+    s += "; several kernels of one name and shape on a side are matched in launch order and numbered #1, #2, ... (" +
+         (d.ambiguous_keys == 0 ? std::string("none here")
+                                : std::to_string(d.ambiguous_keys) + (d.ambiguous_keys == 1 ? " name and shape here" : " names and shapes here")) +
+         ")";
     return s;
 }
 
