@@ -17,8 +17,8 @@
 
 #include <array>
 #include <cmath>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
@@ -137,7 +137,8 @@ TEST_CASE("the gate trips exactly above the largest slowdown, never within the n
     // (the spec sheets' 4.8 TB/s against 3.35: 1.43x; copy_vec4 runs at 81% and 85% of it), far past 5%.
     diff_options o;
     o.fail_if_slower_pct = 5.0;
-    CHECK(diff_analyses(analyze_example("examples/h200/kernels_raw.csv"), analyze_example("examples/h100/kernels_raw.csv"), o).gate_failed());
+    CHECK(
+        diff_analyses(analyze_example("examples/h200/kernels_raw.csv"), analyze_example("examples/h100/kernels_raw.csv"), o).gate_failed());
 }
 
 TEST_CASE("a kernel only in the base is gone, only in the new capture new; the workload total counts both") {
@@ -152,8 +153,8 @@ TEST_CASE("a kernel only in the base is gone, only in the new capture new; the w
         if (function_name(std::get<0>(key)).rfind("transpose", 0) == 0) transposes += t, ++n_transpose;
     }
     REQUIRE(n_transpose == 2);
-    const capture_diff d =
-        diff_analyses(analyze_example("examples/h100/kernels_raw.csv"), analyze_example("examples/h100/kernels_raw.csv", only_transpose), {});
+    const capture_diff d = diff_analyses(analyze_example("examples/h100/kernels_raw.csv"),
+                                         analyze_example("examples/h100/kernels_raw.csv", only_transpose), {});
     CHECK(d.matched == 2);
     CHECK(d.gone == all.size() - 2);
     CHECK(d.added == 0);
@@ -174,8 +175,8 @@ TEST_CASE("a kernel only in the base is gone, only in the new capture new; the w
         }
     }
     // Matched and gone kernels come before new ones; the reverse diff has the same kernels as new.
-    const capture_diff r =
-        diff_analyses(analyze_example("examples/h100/kernels_raw.csv", only_transpose), analyze_example("examples/h100/kernels_raw.csv"), {});
+    const capture_diff r = diff_analyses(analyze_example("examples/h100/kernels_raw.csv", only_transpose),
+                                         analyze_example("examples/h100/kernels_raw.csv"), {});
     CHECK(r.added == all.size() - 2);
     CHECK(r.gone == 0);
     CHECK(r.kernels.front().base != nullptr);
@@ -234,7 +235,8 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
     boost::property_tree::read_xml(in, tree);  // well-formed
     // Every kernel twice (base and new) and one arrow per matched kernel whose points are apart:
     // each pair of marks must be counted, and arrows are at most the kernels matched.
-    const capture_diff d = diff_analyses(analyze_example("examples/h100/kernels_raw.csv"), analyze_example("examples/h200/kernels_raw.csv"), {});
+    const capture_diff d =
+        diff_analyses(analyze_example("examples/h100/kernels_raw.csv"), analyze_example("examples/h200/kernels_raw.csv"), {});
     std::size_t kernels = 0, arrows = 0;
     for (std::size_t at = svg.find("class=\"kernel\""); at != std::string::npos; at = svg.find("class=\"kernel\"", at + 1)) ++kernels;
     for (std::size_t at = svg.find("class=\"arrow\""); at != std::string::npos; at = svg.find("class=\"arrow\"", at + 1)) ++arrows;
@@ -259,8 +261,8 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
             const std::string cls = child.get("<xmlattr>.class", "");
             if (tag == "circle" && cls == "kernel") {
                 const std::string title = child.get("title", "");
-                marks.push_back({child.get<double>("<xmlattr>.cx"), child.get<double>("<xmlattr>.cy"), child.get("<xmlattr>.data-number", ""),
-                                 title.substr(0, title.find(':'))});
+                marks.push_back({child.get<double>("<xmlattr>.cx"), child.get<double>("<xmlattr>.cy"),
+                                 child.get("<xmlattr>.data-number", ""), title.substr(0, title.find(':'))});
             }
             if (tag == "line" && cls == "arrow")
                 lines.push_back({child.get<double>("<xmlattr>.x1"), child.get<double>("<xmlattr>.y1"), child.get<double>("<xmlattr>.x2"),
@@ -335,7 +337,8 @@ TEST_CASE("diff's command-line mistakes are usage errors and write nothing") {
     CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--noise", "-1"}), doctest::Contains("--noise takes a percentage"), input_error);
     CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--fail-if-slower", "abc"}), doctest::Contains("--fail-if-slower takes a percentage"),
                          input_error);
-    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--format", "svg"}), doctest::Contains("--format takes markdown, json, terminal"), input_error);
+    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--format", "svg"}), doctest::Contains("--format takes markdown, json, terminal"),
+                         input_error);
     const auto out = temp_path("diff-bad.md");
     CHECK_THROWS_AS(run_diff_cli({a, "/no/such/file.csv", "-o", out.string()}), input_error);
     CHECK_FALSE(std::filesystem::exists(out));
@@ -384,8 +387,9 @@ TEST_CASE("a fix that renames its kernel shows the naive one gone and the fixed 
     // No matched kernel: the gate reads the workload total alone, which got faster.
     diff_options o;
     o.fail_if_slower_pct = 0;
-    CHECK_FALSE(diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive), analyze_example("examples/h100/pairs_raw.csv", fixed), o)
-                    .gate_failed());
+    CHECK_FALSE(
+        diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive), analyze_example("examples/h100/pairs_raw.csv", fixed), o)
+            .gate_failed());
     const std::string md = render_diff_markdown(d, "");
     CHECK(md.find("(gone)") != std::string::npos);
     CHECK(md.find("(new)") != std::string::npos);

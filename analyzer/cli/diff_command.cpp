@@ -36,12 +36,13 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 int diff_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline diff BASE.csv NEW.csv [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and after (NEW) a change: "
+        "roofline diff BASE.csv NEW.csv [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and after (NEW) a "
+        "change: "
         "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared or went away, and "
         "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the details.\n\noptions");
     opts.add_options()("help,h", "show this help")("base", po::value<std::string>(), "the capture before the change")(
-        "new", po::value<std::string>(), "the capture after it")(
-        "output,o", po::value<std::string>(), "write the diff here (written whole or not at all); stdout otherwise")(
+        "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
+                                                                 "write the diff here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"),
         "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal when stdout is a terminal, "
         "markdown otherwise")("no-chart", "with -o and markdown, do not write the SVG chart beside the diff")(
@@ -63,7 +64,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : "";
     std::string format = vm["format"].as<std::string>();
-    const std::string by_extension = !to_file                  ? ""
+    const std::string by_extension = !to_file                   ? ""
                                      : ends_with(path, ".md")   ? "markdown"
                                      : ends_with(path, ".json") ? "json"
                                      : ends_with(path, ".txt")  ? "terminal"

@@ -16,12 +16,18 @@ namespace roofline {
 
 const char* status_text(diff_status s) {
     switch (s) {
-        case diff_status::faster: return "faster";
-        case diff_status::slower: return "slower";
-        case diff_status::within_noise: return "within noise";
-        case diff_status::gone: return "gone";
-        case diff_status::added: return "new";
-        case diff_status::unmeasured: return "no time";
+        case diff_status::faster:
+            return "faster";
+        case diff_status::slower:
+            return "slower";
+        case diff_status::within_noise:
+            return "within noise";
+        case diff_status::gone:
+            return "gone";
+        case diff_status::added:
+            return "new";
+        case diff_status::unmeasured:
+            return "no time";
     }
     return "";
 }

@@ -65,8 +65,9 @@ std::string gpu_warning(const capture_diff& d) {
 }
 
 std::string noise_words(const capture_diff& d) {
-    return pct_text(d.options.noise_pct) + (d.options.noise_pct == default_noise_pct ? " (the default" : " (set by `--noise`; the default is " +
-                                                                                                             pct_text(default_noise_pct)) +
+    return pct_text(d.options.noise_pct) +
+           (d.options.noise_pct == default_noise_pct ? " (the default"
+                                                     : " (set by `--noise`; the default is " + pct_text(default_noise_pct)) +
            ": ncu's run-to-run spread of a kernel's time, measured: see docs/diff.md)";
 }
 
@@ -86,8 +87,9 @@ std::string matching_words(const capture_diff& d) {
                     " matched, " + std::to_string(d.gone) + " gone (only in the base), " + std::to_string(d.added) +
                     " new (only in the new capture)";
     s += "; several kernels of one name and shape on a side are matched in launch order and numbered #1, #2, ... (" +
-         (d.ambiguous_keys == 0 ? std::string("none here")
-                                : std::to_string(d.ambiguous_keys) + (d.ambiguous_keys == 1 ? " name and shape here" : " names and shapes here")) +
+         (d.ambiguous_keys == 0
+              ? std::string("none here")
+              : std::to_string(d.ambiguous_keys) + (d.ambiguous_keys == 1 ? " name and shape here" : " names and shapes here")) +
          ")";
     return s;
 }
@@ -98,8 +100,8 @@ std::string side_words(const analysis& a) {
 }
 
 std::string total_words(const capture_diff& d) {
-    return format_duration_ns(d.base.total_ns) + " -> " + format_duration_ns(d.next.total_ns) + ", " + change_text(d.total_change_pct) + " (" +
-           status_text(d.total_status) + ")";
+    return format_duration_ns(d.base.total_ns) + " -> " + format_duration_ns(d.next.total_ns) + ", " + change_text(d.total_change_pct) +
+           " (" + status_text(d.total_status) + ")";
 }
 
 // The JSON report's number rule (docs/report-json.md): whole numbers as integers, anything else at
@@ -162,8 +164,9 @@ std::string render_diff_markdown(const capture_diff& d, const std::string& chart
     table t({"#", "kernel", "grid x block", "launches", "base", "new", "change", "status"});
     for (std::size_t i = 0; i < d.kernels.size(); ++i) {
         const auto& k = d.kernels[i];
-        const std::string launches = k.base && k.next ? std::to_string(k.base->group.launches) + " -> " + std::to_string(k.next->group.launches)
-                                                      : std::to_string(k.any().group.launches);
+        const std::string launches = k.base && k.next
+                                         ? std::to_string(k.base->group.launches) + " -> " + std::to_string(k.next->group.launches)
+                                         : std::to_string(k.any().group.launches);
         std::string status = status_text(k.status);
         if (k.over_gate) status = "**" + status + ": over the gate**";
         t.row({std::to_string(i + 1), label_of(k), shape_text(k.any().group), launches, time_cell(k.base), time_cell(k.next),
@@ -179,7 +182,8 @@ std::string render_diff_markdown(const capture_diff& d, const std::string& chart
         m.row({std::to_string(i + 1), label_of(k), both(k, [](const analysed_kernel& x) { return verdict_text(x.verdict); }),
                both(k, [](const analysed_kernel& x) { return roof_pct_text(x); }),
                both(k, [](const analysed_kernel& x) { return intensity_text(x.roof, resource::dram); }),
-               both(k, [](const analysed_kernel& x) { return achieved_text(x); }), ids_text(k.findings_appeared), ids_text(k.findings_gone)});
+               both(k, [](const analysed_kernel& x) { return achieved_text(x); }), ids_text(k.findings_appeared),
+               ids_text(k.findings_gone)});
     }
     o << m.markdown();
     o << "\nA finding appeared when the new capture's rule trees report it and the base's do not, by finding id "
@@ -211,14 +215,16 @@ std::string render_diff_json(const capture_diff& d) {
                {"new", capture_json(d.next)},
                {"same_gpu", d.same_gpu},
                {"noise_pct", number(d.options.noise_pct)},
-               {"total", {{"base_ns", number(d.base.total_ns)},
-                          {"new_ns", number(d.next.total_ns)},
-                          {"change_pct", optional_number(d.total_change_pct)},
-                          {"status", status_text(d.total_status)},
-                          {"over_gate", d.total_over_gate}}},
-               {"gate", {{"fail_if_slower_pct", optional_number(d.options.fail_if_slower_pct)},
-                         {"failed", d.gate_failed()},
-                         {"failures", d.gate_failures}}},
+               {"total",
+                {{"base_ns", number(d.base.total_ns)},
+                 {"new_ns", number(d.next.total_ns)},
+                 {"change_pct", optional_number(d.total_change_pct)},
+                 {"status", status_text(d.total_status)},
+                 {"over_gate", d.total_over_gate}}},
+               {"gate",
+                {{"fail_if_slower_pct", optional_number(d.options.fail_if_slower_pct)},
+                 {"failed", d.gate_failed()},
+                 {"failures", d.gate_failures}}},
                {"matching", {{"matched", d.matched}, {"gone", d.gone}, {"new", d.added}, {"ambiguous_keys", d.ambiguous_keys}}},
                {"kernels", kernels}};
     return j.dump(2) + "\n";
@@ -226,7 +232,9 @@ std::string render_diff_json(const capture_diff& d) {
 
 std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t width) {
     using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
-    auto paint = [colour](const char* code, const std::string& s) { return colour ? std::string("\033[") + code + "m" + s + "\033[0m" : s; };
+    auto paint = [colour](const char* code, const std::string& s) {
+        return colour ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
+    };
     auto fit = [](const std::string& s, std::size_t w, bool right) {
         if (s.size() > w) return s.substr(0, w - 1) + "~";
         const std::string pad(w - s.size(), ' ');
@@ -235,8 +243,7 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     std::ostringstream o;
     o << paint("1", "roofline diff") << "  " << printable(d.base.input) << " -> " << printable(d.next.input) << "  (" << d.base.gpu.name
       << (d.same_gpu ? "" : " -> " + d.next.gpu.name) << ")\n";
-    if (!d.same_gpu)
-        o << paint("1;33", "different GPUs:") << " a diff across GPUs is a projection, not a regression check\n";
+    if (!d.same_gpu) o << paint("1;33", "different GPUs:") << " a diff across GPUs is a projection, not a regression check\n";
     o << "total " << total_words(d) << "; noise floor " << pct_text(d.options.noise_pct) << "; " << d.matched << " matched, " << d.gone
       << " gone, " << d.added << " new\n\n";
     // # name base new change status verdict: the name takes what the rest leaves.
@@ -249,8 +256,9 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
         const std::string status = fit(status_text(k.status), 13, false);
         const char* code = k.status == diff_status::slower ? "31" : k.status == diff_status::faster ? "32" : "2";
         const auto& v = k.next ? *k.next : *k.base;
-        o << fit(std::to_string(i + 1), 4, true) << "  " << fit(label_of(k), name_w, false) << "  " << fit(time_cell(k.base), 9, true) << "  "
-          << fit(time_cell(k.next), 9, true) << "  " << fit(change_text(k.change_pct), 8, true) << "  " << paint(code, status) << "  "
+        o << fit(std::to_string(i + 1), 4, true) << "  " << fit(label_of(k), name_w, false) << "  " << fit(time_cell(k.base), 9, true)
+          << "  " << fit(time_cell(k.next), 9, true) << "  " << fit(change_text(k.change_pct), 8, true) << "  " << paint(code, status)
+          << "  "
           << (k.base && k.next && verdict_text(k.base->verdict) != verdict_text(k.next->verdict)
                   ? verdict_text(k.base->verdict) + " -> " + verdict_text(k.next->verdict)
                   : verdict_text(v.verdict))
@@ -279,8 +287,9 @@ std::string render_diff_chart(const capture_diff& d) {
         "tables, stands at the new point (at the base point of a gone kernel). A mark's area is its share of its own capture's time, "
         "its colour the kernel's bound in that capture; no arrow where the two points nearly coincide.";
     if (!d.same_gpu)
-        caption += " Different GPUs: the ceilings are the higher of the two GPUs' peaks, and the diff is a projection, not a regression "
-                   "check.";
+        caption +=
+            " Different GPUs: the ceilings are the higher of the two GPUs' peaks, and the diff is a projection, not a regression "
+            "check.";
     chart_data c = build_diff_chart(rows, title, caption);
     c.svg_title = "Roofline diff of " + d.base.input + " (" + d.base.gpu.name + ") and " + d.next.input + " (" + d.next.gpu.name + ")";
     return render_chart_svg(d.next, c);
