@@ -4,6 +4,7 @@
 #include "analyzer/cli/command_list.hpp"
 
 #include "analyzer/base/atomic_file.hpp"
+#include "analyzer/base/format.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/validate/diff.hpp"
 
@@ -40,14 +41,15 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         "change: "
         "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared or went away, and "
         "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the details.\n\noptions");
+    const std::string noise_help = "the noise floor in percent: a change no larger is \"within noise\" (default " +
+                                   general(default_noise_pct, 6) + ": ncu's run-to-run spread, see docs/diff.md)";
     opts.add_options()("help,h", "show this help")("base", po::value<std::string>(), "the capture before the change")(
         "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
                                                                  "write the diff here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"),
         "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal when stdout is a terminal, "
         "markdown otherwise")("no-chart", "with -o and markdown, do not write the SVG chart beside the diff")(
-        "noise", po::value<std::string>(),
-        "the noise floor in percent: a change no larger is \"within noise\" (default: ncu's measured run-to-run spread, see docs/diff.md)")(
+        "noise", po::value<std::string>(), noise_help.c_str())(
         "fail-if-slower", po::value<std::string>(),
         "exit 1 when the workload total or any matched kernel got slower by more than PCT percent (and more than the noise floor)");
     add_capture_options(opts);
