@@ -17,15 +17,17 @@ namespace roofline::cli {
 
 namespace {
 
-// A percentage of 0 or more ("5", "2.5", "5%") for `option`, or a usage error naming it.
-double percentage(const po::variables_map& vm, const char* option) {
+// A number of 0 or more for `option`, or a usage error naming it; a percentage ("5", "2.5", "5%") may
+// end in "%".
+double non_negative(const po::variables_map& vm, const char* option, bool percent) {
     std::string text = vm[option].as<std::string>();
     const std::string given = text;
-    if (!text.empty() && text.back() == '%') text.pop_back();
+    if (percent && !text.empty() && text.back() == '%') text.pop_back();
     double value = -1;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
-        usage_error(std::string("--") + option + " takes a percentage of 0 or more (5 or 5%), not \"" + given + "\"");
+        usage_error(std::string("--") + option + (percent ? " takes a percentage of 0 or more (5 or 5%)" : " takes a number of 0 or more") +
+                    ", not \"" + given + "\"");
     return value;
 }
 
@@ -41,17 +43,20 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         "change: "
         "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared or went away, and "
         "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the details.\n\noptions");
-    const std::string noise_help = "the noise floor in percent: a change no larger is \"within noise\" (default " +
-                                   general(default_noise_pct, 6) + ": ncu's run-to-run spread, see docs/diff.md)";
+    const std::string noise_help = "the noise floor in percent of a kernel's time (default " + general(default_noise_pct, 6) +
+                                   "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "
+                                   "run-to-run spread, see docs/diff.md)";
+    const std::string noise_ns_help =
+        "the noise floor in ns per launch (default " + general(default_noise_ns, 6) + "): short kernels' spread is a few hundred ns";
     opts.add_options()("help,h", "show this help")("base", po::value<std::string>(), "the capture before the change")(
         "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
                                                                  "write the diff here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"),
         "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal when stdout is a terminal, "
         "markdown otherwise")("no-chart", "with -o and markdown, do not write the SVG chart beside the diff")(
-        "noise", po::value<std::string>(), noise_help.c_str())(
+        "noise", po::value<std::string>(), noise_help.c_str())("noise-ns", po::value<std::string>(), noise_ns_help.c_str())(
         "fail-if-slower", po::value<std::string>(),
-        "exit 1 when the workload total or any matched kernel got slower by more than PCT percent (and more than the noise floor)");
+        "exit 1 when the workload total or any matched kernel got slower by more than PCT percent (and beyond the noise floor)");
     add_capture_options(opts);
     po::positional_options_description pos;
     pos.add("base", 1).add("new", 1);
@@ -60,8 +65,9 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     if (!vm.count("base") || !vm.count("new")) usage_error("diff needs two CSV files, BASE and NEW (see roofline diff --help)");
     const analyze_options o = capture_options(vm);
     diff_options d;
-    if (vm.count("noise")) d.noise_pct = percentage(vm, "noise");
-    if (vm.count("fail-if-slower")) d.fail_if_slower_pct = percentage(vm, "fail-if-slower");
+    if (vm.count("noise")) d.noise_pct = non_negative(vm, "noise", true);
+    if (vm.count("noise-ns")) d.noise_ns = non_negative(vm, "noise-ns", false);
+    if (vm.count("fail-if-slower")) d.fail_if_slower_pct = non_negative(vm, "fail-if-slower", true);
 
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : "";

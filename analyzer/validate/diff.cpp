@@ -32,9 +32,10 @@ const char* status_text(diff_status s) {
     return "";
 }
 
-diff_status change_status(double change_pct, double noise_pct) {
-    if (change_pct > noise_pct) return diff_status::slower;
-    if (change_pct < -noise_pct) return diff_status::faster;
+diff_status change_status(double base_ns, double new_ns, std::size_t launches, const diff_options& options) {
+    const double floor_ns = std::max(options.noise_pct / 100.0 * base_ns, options.noise_ns * double(launches));
+    if (new_ns - base_ns > floor_ns) return diff_status::slower;
+    if (base_ns - new_ns > floor_ns) return diff_status::faster;
     return diff_status::within_noise;
 }
 
@@ -105,9 +106,9 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
     d.next = std::move(next);
     d.options = options;
     d.same_gpu = d.base.gpu.id == d.next.gpu.id;
-    const double noise = options.noise_pct;
     const double gate = options.fail_if_slower_pct.value_or(0.0);
-    auto over = [&](double pct) { return options.fail_if_slower_pct && pct > gate && pct > noise; };
+    // Over the gate: slower by more than the threshold and beyond the noise floor.
+    auto over = [&](double pct, diff_status status) { return options.fail_if_slower_pct && pct > gate && status == diff_status::slower; };
 
     const keyed b = by_key(d.base), n = by_key(d.next);
     std::vector<kernel_diff> matched_or_gone, added;
@@ -153,8 +154,8 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
                 const double t0 = time_of(k.base), t1 = time_of(k.next);
                 if (t0 > 0 && t1 > 0) {
                     k.change_pct = (t1 - t0) / t0 * 100.0;
-                    k.status = change_status(*k.change_pct, noise);
-                    k.over_gate = over(*k.change_pct);
+                    k.status = change_status(t0, t1, std::max(k.base->group.launches, k.next->group.launches), options);
+                    k.over_gate = over(*k.change_pct, k.status);
                 } else {
                     k.status = diff_status::unmeasured;
                 }
@@ -174,8 +175,8 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
 
     if (d.base.total_ns > 0 && d.next.total_ns > 0) {
         d.total_change_pct = (d.next.total_ns - d.base.total_ns) / d.base.total_ns * 100.0;
-        d.total_status = change_status(*d.total_change_pct, noise);
-        d.total_over_gate = over(*d.total_change_pct);
+        d.total_status = change_status(d.base.total_ns, d.next.total_ns, std::max(d.base.launches_kept, d.next.launches_kept), options);
+        d.total_over_gate = over(*d.total_change_pct, d.total_status);
     } else {
         d.total_status = diff_status::unmeasured;
     }

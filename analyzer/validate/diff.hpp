@@ -12,12 +12,15 @@
 
 namespace roofline {
 
-// ncu's run-to-run spread of a kernel's duration, in percent: a smaller change is "within noise".
-// measured: see docs/diff.md. `--noise PCT` overrides it.
+// The noise floor: ncu's run-to-run spread of a kernel's duration, in percent of its time and in ns
+// per launch; a change within the larger of the two is "within noise". measured: see docs/diff.md.
+// `--noise PCT` and `--noise-ns NS` override them.
 inline constexpr double default_noise_pct = 2.0;
+inline constexpr double default_noise_ns = 250.0;
 
 struct diff_options {
     double noise_pct = default_noise_pct;
+    double noise_ns = default_noise_ns;        // per launch: a kernel of n launches gets n times it
     std::optional<double> fail_if_slower_pct;  // the gate: nullopt leaves it off
 };
 
@@ -62,8 +65,9 @@ struct capture_diff {
     bool gate_failed() const { return !gate_failures.empty(); }
 };
 
-// The change in percent with its status under the noise floor: faster, slower or within noise.
-diff_status change_status(double change_pct, double noise_pct);
+// A time's change with its status under the noise floor (the larger of noise_pct of base_ns and
+// noise_ns x launches): faster, slower or within noise.
+diff_status change_status(double base_ns, double new_ns, std::size_t launches, const diff_options& options);
 
 // Matches the kernels of two analyses and measures each change. Pure: takes the analyses by value
 // and keeps them (the kernel_diffs point into them).

@@ -65,10 +65,13 @@ std::string gpu_warning(const capture_diff& d) {
 }
 
 std::string noise_words(const capture_diff& d) {
-    return pct_text(d.options.noise_pct) +
-           (d.options.noise_pct == default_noise_pct ? " (the default"
-                                                     : " (set by `--noise`; the default is " + pct_text(default_noise_pct)) +
-           ": ncu's run-to-run spread of a kernel's time, measured: see docs/diff.md)";
+    const bool defaults = d.options.noise_pct == default_noise_pct && d.options.noise_ns == default_noise_ns;
+    return pct_text(d.options.noise_pct) + " of a kernel's time or " + format_duration_ns(d.options.noise_ns) +
+           " per launch, whichever is larger (" +
+           (defaults ? std::string("the defaults")
+                     : "set by `--noise`/`--noise-ns`; the defaults are " + pct_text(default_noise_pct) + " and " +
+                           format_duration_ns(default_noise_ns)) +
+           ": ncu's run-to-run spread, measured: see docs/diff.md)";
 }
 
 std::string gate_words(const capture_diff& d) {
@@ -76,7 +79,7 @@ std::string gate_words(const capture_diff& d) {
     const std::string head = "`--fail-if-slower " + general(*d.options.fail_if_slower_pct, 6) + "`";
     if (!d.gate_failed())
         return head + ": passed: neither the workload total nor any matched kernel got slower by more than " +
-               pct_text(*d.options.fail_if_slower_pct) + " and the noise floor";
+               pct_text(*d.options.fail_if_slower_pct) + " and beyond the noise floor";
     std::string s = head + ": **failed**: ";
     for (std::size_t i = 0; i < d.gate_failures.size(); ++i) s += (i ? "; " : "") + d.gate_failures[i];
     return s;
@@ -215,6 +218,7 @@ std::string render_diff_json(const capture_diff& d) {
                {"new", capture_json(d.next)},
                {"same_gpu", d.same_gpu},
                {"noise_pct", number(d.options.noise_pct)},
+               {"noise_ns", number(d.options.noise_ns)},
                {"total",
                 {{"base_ns", number(d.base.total_ns)},
                  {"new_ns", number(d.next.total_ns)},
@@ -244,8 +248,8 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     o << paint("1", "roofline diff") << "  " << printable(d.base.input) << " -> " << printable(d.next.input) << "  (" << d.base.gpu.name
       << (d.same_gpu ? "" : " -> " + d.next.gpu.name) << ")\n";
     if (!d.same_gpu) o << paint("1;33", "different GPUs:") << " a diff across GPUs is a projection, not a regression check\n";
-    o << "total " << total_words(d) << "; noise floor " << pct_text(d.options.noise_pct) << "; " << d.matched << " matched, " << d.gone
-      << " gone, " << d.added << " new\n\n";
+    o << "total " << total_words(d) << "; noise floor " << pct_text(d.options.noise_pct) << " or " << format_duration_ns(d.options.noise_ns)
+      << " per launch; " << d.matched << " matched, " << d.gone << " gone, " << d.added << " new\n\n";
     // # name base new change status verdict: the name takes what the rest leaves.
     constexpr std::size_t rest = 4 + 2 + 9 + 2 + 9 + 2 + 8 + 2 + 13 + 2 + 16;
     const std::size_t name_w = width == 0 ? 34 : std::clamp<std::size_t>(width > rest ? width - rest : 0, 12, 34);
