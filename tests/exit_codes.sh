@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The exit codes as a user's script sees them: 0 done, 1 a regression gate failed, 2 bad input or a
-# bad command line (nothing written). 3, an internal error, has no input that causes it.
+# The exit codes as a user's script sees them: 0 done, 1 a regression gate failed (pairs --check,
+# diff --fail-if-slower), 2 bad input or a bad command line (nothing written). 3, an internal error,
+# has no input that causes it.
 # usage: exit_codes.sh ROOFLINE SOURCE_DIR
 set -uo pipefail
 bin=$1
@@ -50,4 +51,11 @@ expect 0 "the pairs hold on the H100 capture" "$bin" pairs "$src/examples/h100" 
 # The same capture held to a pairs file whose first expectation is changed: the gate fails.
 sed '0,/"expect": "memory\/dram"/s//"expect": "compute\/fp32"/' "$src/kernels/pairs.json" > "$work/pairs.json"
 expect 1 "a verdict differs from pairs.json (pairs --check)" "$bin" pairs "$src/examples/h100" --pairs "$work/pairs.json" --check
+# diff's gate: one export twice never trips it; the H100 against the H200 is slower by more than 5%
+# (the report is written all the same); a second file missing is a usage error.
+expect 0 "diff of one export twice (--fail-if-slower 0)" "$bin" diff "$src/examples/h100/kernels_raw.csv" "$src/examples/h100/kernels_raw_lc_c.csv" --fail-if-slower 0 -o "$work/same.md"
+expect 1 "diff H200 -> H100 slower than 5% (diff --fail-if-slower)" "$bin" diff "$src/examples/h200/kernels_raw.csv" "$src/examples/h100/kernels_raw.csv" --fail-if-slower 5 -o "$work/slower.md"
+[ -e "$work/slower.md" ] && [ -e "$work/slower.svg" ] || { echo "FAIL: diff's gate failed without writing its report"; fail=1; }
+expect 2 "diff with one file" "$bin" diff "$ok"
+expect 2 "diff --noise -1" "$bin" diff "$ok" "$ok" --noise -1
 exit $fail

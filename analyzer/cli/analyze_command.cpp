@@ -3,12 +3,9 @@
 #include "analyzer/cli/command_list.hpp"
 
 #include "analyzer/base/atomic_file.hpp"
-#include "analyzer/base/input_error.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/report.hpp"
-
-#include "models/gpu_spec.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -47,64 +44,15 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"), formats.c_str())("top", po::value<std::string>(),
                                                                                     "terminal: show the N longest kernels (default 15)")(
-        "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report")(
-        "kernel-name,k", po::value<std::string>()->default_value(""),
-        "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
-        "matches a plain name exactly, roofline as a substring")(
-        "kernel-name-base", po::value<std::string>()->default_value("function"),
-        "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
-        "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
-        "mangled)")("launch-skip", po::value<std::string>(), "skip this many matching launches first (default 0)")(
-        "launch-count", po::value<std::string>(), "analyse at most this many matching launches (1 or more)")(
-        "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
-        "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
-        "device", po::value<std::string>()->default_value(""),
-        "analyse only the launches of this device (ncu's Device column), for a capture of several GPUs")(
-        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
-        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
-        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
+        "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report");
+    add_capture_options(opts);
     po::positional_options_description pos;
     pos.add("input", 1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "analyze");
     if (!vm.count("input")) usage_error("analyze needs a CSV file (see roofline analyze --help)");
-    analyze_options o;
-    o.filter.kernel_name = vm["kernel-name"].as<std::string>();
-    const std::string base = vm["kernel-name-base"].as<std::string>();
-    if (base == "function")
-        o.filter.base = kernel_name_base::function;
-    else if (base == "demangled")
-        o.filter.base = kernel_name_base::demangled;
-    else if (base == "mangled")
-        o.filter.base = kernel_name_base::mangled;
-    else
-        usage_error("--kernel-name-base takes function, demangled or mangled, not \"" + base + "\"" +
-                    did_you_mean(base, {"function", "demangled", "mangled"}));
-    o.filter.launch_skip = whole_number(vm, "launch-skip", 0, 0);
-    if (vm.count("launch-count")) o.filter.launch_count = whole_number(vm, "launch-count", 1, 0);
+    analyze_options o = capture_options(vm);
     const std::size_t top = whole_number(vm, "top", 1, print_options{}.top);
-    o.gpu = vm["gpu"].as<std::string>();
-    o.gpu_override = vm.count("gpu-override") != 0;
-    o.device = vm["device"].as<std::string>();
-    o.hwspecs_dir = vm["hwspecs"].as<std::string>();
-    if (!o.gpu.empty()) {  // a typo is caught before the input is read, with the nearest id
-        std::vector<std::string> ids;
-        for (const auto& g : load_gpu_specs(o.hwspecs_dir)) ids.push_back(g.id);
-        if (std::find(ids.begin(), ids.end(), o.gpu) == ids.end()) {
-            std::string known;
-            for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-            throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
-                              "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
-        }
-    }
-    o.rules_dir = vm["rules"].as<std::string>();
-    const std::string numbers = vm["numbers"].as<std::string>();
-    if (numbers == "point")
-        o.read.numbers = number_style::point;
-    else if (numbers == "comma")
-        o.read.numbers = number_style::comma;
-    else if (numbers != "auto")
-        usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
     // The format: --format when given; else -o's extension (.md, .json, .txt, .svg); else the
     // terminal view on a terminal and markdown elsewhere. An explicit --format that contradicts a
     // known extension (-o r.json --format markdown) is an error: the file would lie about its contents.

@@ -1,6 +1,7 @@
 #include "analyzer/cli/cli_support.hpp"
 
 #include "analyzer/base/input_error.hpp"
+#include "models/gpu_spec.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -12,9 +13,68 @@ const char* const version = "roofline " ROOFLINE_VERSION;
 const char* const exit_codes =
     "exit codes:\n"
     "  0  done\n"
-    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json\n"
+    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json, or diff --fail-if-slower\n"
+    "     found the workload or a kernel slower by more than its threshold (the report is written all the same)\n"
     "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n"
     "  3  an internal error (a bug: please report it with the input)\n";
+
+void add_capture_options(po::options_description& opts) {
+    opts.add_options()("kernel-name,k", po::value<std::string>()->default_value(""),
+                       "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
+                       "matches a plain name exactly, roofline as a substring")(
+        "kernel-name-base", po::value<std::string>()->default_value("function"),
+        "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
+        "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
+        "mangled)")("launch-skip", po::value<std::string>(), "skip this many matching launches first (default 0)")(
+        "launch-count", po::value<std::string>(), "analyse at most this many matching launches (1 or more)")(
+        "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
+        "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
+        "device", po::value<std::string>()->default_value(""),
+        "analyse only the launches of this device (ncu's Device column), for a capture of several GPUs")(
+        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
+        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
+}
+
+analyze_options capture_options(const po::variables_map& vm) {
+    analyze_options o;
+    o.filter.kernel_name = vm["kernel-name"].as<std::string>();
+    const std::string base = vm["kernel-name-base"].as<std::string>();
+    if (base == "function")
+        o.filter.base = kernel_name_base::function;
+    else if (base == "demangled")
+        o.filter.base = kernel_name_base::demangled;
+    else if (base == "mangled")
+        o.filter.base = kernel_name_base::mangled;
+    else
+        usage_error("--kernel-name-base takes function, demangled or mangled, not \"" + base + "\"" +
+                    did_you_mean(base, {"function", "demangled", "mangled"}));
+    o.filter.launch_skip = whole_number(vm, "launch-skip", 0, 0);
+    if (vm.count("launch-count")) o.filter.launch_count = whole_number(vm, "launch-count", 1, 0);
+    o.gpu = vm["gpu"].as<std::string>();
+    o.gpu_override = vm.count("gpu-override") != 0;
+    o.device = vm["device"].as<std::string>();
+    o.hwspecs_dir = vm["hwspecs"].as<std::string>();
+    if (!o.gpu.empty()) {  // a typo is caught before the input is read, with the nearest id
+        std::vector<std::string> ids;
+        for (const auto& g : load_gpu_specs(o.hwspecs_dir)) ids.push_back(g.id);
+        if (std::find(ids.begin(), ids.end(), o.gpu) == ids.end()) {
+            std::string known;
+            for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
+            throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
+                              "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
+        }
+    }
+    o.rules_dir = vm["rules"].as<std::string>();
+    const std::string numbers = vm["numbers"].as<std::string>();
+    if (numbers == "point")
+        o.read.numbers = number_style::point;
+    else if (numbers == "comma")
+        o.read.numbers = number_style::comma;
+    else if (numbers != "auto")
+        usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
+    return o;
+}
 
 std::string top_usage() {
     std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";

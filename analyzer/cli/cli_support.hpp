@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analyzer/cli/commands.hpp"
+#include "analyzer/pipeline/analysis.hpp"
 
 // did_you_mean and edit_distance: every command suggests with them.
 #include "analyzer/base/did_you_mean.hpp"
@@ -55,5 +56,12 @@ po::variables_map parse(const po::options_description& visible, const po::positi
 // A whole number of at least `least` for `option` (given as a string option), or a usage error naming
 // it; `fallback` when the option is absent. boost would take "-1" for a size_t as 2^64-1.
 std::size_t whole_number(const po::variables_map& vm, const char* option, std::size_t least, std::size_t fallback);
+
+// The options that say how a capture is read and modelled, as analyze takes them (-k,
+// --kernel-name-base, --launch-skip, --launch-count, --gpu, --gpu-override, --device, --hwspecs,
+// --rules, --numbers): analyze and diff share them.
+void add_capture_options(po::options_description& opts);
+// Those options as analyze_options; usage errors for bad values, an unknown --gpu (with the nearest id).
+analyze_options capture_options(const po::variables_map& vm);
 
 }  // namespace roofline::cli

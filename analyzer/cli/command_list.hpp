@@ -9,6 +9,7 @@
 namespace roofline::cli {
 
 int analyze_command(const std::vector<std::string>& args, const io& io);    // analyze_command.cpp
+int diff_command(const std::vector<std::string>& args, const io& io);       // diff_command.cpp
 int gpus_command(const std::vector<std::string>& args, const io& io);       // reference_commands.cpp
 int pairs_command(const std::vector<std::string>& args, const io& io);      // folder_commands.cpp
 int lessons_command(const std::vector<std::string>& args, const io& io);    // folder_commands.cpp

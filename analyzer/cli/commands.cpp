@@ -16,6 +16,8 @@ const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"analyze", "FILE", "place every kernel of an Nsight Compute CSV export on its GPU's roofline",
          "roofline analyze report.csv -o report.md", analyze_command},
+        {"diff", "BASE NEW", "compare two captures of one program (before, after): time, roofline movement, findings; a CI gate",
+         "roofline diff before.csv after.csv --fail-if-slower 5 -o diff.md", diff_command},
         {"triage", "FILE", "rank an Nsight Systems kernel summary by GPU time; the ncu commands that profile the top kernels",
          "roofline triage tests/data/nsys/training_step_kern_sum.csv --cover 80%", triage_command},
         {"metrics", "", "the metrics the model and rule trees read: a list for ncu --metrics, or a section file",

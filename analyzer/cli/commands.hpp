@@ -1,4 +1,4 @@
-// The subcommands: analyze, gpus, pairs, lessons, calibrate, project, rules, explain. run() returns the exit code; bad input throws input_error.
+// The subcommands (commands.cpp lists them with a summary and an example). run() returns the exit code; bad input throws input_error.
 #pragma once
 
 #include <cstddef>

@@ -175,7 +175,10 @@ struct svg_chart {
         o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(c.width) << "\" height=\"" << f2(c.height) << "\" viewBox=\"0 0 "
           << f2(c.width) << " " << f2(c.height) << "\" font-family=\"sans-serif\" font-size=\"12\"" << " data-kernels=\"" << c.kernels
           << "\" data-label-size=\"" << g6(c.label_size) << "\">\n";
-        o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
+        if (c.svg_title.empty())
+            o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
+        else
+            o << "<title>" << xml(c.svg_title) << "</title>\n";
         o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
         o << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
              "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
@@ -190,7 +193,8 @@ struct svg_chart {
           << " " << g6(L.x_max) << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
         plot_frame(L, "plot");
         grid(L, [](double d) { return "1e" + g6(d); }, [](double d) { return "1e" + g6(d); });
-        std::size_t n = c.points.size();
+        // A diff draws a kernel twice (base and new) and labels it once: count the labelled marks.
+        const std::size_t n = std::size_t(std::count_if(c.points.begin(), c.points.end(), [](const chart_point& p) { return p.labelled; }));
         axis_titles(L,
                     flops ? "arithmetic intensity (FLOP per DRAM byte; open marks: per L2, L1 byte)"
                           : "warp instructions per DRAM byte (open marks: per L2, L1 byte)",
@@ -268,6 +272,14 @@ struct svg_chart {
         }
         o << "</g>\n";
     }
+    // An arrow between two marks, clear of both; none where they nearly coincide (nothing to point at).
+    void arrow(double x0, double y0, double x1, double y1) {
+        const double len = std::hypot(x1 - x0, y1 - y0);
+        if (len < 20) return;
+        const double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+        o << "<line class=\"arrow\" x1=\"" << f2(x0 + 9 * ux) << "\" y1=\"" << f2(y0 + 9 * uy) << "\" x2=\"" << f2(x1 - 9 * ux)
+          << "\" y2=\"" << f2(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
+    }
     // The kernels' title: what a reader hovering a point sees.
     std::string kernel_title(const analysed_kernel& k, std::size_t number, const std::string& role) const {
         return (role.empty() ? "" : role + ": ") + numbered(number, short_name(k.group.name)) + ": " + format_duration_ns(k.roof.duration_ns) +
@@ -307,26 +319,18 @@ struct svg_chart {
               << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\""
               << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r)
               << "\" fill=\"" << colour(k) << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>"
-              << xml(kernel_title(k, p->number, p->role)) << rate(p->rate) << " "
+              << xml(kernel_title(k, p->number, p->role.empty() ? p->side : p->role)) << rate(p->rate) << " "
               << (flops ? precision_label(p->precision) + " " : std::string()) << "at " << g6(p->intensity) << per_byte << ", "
               << format_percent(k.roof.pct_of_roof / 100.0) << " of its roof, " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
         }
-        for (const auto& [from, to] : c.arrows) {
-            const chart_point& a0 = c.points[from];
-            const chart_point& a1 = c.points[to];
-            double x0 = L.px(a0.intensity), y0 = L.py(a0.rate), x1 = L.px(a1.intensity), y1 = L.py(a1.rate);
-            const double len = std::hypot(x1 - x0, y1 - y0);
-            if (len < 20) continue;  // the points nearly coincide: nothing to point at
-            const double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
-            o << "<line class=\"arrow\" x1=\"" << f2(x0 + 9 * ux) << "\" y1=\"" << f2(y0 + 9 * uy) << "\" x2=\"" << f2(x1 - 9 * ux)
-              << "\" y2=\"" << f2(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
-        }
+        for (const auto& [from, to] : c.arrows)
+            arrow(L.px(c.points[from].intensity), L.py(c.points[from].rate), L.px(c.points[to].intensity), L.py(c.points[to].rate));
         o << "</g>\n";
         std::vector<label_point> pts;
         std::vector<std::size_t> numbers;
         for (const auto& p : c.points) {
             pts.push_back({L.px(p.intensity), L.py(p.rate), radius(p.kernel->share, !p.role.empty()), std::to_string(p.number)});
-            numbers.push_back(p.number);
+            numbers.push_back(p.labelled ? p.number : 0);
         }
         for (const auto& p : c.points)  // the level marks: in the way of a label, never labelled
             for (const auto& v : {p.intensity_l2, p.intensity_l1})
@@ -389,7 +393,7 @@ struct svg_chart {
           << " " << g6(L.x_max) << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
         plot_frame(L, "memory-plot");
         grid(L, [](double d) { return decade_text(d, "s"); }, [](double d) { return decade_text(d, "B/s"); });
-        const std::size_t n = c.memory.size();
+        const std::size_t n = std::size_t(std::count_if(c.memory.begin(), c.memory.end(), [](const memory_point& m) { return m.labelled; }));
         const bool no_flops = memory_without_flops();
         axis_titles(L, "the kernel's total time", "bytes per second moved",
                     "Memory: " + std::to_string(n) + (n == 1 ? " kernel" : " kernels") + (no_flops ? " without FLOPs" : " off the roofline"));
@@ -452,15 +456,17 @@ struct svg_chart {
               << " data-level=\"" << level << "\" data-seconds=\"" << g6(m->seconds) << "\" data-rate=\"" << g6(m->main())
               << "\" data-share=\"" << g6(k.share) << "\"" << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x)
               << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour(k)
-              << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << xml(kernel_title(k, m->number, m->role))
+              << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << xml(kernel_title(k, m->number, m->role.empty() ? m->side : m->role))
               << (m->dram ? "DRAM " : m->l2 ? "L2 " : "L1 ") << bandwidth_text(m->main());
             if (ceiling) o << " (" << format_percent(m->main() / ceiling->peak) << " of its ceiling)";
             o << ", " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
         }
+        for (const auto& [from, to] : c.memory_arrows)
+            arrow(L.px(c.memory[from].seconds), L.py(c.memory[from].main()), L.px(c.memory[to].seconds), L.py(c.memory[to].main()));
         o << "</g>\n";
         for (const auto& m : c.memory) {
             pts.push_back({L.px(m.seconds), L.py(m.main()), radius(m.kernel->share, !m.role.empty()), std::to_string(m.number)});
-            numbers.push_back(m.number);
+            numbers.push_back(m.labelled ? m.number : 0);
         }
         pts.insert(pts.end(), marks.begin(), marks.end());
         labels(L, pts, numbers);
@@ -489,7 +495,9 @@ struct svg_chart {
     std::vector<std::string> caption_text() const {
         std::vector<std::string> out;
         const bool lesson = std::any_of(c.points.begin(), c.points.end(), [](const chart_point& p) { return !p.role.empty(); });
-        if (!lesson)
+        if (!c.caption.empty())
+            out.push_back(c.caption);
+        else if (!lesson)
             out.push_back("Each kernel is drawn once, numbered by its row in the report's summary table (1 takes the most time); a mark's "
                           "area is its share of the time, its colour the kernel's bound.");
         if (c.roofline_panel && c.memory_panel)

@@ -30,6 +30,8 @@ struct chart_point {
     double rate = 0.0;                     // its work per second
     std::optional<double> intensity_l2, intensity_l1;
     std::string role;  // on a lesson's chart: "naive" or "fixed"
+    std::string side;  // on a diff's chart: "base" or "new", its tooltip's prefix (the mark keeps its size by share)
+    bool labelled = true;  // false: the number shows only in the tooltip (a diff's base point: its new point carries the label)
 };
 
 // A kernel on the memory panel: its total time and the bytes per second it moved at each level.
@@ -39,6 +41,8 @@ struct memory_point {
     double seconds = 0.0;
     std::optional<double> dram, l2, l1;  // bytes/s, where the level moved any
     std::string role;
+    std::string side;
+    bool labelled = true;
     double main() const { return dram ? *dram : l2 ? *l2 : *l1; }  // the filled mark: DRAM, else the nearest level
 };
 
@@ -72,6 +76,9 @@ struct chart_data {
     std::vector<chart_point> points;                          // the roofline panel
     std::vector<memory_point> memory;                         // the memory panel
     std::vector<std::pair<std::size_t, std::size_t>> arrows;  // from point, to point (a lesson's naive -> fixed)
+    std::vector<std::pair<std::size_t, std::size_t>> memory_arrows;  // from memory point, to memory point (a diff's base -> new)
+    std::string svg_title;  // the SVG's <title>; "" for "Roofline of INPUT on the GPU"
+    std::string caption;    // the caption's first paragraph; "" for the report's (each kernel drawn once, numbered by its row)
     std::vector<chart_ceiling> ceilings;                      // dram, l2, l1, then the work ceilings by peak
     std::vector<not_drawn_kernel> not_drawn;                  // no time, or no bytes at any level
     // The panels drawn: the roofline unless only the memory panel has points; memory when it has any.
@@ -88,6 +95,15 @@ chart_data build_chart(const analysis& a);
 // a FLOP chart when all of them do floating-point work, else an instruction chart.
 chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, const std::vector<const analysed_kernel*>& fixed,
                             const std::string& title);
+// A diff's chart: each kernel of the base capture and of the new one, numbered by its row in the
+// diff's table (the label at its new point, or its only one), an arrow from its base point to its
+// new point where both lie on one panel; a FLOP chart unless no kernel of either does floating-point work.
+struct diff_chart_kernel {
+    const analysed_kernel* base = nullptr;  // nullptr: only in the new capture
+    const analysed_kernel* next = nullptr;  // nullptr: only in the base capture
+    std::size_t number = 0;
+};
+chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title, const std::string& caption);
 std::string render_chart_svg(const analysis& a, const chart_data& c);
 
 }  // namespace roofline

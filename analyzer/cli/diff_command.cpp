@@ -1,0 +1,124 @@
+// roofline diff: two captures of one program, before and after a change -> what moved, and the
+// regression gate for CI (exit 1 when --fail-if-slower is exceeded). docs/diff.md.
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/base/format.hpp"
+#include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/validate/diff.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+
+namespace {
+
+// A number of 0 or more for `option`, or a usage error naming it; a percentage ("5", "2.5", "5%") may
+// end in "%".
+double non_negative(const po::variables_map& vm, const char* option, bool percent) {
+    std::string text = vm[option].as<std::string>();
+    const std::string given = text;
+    if (percent && !text.empty() && text.back() == '%') text.pop_back();
+    double value = -1;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
+        usage_error(std::string("--") + option + (percent ? " takes a percentage of 0 or more (5 or 5%)" : " takes a number of 0 or more") +
+                    ", not \"" + given + "\"");
+    return value;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+int diff_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts(
+        "roofline diff BASE.csv NEW.csv [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and after (NEW) a "
+        "change: "
+        "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared or went away, and "
+        "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the details.\n\noptions");
+    const std::string noise_help = "the noise floor in percent of a kernel's time (default " + general(default_noise_pct, 6) +
+                                   "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "
+                                   "run-to-run spread, see docs/diff.md)";
+    const std::string noise_ns_help =
+        "the noise floor in ns per launch (default " + general(default_noise_ns, 6) + "): short kernels' spread is a few hundred ns";
+    opts.add_options()("help,h", "show this help")("base", po::value<std::string>(), "the capture before the change")(
+        "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
+                                                                 "write the diff here (written whole or not at all); stdout otherwise")(
+        "format", po::value<std::string>()->default_value("auto"),
+        "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal when stdout is a terminal, "
+        "markdown otherwise")("no-chart", "with -o and markdown, do not write the SVG chart beside the diff")(
+        "noise", po::value<std::string>(), noise_help.c_str())("noise-ns", po::value<std::string>(), noise_ns_help.c_str())(
+        "fail-if-slower", po::value<std::string>(),
+        "exit 1 when the workload total or any matched kernel got slower by more than PCT percent (and beyond the noise floor)");
+    add_capture_options(opts);
+    po::positional_options_description pos;
+    pos.add("base", 1).add("new", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) return help(io, opts, "diff");
+    if (!vm.count("base") || !vm.count("new")) usage_error("diff needs two CSV files, BASE and NEW (see roofline diff --help)");
+    const analyze_options o = capture_options(vm);
+    diff_options d;
+    if (vm.count("noise")) d.noise_pct = non_negative(vm, "noise", true);
+    if (vm.count("noise-ns")) d.noise_ns = non_negative(vm, "noise-ns", false);
+    if (vm.count("fail-if-slower")) d.fail_if_slower_pct = non_negative(vm, "fail-if-slower", true);
+
+    const bool to_file = vm.count("output") != 0;
+    const std::string path = to_file ? vm["output"].as<std::string>() : "";
+    std::string format = vm["format"].as<std::string>();
+    const std::string by_extension = !to_file                   ? ""
+                                     : ends_with(path, ".md")   ? "markdown"
+                                     : ends_with(path, ".json") ? "json"
+                                     : ends_with(path, ".txt")  ? "terminal"
+                                                                : "";
+    if (format != "auto" && format != "markdown" && format != "json" && format != "terminal")
+        usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"" +
+                    did_you_mean(format, {"markdown", "json", "terminal", "auto"}));
+    if (format != "auto" && !by_extension.empty() && format != by_extension)
+        usage_error("-o " + path + " asks for " + by_extension + " by its extension, but --format is " + format);
+    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+
+    capture_diff result = diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
+    const bool colour = io.where.colour && !to_file;
+    auto render = [&](const std::string& chart_file) {
+        return format == "json"       ? render_diff_json(result)
+               : format == "terminal" ? render_diff_terminal(result, colour, io.where.width)
+                                      : render_diff_markdown(result, chart_file);
+    };
+    if (!to_file) {
+        io.out << render("");
+    } else if (format == "markdown" && !vm.count("no-chart")) {
+        // The chart beside the diff, named after it (diff.md -> diff.svg); both rendered before either is written.
+        const std::string svg = ends_with(path, ".md") ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+        const std::string md = render(svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1));
+        const std::string chart = render_diff_chart(result);
+        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << md; }},
+                                                                                {svg, [&](std::ostream& out) { out << chart; }}});
+        io.err << "roofline: wrote " << path << " and " << svg << "\n";
+    } else {
+        const std::string text = render("");
+        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << text; }}});
+        io.err << "roofline: wrote " << path << "\n";
+    }
+    // The warning and the gate's failures go to stderr too, unless the report that holds them is on stdout
+    // for a person to read (JSON for a script, or a file, leaves stderr to say it).
+    const bool said = !to_file && format != "json";
+    if (!result.same_gpu && !said)
+        io.err << "roofline: warning: the captures ran on different GPUs (" << result.base.gpu.name << ", " << result.next.gpu.name
+               << "): a diff across GPUs is a projection, not a regression check\n";
+    if (result.gate_failed()) {
+        io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed" << (said ? "" : ":") << "\n";
+        if (!said)
+            for (const auto& f : result.gate_failures) io.err << "  " << f << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace roofline::cli
