@@ -273,7 +273,42 @@ TEST_CASE("the section-only metrics matter: without them a real capture loses a 
     CHECK_FALSE(has(without, "transpose_naive", "uncoalesced-global"));
     auto md = run_cli({"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}).out;
     for (const auto& s : plan().sections) CHECK(md.find("--section " + s) != std::string::npos);
-    // The catalogue says which sections collect the derived__ metrics; the plan's sections are those.
-    for (const auto& m : plan().section_only) CHECK(m.collected_by == "MemoryWorkloadAnalysis (Chart, Tables)");
-    CHECK(plan().sections == std::vector<std::string>{"MemoryWorkloadAnalysis_Chart", "MemoryWorkloadAnalysis_Tables"});
+    // The catalogue says which of ncu's sections define each derived__ metric (their MetricDefinitions,
+    // read in ncu 2025.3.1's Sections folder on the device: examples/h100/metric_plan/derived_sources.txt);
+    // the plan's sections are those, and every one of them names its metric's section.
+    for (const auto& m : plan().section_only) {
+        CAPTURE(m.id);
+        const bool named = m.collected_by.rfind("SourceCounters", 0) == 0 ||
+                           m.collected_by.rfind("SpeedOfLight_HierarchicalSingleRooflineChart", 0) == 0;
+        CHECK(named);
+    }
+    CHECK(plan().sections == std::vector<std::string>{"SpeedOfLight_HierarchicalSingleRooflineChart", "SourceCounters"});
+}
+
+TEST_CASE("a capture made with the plan gives every kernel the bound, limiter and first finding of its --set full twin") {
+    // examples/h100/metric_plan/MANIFEST.md: the same programs profiled on the H100 with
+    // `--metrics "$(roofline metrics)"` plus the two sections that define the derived__ metrics, and
+    // with --set full. Whatever the plan leaves out must not change an answer.
+    const std::pair<const char*, const char*> twins[] = {
+        {"examples/h100/metric_plan/plan_demo.csv", "examples/h100/diff/before.csv"},
+        {"examples/h100/metric_plan/plan_torch.csv", "examples/h100/torch_ops_raw.csv"},
+        {"examples/h100/metric_plan/plan_pairs.csv", "examples/h100/pairs_raw.csv"},
+    };
+    for (const auto& [planned, full] : twins) {
+        CAPTURE(planned);
+        const auto p = analyze_file(source_path(planned), {}), f = analyze_file(source_path(full), {});
+        std::size_t compared = 0;
+        for (const auto& k : f.kernels) {
+            auto same = std::find_if(p.kernels.begin(), p.kernels.end(), [&](const analysed_kernel& x) {
+                return x.group.name == k.group.name && x.group.grid_size == k.group.grid_size && x.group.block_size == k.group.block_size;
+            });
+            CAPTURE(k.group.name);
+            REQUIRE(same != p.kernels.end());
+            ++compared;
+            CHECK(verdict_text(same->verdict) == verdict_text(k.verdict));
+            REQUIRE(same->diagnosis.findings.empty() == k.diagnosis.findings.empty());
+            if (!k.diagnosis.findings.empty()) CHECK(same->diagnosis.findings.front().id == k.diagnosis.findings.front().id);
+        }
+        CHECK(compared == f.kernels.size());
+    }
 }
