@@ -214,6 +214,18 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     CHECK(function_name("void cutlass::Kernel2<cutlass::gemm::Gemm<float>>(T1::Params)") == "Kernel2");
     CHECK(function_name("_Z9copy_vec4PK6float4PS_m") == "copy_vec4");  // demangled first
     CHECK(function_name("nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT") == "nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT");
+    // Anonymous namespaces as ncu writes them in PyTorch's softmax (examples/h100/torch_ops_raw.csv)
+    // and as nsys writes them ("(anonymous namespace)", not a parameter list): the name is the
+    // function's, not a template argument's and not the namespace before it.
+    const std::string ncu_softmax =
+        "void at::<unnamed>::cunn_SoftMaxForwardReg<float, float, float, at::<unnamed>::SoftMaxForwardEpilogue, long, 8>(T3 *, const T1 *, T5)";
+    CHECK(function_name(ncu_softmax) == "cunn_SoftMaxForwardReg");
+    CHECK(plain_name(ncu_softmax) == "cunn_SoftMaxForwardReg<float, float, float, at::<unnamed>::SoftMaxForwardEpilogue, long, 8>");
+    const std::string nsys_softmax =
+        "void at::native::(anonymous namespace)::cunn_SoftMaxForward<8, c10::BFloat16, float, c10::BFloat16, "
+        "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)";
+    CHECK(function_name(nsys_softmax) == "cunn_SoftMaxForward");
+    CHECK(short_name(nsys_softmax).rfind("at::native::(anonymous namespace)::cunn_SoftMaxForward<8,", 0) == 0);
     auto csv = source_path("examples/h100/kernels_raw.csv");
     // ncu users anchor on the function name: the full signature starts "unnamed>::" or "void ".
     CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^transpose"}).out).size() == 2);

@@ -78,10 +78,10 @@ analyze_options capture_options(const po::variables_map& vm) {
 
 std::string top_usage() {
     std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
-    for (const auto& c : commands()) {
-        std::string head = std::string(c.name) + (*c.args ? std::string(" ") + c.args : "");
-        s += "  " + head + std::string(head.size() < 15 ? 15 - head.size() : 1, ' ') + c.summary + "\n";
-    }
+    auto head = [](const command& c) { return std::string(c.name) + (*c.args ? std::string(" ") + c.args : ""); };
+    std::size_t width = 0;
+    for (const auto& c : commands()) width = std::max(width, head(c).size() + 2);
+    for (const auto& c : commands()) s += "  " + head(c) + std::string(width - head(c).size(), ' ') + c.summary + "\n";
     s += "\nexamples:\n";
     for (const auto& c : commands()) s += "  " + std::string(c.example) + "\n";
     s += "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"

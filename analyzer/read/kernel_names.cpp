@@ -7,7 +7,12 @@
 
 namespace roofline {
 
-// ncu writes anonymous namespaces as "unnamed>::", with no opening '<', so depth never goes below zero.
+namespace {
+const std::string anonymous = "(anonymous namespace)";
+}
+
+// ncu writes anonymous namespaces as "unnamed>::" (no opening '<', so depth never goes below zero)
+// or "<unnamed>::".
 std::string short_name(const std::string& name) {
     std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
     int depth = 0;
@@ -16,16 +21,34 @@ std::string short_name(const std::string& name) {
             ++depth;
         else if (s[i] == '>')
             depth = depth > 0 ? depth - 1 : 0;
-        else if (s[i] == '(' && depth == 0 && i > 0)
+        else if (s[i] == '(' && depth == 0 && i > 0) {
+            // nsys and c++filt write an anonymous namespace as "(anonymous namespace)::": part of
+            // the name, not its parameter list.
+            if (s.compare(i, anonymous.size(), anonymous) == 0) {
+                i += anonymous.size() - 1;
+                continue;
+            }
             return s.substr(0, i);
+        }
     }
     return s;
 }
 
+// The namespaces go: everything up to the last "::" outside template arguments, so that
+// at::<unnamed>::softmax<float, at::<unnamed>::Epilogue> keeps its own name and arguments.
 std::string plain_name(const std::string& name) {
-    std::string s = short_name(name);
-    auto at = s.rfind(">::");
-    return at == std::string::npos ? s : s.substr(at + 3);
+    const std::string s = short_name(name);
+    std::size_t after = 0;
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+        if (s[i] == '<')
+            ++depth;
+        else if (s[i] == '>')
+            depth = depth > 0 ? depth - 1 : 0;
+        else if (depth == 0 && s[i] == ':' && s[i + 1] == ':')
+            after = i + 2;
+    }
+    return s.substr(after);
 }
 
 bool is_mangled(std::string_view name) { return name.size() > 2 && name[0] == '_' && name[1] == 'Z'; }
