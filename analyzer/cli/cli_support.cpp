@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 
 namespace roofline::cli {
 
@@ -96,6 +97,11 @@ int help(const io& io, const po::options_description& opts, const char* name) {
         if (std::string(c.name) == name) io.out << "example:\n  " << c.example << "\n\n";
     io.out << exit_codes;
     return 0;
+}
+
+std::string text_format_of_extension(const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : "";
 }
 
 [[noreturn]] void usage_error(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, what); }

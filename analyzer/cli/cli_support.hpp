@@ -46,6 +46,10 @@ std::string top_usage();
 // A command's --help: its options, its example and the exit codes. Returns 0.
 int help(const io& io, const po::options_description& opts, const char* name);
 
+// The text format an output file's extension names: markdown (.md), json (.json) or terminal (.txt);
+// "" for any other (predict and project: the chart formats are analyze's own, report.hpp).
+std::string text_format_of_extension(const std::string& path);
+
 // A command-line mistake: input_error(usage) located at "roofline".
 [[noreturn]] void usage_error(const std::string& what);
 

@@ -37,11 +37,6 @@ std::string ops_help() {
     return s;
 }
 
-// -o's extension: .md markdown, .json json, .txt terminal; "" for any other name.
-std::string format_of_extension(const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : "";
-}
 
 }  // namespace
 
@@ -68,7 +63,7 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
 
     const bool to_file = vm.count("output") != 0;
     std::string format = vm["format"].as<std::string>();
-    const std::string by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : "";
+    const std::string by_extension = to_file ? text_format_of_extension(vm["output"].as<std::string>()) : "";
     const auto& names = predict_format_names();
     if (format != "auto" && std::find(names.begin(), names.end(), format) == names.end())
         usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"" + did_you_mean(format, names));

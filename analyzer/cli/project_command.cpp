@@ -25,11 +25,6 @@ std::string format_names() {
     return s;
 }
 
-// The format -o's extension names (.md, .json, .txt), or "" for none.
-std::string format_of_extension(const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : "";
-}
 
 }  // namespace
 
@@ -81,7 +76,7 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     if (format != "auto" && std::find(names.begin(), names.end(), format) == names.end())
         usage_error("--format takes " + format_names() + " or auto, not \"" + format + "\"" + did_you_mean(format, names));
     const bool to_file = vm.count("output") != 0;
-    const std::string by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : "";
+    const std::string by_extension = to_file ? text_format_of_extension(vm["output"].as<std::string>()) : "";
     if (format != "auto" && !by_extension.empty() && format != by_extension)
         usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension + " by its extension, but --format is " + format);
     if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";

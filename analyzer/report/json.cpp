@@ -1,6 +1,7 @@
 // The JSON report (docs/report-json.md, docs/report.schema.json). Numbers are rounded to six
 // significant digits (ncu's counters and clocks carry no more) and written as integers where the
 // rounded value is one; unknown values are null, never "" or 0.
+#include "analyzer/report/json_number.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
 
@@ -20,25 +21,9 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// A count that is whole up to a double's rounding noise is written as that integer (67112959.99999359
-// -> 67112960: bytes and FLOPs are sums of counters); any other value at six significant digits
-// (0.8490000000000001 -> 0.849), as an integer where that is one. NaN and infinities are null.
-ojson number(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    constexpr double exact = 9007199254740992.0;  // 2^53: every integer below it is a double
-    const double whole = std::round(v);
-    if (std::fabs(v) >= 1 && std::fabs(whole) < exact && std::fabs(v - whole) <= 1e-9 * std::fabs(v))
-        return static_cast<std::int64_t>(whole);
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
-    double r = v;
-    if (ec == std::errc()) std::from_chars(buf, end, r);
-    if (std::fabs(r) < exact && r == std::floor(r)) return static_cast<std::int64_t>(r);
-    return r;
-}
 
-ojson optional_number(const std::optional<double>& v) { return v ? number(*v) : ojson(nullptr); }
-ojson positive_number(double v) { return v > 0 ? number(v) : ojson(nullptr); }
+ojson optional_number(const std::optional<double>& v) { return v ? json_number<ojson>(*v) : ojson(nullptr); }
+ojson positive_number(double v) { return v > 0 ? json_number<ojson>(v) : ojson(nullptr); }
 ojson text_or_null(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
 
 // "point", "comma", or null where the style was not known.
@@ -58,11 +43,11 @@ ojson resources_json(const kernel_roofline& roof) {
                        {"work", positive_number(r.work)},
                        {"peak_per_second", positive_number(r.peak)},
                        {"peak_source", text_or_null(r.peak_source)},
-                       {"utilisation", number(r.utilisation)},
-                       {"useful", floor ? number(r.useful) : ojson(nullptr)},
-                       {"practical_share", floor ? number(r.practical) : ojson(nullptr)},
+                       {"utilisation", json_number<ojson>(r.utilisation)},
+                       {"useful", floor ? json_number<ojson>(r.useful) : ojson(nullptr)},
+                       {"practical_share", floor ? json_number<ojson>(r.practical) : ojson(nullptr)},
                        {"practical_share_default", floor ? ojson(r.practical_default) : ojson(nullptr)},
-                       {"floor_ns", floor ? number(r.floor_ns) : ojson(nullptr)},
+                       {"floor_ns", floor ? json_number<ojson>(r.floor_ns) : ojson(nullptr)},
                        {"formula", r.formula},
                        {"useful_formula", text_or_null(r.useful_formula)}});
     }
@@ -78,7 +63,7 @@ ojson findings_json(const analysed_kernel& k) {
             evidence.push_back({{"expression", e.expression},
                                 {"value", !e.value                               ? ojson(nullptr)
                                           : e.type == rules::value_type::boolean ? ojson(*e.value != 0.0)
-                                                                                 : number(*e.value)}});
+                                                                                 : json_number<ojson>(*e.value)}});
         findings.push_back({{"id", f.id},
                             {"source", "roofline"},
                             {"tree", f.tree},
@@ -101,7 +86,7 @@ ojson findings_json(const analysed_kernel& k) {
                             {"type", text_or_null(r.type)},
                             {"section", text_or_null(r.section)},
                             {"description", r.description},
-                            {"est_speedup_pct", r.est_speedup_pct >= 0 ? number(r.est_speedup_pct) : ojson(nullptr)},
+                            {"est_speedup_pct", r.est_speedup_pct >= 0 ? json_number<ojson>(r.est_speedup_pct) : ojson(nullptr)},
                             {"speedup_type", text_or_null(r.speedup_type)}});
     return findings;
 }
@@ -113,7 +98,7 @@ ojson path_json(const rules::diagnosis& d) {
         for (const auto& x : v.values)
             values[x.expression] = !x.value                               ? ojson(nullptr)
                                    : x.type == rules::value_type::boolean ? ojson(*x.value != 0.0)
-                                                                          : number(*x.value);
+                                                                          : json_number<ojson>(*x.value);
         path.push_back({{"tree", v.tree},
                         {"node", v.node},
                         {"depth", v.depth},
@@ -133,15 +118,15 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label) {
     e["block_size"] = optional_dims(k.group.block_size);
     e["grid_size"] = optional_dims(k.group.grid_size);
     e["launches"] = k.group.launches;
-    e["duration_ns"] = k.roof.placed ? number(k.roof.duration_ns) : ojson(nullptr);
-    e["share_of_workload"] = number(k.share);
+    e["duration_ns"] = k.roof.placed ? json_number<ojson>(k.roof.duration_ns) : ojson(nullptr);
+    e["share_of_workload"] = json_number<ojson>(k.share);
     e["bound"] = name(k.verdict.bound);
     e["limiter"] = optional_name(k.verdict.limiter);
     e["reasons"] = k.verdict.reasons;
-    e["share_of_roof"] = k.roof.placed ? number(k.roof.pct_of_roof / 100.0) : ojson(nullptr);
-    e["floor_ns"] = k.roof.placed ? number(k.roof.floor_ns) : ojson(nullptr);
+    e["share_of_roof"] = k.roof.placed ? json_number<ojson>(k.roof.pct_of_roof / 100.0) : ojson(nullptr);
+    e["floor_ns"] = k.roof.placed ? json_number<ojson>(k.roof.floor_ns) : ojson(nullptr);
     e["binding_resource"] = optional_name(k.roof.binding);
-    e["flops"] = k.roof.flops_counted ? number(k.roof.flops) : ojson(nullptr);
+    e["flops"] = k.roof.flops_counted ? json_number<ojson>(k.roof.flops) : ojson(nullptr);
     e["bytes"] = {
         {"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
     e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
@@ -208,7 +193,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
                    {"matched", a.gpu_how},
                    {"default_practical_shares", defaults},
                    {"default_practical_shares_note", a.default_practical.empty() ? ojson(nullptr) : ojson(default_practical_reason())}};
-    head["total_duration_ns"] = number(a.total_ns);
+    head["total_duration_ns"] = json_number<ojson>(a.total_ns);
     std::string out = dump(head);
     out.pop_back();  // the closing brace: the kernels and the opportunities follow
     while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
@@ -232,7 +217,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
              {"id", op.finding->id},
              {"est_speedup", optional_number(op.finding->est_speedup)},
              {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
-             {"share_of_workload_saved", a.total_ns > 0 ? number(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
+             {"share_of_workload_saved", a.total_ns > 0 ? json_number<ojson>(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
     ojson tail;
     tail["opportunities"] = ops;
     const std::string rest = dump(tail);  // "{\n  \"opportunities\": ...\n}"

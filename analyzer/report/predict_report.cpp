@@ -1,5 +1,7 @@
 #include "analyzer/report/predict_report.hpp"
 
+#include "analyzer/report/json_number.hpp"
+
 #include "analyzer/base/format.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -147,22 +149,11 @@ std::string terminal(const prediction& p) {
     return out;
 }
 
-// Six significant digits, written as an integer where it is one (bytes and FLOPs are counts);
-// NaN and infinities null. The same rule as the analyze report's JSON.
-ojson number(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
-    double r = v;
-    if (ec == std::errc()) std::from_chars(buf, end, r);
-    if (std::fabs(r) < 9007199254740992.0 && r == std::floor(r)) return static_cast<std::int64_t>(r);
-    return r;
-}
-ojson optional_number(const std::optional<double>& v) { return v ? number(*v) : ojson(nullptr); }
+ojson optional_number(const std::optional<double>& v) { return v ? json_number<ojson>(*v) : ojson(nullptr); }
 
 ojson exact_count(double v) {  // FLOPs and bytes are whole counts; keep every digit a double has
     if (std::fabs(v) < 9007199254740992.0 && v == std::floor(v)) return static_cast<std::int64_t>(v);
-    return number(v);
+    return json_number<ojson>(v);
 }
 
 std::string json(const prediction& p) {
@@ -191,7 +182,7 @@ std::string json(const prediction& p) {
     j["compute"] = c.compute && c.flops > 0 ? ojson(name(*c.compute)) : ojson(nullptr);
     j["bytes"] = exact_count(c.bytes);
     j["bytes_formula"] = c.bytes_formula;
-    j["intensity"] = number(c.intensity());
+    j["intensity"] = json_number<ojson>(c.intensity());
     j["formula"] = op_floor_formula();
     ojson gpus = ojson::array();
     for (const auto& f : p.floors) {
@@ -200,19 +191,19 @@ std::string json(const prediction& p) {
                         {"floor_ns", optional_number(f.floor_ns)},
                         {"peak_floor_ns", optional_number(f.peak_floor_ns)},
                         {"compute_ns", optional_number(f.compute_ns)},
-                        {"memory_ns", number(f.memory_ns)},
+                        {"memory_ns", json_number<ojson>(f.memory_ns)},
                         {"bound", f.bound_by ? ojson(name(*f.bound_by)) : ojson(nullptr)},
                         {"limiter", f.limiter && f.bound_by ? ojson(name(*f.limiter)) : ojson(nullptr)},
                         {"ridge_flop_per_byte", optional_number(f.ridge)},
                         {"min_kernel_ns", optional_number(f.min_kernel_ns)},
                         {"compute_peak_per_second", optional_number(f.compute_peak)},
                         {"compute_peak_source", c.compute && c.flops > 0 ? ojson(f.compute_peak_source) : ojson(nullptr)},
-                        {"compute_practical_share", c.compute && c.flops > 0 ? number(f.compute_share) : ojson(nullptr)},
+                        {"compute_practical_share", c.compute && c.flops > 0 ? json_number<ojson>(f.compute_share) : ojson(nullptr)},
                         {"compute_practical_source", c.compute && c.flops > 0 ? ojson(f.compute_share_source) : ojson(nullptr)},
                         {"compute_practical_default", c.compute && c.flops > 0 ? ojson(f.compute_share_default) : ojson(nullptr)},
-                        {"dram_bytes_per_second", number(f.dram_peak)},
+                        {"dram_bytes_per_second", json_number<ojson>(f.dram_peak)},
                         {"dram_peak_source", f.dram_peak_source},
-                        {"dram_practical_share", number(f.dram_share)},
+                        {"dram_practical_share", json_number<ojson>(f.dram_share)},
                         {"dram_practical_source", f.dram_share_source},
                         {"dram_practical_default", f.dram_share_default}});
     }

@@ -1,5 +1,7 @@
 #include "analyzer/report/projection_report.hpp"
 
+#include "analyzer/report/json_number.hpp"
+
 #include "analyzer/base/format.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -17,17 +19,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// Six significant digits, as the analyze JSON writes them (ncu's counters carry no more); an
-// integer where the rounded value is one, null where the value is not finite.
-ojson number(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    char buf[32];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
-    double r = v;
-    if (ec == std::errc()) std::from_chars(buf, end, r);
-    if (std::fabs(r) < 9007199254740992.0 && r == std::floor(r)) return static_cast<std::int64_t>(r);
-    return r;
-}
 
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
 std::string name_or_dash(const std::optional<resource>& r) { return r ? name(*r) : "-"; }
@@ -98,39 +89,39 @@ std::string json(const analysis& a, const workload_projection& w) {
     j["source_gpu_name"] = w.source_gpu;
     j["target_gpu_name"] = w.target_gpu;
     j["assumptions"] = w.assumptions;
-    j["measured_ns"] = number(w.measured_ns);
-    j["projected_ns"] = number(w.projected_ns);
+    j["measured_ns"] = json_number<ojson>(w.measured_ns);
+    j["projected_ns"] = json_number<ojson>(w.projected_ns);
     ojson ks = ojson::array();
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
         ojson res = ojson::array();
         for (const auto& r : k.resources)
             res.push_back({{"id", name(r.id)},
-                           {"peak_ratio", number(r.peak_ratio)},
+                           {"peak_ratio", json_number<ojson>(r.peak_ratio)},
                            {"peak_basis", r.peak_basis},
                            {"peak_assumed", r.peak_assumed},
-                           {"source_practical", number(r.source_practical)},
-                           {"target_practical", number(r.target_practical)},
-                           {"source_floor_ns", number(r.source_floor_ns)},
-                           {"target_floor_ns", number(r.target_floor_ns)},
-                           {"source_busy_ns", number(r.source_busy_ns)},
-                           {"target_busy_ns", number(r.target_busy_ns)}});
+                           {"source_practical", json_number<ojson>(r.source_practical)},
+                           {"target_practical", json_number<ojson>(r.target_practical)},
+                           {"source_floor_ns", json_number<ojson>(r.source_floor_ns)},
+                           {"target_floor_ns", json_number<ojson>(r.target_floor_ns)},
+                           {"source_busy_ns", json_number<ojson>(r.source_busy_ns)},
+                           {"target_busy_ns", json_number<ojson>(r.target_busy_ns)}});
         ks.push_back({{"name", k.kernel},
                       {"label", labels[i]},
                       {"launches", k.launches},
                       {"source_bound", name(k.source_bound)},
-                      {"measured_ns", number(k.measured_ns)},
-                      {"projected_ns", number(k.projected_ns)},
+                      {"measured_ns", json_number<ojson>(k.measured_ns)},
+                      {"projected_ns", json_number<ojson>(k.projected_ns)},
                       {"projection", name(k.kind)},
                       {"why", k.why},
-                      {"source_sm_clock_hz", k.source_sm_clock_hz > 0 ? number(k.source_sm_clock_hz) : ojson(nullptr)},
-                      {"target_sm_clock_hz", k.target_sm_clock_hz > 0 ? number(k.target_sm_clock_hz) : ojson(nullptr)},
-                      {"source_floor_ns", k.source_floor_ns > 0 ? number(k.source_floor_ns) : ojson(nullptr)},
-                      {"target_floor_ns", k.target_floor_ns > 0 ? number(k.target_floor_ns) : ojson(nullptr)},
+                      {"source_sm_clock_hz", k.source_sm_clock_hz > 0 ? json_number<ojson>(k.source_sm_clock_hz) : ojson(nullptr)},
+                      {"target_sm_clock_hz", k.target_sm_clock_hz > 0 ? json_number<ojson>(k.target_sm_clock_hz) : ojson(nullptr)},
+                      {"source_floor_ns", k.source_floor_ns > 0 ? json_number<ojson>(k.source_floor_ns) : ojson(nullptr)},
+                      {"target_floor_ns", k.target_floor_ns > 0 ? json_number<ojson>(k.target_floor_ns) : ojson(nullptr)},
                       {"source_binding", optional_name(k.source_binding)},
                       {"target_binding", optional_name(k.target_binding)},
-                      {"source_busy_ns", k.source_busy_ns > 0 ? number(k.source_busy_ns) : ojson(nullptr)},
-                      {"target_busy_ns", k.target_busy_ns > 0 ? number(k.target_busy_ns) : ojson(nullptr)},
+                      {"source_busy_ns", k.source_busy_ns > 0 ? json_number<ojson>(k.source_busy_ns) : ojson(nullptr)},
+                      {"target_busy_ns", k.target_busy_ns > 0 ? json_number<ojson>(k.target_busy_ns) : ojson(nullptr)},
                       {"basis", name(k.basis)},
                       {"binding_changes", k.binding_changes},
                       {"resources", res}});

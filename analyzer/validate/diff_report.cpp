@@ -2,6 +2,7 @@
 // view, and the chart itself. Pure: the same diff gives the same bytes.
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/json_number.hpp"
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -107,17 +108,7 @@ std::string total_words(const capture_diff& d) {
            " (" + status_text(d.total_status) + ")";
 }
 
-// The JSON report's number rule (docs/report-json.md): whole numbers as integers, anything else at
-// six significant digits; NaN and infinities null.
-ojson number(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    const std::string text = general(v, 6);
-    double r = v;
-    std::from_chars(text.data(), text.data() + text.size(), r);
-    if (std::fabs(r) < 9007199254740992.0 && r == std::floor(r)) return static_cast<std::int64_t>(r);
-    return r;
-}
-ojson optional_number(const std::optional<double>& v) { return v ? number(*v) : ojson(nullptr); }
+ojson optional_number(const std::optional<double>& v) { return v ? json_number<ojson>(*v) : ojson(nullptr); }
 ojson dims(const std::optional<launch_dims>& d) { return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr); }
 
 ojson side_json(const analysed_kernel* k) {
@@ -127,12 +118,12 @@ ojson side_json(const analysed_kernel* k) {
     const bool placed = k->roof.placed;
     std::optional<double> rate;
     if (placed && k->roof.flops_counted && k->roof.flops > 0) rate = k->roof.flops / (k->roof.duration_ns * 1e-9);
-    return {{"time_ns", placed ? number(k->roof.duration_ns) : ojson(nullptr)},
+    return {{"time_ns", placed ? json_number<ojson>(k->roof.duration_ns) : ojson(nullptr)},
             {"launches", k->group.launches},
-            {"share_of_workload", number(k->share)},
+            {"share_of_workload", json_number<ojson>(k->share)},
             {"bound", name(k->verdict.bound)},
             {"limiter", k->verdict.limiter ? ojson(name(*k->verdict.limiter)) : ojson(nullptr)},
-            {"share_of_roof", placed ? number(k->roof.pct_of_roof / 100.0) : ojson(nullptr)},
+            {"share_of_roof", placed ? json_number<ojson>(k->roof.pct_of_roof / 100.0) : ojson(nullptr)},
             {"binding", k->roof.binding ? ojson(name(*k->roof.binding)) : ojson(nullptr)},
             {"intensity_dram", optional_number(k->roof.intensity(resource::dram))},
             {"flops_per_second", optional_number(rate)},
@@ -144,7 +135,7 @@ ojson capture_json(const analysis& a) {
             {"gpu", {{"id", a.gpu.id}, {"name", a.gpu.name}}},
             {"kernels", a.kernels.size()},
             {"launches", a.launches_kept},
-            {"total_ns", number(a.total_ns)}};
+            {"total_ns", json_number<ojson>(a.total_ns)}};
 }
 
 }  // namespace diff_printing
@@ -217,11 +208,11 @@ std::string render_diff_json(const capture_diff& d) {
                {"base", capture_json(d.base)},
                {"new", capture_json(d.next)},
                {"same_gpu", d.same_gpu},
-               {"noise_pct", number(d.options.noise_pct)},
-               {"noise_ns", number(d.options.noise_ns)},
+               {"noise_pct", json_number<ojson>(d.options.noise_pct)},
+               {"noise_ns", json_number<ojson>(d.options.noise_ns)},
                {"total",
-                {{"base_ns", number(d.base.total_ns)},
-                 {"new_ns", number(d.next.total_ns)},
+                {{"base_ns", json_number<ojson>(d.base.total_ns)},
+                 {"new_ns", json_number<ojson>(d.next.total_ns)},
                  {"change_pct", optional_number(d.total_change_pct)},
                  {"status", status_text(d.total_status)},
                  {"over_gate", d.total_over_gate}}},
