@@ -11,6 +11,8 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(reader pipeline spec rules)
 build=build-fuzz
+# The commit the targets are built from (the tree may move on while they run).
+commit=$(git rev-parse --short HEAD)$(git diff --quiet -- analyzer models rules hwspecs || echo '+changes')
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROOFLINE_FUZZ=ON -DROOFLINE_BUILD_TESTS=OFF \
     -DROOFLINE_SANITIZE=address,undefined,float-cast-overflow >/dev/null || exit 2
 cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null || exit 2
@@ -38,7 +40,7 @@ for t in "${targets[@]}"; do
     minimal=$(mktemp -d)
     "$build/tests/fuzz/fuzz_$t" -merge=1 "$minimal" "$corpus" >/dev/null 2>&1 && rm -rf "$corpus" && mv "$minimal" "$corpus"
     crashes=$(find tests/fuzz/crashes -name "$t-*" | wc -l)
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(date -u +%Y-%m-%d)" "$(git rev-parse --short HEAD)" "$t" "$secs" "${execs:-?}" \
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(date -u +%Y-%m-%d)" "$commit" "$t" "$secs" "${execs:-?}" \
         "$(ls "$corpus" | wc -l)" "$crashes" >> tests/fuzz/RESULTS.md
     if [ "$rc" -ne 0 ] || [ "$crashes" -gt 0 ]; then
         echo "fuzz_$t: exit $rc, $crashes crash input(s) in tests/fuzz/crashes; the log:" >&2
