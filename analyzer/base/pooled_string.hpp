@@ -31,8 +31,11 @@ public:
     std::size_t rfind(std::string_view s, std::size_t from = std::string::npos) const { return text_->rfind(s, from); }
     std::string substr(std::size_t pos, std::size_t n = std::string::npos) const { return text_->substr(pos, n); }
 
-    // One copy of each text for the program's life, never freed (the pool holds what the rule trees
-    // and the model can say: a few thousand texts).
+    // One copy of each text for the program's life, never freed: pool only texts drawn from a fixed
+    // set (what the rule trees, the specs and the model say), never one that carries a kernel's own
+    // numbers (an estimate's worked figures stay std::string), or a long-lived process would grow. The
+    // one exception is the fusion finding's explanation, which names its run of kernels: one text
+    // per run found.
     static const std::string& intern(std::string_view s);
 
     // Hidden friends: found only where one side is a pooled_string, so they never compete with

@@ -36,7 +36,7 @@ struct finding {
     std::vector<evidence_value> evidence;
     std::vector<pooled_string> fixes;
     std::string estimate_why;                   // what the fix changes and what still bounds the kernel
-    std::vector<pooled_string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
+    std::vector<std::string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
     std::optional<double> est_time_after_ns;    // what the kernel would take with this fix alone
     std::optional<double> est_speedup;          // duration / time after (>= 1)
     std::optional<double> est_time_saved_ns;    // duration - time after (>= 0), this fix alone
