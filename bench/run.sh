@@ -18,7 +18,7 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
 {
     echo "# Reader benchmark"
     echo
-    echo "Made by \`bench/run.sh $build ${sizes[*]}\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')."
+    echo "Made by \`bench/run.sh $build ${sizes[*]}\` on $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)$(git diff --quiet -- . ':!bench/RESULTS.md' || echo ' (with uncommitted changes)')."
     echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB; $(uname -sr)."
     echo "Inputs: \`bench/make_inputs.py\` repeats rows of \`examples/h100/kernels_raw.csv\` (raw page, 2,238 columns)"
     echo "and \`kernels_details.csv\`; \"distinct\" gives every launch a kernel name of its own."
