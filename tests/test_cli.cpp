@@ -18,18 +18,6 @@ using namespace roofline;
 using namespace roofline::test;
 
 namespace {
-struct result {
-    int rc;
-    std::string out, err;
-};
-result run_cli(std::vector<std::string> args, const cli::console& where = {}) {
-    args.insert(args.begin(), "roofline");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream out, err;
-    int rc = cli::run(int(argv.size()), argv.data(), out, err, where);
-    return {rc, out.str(), err.str()};
-}
 std::vector<std::string> kernel_names(const std::string& json) {
     std::vector<std::string> names;
     auto j = nlohmann::json::parse(json);  // kept alive for the loop

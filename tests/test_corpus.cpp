@@ -17,13 +17,6 @@ using namespace roofline::test;
 namespace fs = std::filesystem;
 
 namespace {
-int run_cli(std::vector<std::string> args) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream out, err;
-    return cli::run(int(argv.size()), argv.data(), out, err);
-}
-
 std::string trim_newline(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     return s;
@@ -50,7 +43,7 @@ TEST_CASE("every corpus file behaves as its name says") {
         int rc = -1;
         std::string message;
         try {
-            rc = run_cli({"roofline", "analyze", name, "-o", out.string()});
+            rc = run_cli({"analyze", name, "-o", out.string()}).rc;
         } catch (const input_error& e) {
             rc = 2;
             message = std::string(error_code_name(e.code())) + ": " + e.what();
@@ -80,7 +73,7 @@ TEST_CASE("a failed run leaves an existing report untouched") {
         std::ofstream o(out);
         o << "previous report\n";
     }
-    CHECK_THROWS_AS(run_cli({"roofline", "analyze", source_path("tests/corpus/fail_column_count.csv"), "-o", out.string()}), input_error);
+    CHECK_THROWS_AS(run_cli({"analyze", source_path("tests/corpus/fail_column_count.csv"), "-o", out.string()}), input_error);
     CHECK(read_text(out.string()) == "previous report\n");
     // No temporary file is left beside it either.
     for (const auto& e : fs::directory_iterator(out.parent_path()))
@@ -129,7 +122,7 @@ TEST_CASE("a line with no end, a regex over an endless name, and a report onto a
     fs::create_directories(dir);
     fs::path svg = temp_path("report-dir.svg");
     fs::remove(svg);
-    CHECK_THROWS_WITH_AS(run_cli({"roofline", "analyze", source_path("tests/corpus/pass_trimmed_raw.csv"), "-o", dir.string()}),
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("tests/corpus/pass_trimmed_raw.csv"), "-o", dir.string()}),
                          doctest::Contains("is a folder"), input_error);
     CHECK_FALSE(fs::exists(svg));
     fs::remove_all(dir);

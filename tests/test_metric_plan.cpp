@@ -68,18 +68,6 @@ std::set<std::string> catalogue_literals(const std::string& folder) {
     return out;
 }
 
-struct result {
-    int rc;
-    std::string out, err;
-};
-result run_cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "roofline");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream out, err;
-    int rc = cli::run(int(argv.size()), argv.data(), out, err, {});
-    return {rc, out.str(), err.str()};
-}
 
 }  // namespace
 

@@ -20,18 +20,6 @@ using namespace roofline::test;
 
 namespace {
 
-struct result {
-    int rc;
-    std::string out, err;
-};
-result run_cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "roofline");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream out, err;
-    int rc = cli::run(int(argv.size()), argv.data(), out, err, cli::console{});
-    return {rc, out.str(), err.str()};
-}
 
 gpu_spec spec(const std::string& id) {
     for (const auto& s : load_gpu_specs())

@@ -1,6 +1,7 @@
 // Helpers shared by the tests: paths into the repository and small CSV builders.
 #pragma once
 
+#include "analyzer/cli/commands.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/read/ncu_reader.hpp"
 
@@ -13,6 +14,20 @@
 #include <unistd.h>
 
 namespace roofline::test {
+
+// A command run in-process, as main() runs it: its exit code and both streams.
+struct cli_result {
+    int rc;
+    std::string out, err;
+};
+inline cli_result run_cli(std::vector<std::string> args, const cli::console& where = {}) {
+    args.insert(args.begin(), "roofline");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream out, err;
+    int rc = cli::run(int(argv.size()), argv.data(), out, err, where);
+    return {rc, out.str(), err.str()};
+}
 
 inline std::string source_path(const std::string& rel) { return std::string(ROOFLINE_SOURCE_DIR) + "/" + rel; }
 

@@ -42,18 +42,6 @@ std::vector<std::string> shell_words(const std::string& command_line) {
     return words;
 }
 
-struct result {
-    int rc;
-    std::string out, err;
-};
-result run_cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "roofline");
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream out, err;
-    int rc = cli::run(int(argv.size()), argv.data(), out, err, {});
-    return {rc, out.str(), err.str()};
-}
 
 }  // namespace
 
