@@ -44,7 +44,7 @@ std::optional<capture_spec> spec_from_capture(const metric_values& numbers, cons
     return out;
 }
 
-capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id, const std::string& candidates) {
+capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id) {
     capture_spec out;
     gpu_spec& s = out.spec;
     s.id = unknown_gpu_id;
@@ -60,7 +60,7 @@ capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity
     s.l1_bytes_per_clock_per_sm = {std::nullopt, "unknown", {}};
     s.l2_bytes_per_clock = {std::nullopt, "unknown", {}};
     s.min_kernel_ns = {std::nullopt, "unknown", {}};
-    s.notes = "No spec: every peak is unknown" + (candidates.empty() ? std::string() : " (it could be " + candidates + ")");
+    s.notes = "No spec: every peak is unknown";
     out.unknown = "every peak";
     return out;
 }

@@ -28,6 +28,6 @@ std::optional<capture_spec> spec_from_capture(const metric_values& numbers, cons
 // on a roof; what the capture measured (time, bytes, ncu's own percentages of peak) still is. The
 // report says which GPUs it could be and what --gpu adds.
 inline constexpr const char* unknown_gpu_id = "unknown";
-capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id, const std::string& candidates);
+capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id);
 
 }  // namespace roofline

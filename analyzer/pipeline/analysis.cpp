@@ -111,7 +111,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
             a.gpu_how = "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
         } else {
             // Neither a spec nor the capture's peaks: what was measured is reported without roofs.
-            a.gpu = spec_without_peaks(groups.front().numbers, identity, "").spec;
+            a.gpu = spec_without_peaks(groups.front().numbers, identity).spec;
             a.gpu_how = "not identified: " + e.detail() +
                         ". Without it no kernel is placed on a roof and only what the capture measured is reported; --gpu "
                         "adds each kernel's roofline, bound, limiter, findings and gain estimates";
