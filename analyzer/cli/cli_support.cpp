@@ -34,7 +34,9 @@ void add_capture_options(po::options_description& opts) {
         "analyse only the launches of this device (ncu's Device column), for a capture of several GPUs")(
         "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
-        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)");
+        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)")(
+        "threads", po::value<std::string>(),
+        "threads that parse a raw page's rows (default: one per core, at most 4); the report is the same with any number");
 }
 
 analyze_options capture_options(const po::variables_map& vm) {
@@ -74,6 +76,10 @@ analyze_options capture_options(const po::variables_map& vm) {
         o.read.numbers = number_style::comma;
     else if (numbers != "auto")
         usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
+    if (vm.count("threads")) {
+        o.read.threads = whole_number(vm, "threads", 1, 0);
+        if (o.read.threads > 64) usage_error("--threads takes at most 64, not " + std::to_string(o.read.threads));
+    }
     return o;
 }
 

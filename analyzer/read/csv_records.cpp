@@ -40,6 +40,16 @@ bool csv_records::fill() {
     return got != 0;
 }
 
+void csv_records::resume(std::string_view bytes, std::size_t lines_before) {
+    auto fresh = std::make_unique_for_overwrite<char[]>(bytes.size() + read_block);
+    if (!bytes.empty()) std::memcpy(fresh.get(), bytes.data(), bytes.size());
+    buf_ = std::move(fresh);
+    capacity_ = bytes.size() + read_block;
+    begin_ = 0;
+    end_ = bytes.size();
+    line_no_ = lines_before;
+}
+
 // The next line without its line break ("\n" or "\r\n"), viewing the buffer until the next call.
 // A line longer than max_record_bytes (binary input, /dev/zero) is an error at that line, not a
 // buffer that grows until memory runs out.

@@ -68,6 +68,15 @@ public:
     const std::string& first_skipped() const { return first_skipped_; }
     std::size_t first_skipped_line() const { return first_skipped_line_; }
 
+    // Hand-over to and from another reader of the same stream (parallel_rows.hpp): the bytes read
+    // from the stream but not yet consumed, and the lines consumed so far.
+    std::istream& stream() const { return in_; }
+    std::string_view unread() const { return {buf_.get() + begin_, end_ - begin_}; }
+    std::size_t lines_read() const { return line_no_; }
+    // Drops what is unread and goes on with `bytes`, as if they were the stream's next bytes, the
+    // first of them on line `lines_before + 1`; then with the stream.
+    void resume(std::string_view bytes, std::size_t lines_before);
+
 private:
     bool next_line(std::string_view& line);
     bool fill();

@@ -4,6 +4,7 @@
 #include "analyzer/read/csv_records.hpp"
 #include "analyzer/read/display_names.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/read/parallel_rows.hpp"
 #include "analyzer/read/units.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 
 namespace roofline {
 
@@ -92,10 +94,88 @@ struct identity_columns {
     }
 };
 
+// Where a metric's cells are and how to read them: resolved once per raw-page column (or per
+// details-page row), so a cell costs a number parse and an array store. The views outlive the
+// plan's use: a raw-page plan views the header and units the reader keeps, a details-page
+// plan is used on the row it was made from.
+struct column_plan {
+    std::string_view metric;  // the id, for texts and messages
+    metric_key key;
+    std::string_view unit;
+    const unit_scale* scale;  // nullptr: a unit the engine cannot convert (the value is skipped)
+    std::string_view label;   // the header text or display name, for messages
+    bool raw;                 // label is a raw-page column ("column \"X\"") or a display name ("\"X\"")
+    bool may_be_negative;
+};
+
+// Built only when a message needs it.
+std::string label_of(const column_plan& p) {
+    return p.raw ? "column \"" + std::string(p.label) + "\"" : "\"" + std::string(p.label) + "\"";
+}
+
+// Stores one metric cell, `v` as numbers.take read it; a cell in a column with a unit must be a number.
+void store(launch_record& rec, const column_plan& p, const cell_value& v, std::string_view cell, std::size_t line, std::size_t column,
+           number_reader& numbers, const std::string& file) {
+    if (v.what == cell_value::kind::missing) return;
+    if (v.what == cell_value::kind::text) {
+        if (!p.unit.empty())
+            throw input_error(
+                error_code::bad_number, file, line, column,
+                "expected a number in " + label_of(p) + " (unit \"" + std::string(p.unit) + "\"), got \"" + std::string(cell) + "\"");
+        rec.texts[std::string(p.metric)] = std::string(cell);
+        return;
+    }
+    numbers.note_read_while_unknown(cell);
+    const unit_scale* s = p.scale;
+    if (!s) return;
+    const double value = v.number * s->factor;
+    if (!std::isfinite(value))
+        throw input_error(error_code::bad_number, file, line, column,
+                          "the value in " + label_of(p) + " is not a finite number: \"" + std::string(cell) + "\"");
+    // A duration or a byte count cannot be negative. Other counters can: ncu derives some by
+    // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
+    if (value < 0 && !p.may_be_negative)
+        throw input_error(error_code::bad_number, file, line, column,
+                          std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + label_of(p) + ": \"" +
+                              std::string(cell) + "\"");
+    rec.set(p.key, value == 0 ? 0.0 : value);  // -0 is 0
+}
+
+// Reads a raw page's data rows into launch records. The calling thread and the parallel reader's
+// workers (parallel_rows.hpp) share one: each brings its own number_reader, and read() changes
+// nothing else (it makes no metric key; the plans hold them).
+struct raw_rows {
+    const std::string& file;
+    identity_columns ids;
+    std::size_t fields = 0;
+    std::vector<std::pair<std::size_t, column_plan>> plans;  // (field index, plan)
+
+    void read(const csv_record& row, number_reader& numbers, launch_record& rec) const {
+        if (row.size() != fields)
+            throw input_error(error_code::column_count, file, row.line, 0,
+                              "expected " + std::to_string(fields) + " fields as in the header, found " + std::to_string(row.size()));
+        // While no value has shown the number style, the whole row is looked at before any cell
+        // is read, so a row's own grouped values can settle it ("1,056" alone cannot).
+        if (numbers.style() == number_style::unknown)
+            for (const auto& [c, p] : plans) numbers.observe(row.text(c), file, row.line, row.column(c));
+        ids.fill(row, rec, file);
+        rec.values.reserve(plans.size());
+        for (const auto& [c, p] : plans) {
+            const std::string_view cell = row.text(c);
+            store(rec, p, numbers.take(cell, file, row.line, row.column(c)), cell, row.line, row.column(c), numbers, file);
+        }
+    }
+};
+
 class reader {
 public:
     reader(std::istream& in, const std::string& file, const read_options& options, const launch_sink& sink)
-        : records_(in, file), file_(file), numbers_(options.numbers), sink_(sink) {}
+        : records_(in, file),
+          file_(file),
+          numbers_(options.numbers),
+          sink_(sink),
+          threads_(options.threads ? options.threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4)),
+          parallel_(options.parallel) {}
 
     read_summary run() {
         csv_record header;
@@ -126,7 +206,7 @@ public:
                               std::string("the ") + ncu_form_name(summary_.form) + " export has a header but no kernel rows");
         summary_.style = numbers_.style();
         summary_.style_assumed = numbers_.assumed();
-        summary_.skipped_lines = records_.skipped_lines();
+        summary_.skipped_lines = records_.skipped_lines() + parallel_skipped_;
         for (auto& u : unknown_units_) summary_.notes.push_back("ignored values in unit \"" + u + "\", which the engine cannot convert");
         return summary_;
     }
@@ -195,56 +275,10 @@ private:
                                  std::to_string(line) + "; each value was converted from its own unit");
     }
 
-    // Where a metric's cells are and how to read them: resolved once per raw-page column (or per
-    // details-page row), so a cell costs a number parse and an array store. The views outlive the
-    // plan's use: a raw-page plan views the header and units the reader keeps, a details-page
-    // plan is used on the row it was made from.
-    struct column_plan {
-        std::string_view metric;  // the id, for texts and messages
-        metric_key key;
-        std::string_view unit;
-        const unit_scale* scale;  // nullptr: a unit the engine cannot convert (the value is skipped)
-        std::string_view label;   // the header text or display name, for messages
-        bool raw;                 // label is a raw-page column ("column \"X\"") or a display name ("\"X\"")
-        bool may_be_negative;
-    };
-
     column_plan plan_for(std::string_view metric, std::string_view unit, std::string_view label, bool raw) {
         const unit_scale* s = scale_for(unit);
         const bool signed_kind = !s || (s->base != "ns" && s->base != "byte") || metric.substr(0, 9) == "derived__";
         return {metric, intern_metric(metric), unit, s, label, raw, signed_kind};
-    }
-
-    // Built only when a message needs it.
-    static std::string label_of(const column_plan& p) {
-        return p.raw ? "column \"" + std::string(p.label) + "\"" : "\"" + std::string(p.label) + "\"";
-    }
-
-    // Stores one metric cell, `v` as numbers_.take read it; a cell in a column with a unit must be a number.
-    void store(launch_record& rec, const column_plan& p, const cell_value& v, std::string_view cell, std::size_t line, std::size_t column) {
-        if (v.what == cell_value::kind::missing) return;
-        if (v.what == cell_value::kind::text) {
-            if (!p.unit.empty())
-                throw input_error(
-                    error_code::bad_number, file_, line, column,
-                    "expected a number in " + label_of(p) + " (unit \"" + std::string(p.unit) + "\"), got \"" + std::string(cell) + "\"");
-            rec.texts[std::string(p.metric)] = std::string(cell);
-            return;
-        }
-        numbers_.note_read_while_unknown(cell);
-        const unit_scale* s = p.scale;
-        if (!s) return;
-        const double value = v.number * s->factor;
-        if (!std::isfinite(value))
-            throw input_error(error_code::bad_number, file_, line, column,
-                              "the value in " + label_of(p) + " is not a finite number: \"" + std::string(cell) + "\"");
-        // A duration or a byte count cannot be negative. Other counters can: ncu derives some by
-        // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
-        if (value < 0 && !p.may_be_negative)
-            throw input_error(error_code::bad_number, file_, line, column,
-                              std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + label_of(p) +
-                                  ": \"" + std::string(cell) + "\"");
-        rec.set(p.key, value == 0 ? 0.0 : value);  // -0 is 0
     }
 
     // --print-summary's "Invocations": a whole number of launches, read in the file's number style
@@ -304,16 +338,17 @@ private:
         // Only the columns some stage reads are parsed (metric_keys.hpp, engine_reads): a raw page
         // of --set full has ~2,200 metric columns and the engine reads ~150 of them. Every column's
         // unit is still checked against its metric, once, on the units row.
-        std::vector<std::pair<std::size_t, column_plan>> plans;  // (field index, plan)
+        raw_rows rows{file_, ids, n, {}};
         csv_record row;
         bool first = true;
+        bool parallel_tried = false;
         while (records_.next(row)) {
-            if (row.size() != n)
-                throw input_error(error_code::column_count, file_, row.line, 0,
-                                  "expected " + std::to_string(n) + " fields as in the header, found " + std::to_string(row.size()));
             // The units row follows the header and has an empty ID. Without it every value would be
             // read in base units: milliseconds as nanoseconds.
             if (first) {
+                if (row.size() != n)
+                    throw input_error(error_code::column_count, file_, row.line, 0,
+                                      "expected " + std::to_string(n) + " fields as in the header, found " + std::to_string(row.size()));
                 if (!field(row, ids.id).empty())
                     throw input_error(error_code::bad_unit, file_, row.line, 1,
                                       "the raw page's units row is missing: the row after the header must give each column's unit "
@@ -322,23 +357,31 @@ private:
                 for (auto c : metric_cols) check_unit(header[c], units[c], row.line, row.column(c));
                 for (auto c : metric_cols) {
                     column_plan p = plan_for(header[c], units[c], header[c], true);
-                    if (metric_read_index(p.key) >= 0) plans.emplace_back(c, p);
+                    if (metric_read_index(p.key) >= 0) rows.plans.emplace_back(c, p);
                 }
                 first = false;
                 continue;
             }
-            // While no value has shown the number style, the whole row is looked at before any cell
-            // is read, so a row's own grouped values can settle it ("1,056" alone cannot).
-            if (numbers_.style() == number_style::unknown)
-                for (const auto& [c, p] : plans) numbers_.observe(row.text(c), file_, row.line, row.column(c));
             launch_record rec;
-            ids.fill(row, rec, file_);
-            rec.values.reserve(plans.size());
-            for (const auto& [c, p] : plans) {
-                const std::string_view cell = row.text(c);
-                store(rec, p, numbers_.take(cell, file_, row.line, row.column(c)), cell, row.line, row.column(c));
-            }
+            rows.read(row, numbers_, rec);
             emit(rec);
+            // Once a row has fixed the number style, the rest can be read on several threads:
+            // workers then only check values against it, as this thread would.
+            if (!parallel_tried && threads_ > 1 && numbers_.style() != number_style::unknown) {
+                parallel_tried = true;
+                std::vector<row_parser> parsers;
+                for (std::size_t i = 0; i < threads_; ++i)
+                    parsers.push_back(
+                        [&rows, numbers = numbers_](const csv_record& r, launch_record& out) mutable { rows.read(r, numbers, out); });
+                parallel_outcome done = read_rows_in_parallel(records_.stream(), records_.unread(), records_.lines_read(),
+                                                              std::move(parsers), parallel_, [&](launch_record&& r) {
+                                                                  ++summary_.parallel_launches;
+                                                                  emit(r);
+                                                              });
+                parallel_skipped_ += done.skipped;
+                if (done.finished) break;
+                records_.resume(done.rest, done.lines_before);  // one thread from the row the workers did not take
+            }
         }
     }
 
@@ -398,7 +441,7 @@ private:
             const std::string_view unit_text = field(row, unit);
             if (unit) check_unit(id, unit_text, row.line, column_at(row, unit));
             note_unit_change(id, unit_text, row.line);
-            store(rec, plan_for(id, unit_text, mname, false), v, cell, row.line, row.column(*value));
+            store(rec, plan_for(id, unit_text, mname, false), v, cell, row.line, row.column(*value), numbers_, file_);
         }
         if (!key.empty()) emit(rec);
     }
@@ -413,6 +456,9 @@ private:
     std::map<std::string, std::pair<std::string, std::size_t>, std::less<>> first_unit_;  // metric -> its first unit and line
     std::set<std::string, std::less<>> unit_changes_;
     bool name_note_ = false;
+    std::size_t threads_;
+    parallel_options parallel_;
+    std::size_t parallel_skipped_ = 0;  // lines the parallel reader skipped
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "analyzer/read/launch_record.hpp"
 #include "analyzer/read/numbers.hpp"
+#include "analyzer/read/parallel_rows.hpp"
 
 #include <functional>
 #include <istream>
@@ -18,6 +19,10 @@ const char* ncu_form_name(ncu_form f);
 
 struct read_options {
     number_style numbers = number_style::unknown;  // unknown: detect from the values
+    // Threads that parse a raw page's rows (parallel_rows.hpp); 0: one per core, at most 4. With 1,
+    // or on any other form, one thread reads. The launches and their order do not depend on it.
+    std::size_t threads = 0;
+    parallel_options parallel;
 };
 
 struct read_summary {
@@ -25,8 +30,9 @@ struct read_summary {
     number_style style = number_style::unknown;
     bool style_assumed = false;  // only ambiguous values were seen; ncu's default was used
     std::size_t launches = 0;
-    std::size_t skipped_lines = 0;   // non-CSV lines (==PROF==, program output)
-    std::vector<std::string> notes;  // things the report should say about the input
+    std::size_t skipped_lines = 0;      // non-CSV lines (==PROF==, program output)
+    std::size_t parallel_launches = 0;  // of `launches`, those the parallel reader's workers parsed
+    std::vector<std::string> notes;     // things the report should say about the input
 };
 
 using launch_sink = std::function<void(launch_record&&)>;
