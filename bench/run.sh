@@ -22,6 +22,8 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
     echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB; $(uname -sr)."
     echo "Inputs: \`bench/make_inputs.py\` repeats rows of \`examples/h100/kernels_raw.csv\` (raw page, 2,238 columns)"
     echo "and \`kernels_details.csv\`; \"distinct\" gives every launch a kernel name of its own."
+    echo "\`--threads 1\` rows parse on one thread; the others on one per core (raw pages only: a details page is read on one)."
+    echo "CPU s is user + system time over all threads."
     echo
     echo "| input | MiB | tool | wall s | CPU s | MiB/s (wall) | peak RSS MiB |"
     echo "|---|---|---|---|---|---|---|"
@@ -36,6 +38,7 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
                 awk -v f="$f" -v t="$1" -v s="$size" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" \
                     'BEGIN { printf "| %s | %.0f | %s | %.2f | %.2f | %.1f | %.1f |\n", f, s / 1048576, t, w, u + y, s / 1048576 / (w > 0 ? w : 0.01), r / 1024 }'
             }
+            row "roofline analyze --threads 1 (json)" "$(measure "$build/roofline" analyze "$path" --threads 1 --format json -o "$work/out.json")"
             row "roofline analyze (json)" "$(measure "$build/roofline" analyze "$path" --format json -o "$work/out.json")"
             row "roofline analyze (markdown + chart)" "$(measure "$build/roofline" analyze "$path" -o "$work/out.md")"
             if "$py" -c "import pandas" 2>/dev/null; then

@@ -26,6 +26,19 @@ std::vector<std::string> kernel_names(const std::string& json) {
 }
 }  // namespace
 
+TEST_CASE("--threads changes no byte of a report") {
+    const auto csv = source_path("examples/h100/kernels_raw_instances.csv");  // 1.4 MB: the workers read 14 of its 15 launches
+    const auto one = run_cli({"analyze", csv, "--format", "markdown", "--no-chart", "--threads", "1"});
+    REQUIRE(one.rc == 0);
+    CHECK(one.out.find("transpose") != std::string::npos);
+    for (const char* n : {"2", "3", "64"}) {
+        CAPTURE(n);
+        const auto many = run_cli({"analyze", csv, "--format", "markdown", "--no-chart", "--threads", n});
+        CHECK(many.rc == 0);
+        CHECK(many.out == one.out);
+    }
+}
+
 TEST_CASE("analyze -o writes the report and --format json writes JSON") {
     auto path = temp_path("cli-test.json").string();
     std::filesystem::remove(path);
@@ -280,6 +293,8 @@ TEST_CASE("bad numbers are usage errors that name the option") {
         {{"--top", "0"}, "--top takes a whole number of 1 or more, not \"0\""},
         {{"--top", "1.5"}, "--top takes a whole number of 1 or more, not \"1.5\""},
         {{"--launch-count", "99999999999999999999999"}, "--launch-count takes a whole number"},
+        {{"--threads", "0"}, "--threads takes a whole number of 1 or more, not \"0\""},
+        {{"--threads", "65"}, "--threads takes at most 64, not 65"},
     };
     for (const auto& [extra, message] : cases) {
         std::vector<std::string> args = {"analyze", csv, "--format", "json"};
