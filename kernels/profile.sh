@@ -28,14 +28,7 @@ want() { [[ $stage == *",$1,"* ]]; }
 sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
          pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu failure_cases.cu)
 
-[ -f "$work/manifest.txt" ] || {
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
-    echo "ncu: $(ncu --version | tail -n 1)"
-    echo "nvcc: $(nvcc --version | tail -n 1)"
-    echo "torch: $(python3 -c 'import torch; print(torch.__version__)')"
-    echo "locale: LANG=${LANG:-unset} LC_ALL=${LC_ALL:-unset}"
-} > "$work/manifest.txt"
+[ -f "$work/manifest.txt" ] || "$here/machine_manifest.sh" > "$work/manifest.txt"
 echo "stages run on $(date -u +%Y-%m-%dT%H:%M:%SZ): ${stage:1:-1}" >> "$work/manifest.txt"
 
 [ -x "$work/roofline-kernels" ] || (cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode "arch=compute_$arch,code=sm_$arch" "${sources[@]}" -lcuda -o "$work/roofline-kernels") || exit 1

@@ -13,13 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=$1
 mkdir -p "$out"
 work=$(mktemp -d)
-{
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
-    echo "ncu: $(ncu --version | tail -n 1)"
-    echo "nvcc: $(nvcc --version | tail -n 1)"
-    echo "locale: LANG=${LANG:-unset} LC_ALL=${LC_ALL:-unset}"
-} > "$out/manifest.txt"
+"$here/machine_manifest.sh" > "$out/manifest.txt"
 run() { echo "command: $*" >> "$out/manifest.txt"; "$@"; }
 for fixed in 0 1; do
     name=$([ $fixed = 0 ] && echo before || echo after)

@@ -19,14 +19,7 @@ mkdir -p "$out"
 work=$(mktemp -d)
 metrics=$(cat "$plan/metrics.txt")
 required=$(cat "$plan/required.txt")
-{
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
-    echo "ncu: $(ncu --version | tail -n 1)"
-    echo "nvcc: $(nvcc --version | tail -n 1)"
-    echo "torch: $(python3 -c 'import torch; print(torch.__version__)')"
-    echo "locale: LANG=${LANG:-unset} LC_ALL=${LC_ALL:-unset}"
-} > "$out/manifest.txt"
+"$here/machine_manifest.sh" > "$out/manifest.txt"
 
 # Where ncu defines the derived__ metrics: every file of its sections folder that names one
 # (SourceCounters.section and SpeedOfLight_Hierarchical*RooflineChart.section in ncu 2025.3.1;
