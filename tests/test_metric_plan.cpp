@@ -22,15 +22,10 @@ using namespace roofline::test;
 
 namespace {
 
-const rules::metric_plan& plan() {
-    static const rules::metric_plan p = rules::make_gh100_metric_plan();
-    return p;
-}
-
 const rules::planned_metric* planned(const std::string& id) {
-    for (const auto& m : plan().metrics)
+    for (const auto& m : gh100_plan().metrics)
         if (m.id == id) return &m;
-    for (const auto& m : plan().section_only)
+    for (const auto& m : gh100_plan().section_only)
         if (m.id == id) return &m;
     return nullptr;
 }
@@ -68,20 +63,19 @@ std::set<std::string> catalogue_literals(const std::string& folder) {
     return out;
 }
 
-
 }  // namespace
 
 TEST_CASE("the plan is exactly what the reader keeps, less what a GH100 lacks") {
     std::set<std::string> ids;
-    for (const auto& m : plan().metrics) {
+    for (const auto& m : gh100_plan().metrics) {
         CHECK(engine_reads(m.id));
         CHECK(m.id.rfind("derived__", 0) != 0);  // --metrics cannot ask for ncu's section-defined metrics
         ids.insert(m.id);
     }
-    for (const auto& m : plan().section_only) ids.insert(m.id);
-    for (const auto& id : plan().absent) ids.insert(id);
+    for (const auto& m : gh100_plan().section_only) ids.insert(m.id);
+    for (const auto& id : gh100_plan().absent) ids.insert(id);
     for (const auto& m : metric_catalogue()) CHECK_MESSAGE(ids.count(m.id) == 1, m.id);
-    CHECK(plan().metrics.size() + plan().section_only.size() + plan().absent.size() ==
+    CHECK(gh100_plan().metrics.size() + gh100_plan().section_only.size() + gh100_plan().absent.size() ==
           metric_catalogue().size() + metric_families().front().gh100_members.size());
 }
 
@@ -89,7 +83,8 @@ TEST_CASE("the tensor-path family is expanded to exactly the H100 export's colum
     const auto& f = metric_families().front();
     std::set<std::string> in_capture;
     for (const auto& c : header_columns("examples/h100/kernels_raw.csv"))
-        if (c.rfind(f.prefix, 0) == 0 && c.size() > f.suffix.size() && c.compare(c.size() - f.suffix.size(), f.suffix.size(), f.suffix) == 0)
+        if (c.rfind(f.prefix, 0) == 0 && c.size() > f.suffix.size() &&
+            c.compare(c.size() - f.suffix.size(), f.suffix.size(), f.suffix) == 0)
             in_capture.insert(c);
     CHECK(in_capture.size() == 9);  // hgmma bf16/fp16/tf32, hmma bf16/fp16-fp16/fp16-fp32/tf32, igmma and imma int8
     CHECK(std::set<std::string>(f.gh100_members.begin(), f.gh100_members.end()) == in_capture);
@@ -101,15 +96,15 @@ TEST_CASE("every planned metric exists on an H100; every id left out does not") 
     for (const auto& c : header_columns("examples/h100/kernels_raw.csv")) bases.insert(base_of(c));
     std::set<std::string> h200;
     for (const auto& c : header_columns("examples/h200/kernels_raw.csv")) h200.insert(base_of(c));
-    for (const auto& m : plan().metrics) {
+    for (const auto& m : gh100_plan().metrics) {
         // sm__ops_path_tensor_src_fp8 is in `ncu --query-metrics` on the H100 (FORMATS.md's list), but
         // --set full does not collect it; every other base is a column of the real --set full export.
         if (m.id == "sm__ops_path_tensor_src_fp8.sum") continue;
         CHECK_MESSAGE(bases.count(base_of(m.id)) == 1, m.id);
     }
-    for (const auto& m : plan().section_only) CHECK_MESSAGE(bases.count(base_of(m.id)) == 1, m.id);
-    CHECK(plan().absent.size() == 10);
-    for (const auto& id : plan().absent) {
+    for (const auto& m : gh100_plan().section_only) CHECK_MESSAGE(bases.count(base_of(m.id)) == 1, m.id);
+    CHECK(gh100_plan().absent.size() == 10);
+    for (const auto& id : gh100_plan().absent) {
         CHECK_MESSAGE(bases.count(base_of(id)) == 0, id);
         CHECK_MESSAGE(h200.count(base_of(id)) == 0, id);
     }
@@ -123,9 +118,9 @@ TEST_CASE("required is what the model's code names; optional metrics appear nowh
         if (!p) continue;  // another chip's tensor path
         CHECK_MESSAGE(p->required, id);
     }
-    for (const auto& m : plan().metrics)
+    for (const auto& m : gh100_plan().metrics)
         if (!m.required) CHECK_MESSAGE(model.count(m.id) == 0, m.id);
-    CHECK(plan().required_count() < plan().metrics.size());
+    CHECK(gh100_plan().required_count() < gh100_plan().metrics.size());
 }
 
 TEST_CASE("a rule node needs every metric its expressions name") {
@@ -151,7 +146,7 @@ TEST_CASE("a real capture without the optional metrics is placed on the roofline
     auto a = analyze_file(source_path("examples/h100/kernels_raw.csv"), keeping_metrics());
     REQUIRE(a.kernels.size() == 8);
     std::set<std::string> optional;
-    for (const auto& m : plan().metrics)
+    for (const auto& m : gh100_plan().metrics)
         if (!m.required) optional.insert(m.id);
     for (const auto& k : a.kernels) {
         kernel_group g = k.group;
@@ -177,18 +172,19 @@ TEST_CASE("a real capture without the optional metrics is placed on the roofline
 TEST_CASE("roofline metrics: one line for --metrics, a section file, a markdown table") {
     auto list = run_cli({"metrics"});
     CHECK(list.rc == 0);
-    CHECK(list.out == rules::metrics_argument(plan()) + "\n");
-    CHECK(std::count(list.out.begin(), list.out.end(), ',') + 1 == long(plan().metrics.size()));
+    CHECK(list.out == rules::metrics_argument(gh100_plan()) + "\n");
+    CHECK(std::count(list.out.begin(), list.out.end(), ',') + 1 == long(gh100_plan().metrics.size()));
     CHECK(list.out.find("gpu__time_duration.sum") != std::string::npos);
     CHECK(list.out.find(' ') == std::string::npos);
     auto section = run_cli({"metrics", "--format", "section"}).out;
     CHECK(section.find("Identifier: \"roofline\"\n") != std::string::npos);
     CHECK(section.find("Header {\n") != std::string::npos);
-    CHECK(section.find("  Metrics {\n    Label: \"gpu__time_duration.sum\"\n    Name: \"gpu__time_duration.sum\"\n  }\n") != std::string::npos);
+    CHECK(section.find("  Metrics {\n    Label: \"gpu__time_duration.sum\"\n    Name: \"gpu__time_duration.sum\"\n  }\n") !=
+          std::string::npos);
     // One Metrics block per planned metric, each with a Label and a Name.
     std::size_t blocks = 0;
     for (std::size_t at = section.find("    Name: \""); at != std::string::npos; at = section.find("    Name: \"", at + 1)) ++blocks;
-    CHECK(blocks == plan().metrics.size());
+    CHECK(blocks == gh100_plan().metrics.size());
     auto md = run_cli({"metrics", "--format", "markdown"}).out;
     CHECK(md.find("| `gpu__time_duration.sum` | required |") != std::string::npos);
     auto path = temp_path("roofline.section").string();
@@ -246,7 +242,7 @@ TEST_CASE("the section-only metrics matter: without them a real capture loses a 
             if (keep[i]) row += (row.empty() ? "" : ",") + cells[i];
         out += row + "\n";
     }
-    REQUIRE(std::count(keep.begin(), keep.end(), false) >= long(plan().section_only.size()));
+    REQUIRE(std::count(keep.begin(), keep.end(), false) >= long(gh100_plan().section_only.size()));
     std::istringstream trimmed(out);
     auto without = analyze(trimmed, "no-derived.csv", {});
     auto with = analyze_file(source_path("examples/h100/kernels_raw.csv"), {});
@@ -260,17 +256,17 @@ TEST_CASE("the section-only metrics matter: without them a real capture loses a 
     CHECK(has(with, "transpose_naive", "uncoalesced-global"));
     CHECK_FALSE(has(without, "transpose_naive", "uncoalesced-global"));
     auto md = run_cli({"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}).out;
-    for (const auto& s : plan().sections) CHECK(md.find("--section " + s) != std::string::npos);
+    for (const auto& s : gh100_plan().sections) CHECK(md.find("--section " + s) != std::string::npos);
     // The catalogue says which of ncu's sections define each derived__ metric (their MetricDefinitions,
     // read in ncu 2025.3.1's Sections folder on the device: examples/h100/metric_plan/derived_sources.txt);
     // the plan's sections are those, and every one of them names its metric's section.
-    for (const auto& m : plan().section_only) {
+    for (const auto& m : gh100_plan().section_only) {
         CAPTURE(m.id);
-        const bool named = m.collected_by.rfind("SourceCounters", 0) == 0 ||
-                           m.collected_by.rfind("SpeedOfLight_HierarchicalSingleRooflineChart", 0) == 0;
+        const bool named =
+            m.collected_by.rfind("SourceCounters", 0) == 0 || m.collected_by.rfind("SpeedOfLight_HierarchicalSingleRooflineChart", 0) == 0;
         CHECK(named);
     }
-    CHECK(plan().sections == std::vector<std::string>{"SpeedOfLight_HierarchicalSingleRooflineChart", "SourceCounters"});
+    CHECK(gh100_plan().sections == std::vector<std::string>{"SpeedOfLight_HierarchicalSingleRooflineChart", "SourceCounters"});
 }
 
 TEST_CASE("a capture made with the plan gives every kernel the bound, limiter and first finding of its --set full twin") {

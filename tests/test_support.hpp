@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analyzer/cli/commands.hpp"
+#include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/read/ncu_reader.hpp"
 
@@ -27,6 +28,13 @@ inline cli_result run_cli(std::vector<std::string> args, const cli::console& whe
     std::ostringstream out, err;
     int rc = cli::run(int(argv.size()), argv.data(), out, err, where);
     return {rc, out.str(), err.str()};
+}
+
+// The metric plan of the built-in rule trees, made once per test process (it runs the model and
+// every rule node).
+inline const rules::metric_plan& gh100_plan() {
+    static const rules::metric_plan p = rules::make_gh100_metric_plan();
+    return p;
 }
 
 inline std::string source_path(const std::string& rel) { return std::string(ROOFLINE_SOURCE_DIR) + "/" + rel; }

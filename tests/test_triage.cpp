@@ -20,11 +20,6 @@ using namespace roofline::test;
 
 namespace {
 
-const rules::metric_plan& plan() {
-    static const rules::metric_plan p = rules::make_gh100_metric_plan();
-    return p;
-}
-
 nsys_kernsum summary(const std::string& name) { return read_nsys_kernsum_file(source_path("tests/data/nsys/" + name)); }
 
 // What /bin/sh makes of a command line: the words it would pass, one per line (printf '%s\n').
@@ -42,12 +37,11 @@ std::vector<std::string> shell_words(const std::string& command_line) {
     return words;
 }
 
-
 }  // namespace
 
 TEST_CASE("kernels are ranked by share of GPU time with a cumulative share") {
     auto s = summary("training_step_kern_sum.csv");
-    auto t = make_triage(s, {}, plan());
+    auto t = make_triage(s, {}, gh100_plan());
     REQUIRE(t.ranked.size() == 10);
     CHECK(t.total_ns == 1e9);
     // 412 ms of 1 s, then 231 ms: 41.2%, and 64.3% together.
@@ -62,18 +56,18 @@ TEST_CASE("--cover takes the fewest kernels that reach the share") {
     triage_options o;
     o.cover = 0.80;
     // 41.2 + 23.1 + 11.8 = 76.1% < 80%; adding 6.4% reaches 82.5%: four kernels.
-    CHECK(make_triage(s, o, plan()).selected == 4);
+    CHECK(make_triage(s, o, gh100_plan()).selected == 4);
     o.cover = 0.761;  // exactly the first three
-    CHECK(make_triage(s, o, plan()).selected == 3);
+    CHECK(make_triage(s, o, gh100_plan()).selected == 3);
     o.cover = 1.0;
-    CHECK(make_triage(s, o, plan()).selected == 10);
+    CHECK(make_triage(s, o, gh100_plan()).selected == 10);
 }
 
 TEST_CASE("the filter matches the function name, anchored, or the whole name where two kernels share it") {
     auto s = summary("training_step_kern_sum.csv");
     triage_options o;
     o.top = 10;
-    auto t = make_triage(s, o, plan());
+    auto t = make_triage(s, o, gh100_plan());
     const auto& flash = t.commands[0];
     CHECK(flash.name_base == "function");
     CHECK(flash.kernel_filter == "regex:^device_kernel$");
@@ -102,13 +96,13 @@ TEST_CASE("warm-up: the first launch is skipped where a kernel ran more than onc
     auto s = summary("training_step_kern_sum.csv");
     triage_options o;
     o.top = 10;
-    auto t = make_triage(s, o, plan());
+    auto t = make_triage(s, o, gh100_plan());
     CHECK(t.commands[0].launch_skip == 1);  // 96 instances
     CHECK(t.commands[8].kernel.find("multi_tensor_apply_kernel") != std::string::npos);
     CHECK(t.commands[8].launch_skip == 0);  // ran once
     o.launch_skip = 5;
     o.launch_count = 3;
-    auto u = make_triage(s, o, plan());
+    auto u = make_triage(s, o, gh100_plan());
     CHECK(u.commands[8].launch_skip == 5);
     CHECK(u.commands[8].launch_count == 3);
 }
@@ -120,7 +114,7 @@ TEST_CASE("shell quoting survives a single quote, and /bin/sh passes ncu exactly
     CHECK(regex_escape("a<1>(int *, T[2]) | x.y^$") == "a<1>\\(int \\*, T\\[2\\]\\) \\| x\\.y\\^\\$");
 
     auto s = summary("quoted_names_kern_sum.csv");
-    auto t = make_triage(s, {}, plan());
+    auto t = make_triage(s, {}, gh100_plan());
     REQUIRE(t.commands.size() == 2);
     for (const auto& c : t.commands) {
         CHECK(c.name_base == "demangled");  // both are fill_kernel
@@ -138,18 +132,18 @@ TEST_CASE("shell quoting survives a single quote, and /bin/sh passes ncu exactly
 
 TEST_CASE("the commands: --metrics with the plan or the section folder, then the export and the analysis") {
     auto s = summary("training_step_kern_sum.csv");
-    auto t = make_triage(s, {}, plan());
+    auto t = make_triage(s, {}, gh100_plan());
     const auto& c = t.commands[0];
     CHECK(c.stem == "k1_device_kernel");
     CHECK(c.profile_shell ==
           "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --metrics \"$METRICS\" "
           "--section SpeedOfLight_HierarchicalSingleRooflineChart --section SourceCounters -o k1_device_kernel ./app");
     CHECK(c.export_shell == "ncu -i k1_device_kernel.ncu-rep --csv --page raw > k1_device_kernel.csv");
-    CHECK(c.profile[10] == rules::metrics_argument(plan()));
+    CHECK(c.profile[10] == rules::metrics_argument(gh100_plan()));
     triage_options o;
     o.section_folder = "sections";
     o.app = "python train.py --steps 3";
-    auto u = make_triage(s, o, plan());
+    auto u = make_triage(s, o, gh100_plan());
     CHECK(u.commands[0].profile_shell ==
           "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --section-folder sections "
           "--section roofline -o k1_device_kernel python train.py --steps 3");
@@ -161,7 +155,7 @@ TEST_CASE("roofline triage on the command line: markdown, JSON and usage errors"
     auto file = source_path("tests/data/nsys/training_step_stats_stdout.txt");
     auto md = run_cli({"triage", file, "--cover", "80%"});
     CHECK(md.rc == 0);
-    CHECK(md.out.find("METRICS=" + rules::metrics_argument(plan()) + "\n") != std::string::npos);
+    CHECK(md.out.find("METRICS=" + rules::metrics_argument(gh100_plan()) + "\n") != std::string::npos);
     CHECK(md.out.find("ncu -i k4_vectorized_elementwise_kernel.ncu-rep --csv --page raw > k4_vectorized_elementwise_kernel.csv") !=
           std::string::npos);
     CHECK(md.out.find("k5_") == std::string::npos);  // four kernels reach 80%
