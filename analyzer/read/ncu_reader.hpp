@@ -21,6 +21,8 @@ struct read_options {
     number_style numbers = number_style::unknown;  // unknown: detect from the values
     // Threads that parse a raw page's rows (parallel_rows.hpp); 0: one per core, at most 4. With 1,
     // or on any other form, one thread reads. The launches and their order do not depend on it.
+    // The cap is a guess, not a measurement: only 2 cores were measured (bench/RESULTS.md), where
+    // the calling thread's share (the kernel table, ~12% of the work) would bound the gain at ~8x.
     std::size_t threads = 0;
     parallel_options parallel;
 };
