@@ -2,6 +2,8 @@
 
 #include "analyzer/base/format.hpp"
 
+#include <algorithm>
+
 namespace roofline {
 namespace {
 
@@ -10,11 +12,16 @@ std::string num(double v) { return format_number(v); }
 std::string id(const resource_use& r) { return name(r.id); }
 
 double pressure(const resource_use& r) { return r.practical > 0 ? r.utilisation / r.practical : r.utilisation; }
+double pressure_hi(const unmeasured_resource& u) { return u.practical > 0 ? u.hi / u.practical : u.hi; }
 
-const resource_use* best(const kernel_roofline& k, bool (*pick)(const resource_use&)) {
+bool is_memory(resource r) { return info(r).kind == resource_kind::memory; }
+// Issue slots carry floors, not a verdict: what fills them is named by a pipe or the SM.
+bool is_compute_unit(resource r) { return info(r).kind == resource_kind::compute && r != resource::issue; }
+
+const resource_use* best(const kernel_roofline& k, bool (*pick)(resource)) {
     const resource_use* b = nullptr;
     for (const auto& r : k.resources)
-        if (pick(r) && (!b || pressure(r) > pressure(*b))) b = &r;
+        if (pick(r.id) && (!b || pressure(r) > pressure(*b))) b = &r;
     return b;
 }
 
@@ -22,108 +29,200 @@ std::string pressure_text(const resource_use& r) {
     return pct(r.utilisation) + " busy" + (r.practical < 1.0 ? ", " + pct(pressure(r)) + " of its practical share" : std::string());
 }
 
+// What the unmeasured resources of one kind allow: the highest pressure any of them may be under.
+double unmeasured_hi(const kernel_roofline& k, bool (*pick)(resource)) {
+    double hi = 0.0;
+    for (const auto& u : k.unmeasured)
+        if (pick(u.id)) hi = std::max(hi, pressure_hi(u));
+    return hi;
+}
+
+// The open possibilities of a verdict, and the counters that would close them.
+struct openings {
+    classification& c;
+    const kernel_roofline& k;
+    void bound(roofline::bound b) {
+        if (std::find(c.possible_bounds.begin(), c.possible_bounds.end(), b) == c.possible_bounds.end()) c.possible_bounds.push_back(b);
+    }
+    void limiter(resource r) {
+        if (std::find(c.possible_limiters.begin(), c.possible_limiters.end(), r) == c.possible_limiters.end())
+            c.possible_limiters.push_back(r);
+    }
+    // An unmeasured resource that could change the verdict: a possible limiter, and what would measure it.
+    void could_be(const unmeasured_resource& u) {
+        limiter(u.id);
+        for (const auto& m : u.missing)
+            if (std::find(c.missing.begin(), c.missing.end(), std::string(m)) == c.missing.end()) c.missing.push_back(m);
+    }
+};
+
+// Below every roof: launch overhead, too small a grid, or latency.
+roofline::bound below_roofs(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t,
+                            std::vector<std::string>* reasons) {
+    double per_launch_ns = k.duration_ns / double(shape.launches ? shape.launches : 1);
+    if (per_launch_ns < t.launch_ns) {
+        if (reasons)
+            reasons->push_back("each launch lasts " + num(per_launch_ns / 1000.0) + " us on average, under the " + num(t.launch_ns / 1000.0) +
+                               " us where launch overhead is of the same size as the work");
+        return bound::launch;
+    }
+    bool few_blocks = shape.grid_blocks > 0 && shape.sm_count > 0 && shape.grid_blocks < shape.sm_count;
+    bool under_wave = shape.waves > 0 && shape.waves < 1.0;
+    if (few_blocks || under_wave) {
+        if (reasons) {
+            if (few_blocks)
+                reasons->push_back("the grid has " + num(shape.grid_blocks) + " blocks for " + num(shape.sm_count) + " SMs, so " +
+                                   num(shape.sm_count - shape.grid_blocks) + " SMs have nothing to do");
+            else
+                reasons->push_back("the grid fills " + num(shape.waves) + " of one wave (launch__waves_per_multiprocessor)");
+        }
+        return bound::small_grid;
+    }
+    if (reasons)
+        reasons->push_back("the grid fills the GPU (" + num(shape.grid_blocks) + " blocks, " + num(shape.waves) +
+                           " waves), so the warps wait on latency rather than on a unit's throughput");
+    return bound::latency;
+}
+
+void name_memory_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem, const resource_use* comp,
+                         double mu, const classify_thresholds& t) {
+    c.limiter = mem->id;
+    c.reasons.push_back(id(*mem) + " runs at " + pressure_text(*mem) + " (" + mem->formula + "), at or above the " + pct(t.near_roof) +
+                        " that counts as near a roof, and above every compute unit (best " +
+                        (comp ? id(*comp) + " at " + pressure_text(*comp) : std::string("none measured")) + ")");
+    for (resource lower : {resource::dram, resource::l2}) {
+        if (lower == mem->id) break;
+        const resource_use* r = k.find(lower);
+        if (r && pressure(*r) >= t.prefer_lower_level * mu) {
+            c.limiter = r->id;
+            c.reasons.push_back(id(*r) + " runs at " + pressure_text(*r) + ", at least " + pct(t.prefer_lower_level) + " of " + id(*mem) +
+                                "'s load: the traffic comes from " + id(*r) + ", so it is named as the limiter");
+            break;
+        }
+    }
+    open.limiter(*c.limiter);
+    // A memory level without counters that may carry the load, or be the lower level it comes from.
+    for (const auto& u : k.unmeasured)
+        if (is_memory(u.id) && pressure_hi(u) >= t.prefer_lower_level * mu) open.could_be(u);
+}
+
+void name_compute_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem, const resource_use* comp,
+                          double cu, const classify_thresholds& t) {
+    // Name the most specific unit that explains most of the SM's load: a precision first
+    // (a FLOP roof), then a pipe, else the SM as a whole (issue-bound). The MMA pipe names
+    // the tensor precision with the most FLOPs: its cycles are that precision's work.
+    const resource_use* prec = best(k, [](resource r) { return info(r).precision; });
+    const resource_use* pipe = best(k, [](resource r) { return info(r).pipe; });
+    const resource_use* named = comp;
+    if (prec && pressure(*prec) >= t.specific_share * cu)
+        named = prec;
+    else if (pipe && pressure(*pipe) >= t.specific_share * cu)
+        named = pipe;
+    // A precision or pipe without counters that may reach the share that would name it instead.
+    const bool named_precision = info(named->id).precision;
+    for (const auto& u : k.unmeasured)
+        if ((info(u.id).precision || (info(u.id).pipe && !named_precision)) && pressure_hi(u) >= t.specific_share * cu) open.could_be(u);
+    const std::string above = id(*comp) + " runs at " + pressure_text(*comp) + " (" + comp->formula + "), above every memory level (best " +
+                              (mem ? id(*mem) + " at " + pressure_text(*mem) : std::string("none measured")) + ")";
+    if (named->id == resource::pipe_tensor) {
+        const resource_use* most = nullptr;
+        for (const auto& r : k.resources)
+            if (info(r.id).tensor && (!most || r.work > most->work)) most = &r;
+        if (most) {
+            c.limiter = most->id;
+            open.limiter(most->id);
+            c.reasons.push_back(above);
+            c.reasons.push_back("the tensor pipe's MMA cycles carry " + pct(named->utilisation) + ", and its work is " + id(*most) + " (" +
+                                pct(most->useful) + " of that precision's fastest-path peak), so " + id(*most) + " is named as the limiter");
+            return;
+        }
+    }
+    c.limiter = named->id;
+    open.limiter(named->id);
+    c.reasons.push_back(above);
+    if (named != comp)
+        c.reasons.push_back(id(*named) + " carries " + pressure_text(*named) + ", at least " + pct(t.specific_share) +
+                            " of that, so it is named as the limiter");
+    else if (comp->id == resource::sm)
+        c.reasons.push_back(
+            "no single precision or pipe reaches " + pct(t.specific_share) +
+            " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM as a whole is named");
+}
+
 }  // namespace
 
 classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t) {
     classification c;
+    openings open{c, k};
     if (!k.placed) {
         c.bound = bound::unknown;
         c.reasons.push_back("the capture lacks " + k.missing);
         return c;
     }
-    const resource_use* mem = best(k, [](const resource_use& r) { return info(r.id).kind == resource_kind::memory; });
-    // Issue slots carry floors, not a verdict: what fills them is named by a pipe or the SM.
-    const resource_use* comp =
-        best(k, [](const resource_use& r) { return info(r.id).kind == resource_kind::compute && r.id != resource::issue; });
-    double mu = mem ? pressure(*mem) : 0.0, cu = comp ? pressure(*comp) : 0.0;
-    if (std::max(mu, cu) >= t.near_roof) {
-        if (mu >= cu) {
+    const resource_use* mem = best(k, is_memory);
+    const resource_use* comp = best(k, is_compute_unit);
+    const double mu = mem ? pressure(*mem) : 0.0, cu = comp ? pressure(*comp) : 0.0;
+    // What the resources without counters allow: each may be as busy as its speed of light.
+    const double mu_hi = std::max(mu, unmeasured_hi(k, is_memory)), cu_hi = std::max(cu, unmeasured_hi(k, is_compute_unit));
+    const bool near = std::max(mu, cu) >= t.near_roof;
+    const bool maybe_near = std::max(mu_hi, cu_hi) >= t.near_roof;
+    if (near || maybe_near) {
+        // Memory where its measured load is the larger, compute otherwise; each other side is open
+        // where unmeasured units may outweigh it.
+        const bool memory_wins = mu >= cu && mem && mu >= t.near_roof;
+        const bool compute_wins = cu > mu && comp && cu >= t.near_roof;
+        const bool memory_open = mu_hi >= t.near_roof && mu_hi >= cu;
+        const bool compute_open = cu_hi >= t.near_roof && cu_hi > mu;
+        if (memory_wins || (!near && memory_open)) open.bound(bound::memory);
+        if (compute_wins || (!near && compute_open)) open.bound(bound::compute);
+        if (memory_wins && compute_open) open.bound(bound::compute);
+        if (compute_wins && memory_open) open.bound(bound::memory);
+        if (!near) open.bound(below_roofs(k, shape, t, nullptr));
+        for (const auto& u : k.unmeasured) {
+            const bool compute_side = is_compute_unit(u.id);
+            if (!compute_side && !is_memory(u.id)) continue;
+            const double hi = pressure_hi(u);
+            if (hi >= t.near_roof && hi >= (compute_side ? mu : cu) && (compute_side ? !compute_wins : !memory_wins)) open.could_be(u);
+        }
+        if (c.possible_bounds.size() == 1 && memory_wins) {
             c.bound = bound::memory;
-            c.limiter = mem->id;
-            c.reasons.push_back(id(*mem) + " runs at " + pressure_text(*mem) + " (" + mem->formula + "), at or above the " +
-                                pct(t.near_roof) + " that counts as near a roof, and above every compute unit (best " +
-                                (comp ? id(*comp) + " at " + pressure_text(*comp) : std::string("none measured")) + ")");
-            for (resource lower : {resource::dram, resource::l2}) {
-                if (lower == mem->id) break;
-                const resource_use* r = k.find(lower);
-                if (r && pressure(*r) >= t.prefer_lower_level * mu) {
-                    c.limiter = r->id;
-                    c.reasons.push_back(id(*r) + " runs at " + pressure_text(*r) + ", at least " + pct(t.prefer_lower_level) + " of " +
-                                        id(*mem) + "'s load: the traffic comes from " + id(*r) + ", so it is named as the limiter");
-                    break;
-                }
-            }
-            return c;
-        }
-        c.bound = bound::compute;
-        // Name the most specific unit that explains most of the SM's load: a precision first
-        // (a FLOP roof), then a pipe, else the SM as a whole (issue-bound). The MMA pipe names
-        // the tensor precision with the most FLOPs: its cycles are that precision's work.
-        const resource_use* prec = best(k, [](const resource_use& r) { return info(r.id).precision; });
-        const resource_use* pipe = best(k, [](const resource_use& r) { return info(r.id).pipe; });
-        const resource_use* named = comp;
-        if (prec && pressure(*prec) >= t.specific_share * cu)
-            named = prec;
-        else if (pipe && pressure(*pipe) >= t.specific_share * cu)
-            named = pipe;
-        if (named->id == resource::pipe_tensor) {
-            const resource_use* most = nullptr;
-            for (const auto& r : k.resources)
-                if (info(r.id).tensor && (!most || r.work > most->work)) most = &r;
-            if (most) {
-                c.limiter = most->id;
-                c.reasons.push_back(id(*comp) + " runs at " + pressure_text(*comp) + " (" + comp->formula +
-                                    "), above every memory level (best " +
-                                    (mem ? id(*mem) + " at " + pressure_text(*mem) : std::string("none measured")) + ")");
-                c.reasons.push_back("the tensor pipe's MMA cycles carry " + pct(named->utilisation) + ", and its work is " + id(*most) +
-                                    " (" + pct(most->useful) + " of that precision's fastest-path peak), so " + id(*most) +
-                                    " is named as the limiter");
-                return c;
-            }
-        }
-        c.limiter = named->id;
-        c.reasons.push_back(id(*comp) + " runs at " + pressure_text(*comp) + " (" + comp->formula + "), above every memory level (best " +
-                            (mem ? id(*mem) + " at " + pressure_text(*mem) : std::string("none measured")) + ")");
-        if (named != comp)
-            c.reasons.push_back(id(*named) + " carries " + pressure_text(*named) + ", at least " + pct(t.specific_share) +
-                                " of that, so it is named as the limiter");
-        else if (comp->id == resource::sm)
+            name_memory_limiter(c, open, k, mem, comp, mu, t);
+        } else if (c.possible_bounds.size() == 1 && compute_wins) {
+            c.bound = bound::compute;
+            name_compute_limiter(c, open, k, mem, comp, cu, t);
+        } else {
+            c.bound = bound::unknown;
             c.reasons.push_back(
-                "no single precision or pipe reaches " + pct(t.specific_share) +
-                " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM as a whole is named");
+                "the capture does not decide what limits the kernel: the busiest measured unit is " +
+                (std::max(mu, cu) > 0 ? (mu >= cu ? id(*mem) + " at " + pressure_text(*mem) : id(*comp) + " at " + pressure_text(*comp))
+                                      : std::string("none")) +
+                ", and units it has no counters for may be near a roof");
+        }
+        if (c.possible_limiters.size() > 1) {
+            c.reasons.push_back("the capture does not decide the limiter: units it has no counters for may carry as much");
+            c.limiter.reset();
+        }
         return c;
     }
     const resource_use* busiest = std::max(mu, cu) > 0 ? (mu >= cu ? mem : comp) : nullptr;
-    std::string below = "no resource reaches " + pct(t.near_roof) + " of its practical share (busiest: " +
-                        (busiest ? id(*busiest) + " at " + pressure_text(*busiest) : std::string("none")) + ")";
-    double per_launch_ns = k.duration_ns / double(shape.launches ? shape.launches : 1);
-    if (per_launch_ns < t.launch_ns) {
-        c.bound = bound::launch;
-        c.reasons.push_back(below);
-        c.reasons.push_back("each launch lasts " + num(per_launch_ns / 1000.0) + " us on average, under the " + num(t.launch_ns / 1000.0) +
-                            " us where launch overhead is of the same size as the work");
-        return c;
-    }
-    bool few_blocks = shape.grid_blocks > 0 && shape.sm_count > 0 && shape.grid_blocks < shape.sm_count;
-    bool under_wave = shape.waves > 0 && shape.waves < 1.0;
-    if (few_blocks || under_wave) {
-        c.bound = bound::small_grid;
-        c.reasons.push_back(below);
-        if (few_blocks)
-            c.reasons.push_back("the grid has " + num(shape.grid_blocks) + " blocks for " + num(shape.sm_count) + " SMs, so " +
-                                num(shape.sm_count - shape.grid_blocks) + " SMs have nothing to do");
-        else
-            c.reasons.push_back("the grid fills " + num(shape.waves) + " of one wave (launch__waves_per_multiprocessor)");
-        return c;
-    }
-    c.bound = bound::latency;
-    c.reasons.push_back(below);
-    c.reasons.push_back("the grid fills the GPU (" + num(shape.grid_blocks) + " blocks, " + num(shape.waves) +
-                        " waves), so the warps wait on latency rather than on a unit's throughput");
+    c.reasons.push_back("no resource reaches " + pct(t.near_roof) + " of its practical share (busiest: " +
+                        (busiest ? id(*busiest) + " at " + pressure_text(*busiest) : std::string("none")) + ")");
+    c.bound = below_roofs(k, shape, t, &c.reasons);
+    open.bound(c.bound);
     return c;
 }
 
 std::string verdict_text(const classification& c, const char* separator) {
+    if (c.possible_bounds.size() > 1 || c.possible_limiters.size() > 1) {
+        std::string s;
+        for (bound b : c.possible_bounds) s += (s.empty() ? "" : " or ") + std::string(name(b));
+        if (c.possible_bounds.size() == 1 && c.possible_limiters.empty()) return s;
+        // Two candidates are named; more are the reasons' to list.
+        std::string l;
+        for (resource r : c.possible_limiters) l += (l.empty() ? "" : " or ") + std::string(name(r));
+        if (c.possible_limiters.size() > 2) l = "?";
+        return s + (l.empty() ? "" : separator + l) + (l == "?" ? "" : "?");
+    }
     return c.limiter ? std::string(name(c.bound)) + separator + name(*c.limiter) : name(c.bound);
 }
 

@@ -36,9 +36,18 @@ struct classification {
     roofline::bound bound = bound::unknown;
     std::optional<resource> limiter;   // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
     std::vector<std::string> reasons;  // the numbers that decided it, as sentences
+    // Where the capture lacks counters (kernel_roofline::unmeasured), the verdict the counters allow:
+    // every bound and every limiter not excluded. A decided verdict has one bound and at most one
+    // limiter; an undecided bound is `unknown` and an undecided limiter empty, and `missing` names the
+    // metrics that would decide them.
+    std::vector<roofline::bound> possible_bounds;
+    std::vector<resource> possible_limiters;
+    std::vector<std::string> missing;
+    bool decided() const { return possible_bounds.size() <= 1 && possible_limiters.size() <= 1; }
 };
 
-// "memory / dram", "latency"; with separator "/": "memory/dram", as kernels/pairs.json writes it.
+// "memory / dram", "latency"; with separator "/": "memory/dram", as kernels/pairs.json writes it. An
+// undecided verdict lists what it may be: "memory or compute / l2 or issue?".
 std::string verdict_text(const classification& c, const char* separator = " / ");
 
 classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t = {});

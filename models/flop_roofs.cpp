@@ -36,12 +36,13 @@ struct precision_def {
     std::vector<std::pair<const char*, double>> inst_rates;
     const char* peak_inst = nullptr;
     double flops_per_peak_inst = 0;
-    // Tensor precisions: the op counters (the first the capture holds; several are summed when
-    // the capture splits the count by sparsity) and the source tag of the dense op paths.
-    std::vector<std::vector<const char*>> tensor_ops;
-    const char* tensor_src = nullptr;
-    // Tensor precisions whose rate depends on the accumulate type: the counter of the ops that
-    // accumulate in FP16 (every other op of the source type accumulates in FP32).
+    // Tensor precisions: the op count (a catalogue quantity: the reader maps each chip's counters onto
+    // it, analyzer/read/chip_names.hpp) and the source types of the tensor paths whose dense peaks
+    // carry its rate (sm__ops_path_tensor_[op_<instruction>_]src_<source>[_dst_<type>]).
+    const char* tensor_ops = nullptr;
+    std::vector<const char*> path_sources;
+    // Tensor precisions whose rate depends on the accumulate type: the ops that accumulate in FP16
+    // (every other op of the precision accumulates in FP32).
     const char* fp16_accumulate_ops = nullptr;
 };
 
@@ -53,18 +54,14 @@ const std::vector<precision_def>& precision_defs() {
           {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", 2}},
          "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
-         2,
-         {},
-         nullptr},
+         2},
         {resource::fp32,
          "(FADD + FMUL + 2 x FFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 2}},
          "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
-         2,
-         {},
-         nullptr},
+         2},
         // Packed half2: ncu's own charts count HADD/HMUL as 2 FLOPs and HFMA as 4.
         {resource::fp16,
          "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
@@ -72,50 +69,20 @@ const std::vector<precision_def>& precision_defs() {
           {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 2},
           {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 4}},
          "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained",
-         4,
-         {},
-         nullptr},
-        {resource::tensor_fp64, "tensor ops with FP64 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp64.sum"}}, "src_fp64"},
-        {resource::tensor_tf32,
-         "tensor ops with TF32 sources",
-         {},
-         nullptr,
-         0,
-         {{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}},
-         "src_tf32"},
-        // Hopper counts FP16-source ops in one total; the other chips in ncu 2025.3.1's metric lists
-        // (GA100, GA10x, AD10x, GB100, GB20x, TU104) split them by accumulate type, Turing counting its
-        // FP32-accumulate ops in its one FP16/BF16/TF32-source path (it has no BF16 or TF32).
-        {resource::tensor_fp16,
-         "tensor ops with FP16 sources",
-         {},
-         nullptr,
-         0,
-         {{"sm__ops_path_tensor_src_fp16.sum"},
-          {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
-           "sm__ops_path_tensor_src_fp16_bf16_tf32_dst_fp32.sum"}},
-         "src_fp16",
+         4},
+        {resource::tensor_fp64, "tensor ops with FP64 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp64.sum", {"fp64"}},
+        {resource::tensor_tf32, "tensor ops with TF32 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_tf32_dst_fp32.sum", {"tf32"}},
+        {resource::tensor_fp16, "tensor ops with FP16 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp16.sum", {"fp16"},
          "sm__ops_path_tensor_src_fp16_dst_fp16.sum"},
-        {resource::tensor_bf16,
-         "tensor ops with BF16 sources",
-         {},
-         nullptr,
-         0,
-         {{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}},
-         "src_bf16"},
-        // --set full on Hopper splits the FP8 count by sparsity and has no plain src_fp8 total.
-        {resource::tensor_fp8,
-         "tensor ops with FP8 sources",
-         {},
-         nullptr,
-         0,
-         {{"sm__ops_path_tensor_src_fp8.sum"},
-          {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"},
-          {"sm__ops_path_tensor_src_fp8_dst_fp16.sum", "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}},  // GB20x
-         "src_fp8",
-         "sm__ops_path_tensor_src_fp8_dst_fp16.sum"},
-        {resource::tensor_int8, "tensor ops with INT8 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_int8.sum"}}, "src_int8"},
-        {resource::tensor_fp4, "tensor ops with FP4 sources", {}, nullptr, 0, {{"sm__ops_path_tensor_src_fp4.sum"}}, "src_fp4"},
+        {resource::tensor_bf16, "tensor ops with BF16 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_bf16_dst_fp32.sum", {"bf16"}},
+        // The FP8-rate path: FP8 on every chip that has it, and on Blackwell the FP6 and FP4 operands of
+        // kind::f8f6f4 MMAs, which run at the FP8 rate (GB100 counts them as one source type,
+        // src_fp4_fp6_fp8; GB20x splits them into src_fp8 with any partner and src_fp4_fp6).
+        {resource::tensor_fp8, "tensor ops on the FP8-rate path (FP8; FP6 and FP4 in kind::f8f6f4 MMAs on Blackwell)", {}, nullptr, 0,
+         "sm__ops_path_tensor_src_fp8.sum", {"fp8", "fp4_fp6_fp8", "fp4_fp6"}, "sm__ops_path_tensor_src_fp8_dst_fp16.sum"},
+        {resource::tensor_int8, "tensor ops with INT8 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_int8.sum", {"int8"}},
+        // Block-scaled FP4 (kind::mxf4 / mxf4nvf4 on Blackwell), at twice the FP8 rate.
+        {resource::tensor_fp4, "tensor ops of block-scaled FP4 MMAs", {}, nullptr, 0, "sm__ops_path_tensor_src_fp4.sum", {"fp4"}},
     };
     return defs;
 }
@@ -124,52 +91,60 @@ bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// The fastest dense path (ops/cycle) whose id names `part`: the instruction paths
-// (sm__ops_path_tensor_op_*, Hopper and Blackwell) and, where a chip has none, the source-type paths
-// (sm__ops_path_tensor_src_*_sparsity_off, Ampere and Ada). The plain src_* peaks count 2:4 sparse
-// rates, twice the dense ones.
-std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const std::string& part) {
+// The source and accumulate types of a dense tensor path's peak:
+// sm__ops_path_tensor_[op_<instruction>_]src_<source>[_dst_<type>]_sparsity_off.sum.peak_sustained.
+struct tensor_path {
+    std::string source, dst;  // dst "" where the path does not split by accumulate type
+};
+
+std::optional<tensor_path> dense_path_of(const std::string& id) {
+    static const std::string prefix = "sm__ops_path_tensor_", dense = "_sparsity_off.sum.peak_sustained";
+    if (id.rfind(prefix, 0) != 0 || !ends_with(id, dense)) return std::nullopt;
+    const std::size_t src = id.find("src_", prefix.size());
+    if (src == std::string::npos) return std::nullopt;
+    const std::string body = id.substr(src + 4, id.size() - dense.size() - src - 4);
+    const std::size_t dst = body.find("_dst_");
+    if (dst == std::string::npos) return tensor_path{body, ""};
+    return tensor_path{body.substr(0, dst), body.substr(dst + 5)};
+}
+
+// The fastest dense path (ops/cycle) of a precision's source types, of one accumulate type where `dst`
+// is given: the instruction paths (sm__ops_path_tensor_op_*, Hopper and Blackwell) and the
+// source-type paths (sm__ops_path_tensor_src_*_sparsity_off: Ampere, Ada, Hopper's FP8, GB20x's FP8
+// and FP4). The plain src_* peaks count 2:4 sparse rates, twice the dense ones.
+std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const precision_def& d, const char* dst = nullptr) {
     std::optional<std::pair<double, std::string>> best;
     for (const auto& [key, v] : m.numbers.entries()) {
         const std::string& id = metric_name(key);
-        if (id.rfind("sm__ops_path_tensor_", 0) != 0 || id.find(part) == std::string::npos) continue;
-        if (!ends_with(id, "sparsity_off.sum.peak_sustained")) continue;
+        auto path = dense_path_of(id);
+        if (!path || std::find(d.path_sources.begin(), d.path_sources.end(), path->source) == d.path_sources.end()) continue;
+        if (dst && path->dst != dst) continue;
         metric_read_log::note(id);  // read by name, though not through find(): `roofline metrics` counts it
         if (!best || v > best->first || (v == best->first && id < best->second)) best = std::make_pair(v, id);  // ties: the first name
     }
     return best;
 }
 
-// The dense tensor peak (ops/cycle) for a source type: its fastest path.
-std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& m, const std::string& src) {
-    std::optional<std::pair<double, std::string>> best = fastest_dense_path(m, "_" + src);
-    if (!best && src == "src_fp64")  // DMMA has no sparse mode
+// The dense tensor peak (ops/cycle) of a precision: its fastest path.
+std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& m, const precision_def& d) {
+    std::optional<std::pair<double, std::string>> best = fastest_dense_path(m, d);
+    if (!best && d.id == resource::tensor_fp64)  // DMMA has no sparse mode
         if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained"))
             best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
-    // Hopper's --set full has no per-instruction FP8 path; its dense total carries the peak.
-    if (!best && src == "src_fp8")
-        if (auto v = m.find("sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained"))
-            best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp8_sparsity_off.sum.peak_sustained"));
     return best;
 }
 
 // Real half-precision instructions on the FMA pipe. HFMA2.MMA (a register move nvcc emits in
 // ordinary FP32 code, issued on the tensor pipe) also counts as an HFMA thread instruction: where
 // the FMA pipe ran no FP16 instruction at all, every HFMA/HADD/HMUL counted was such a move.
+constexpr const char* fp16_on_fma_pipe = "sm__inst_executed_pipe_fma_type_fp16.avg.pct_of_peak_sustained_elapsed";
+
 bool fp16_counts_are_moves(const metric_view& m) {
-    auto fp16_on_fma = m.find("sm__inst_executed_pipe_fma_type_fp16.avg.pct_of_peak_sustained_elapsed");
+    auto fp16_on_fma = m.find(fp16_on_fma_pipe);
     return fp16_on_fma && *fp16_on_fma <= 0.0;
 }
 
-std::optional<double> tensor_op_count(const metric_view& m, const precision_def& d) {
-    for (const auto& alternative : d.tensor_ops) {
-        std::optional<double> total;
-        for (const char* id : alternative)
-            if (auto v = m.find(id)) total = total.value_or(0.0) + *v;
-        if (total) return total;
-    }
-    return std::nullopt;
-}
+std::optional<double> tensor_op_count(const metric_view& m, const precision_def& d) { return m.find(d.tensor_ops); }
 
 // GeForce parts run FP16- and FP8-source MMA with FP32 accumulate at half the FP16-accumulate
 // rate (Ada whitepaper, RTX 4090: 165.2 against 330.3 dense TFLOP/s; RTX Blackwell whitepaper,
@@ -186,9 +161,8 @@ constexpr double rates_differ_above = 0.01;
 
 std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& m, const precision_def& d, double sm_clock_hz) {
     if (!d.fp16_accumulate_ops) return std::nullopt;
-    const std::string src = std::string("_") + d.tensor_src;
-    auto p16 = fastest_dense_path(m, src + "_dst_fp16");
-    auto p32 = fastest_dense_path(m, src + "_dst_fp32");
+    auto p16 = fastest_dense_path(m, d, "fp16");
+    auto p32 = fastest_dense_path(m, d, "fp32");
     if (!p16 || !p32 || p32->first <= 0 || p32->first >= p16->first * (1.0 - rates_differ_above)) return std::nullopt;
     return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz, "measured: " + p16->second + " x SM clock",
                             "measured: " + p32->second + " x SM clock"};
@@ -256,28 +230,38 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
     for (const auto& d : precision_defs()) {
         resource_use r;
         r.id = d.id;
-        bool have_counter = false;
-        if (!d.tensor_ops.empty()) {
-            if (auto ops = tensor_op_count(m, d)) {
-                have_counter = true;
+        // The precision's work needs every counter of it: without one the work is unknown, and the
+        // precision is unmeasured (its share bounded by the SM's speed of light, set by build_roofline).
+        std::vector<pooled_string> lacking;
+        if (d.tensor_ops) {
+            if (auto ops = tensor_op_count(m, d))
                 r.work = *ops;
-            }
+            else
+                lacking.emplace_back(d.tensor_ops);
         } else {
             for (const auto& [metric, weight] : d.inst_rates)
-                if (auto rate = m.find(metric)) {
-                    have_counter = true;
+                if (auto rate = m.find(metric))
                     r.work += weight * *rate * cycles;
-                }
+                else
+                    lacking.emplace_back(metric);
         }
-        k.flops_counted = k.flops_counted || have_counter;
-        if (r.id == resource::fp16 && r.work > 0 && fp16_counts_are_moves(m)) {
-            k.notes.push_back(
-                "fp16: the " + format_number(r.work) +
-                " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
-                "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
+        if (!lacking.empty()) {
+            k.unmeasured.push_back({d.id, 1.0, 1.0, std::move(lacking)});
             continue;
         }
-        if (!have_counter || r.work <= 0) continue;
+        if (r.id == resource::fp16 && r.work > 0) {
+            if (fp16_counts_are_moves(m)) {
+                k.notes.push_back(
+                    "fp16: the " + format_number(r.work) +
+                    " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
+                    "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
+                continue;
+            }
+            // Without the FMA pipe's half-precision count, the HFMA counts may all be HFMA2.MMA moves:
+            // the work is at most what they count.
+            if (!m.find(fp16_on_fma_pipe)) r.missing.emplace_back(fp16_on_fma_pipe);
+        }
+        if (r.work <= 0) continue;
         auto spec_p = scaled_spec_peak(spec, d.id, k.sm_clock_hz);
         std::optional<double> measured;
         std::string measured_from;
@@ -286,22 +270,29 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
                 measured = *pi * d.flops_per_peak_inst * k.sm_clock_hz;
                 measured_from = general(d.flops_per_peak_inst, 6) + " x " + d.peak_inst;
             }
-        } else if (auto dp = dense_tensor_peak(m, d.tensor_src)) {
+        } else if (auto dp = dense_tensor_peak(m, d)) {
             measured = dp->first * k.sm_clock_hz;
             measured_from = dp->second;
         }
         std::string accumulate_text;
+        // Where the two accumulate rates differ and the capture does not split the ops by accumulate
+        // type, the rate lies between them: the peak below is the FP32-accumulate one (the largest
+        // share), and the FP16-accumulate one gives the smallest.
+        double all_fp16_scale = 1.0;
         if (d.fp16_accumulate_ops) {
             const auto ops16 = m.find(d.fp16_accumulate_ops);
             if (auto rates = measured_accumulate_rates(m, d, k.sm_clock_hz)) {
                 std::tie(measured, accumulate_text) = combined_rate(r.work, ops16, *rates);
                 measured_from.clear();
+                if (!ops16) all_fp16_scale = rates->fp32 / rates->fp16;
             }
             if (auto rates = spec_accumulate_rates(spec, d.id, k.sm_clock_hz); rates && spec_p) {
                 auto [rate, text] = combined_rate(r.work, ops16, *rates);
                 spec_p->per_second = rate;
                 spec_p->source = text;
+                if (!ops16 && !measured) all_fp16_scale = rates->fp32 / rates->fp16;
             }
+            if (all_fp16_scale < 1.0) r.missing.emplace_back(d.fp16_accumulate_ops);
         }
         if (r.id == resource::fp16)
             if (auto note = bf16_note(spec)) k.notes.push_back(*note);
@@ -322,10 +313,13 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
             continue;
         }
         r.utilisation = r.useful = r.work / (r.peak * t_s);
+        r.useful_lo = r.missing.empty() ? r.useful : r.id == resource::fp16 ? 0.0 : r.useful * all_fp16_scale;
         r.formula = std::string(d.formula) + " / (peak x duration)";
         k.flops += r.work;
         k.resources.push_back(std::move(r));
     }
+    // FLOPs are counted where every precision is: a precision without counters leaves the total open.
+    k.flops_counted = std::none_of(k.unmeasured.begin(), k.unmeasured.end(), [](const unmeasured_resource& u) { return info(u.id).precision; });
 }
 
 }  // namespace detail

@@ -11,53 +11,68 @@
 namespace roofline {
 namespace {
 
+// Reads metrics and remembers those the capture lacks, for a value that needs all of them.
+struct needs {
+    const metric_view& m;
+    std::vector<pooled_string> missing;
+    double operator()(const char* id) {
+        if (auto v = m.find(id)) return *v;
+        missing.emplace_back(id);
+        return 0.0;
+    }
+};
+
 // The L1/shared data path split by what it carries: wgmma's operand reads from shared memory (the
 // tensor pipe's feed, not LSU work), bank-conflict replays and the excess of uncoalesced global
-// accesses.
-std::optional<l1_traffic> split_l1(const metric_view& m) {
-    auto lsu = m.find("l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed");
-    if (!lsu) return std::nullopt;
+// accesses. Every counter of it is needed: `missing` lists those the capture lacks (then the split,
+// and L1's useful share, are not known).
+struct l1_split {
+    std::optional<l1_traffic> traffic;
+    std::vector<pooled_string> missing;
+};
+
+l1_split split_l1(const metric_view& m) {
+    needs need{m, {}};
     l1_traffic s;
-    s.lsu = *lsu;
-    s.shared = std::min(s.lsu, m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed").value_or(0.0));
-    s.shared_ld = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
-    const double st = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
-    s.shared_atom = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum.pct_of_peak_sustained_elapsed").value_or(0.0);
-    if (m.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed").value_or(0.0) > 0.0)
+    s.lsu = need("l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed");
+    s.shared = std::min(s.lsu, need("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed"));
+    s.shared_ld = need("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum.pct_of_peak_sustained_elapsed");
+    const double st = need("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum.pct_of_peak_sustained_elapsed");
+    s.shared_atom = need("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum.pct_of_peak_sustained_elapsed");
+    if (need("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed") > 0.0)
         s.gmma_feed = std::max(0.0, s.shared - s.shared_ld - st - s.shared_atom);
-    auto wavefronts = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum");
-    if (auto excess = m.find("derived__memory_l1_wavefronts_shared_excessive"); excess && wavefronts && *wavefronts > 0)
-        s.shared_excess = std::min(s.shared - s.gmma_feed, s.shared * *excess / *wavefronts);
-    auto ld_waves = m.find("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-    if (auto conflicts = m.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"); conflicts && ld_waves && *ld_waves > 0)
-        s.shared_ld_conflicts = s.shared_ld * std::min(1.0, *conflicts / *ld_waves);
+    const double wavefronts = need("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum");
+    const double shared_excess = need("derived__memory_l1_wavefronts_shared_excessive");
+    if (wavefronts > 0) s.shared_excess = std::min(s.shared - s.gmma_feed, s.shared * shared_excess / wavefronts);
+    const double ld_waves = need("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    const double conflicts = need("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    if (ld_waves > 0) s.shared_ld_conflicts = s.shared_ld * std::min(1.0, conflicts / ld_waves);
     s.global = std::max(0.0, s.lsu - s.shared);
-    const double sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
-                           m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
-    const double requests = m.find("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
-                            m.find("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
-    auto excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
-    if (excess && sectors > 0) {
-        auto cycles = m.find("l1tex__cycles_elapsed.avg");
-        auto sms = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"});
-        if (cycles && sms && s.global > 0) {
-            const double measured = s.global / 100.0 * *cycles * *sms;
-            const double ideal = std::max(requests, (sectors - *excess) / 4.0);
-            if (measured > 0) s.global_ideal_share = std::clamp(ideal / measured, 0.0, 1.0);
-        }
+    const double sectors = need("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    const double requests = need("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+    const double excess = need("derived__memory_l2_theoretical_sectors_global_excessive");
+    const double cycles = need("l1tex__cycles_elapsed.avg");
+    auto sms = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"});
+    if (!sms) need("launch__sm_count");
+    if (sectors > 0 && s.global > 0 && sms) {
+        const double measured = s.global / 100.0 * cycles * *sms;
+        const double ideal = std::max(requests, (sectors - excess) / 4.0);
+        if (measured > 0) s.global_ideal_share = std::clamp(ideal / measured, 0.0, 1.0);
     }
-    return s;
+    if (!need.missing.empty()) return {std::nullopt, std::move(need.missing)};
+    return {s, {}};
 }
 
-// DRAM: bytes over the peak bandwidth at the DRAM clock the capture ran at.
+// DRAM: bytes over the peak bandwidth at the DRAM clock the capture ran at. Bytes read and written
+// both, or their total, or its rate, or ncu's own percentage; without any, DRAM is unmeasured.
 void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     const double t_s = k.duration_ns * 1e-9;
     std::optional<double> bytes;
     std::string bytes_from;
     k.bytes_dram_read = m.find("dram__bytes_read.sum");
     k.bytes_dram_written = m.find("dram__bytes_write.sum");
-    if (auto r = m.find("dram__bytes_read.sum")) {
-        bytes = *r + m.find("dram__bytes_write.sum").value_or(0.0);
+    if (k.bytes_dram_read && k.bytes_dram_written) {
+        bytes = *k.bytes_dram_read + *k.bytes_dram_written;
         bytes_from = "(dram__bytes_read.sum + dram__bytes_write.sum)";
     } else if (auto b = m.find("dram__bytes.sum")) {
         bytes = *b;
@@ -85,50 +100,68 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
         k.bytes_dram = *bytes;
         if (auto pct = m.find("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")) {
             dram.work = *bytes;
-            dram.utilisation = dram.useful = *pct / 100.0;
+            dram.utilisation = dram.useful = dram.useful_lo = *pct / 100.0;
             dram.formula = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
             k.resources.push_back(dram);
         }
     } else if (bytes) {
         k.bytes_dram = *bytes;
         dram.work = *bytes;
-        dram.utilisation = dram.useful = *bytes / (dram.peak * t_s);
+        dram.utilisation = dram.useful = dram.useful_lo = *bytes / (dram.peak * t_s);
         dram.formula = bytes_from + " / (peak x duration)";
         k.resources.push_back(dram);
     } else if (auto pct = m.find("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")) {
-        dram.utilisation = dram.useful = *pct / 100.0;
+        dram.utilisation = dram.useful = dram.useful_lo = *pct / 100.0;
         dram.formula = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
         k.resources.push_back(dram);
+    } else {
+        // No total: one direction alone leaves the other unknown.
+        std::vector<pooled_string> lacking;
+        if (!k.bytes_dram_read) lacking.emplace_back("dram__bytes_read.sum");
+        if (!k.bytes_dram_written) lacking.emplace_back("dram__bytes_write.sum");
+        k.unmeasured.push_back({resource::dram, 1.0, 1.0, std::move(lacking)});
     }
 }
 
 // L2: busy is ncu's speed of light (tag lookups, DRAM fills and write-backs included); the
 // useful share is the sectors the SMs asked of L2, less the excess sectors of uncoalesced
-// accesses that reached it.
-void add_l2(kernel_roofline& k, const metric_view& m) {
-    if (auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed")) {
-        resource_use r;
-        r.id = resource::l2;
-        r.work = k.bytes_l2.value_or(0.0);
-        r.utilisation = r.useful = *pct / 100.0;
-        r.formula = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
-        // Useful: the sectors the SMs asked of L2, less the excess of uncoalesced accesses that
-        // reached it. The fills and write-backs of the kernel's DRAM traffic, which lts__throughput
-        // also counts, are the dram resource's work.
-        auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
-        if (asked && k.l2_excess_share) {
-            r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
-            r.useful_formula =
-                "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
-                "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
-        }
-        k.resources.push_back(std::move(r));
+// accesses that reached it. Without those counters the useful share lies between 0 and the busy
+// one (or the sectors asked, where the capture has them).
+void add_l2(kernel_roofline& k, const metric_view& m, std::vector<pooled_string> excess_missing) {
+    auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed");
+    if (!pct) {
+        k.unmeasured.push_back({resource::l2, 1.0, 1.0, {pooled_string("lts__throughput.avg.pct_of_peak_sustained_elapsed")}});
+        return;
     }
+    resource_use r;
+    r.id = resource::l2;
+    r.work = k.bytes_l2.value_or(0.0);
+    r.utilisation = r.useful = *pct / 100.0;
+    r.formula = "lts__throughput.avg.pct_of_peak_sustained_elapsed";
+    // Useful: the sectors the SMs asked of L2, less the excess of uncoalesced accesses that
+    // reached it. The fills and write-backs of the kernel's DRAM traffic, which lts__throughput
+    // also counts, are the dram resource's work.
+    auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
+    if (asked && k.l2_excess_share) {
+        r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
+        r.useful_formula =
+            "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
+            "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
+    } else {
+        if (!asked) r.missing.emplace_back("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
+        for (auto& id : excess_missing) r.missing.push_back(id);
+        if (asked) r.useful = std::min(r.useful, *asked / 100.0);
+        r.useful_formula = "at most " + std::string(asked ? "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed"
+                                                          : "lts__throughput.avg.pct_of_peak_sustained_elapsed") +
+                           ": without the excess sectors of uncoalesced accesses the useful share is not known";
+    }
+    r.useful_lo = r.exact() ? r.useful : 0.0;
+    k.resources.push_back(std::move(r));
 }
 
 // L1 over elapsed cycles of every SM: the "active" form (all the details page has) counts
 // only SMs with work, so four busy blocks on a 132-SM GPU read as a busy L1.
-void add_l1(kernel_roofline& k, const metric_view& m) {
+void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_string>& split_missing) {
     const std::optional<l1_traffic>& l1s = k.l1;
     resource_use l1;
     l1.id = resource::l1;
@@ -170,8 +203,14 @@ void add_l1(kernel_roofline& k, const metric_view& m) {
                 "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
                 "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global wavefronts at "
                 "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
+        } else {
+            l1.missing = split_missing;
+            l1.useful_formula = "at most the busy share: without L1's wavefront counters the useful share is not known";
         }
+        l1.useful_lo = l1.exact() ? l1.useful : 0.0;
         k.resources.push_back(std::move(l1));
+    } else {
+        k.unmeasured.push_back({resource::l1, 1.0, 1.0, {pooled_string("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")}});
     }
 }
 
@@ -184,17 +223,17 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     add_dram(k, m, spec);
     if (auto v = m.find("derived__lts__lts2xbar_bytes.sum.per_second")) k.bytes_l2 = *v * t_s;
     if (auto v = m.find("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.per_second")) k.bytes_l1 = *v * t_s;
-    k.l1 = split_l1(m);
+    l1_split split = split_l1(m);
+    k.l1 = split.traffic;
     // Excess sectors reach L2 only where L1 did not absorb them: at most what L2 saw beyond the ideal.
-    auto sectors = m.find("lts__t_sectors_srcunit_tex.sum");
-    auto g_excess = m.find("derived__memory_l2_theoretical_sectors_global_excessive");
-    if (sectors && g_excess && *sectors > 0) {
-        const double g_sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").value_or(0.0) +
-                                 m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum").value_or(0.0);
-        k.l2_excess_share = std::min(*g_excess, std::max(0.0, *sectors - (g_sectors - *g_excess))) / *sectors;
-    }
-    add_l2(k, m);
-    add_l1(k, m);
+    needs need{m, {}};
+    const double sectors = need("lts__t_sectors_srcunit_tex.sum");
+    const double g_excess = need("derived__memory_l2_theoretical_sectors_global_excessive");
+    const double g_sectors = need("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    if (need.missing.empty())
+        k.l2_excess_share = sectors > 0 ? std::min(g_excess, std::max(0.0, sectors - (g_sectors - g_excess))) / sectors : 0.0;
+    add_l2(k, m, std::move(need.missing));
+    add_l1(k, m, split.missing);
 }
 
 // The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock; the

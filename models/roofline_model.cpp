@@ -15,6 +15,23 @@ const resource_use* kernel_roofline::find(resource id) const {
     return nullptr;
 }
 
+const unmeasured_resource* kernel_roofline::find_unmeasured(resource id) const {
+    for (const auto& u : unmeasured)
+        if (u.id == id) return &u;
+    return nullptr;
+}
+
+std::vector<std::string> kernel_roofline::missing_metrics() const {
+    std::vector<std::string> out;
+    for (const auto& r : resources)
+        for (const auto& id : r.missing) out.push_back(id);
+    for (const auto& u : unmeasured)
+        for (const auto& id : u.missing) out.push_back(id);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
 std::optional<double> kernel_roofline::intensity(resource level) const {
     const std::optional<double>& b = level == resource::dram ? bytes_dram : level == resource::l2 ? bytes_l2 : bytes_l1;
     if (!b || *b <= 0 || !flops_counted) return std::nullopt;
@@ -112,6 +129,31 @@ std::vector<resource> default_practical_resources(const gpu_spec& spec) {
     return out;
 }
 
+namespace {
+
+// The bounds of the resources the capture has no counter for: a compute unit is at most as busy as
+// ncu's SM speed of light (the busiest SM sub-unit, pipes and issue included), a memory level at most
+// as busy as its memory speed of light (the busiest memory unit); 1 where the capture lacks that too.
+// The MMA cycles of a kernel whose every tensor precision is measured at zero work are zero.
+void bound_unmeasured(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+    const auto sm = m.find("sm__throughput.avg.pct_of_peak_sustained_elapsed");
+    const auto memory = m.find("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed");
+    bool tensor_idle = true;
+    for (resource p : precisions())
+        if (info(p).tensor) {
+            const resource_use* r = k.find(p);
+            tensor_idle = tensor_idle && !k.find_unmeasured(p) && (!r || r->work <= 0);
+        }
+    for (auto& u : k.unmeasured) {
+        const auto& bound = info(u.id).kind == resource_kind::memory ? memory : sm;
+        u.hi = std::clamp(bound.value_or(100.0) / 100.0, 0.0, 1.0);
+        if (u.id == resource::pipe_tensor && tensor_idle) u.hi = 0.0;
+        u.practical = practical_share_of(spec, u.id).share;
+    }
+}
+
+}  // namespace
+
 kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     kernel_roofline k;
     auto duration = m.find("gpu__time_duration.sum");
@@ -135,6 +177,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     detail::add_memory(k, m, spec);
     detail::add_chart_ceilings(k, m, spec);
     k.resources.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
+    bound_unmeasured(k, m, spec);
     const resource_use* top = nullptr;
     const resource_use* top_practical = nullptr;
     for (auto& r : k.resources) {
@@ -143,17 +186,28 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         r.practical_source = p.source;
         r.practical_default = p.is_default;
         r.floor_ns = r.useful * k.duration_ns / p.share;
+        r.floor_lo_ns = r.useful_lo * k.duration_ns / p.share;
         if (!info(r.id).in_floor) continue;
-        if (!top || r.useful > top->useful) top = &r;
-        if (!top_practical || r.floor_ns > top_practical->floor_ns) top_practical = &r;
+        if (!top || r.useful_min() > top->useful_min()) top = &r;
+        if (!top_practical || r.floor_min_ns() > top_practical->floor_min_ns()) top_practical = &r;
+        k.pct_of_roof_hi = std::max(k.pct_of_roof_hi, r.useful * 100.0);
+        k.practical_floor_hi_ns = std::max(k.practical_floor_hi_ns, r.floor_ns);
     }
     if (top) {
         k.binding = top->id;
-        k.pct_of_roof = top->useful * 100.0;
-        k.floor_ns = top->useful * k.duration_ns;
+        k.pct_of_roof = top->useful_min() * 100.0;
+        k.floor_ns = top->useful_min() * k.duration_ns;
         k.binding_practical = top_practical->id;
-        k.practical_floor_ns = top_practical->floor_ns;
+        k.practical_floor_ns = top_practical->floor_min_ns();
     }
+    for (const auto& u : k.unmeasured) {
+        if (!info(u.id).in_floor) continue;
+        k.pct_of_roof_hi = std::max(k.pct_of_roof_hi, u.hi * 100.0);
+        k.practical_floor_hi_ns = std::max(k.practical_floor_hi_ns, u.floor_hi_ns(k.duration_ns));
+    }
+    k.pct_of_roof_hi = std::max(k.pct_of_roof_hi, k.pct_of_roof);
+    k.practical_floor_hi_ns = std::max(k.practical_floor_hi_ns, k.practical_floor_ns);
+    k.floor_hi_ns = k.pct_of_roof_hi / 100.0 * k.duration_ns;
     if (spec.dram_bandwidth_tbs.value <= 0 && !k.find(resource::dram)) {
         // A GPU nothing identifies (capture_spec.hpp, spec_without_peaks): the kernel's time and
         // bytes are measured, but no roof is known to place it against, nor whether memory binds.

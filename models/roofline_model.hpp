@@ -6,6 +6,12 @@
 //          the floors: the useful work at the practical share of the peak (what well-written
 //          kernels reach on this GPU) is the time no fix that keeps that work can beat.
 // The largest useful share is `pct_of_roof`; the largest practical floor is `practical_floor_ns`.
+// Never silent: where the capture lacks a counter a share needs (a details page has no FLOP or waste
+// counters), the share is not guessed. A measured resource whose waste is not counted has a useful
+// share between bounds (`useful_lo` .. `useful`, with the metrics that would decide it); a resource the
+// capture has no counter for at all is `unmeasured`, its shares between 0 and what ncu's speed of light
+// allows (the SM's or the memory's busiest unit). Every floor and verdict built on them carries the
+// same bounds (the *_hi fields), and decides only what the bounds decide.
 // docs/model.md explains each resource; docs/metrics.md each counter it reads.
 #pragma once
 
@@ -35,6 +41,26 @@ struct resource_use {
     pooled_string practical_source;
     bool practical_default = false;  // the share is a default, not measured on this GPU
     double floor_ns = 0.0;           // useful x duration / practical
+    // Where the capture lacks what separates useful work from waste, `useful` (and `floor_ns`) is an
+    // upper bound and these the lower one; `missing` names the metrics that would decide it.
+    double useful_lo = 0.0, floor_lo_ns = 0.0;
+    std::vector<pooled_string> missing;
+    bool exact() const { return missing.empty(); }
+    // The lower bounds to read: the values themselves where exact.
+    double useful_min() const { return exact() ? useful : useful_lo; }
+    double floor_min_ns() const { return exact() ? floor_ns : floor_lo_ns; }
+};
+
+// A resource of the GPU the capture has no counter for (a details page: no FLOP, pipe or waste
+// counters): its busy and useful shares lie between 0 and `hi`, the busy share of ncu's speed of light
+// that contains it (sm__throughput for compute, gpu__compute_memory_throughput for memory; 1 where the
+// capture lacks that too).
+struct unmeasured_resource {
+    resource id = resource::sm;
+    double hi = 1.0;
+    double practical = 1.0;  // its practical share on this GPU: its floor is at most hi x duration / practical
+    std::vector<pooled_string> missing;  // the metrics that would measure it
+    double floor_hi_ns(double duration_ns) const { return hi * duration_ns / practical; }
 };
 
 // What L1's LSU data stage carried, in percent of its peak wavefront rate (one wavefront, up to
@@ -62,7 +88,7 @@ struct kernel_roofline {
     double dram_clock_hz = 0.0;
     std::vector<resource_use> resources;  // in a fixed order: precisions, pipes, issue, sm, memory levels
     double flops = 0.0;                   // all precisions together
-    bool flops_counted = false;           // the capture holds FLOP counters (the details page does not)
+    bool flops_counted = false;           // the capture holds every precision's FLOP counters (the details page none)
     std::optional<double> bytes_dram, bytes_l2, bytes_l1;
     // DRAM bytes read and written apart (dram__bytes_read.sum, dram__bytes_write.sum), where the
     // capture has them: the fusion finding matches one kernel's writes to the next one's reads.
@@ -72,6 +98,14 @@ struct kernel_roofline {
     std::optional<resource> binding;            // the resource with the largest useful share
     double practical_floor_ns = 0.0;            // the largest floor at practical shares
     std::optional<resource> binding_practical;  // the resource that sets it
+    // What the capture does not decide: the resources it has no counter for, and the upper bounds of
+    // the floors above (equal to them where every resource is measured exactly). The floors above are
+    // then what the counters prove: the kernel needs at least that long.
+    std::vector<unmeasured_resource> unmeasured;
+    double floor_hi_ns = 0.0, pct_of_roof_hi = 0.0, practical_floor_hi_ns = 0.0;
+    bool floors_exact() const { return practical_floor_hi_ns <= practical_floor_ns; }
+    // The metrics whose absence leaves a share or a floor open, sorted, each once.
+    std::vector<std::string> missing_metrics() const;
     // Ceilings the chart draws beside the floors: L2 and L1 bandwidth from ncu's peak counters
     // (bytes per cycle x their clocks), and the issue rate with the warp instructions executed.
     std::optional<double> peak_l2_bytes_per_s, peak_l1_bytes_per_s;
@@ -85,11 +119,13 @@ struct kernel_roofline {
     std::optional<double> l2_excess_share;
 
     const resource_use* find(resource id) const;
+    const unmeasured_resource* find_unmeasured(resource id) const;
     const resource_use* find(const std::optional<resource>& id) const { return id ? find(*id) : nullptr; }
     // FLOP per byte at a memory level (dram, l2, l1); nullopt without FLOP counters or bytes.
     std::optional<double> intensity(resource level) const;
     // practical_floor_ns / duration: 1 = the kernel runs as fast as the best kernels reach.
     double roof_share() const { return duration_ns > 0 ? practical_floor_ns / duration_ns : 0.0; }
+    double roof_share_hi() const { return duration_ns > 0 ? practical_floor_hi_ns / duration_ns : 0.0; }
 };
 
 // Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.

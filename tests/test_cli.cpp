@@ -402,8 +402,8 @@ TEST_CASE("an .ncu-rep or any binary input names the command that exports it") {
 
 TEST_CASE("a details-page export's missing metrics point at the raw page of the same report") {
     const auto md = run_cli({"analyze", source_path("examples/h100/kernels_details.csv"), "--format", "markdown"}).out;
-    CHECK(md.find("the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
-                  "--page raw > report.csv`") != std::string::npos);
+    CHECK(md.find("the raw page of the same report holds every metric it collected (`ncu -i REPORT.ncu-rep --csv --page raw > "
+                  "report.csv`)") != std::string::npos);
     const auto raw = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "--format", "markdown"}).out;
     CHECK(raw.find("raw page of the same report") == std::string::npos);
 }

@@ -62,6 +62,7 @@ TEST_CASE("every finding the trees can report is in the catalogue of rules/READM
     documented.erase("id");          // the header row
     ids.insert("fusion-candidate");  // found across kernels (analyzer/diagnose/fusion.cpp), not by a tree
     ids.insert("unexplained");       // the catch-all of analyzer/diagnose/diagnose.cpp
+    ids.insert("missing-counters");  // its twin where the capture lacked what a node needed
     CHECK(ids == documented);
     for (const auto& id : ids) CHECK(explain(id, trees).has_value());
 }
@@ -103,6 +104,7 @@ TEST_CASE("explain knows every label a report prints: bounds, resources, verdict
     for (const auto& id : tree_findings(trees)) knows(id);
     knows("fusion-candidate");
     knows("unexplained");
+    knows("missing-counters");
     CHECK(explain("small_grid", trees)->find("fewer blocks than the GPU has SMs") != std::string::npos);
     CHECK(explain("compute / tensor_bf16", trees)->find("tensor-core FLOP roof") != std::string::npos);
     // Every bound, limiter and finding the shipped captures' reports hold, as the JSON report names them.

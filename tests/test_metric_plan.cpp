@@ -65,48 +65,66 @@ std::set<std::string> catalogue_literals(const std::string& folder) {
 
 }  // namespace
 
-TEST_CASE("the plan is exactly what the reader keeps, less what a GH100 lacks") {
-    std::set<std::string> ids;
-    for (const auto& m : gh100_plan().metrics) {
-        CHECK(engine_reads(m.id));
-        CHECK(m.id.rfind("derived__", 0) != 0);  // --metrics cannot ask for ncu's section-defined metrics
-        ids.insert(m.id);
+TEST_CASE("each chip's plan: catalogue quantities the chip counts, under its own names, and what it cannot count") {
+    const auto plans = rules::make_metric_plans();
+    REQUIRE(plans.size() == chips().size());
+    for (const auto& plan : plans) {
+        const chip* c = plan.for_chip;
+        CAPTURE(c->id);
+        for (const auto& m : plan.metrics) {
+            CAPTURE(m.id);
+            CHECK(engine_reads(m.id));
+            const bool source_level = m.id.rfind("derived__", 0) == 0 && find_metric(m.id)->source;
+            CHECK_FALSE(source_level);  // --metrics cannot ask for a source-level metric
+            if (const metric_entry* e = find_metric(m.id)) {
+                CHECK(m.names == names_on(*e, c));
+                CHECK(e->form_on(c).what != chip_form::kind::zero);  // a unit the chip lacks reads 0 and is never collected
+            }
+            CHECK((m.required || !m.needed_by.empty()));  // nothing planned that nothing reads
+        }
+        for (const auto& m : plan.unavailable) CHECK(find_metric(m.id)->form_on(c).what == chip_form::kind::none);
+        // Every quantity the model reads on this chip is planned, zero on it, or unavailable on it.
+        for (const auto& id : {"dram__bytes_read.sum", "gpu__time_duration.sum", "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+                               "sm__ops_path_tensor_src_fp8.sum", "sm__ops_path_tensor_src_fp4.sum"}) {
+            const auto in = [&](const std::vector<rules::planned_metric>& v) {
+                return std::any_of(v.begin(), v.end(), [&](const rules::planned_metric& m) { return m.id == id; });
+            };
+            const bool accounted = in(plan.metrics) || in(plan.unavailable) || find_metric(id)->form_on(c).what == chip_form::kind::zero;
+            CHECK_MESSAGE(accounted, id);
+        }
     }
-    for (const auto& m : gh100_plan().section_only) ids.insert(m.id);
-    for (const auto& id : gh100_plan().absent) ids.insert(id);
-    for (const auto& m : metric_catalogue()) CHECK_MESSAGE(ids.count(m.id) == 1, m.id);
-    CHECK(gh100_plan().metrics.size() + gh100_plan().section_only.size() + gh100_plan().absent.size() ==
-          metric_catalogue().size() + metric_families().front().gh100_members.size());
+    // The GH100 plan asks for the two FP8 counters of --set full, GB20x for its own DRAM names.
+    const auto gh100_names = gh100_plan().ncu_names();
+    for (const char* n : {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"})
+        CHECK(std::find(gh100_names.begin(), gh100_names.end(), n) != gh100_names.end());
+    CHECK(std::find(gh100_names.begin(), gh100_names.end(), "sm__ops_path_tensor_src_fp8.sum") == gh100_names.end());
+    const auto gb20x = rules::make_metric_plan_for("rtx-5090");
+    CHECK(rules::metrics_argument(gb20x).find("dram__bytes_op_read.sum") != std::string::npos);
+    CHECK(rules::metrics_argument(gb20x).find("dram__bytes_read.sum") == std::string::npos);
 }
 
 TEST_CASE("the tensor-path family is expanded to exactly the H100 export's columns of it") {
     const auto& f = metric_families().front();
     std::set<std::string> in_capture;
     for (const auto& c : header_columns("examples/h100/kernels_raw.csv"))
-        if (c.rfind(f.prefix, 0) == 0 && c.size() > f.suffix.size() &&
-            c.compare(c.size() - f.suffix.size(), f.suffix.size(), f.suffix) == 0)
-            in_capture.insert(c);
-    CHECK(in_capture.size() == 9);  // hgmma bf16/fp16/tf32, hmma bf16/fp16-fp16/fp16-fp32/tf32, igmma and imma int8
-    CHECK(std::set<std::string>(f.gh100_members.begin(), f.gh100_members.end()) == in_capture);
-    for (const auto& id : f.gh100_members) CHECK(planned(id) != nullptr);
+        if (f.matches(c)) in_capture.insert(c);
+    // hgmma bf16/fp16/tf32, hmma bf16/fp16-fp16/fp16-fp32/tf32, igmma and imma int8, and Hopper's FP8 source path
+    CHECK(in_capture.size() == 10);
+    const auto& members = f.members.at("gh100");
+    CHECK(std::set<std::string>(members.begin(), members.end()) == in_capture);
+    // The model reads the dense peaks of the source types it knows: int8 and the others, not int1.
+    for (const auto& id : members) CHECK(planned(id) != nullptr);
 }
 
-TEST_CASE("every planned metric exists on an H100; every id left out does not") {
+TEST_CASE("every planned metric exists on an H100; every quantity a GH100 lacks is zero or unavailable on it") {
     std::set<std::string> bases;
     for (const auto& c : header_columns("examples/h100/kernels_raw.csv")) bases.insert(base_of(c));
-    std::set<std::string> h200;
-    for (const auto& c : header_columns("examples/h200/kernels_raw.csv")) h200.insert(base_of(c));
-    for (const auto& m : gh100_plan().metrics) {
-        // sm__ops_path_tensor_src_fp8 is in `ncu --query-metrics` on the H100 (FORMATS.md's list), but
-        // --set full does not collect it; every other base is a column of the real --set full export.
-        if (m.id == "sm__ops_path_tensor_src_fp8.sum") continue;
-        CHECK_MESSAGE(bases.count(base_of(m.id)) == 1, m.id);
-    }
+    for (const auto& m : gh100_plan().metrics)
+        for (const auto& n : m.names) CHECK_MESSAGE(bases.count(base_of(n)) == 1, n);
     for (const auto& m : gh100_plan().section_only) CHECK_MESSAGE(bases.count(base_of(m.id)) == 1, m.id);
-    CHECK(gh100_plan().absent.size() == 10);
-    for (const auto& id : gh100_plan().absent) {
-        CHECK_MESSAGE(bases.count(base_of(id)) == 0, id);
-        CHECK_MESSAGE(h200.count(base_of(id)) == 0, id);
+    for (const auto& m : metric_catalogue()) {
+        const auto what = m.form_on(find_chip("gh100")).what;
+        if (what == chip_form::kind::zero || what == chip_form::kind::none) CHECK_MESSAGE(bases.count(base_of(m.id)) == 0, m.id);
     }
 }
 
@@ -120,7 +138,7 @@ TEST_CASE("required is what the model's code names; optional metrics appear nowh
     }
     for (const auto& m : gh100_plan().metrics)
         if (!m.required) CHECK_MESSAGE(model.count(m.id) == 0, m.id);
-    CHECK(gh100_plan().required_count() < gh100_plan().metrics.size());
+    CHECK(gh100_plan().required_count() < gh100_plan().ncu_names().size());
 }
 
 TEST_CASE("a rule node needs every metric its expressions name") {
@@ -169,60 +187,79 @@ TEST_CASE("a real capture without the optional metrics is placed on the roofline
     }
 }
 
-TEST_CASE("roofline metrics: one line for --metrics, a section file, a markdown table") {
-    auto list = run_cli({"metrics"});
+TEST_CASE("roofline metrics: one line for --metrics per chip, one section file for every chip, a markdown table") {
+    auto list = run_cli({"metrics", "--gpu", "h100-sxm"});
     CHECK(list.rc == 0);
     CHECK(list.out == rules::metrics_argument(gh100_plan()) + "\n");
-    CHECK(std::count(list.out.begin(), list.out.end(), ',') + 1 == long(gh100_plan().metrics.size()));
+    CHECK(std::count(list.out.begin(), list.out.end(), ',') + 1 == long(gh100_plan().ncu_names().size()));
     CHECK(list.out.find("gpu__time_duration.sum") != std::string::npos);
     CHECK(list.out.find(' ') == std::string::npos);
+    // Without --gpu, one line per chip after its comment.
+    auto all = run_cli({"metrics"}).out;
+    CHECK(std::count(all.begin(), all.end(), '\n') == long(2 * chips().size()));
+    CHECK(all.find("# gh100 (CC 9.0: H100, H200, GH200)\n" + rules::metrics_argument(gh100_plan()) + "\n") != std::string::npos);
+    CHECK(all.find("# gb20x (CC 12.0") != std::string::npos);
     auto section = run_cli({"metrics", "--format", "section"}).out;
     CHECK(section.find("Identifier: \"roofline\"\n") != std::string::npos);
-    CHECK(section.find("Header {\n") != std::string::npos);
-    CHECK(section.find("  Metrics {\n    Label: \"gpu__time_duration.sum\"\n    Name: \"gpu__time_duration.sum\"\n  }\n") !=
-          std::string::npos);
-    // One Metrics block per planned metric, each with a Label and a Name.
+    // A name every chip counts carries every chip's compute capability; a chip's own name only its own.
+    CHECK(section.find("  Metrics {\n    Label: \"gpu__time_duration.sum\"\n    Name: \"gpu__time_duration.sum\"\n    Filter {\n"
+                       "      Items {\n        MinArch: CC_80\n        MaxArch: CC_80\n      }\n") != std::string::npos);
+    CHECK(section.find("    Name: \"dram__bytes_op_read.sum\"\n    Filter {\n      Items {\n        MinArch: CC_120\n        MaxArch: CC_120\n"
+                       "      }\n    }\n") != std::string::npos);
+    // One Metrics block per name any chip collects, each with a Label and a Name; the source-level
+    // derived__ metrics defined in the file itself.
+    std::set<std::string> names;
+    for (const auto& p : rules::make_metric_plans()) {
+        const auto n = p.ncu_names();
+        names.insert(n.begin(), n.end());
+    }
     std::size_t blocks = 0;
-    for (std::size_t at = section.find("    Name: \""); at != std::string::npos; at = section.find("    Name: \"", at + 1)) ++blocks;
-    CHECK(blocks == gh100_plan().metrics.size());
+    const auto metrics_end = section.find("\nSourceMetrics {");
+    REQUIRE(metrics_end != std::string::npos);
+    for (std::size_t at = section.find("    Name: \""); at < metrics_end; at = section.find("    Name: \"", at + 1)) ++blocks;
+    CHECK(blocks == names.size());
+    CHECK(section.find("MetricDefinitions {\n  MetricDefinitions {\n    Name: \"derived__memory_l1_wavefronts_shared_excessive\"\n"
+                       "    Expression: \"memory_l1_wavefronts_shared - memory_l1_wavefronts_shared_ideal\"\n  }\n") != std::string::npos);
     auto md = run_cli({"metrics", "--format", "markdown"}).out;
-    CHECK(md.find("| `gpu__time_duration.sum` | required |") != std::string::npos);
+    CHECK(md.find("| `gpu__time_duration.sum` | required | | id | id | id | id | id | id |") != std::string::npos);
+    CHECK(md.find("| `dram__bytes_read.sum` | required |") != std::string::npos);
     auto path = temp_path("roofline.section").string();
     std::filesystem::remove(path);
     CHECK(run_cli({"metrics", "--format", "section", "-o", path}).rc == 0);
     CHECK(read_text(path) == section);
     CHECK_THROWS_WITH_AS(run_cli({"metrics", "--format", "lst"}), doctest::Contains("did you mean \"list\""), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "t4"}), doctest::Contains("compute capability 7.5"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "h900"}), doctest::Contains("no GPU \"h900\""), input_error);
 }
 
-TEST_CASE("analyze names the rule nodes a --metrics capture lacked counters for, and roofline metrics as the fix") {
+TEST_CASE("analyze says what a --metrics capture does not decide, and the command that collects it") {
     // A real live run with five metrics (examples/h100/MANIFEST.md): gpu__time_duration.sum,
     // dram__bytes_read.sum, dram__bytes_write.sum, sm__throughput...pct_of_peak_sustained_elapsed, launch__grid_size.
     const std::string live = read_text(source_path("examples/h100/live_metrics_stdout.txt"));
     auto md = run_cli({"analyze", source_path("examples/h100/live_metrics_stdout.txt"), "--gpu", "h100-sxm", "--format", "markdown"}).out;
     CHECK(md.find("- Counters missing: ") != std::string::npos);
-    CHECK(md.find("`roofline metrics` prints every metric the engine reads") != std::string::npos);
-    // Both kernels: shared-bank-conflicts reads two L1 counters the capture does not hold.
-    std::size_t lines = 0;
+    CHECK(md.find("`roofline metrics --format section` writes every metric the engine reads") != std::string::npos);
+    std::size_t kernels = 0;
     std::istringstream in(md);
     for (std::string line; std::getline(in, line);) {
-        if (line.rfind("Not evaluated for lack of counters: ", 0) != 0) continue;
-        ++lines;
-        CHECK(line.find("`memory-access/shared-bank-conflicts` (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum, "
-                        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum)") != std::string::npos);
-        // Every metric id a listed node lacked is one the capture did not collect.
+        if (line.rfind("- Rule nodes not evaluated: ", 0) == 0)
+            CHECK(line.find("`memory-access/shared-bank-conflicts` (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum, "
+                            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum)") != std::string::npos);
+        if (line.rfind("- Collect what is missing with `ncu --metrics ", 0) != 0) continue;
+        ++kernels;
+        // Every metric the command asks for is one the capture did not collect.
         const std::regex id("[a-z0-9]+__[a-z0-9_.]+");
         for (auto it = std::sregex_iterator(line.begin(), line.end(), id); it != std::sregex_iterator(); ++it)
             CHECK_MESSAGE(live.find("\"" + it->str() + "\"") == std::string::npos, it->str());
     }
-    CHECK(lines == 2);
-    CHECK(md.find("ncu --metrics \"$(roofline metrics)\"") != std::string::npos);
-    // The full capture lacks nothing a node reads.
+    CHECK(kernels == 2);
+    // The full capture lacks nothing.
     auto full = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "--format", "markdown"}).out;
-    CHECK(full.find("Not evaluated for lack of counters") == std::string::npos);
+    CHECK(full.find("Not decided") == std::string::npos);
     CHECK(full.find("Counters missing") == std::string::npos);
 }
 
-TEST_CASE("the section-only metrics matter: without them a real capture loses a finding, so triage adds their sections") {
+TEST_CASE("without the section-only metrics a finding is not silently lost: it is undecided, and says what would decide it") {
     // kernels_raw.csv without its derived__ columns, as a --metrics capture without the sections would be.
     std::istringstream in(read_text(source_path("examples/h100/kernels_raw.csv")));
     std::string out, line;
@@ -246,27 +283,30 @@ TEST_CASE("the section-only metrics matter: without them a real capture loses a 
     std::istringstream trimmed(out);
     auto without = analyze(trimmed, "no-derived.csv", {});
     auto with = analyze_file(source_path("examples/h100/kernels_raw.csv"), {});
-    auto has = [](const analysis& a, const std::string& kernel, const std::string& finding) {
+    auto kernel = [](const analysis& a, const std::string& name) -> const analysed_kernel& {
         for (const auto& k : a.kernels)
-            if (k.group.name.find(kernel) != std::string::npos)
-                for (const auto& f : k.diagnosis.findings)
-                    if (f.id == finding) return true;
-        return false;
+            if (k.group.name.find(name) != std::string::npos) return k;
+        throw std::logic_error("no kernel " + name);
     };
-    CHECK(has(with, "transpose_naive", "uncoalesced-global"));
-    CHECK_FALSE(has(without, "transpose_naive", "uncoalesced-global"));
+    auto has = [](const analysed_kernel& k, const std::string& finding) {
+        return std::any_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(), [&](const auto& f) { return f.id == finding; });
+    };
+    CHECK(has(kernel(with, "transpose_naive"), "uncoalesced-global"));
+    CHECK(kernel(with, "transpose_naive").diagnosis.missing_metrics.empty());
+    const auto& lost = kernel(without, "transpose_naive");
+    CHECK_FALSE(has(lost, "uncoalesced-global"));
+    const auto& u = lost.diagnosis.undecided;
+    CHECK(std::find(u.begin(), u.end(), "memory-access/uncoalesced-global") != u.end());
+    const auto& mm = lost.diagnosis.missing_metrics;
+    CHECK(std::find(mm.begin(), mm.end(), "derived__memory_l2_theoretical_sectors_global_excessive") != mm.end());
+    // Its L2 share is bounded, not guessed: the excess that reached L2 is unknown.
+    CHECK_FALSE(lost.roof.find(resource::l2)->exact());
+    // The roofline-chart derived__ metrics come from their base counters, which the export holds.
+    REQUIRE(lost.roof.bytes_l2.has_value());
+    CHECK(*lost.roof.bytes_l2 == doctest::Approx(*kernel(with, "transpose_naive").roof.bytes_l2).epsilon(1e-5));
     auto md = run_cli({"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}).out;
     for (const auto& s : gh100_plan().sections) CHECK(md.find("--section " + s) != std::string::npos);
-    // The catalogue says which of ncu's sections define each derived__ metric (their MetricDefinitions,
-    // read in ncu 2025.3.1's Sections folder on the device: examples/h100/metric_plan/derived_sources.txt);
-    // the plan's sections are those, and every one of them names its metric's section.
-    for (const auto& m : gh100_plan().section_only) {
-        CAPTURE(m.id);
-        const bool named =
-            m.collected_by.rfind("SourceCounters", 0) == 0 || m.collected_by.rfind("SpeedOfLight_HierarchicalSingleRooflineChart", 0) == 0;
-        CHECK(named);
-    }
-    CHECK(gh100_plan().sections == std::vector<std::string>{"SpeedOfLight_HierarchicalSingleRooflineChart", "SourceCounters"});
+    CHECK(gh100_plan().sections == std::vector<std::string>{"SourceCounters"});
 }
 
 TEST_CASE("a capture made with the plan gives every kernel the bound, limiter and first finding of its --set full twin") {

@@ -1,5 +1,6 @@
 // The model's arithmetic against numbers worked by hand from examples/h100/kernels_raw_base.csv.
 #include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/read/chip_names.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -72,6 +73,7 @@ TEST_CASE("a wrong spec is reported, and a point above its roof is flagged") {
     spec.dram_bandwidth_tbs.value = 2.0;  // as if someone typed the PCIe figure
     std::map<std::string, double> m = {{"gpu__time_duration.sum", 1000},
                                        {"dram__bytes_read.sum", 3e6},
+                                       {"dram__bytes_write.sum", 0},
                                        {"dram__bytes.sum.peak_sustained", 1280},
                                        {"dram__cycles_elapsed.avg.per_second", 2.618e9}};
     auto k = build_roofline(metric_view{m, 1}, spec);
@@ -97,8 +99,11 @@ TEST_CASE("a kernel mixing tensor and CUDA-core work is bound by the unit with t
                                        {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 0.4 * 540672 * clk * t},
                                        {"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 540672},
                                        {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 0.6 * 16896},
+                                       {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 0},
+                                       {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 0},
                                        {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896}};
     auto k = build_roofline(metric_view{m, 1}, spec);
+    REQUIRE(k.find(roofline::resource::fp32) != nullptr);
     CHECK(k.find(roofline::resource::tensor_bf16)->utilisation == doctest::Approx(0.4));
     CHECK(k.find(roofline::resource::fp32)->utilisation == doctest::Approx(0.6));
     CHECK(k.binding == roofline::resource::fp32);
@@ -122,6 +127,19 @@ const gpu_spec& shipped(const std::string& id) {
     return *it;
 }
 
+// A synthetic capture of the GPU of `spec` as the reader hands it on: the chip's counter names mapped
+// onto the catalogue's quantities (analyzer/read/chip_names.hpp).
+metric_values as_read(const std::map<std::string, double>& m, const gpu_spec& spec) {
+    metric_values v(m);
+    resolve_chip_names(v, chip_for_cc(spec.compute_capability));
+    return v;
+}
+
+kernel_roofline built(const std::map<std::string, double>& m, const gpu_spec& spec) {
+    const metric_values v = as_read(m, spec);
+    return build_roofline(metric_view{v, 1}, spec);
+}
+
 }  // namespace
 
 TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and the source says which") {
@@ -135,7 +153,7 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
                                        {"sm__ops_path_tensor_src_fp16_dst_fp32.sum", ops32},
                                        {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained", p16},
                                        {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", p32}};
-    auto k = build_roofline(metric_view{m, 1}, shipped("rtx-5090"));
+    auto k = built(m, shipped("rtx-5090"));
     const resource_use* t16 = k.find(roofline::resource::tensor_fp16);
     REQUIRE(t16);
     CHECK(t16->work == doctest::Approx(ops16 + ops32));
@@ -151,7 +169,7 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     // Without the capture's peaks the spec's two figures play the same part, at the capture's clock.
     m.erase("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained");
     m.erase("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained");
-    k = build_roofline(metric_view{m, 1}, shipped("rtx-5090"));
+    k = built(m, shipped("rtx-5090"));
     t16 = k.find(roofline::resource::tensor_fp16);
     REQUIRE(t16);
     const double scale = clk / 2407e6;
@@ -159,14 +177,35 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     CHECK(t16->peak_source.find("419 TFLOP/s with FP16 accumulate") != std::string::npos);
     CHECK(t16->peak_source.find("209.5 TFLOP/s with FP32 accumulate") != std::string::npos);
 
-    // With no per-accumulate count every op is taken at the FP32-accumulate rate, and it says so.
+    // Without one of the two counts the FP16-source work itself is unknown (a part is not the whole):
+    // the precision is unmeasured, and says which counter it lacks.
     m.erase("sm__ops_path_tensor_src_fp16_dst_fp16.sum");
-    k = build_roofline(metric_view{m, 1}, shipped("rtx-5090"));
-    t16 = k.find(roofline::resource::tensor_fp16);
-    REQUIRE(t16);
-    CHECK(t16->peak == doctest::Approx(209.5e12 * scale));
-    CHECK(t16->peak_source.find("does not split the ops by accumulate type") != std::string::npos);
+    k = built(m, shipped("rtx-5090"));
+    CHECK(k.find(roofline::resource::tensor_fp16) == nullptr);
+    REQUIRE(k.find_unmeasured(roofline::resource::tensor_fp16) != nullptr);
+    CHECK(k.find_unmeasured(roofline::resource::tensor_fp16)->missing == std::vector<pooled_string>{"sm__ops_path_tensor_src_fp16.sum"});
 }
+
+TEST_CASE("Ada counts FP8 tensor ops in one total: the rate lies between its two accumulate rates, and the share is bounded") {
+    // An RTX 4090-like capture at 2 GHz for 1 ms: FP8 ops of a quarter of the FP16-accumulate path's time.
+    const double clk = 2e9, t = 1e-3, scale = clk / 2520e6;
+    const double r16 = 660.6e12 * scale, r32 = 330.3e12 * scale, ops = 0.25 * r16 * t;
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6}, {"sm__cycles_elapsed.avg.per_second", clk}, {"sm__ops_path_tensor_src_fp8.sum", ops}};
+    const auto& rtx4090 = shipped("rtx-4090");
+    REQUIRE(rtx4090.boost_clock_mhz.value == 2520);
+    auto k = built(m, rtx4090);
+    const resource_use* t8 = k.find(roofline::resource::tensor_fp8);
+    REQUIRE(t8);
+    CHECK_FALSE(t8->exact());
+    // All at FP32 accumulate is the largest share (0.5 of the duration), all at FP16 the smallest (0.25).
+    CHECK(t8->useful == doctest::Approx(ops / (r32 * t)));
+    CHECK(t8->useful_lo == doctest::Approx(ops / (r16 * t)));
+    CHECK(t8->missing.front() == pooled_string("sm__ops_path_tensor_src_fp8_dst_fp16.sum"));
+    // No counter of AD10x splits FP8 ops by accumulate type: nothing can narrow it there.
+    CHECK(find_metric("sm__ops_path_tensor_src_fp8_dst_fp16.sum")->form_on(find_chip("ad10x")).what == chip_form::kind::none);
+}
+
+
 
 TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fastest path is the roof, and split counts add up") {
     // An A100-like capture: no per-instruction paths, the FP16-source ops counted per accumulate type.
@@ -177,7 +216,7 @@ TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fast
                                        {"sm__ops_path_tensor_src_fp16_dst_fp32.sum", 0.6 * p * clk * t},
                                        {"sm__ops_path_tensor_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained", p},
                                        {"sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", p}};
-    auto k = build_roofline(metric_view{m, 1}, shipped("a100-sxm4-80gb"));
+    auto k = built(m, shipped("a100-sxm4-80gb"));
     const resource_use* t16 = k.find(roofline::resource::tensor_fp16);
     REQUIRE(t16);
     CHECK(t16->utilisation == doctest::Approx(0.7));
@@ -186,8 +225,8 @@ TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fast
     for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
     // The kernel table keeps these counters (the catalogue lists them), or the model would never see them.
     for (const char* id : {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
-                           "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained",
-                           "sm__ops_path_tensor_src_fp16_bf16_tf32_dst_fp32.sum", "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}) {
+                           "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", "sm__ops_path_tensor_src_fp8_dst_fp32.sum",
+                           "sm__ops_path_tensor_src_fp4_fp6_fp8_dst_fp32.sum", "dram__bytes_op_read.sum"}) {
         CAPTURE(id);
         CHECK(engine_reads(id));
     }
@@ -198,16 +237,27 @@ TEST_CASE("half-precision CUDA-core work on an A100 says what its roof would be 
     const double clk = 1.41e9;
     std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
                                        {"sm__cycles_elapsed.avg.per_second", clk},
-                                       {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 0.5 * 128 * 108}};
-    auto k = build_roofline(metric_view{m, 1}, shipped("a100-sxm4-80gb"));
+                                       {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 0.5 * 128 * 108},
+                                       {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", 0},
+                                       {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 0},
+                                       // GA100 runs half precision on its FP16 pipe (GA10x and later: the FMA pipe's fp16 type).
+                                       {"sm__inst_executed_pipe_fp16.avg.pct_of_peak_sustained_elapsed", 50}};
+    auto k = built(m, shipped("a100-sxm4-80gb"));
     const resource_use* fp16 = k.find(roofline::resource::fp16);
     REQUIRE(fp16);
+    CHECK(fp16->exact());
     CHECK(fp16->peak == doctest::Approx(78e12 * clk / 1410e6));  // FP16's rate: the counters cannot tell BF16 apart
     bool said = false;
     for (const auto& n : k.notes)
         said |= n.find("BF16 on the CUDA cores at 39") != std::string::npos && n.find("2x those shown") != std::string::npos;
     CHECK(said);
-    // Hopper runs both at one rate: no such note.
-    k = build_roofline(metric_view{m, 1}, shipped("h100-sxm"));
+    // Hopper runs both at one rate: no such note. Without its FMA pipe's fp16 count, the HFMA counts may be
+    // HFMA2.MMA moves: the share is bounded, and says what would decide it.
+    m.erase("sm__inst_executed_pipe_fp16.avg.pct_of_peak_sustained_elapsed");
+    k = built(m, shipped("h100-sxm"));
+    REQUIRE(k.find(roofline::resource::fp16));
+    CHECK(k.find(roofline::resource::fp16)->useful_lo == 0.0);
+    CHECK(k.find(roofline::resource::fp16)->missing ==
+          std::vector<pooled_string>{"sm__inst_executed_pipe_fma_type_fp16.avg.pct_of_peak_sustained_elapsed"});
     for (const auto& n : k.notes) CHECK(n.find("BF16") == std::string::npos);
 }

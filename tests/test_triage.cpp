@@ -137,7 +137,7 @@ TEST_CASE("the commands: --metrics with the plan or the section folder, then the
     CHECK(c.stem == "k1_device_kernel");
     CHECK(c.profile_shell ==
           "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --metrics \"$METRICS\" "
-          "--section SpeedOfLight_HierarchicalSingleRooflineChart --section SourceCounters -o k1_device_kernel ./app");
+          "--section SourceCounters -o k1_device_kernel ./app");
     CHECK(c.export_shell == "ncu -i k1_device_kernel.ncu-rep --csv --page raw > k1_device_kernel.csv");
     CHECK(c.profile[10] == rules::metrics_argument(gh100_plan()));
     triage_options o;

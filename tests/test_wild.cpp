@@ -101,7 +101,7 @@ TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
     CHECK(k.roof.find(roofline::resource::fp16) == nullptr);
     CHECK(std::any_of(k.roof.notes.begin(), k.roof.notes.end(),
                       [](const std::string& n) { return n.find("HFMA2.MMA") != std::string::npos; }));
-    CHECK(*rules::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma") == 0.0);
+    CHECK(rules::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma").value() == 0.0);
 }
 
 TEST_CASE("properties of every diagnosis on every capture in the repository") {
@@ -128,7 +128,7 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                     CAPTURE(f.id);
                     if (f.id != "near-roof" && f.est_speedup && *f.est_speedup > 1.25) promises_more = true;
                     // No tensor finding without real MMA work.
-                    if (f.id == "tensor-underused") CHECK(facts("mma").value_or(0.0) == 1.0);
+                    if (f.id == "tensor-underused") CHECK(facts("mma").value().value_or(0.0) == 1.0);
                     if (!f.est_speedup) continue;
                     // No estimate of 0, and a fix never makes a kernel slower.
                     CHECK(*f.est_time_after_ns > 0.0);

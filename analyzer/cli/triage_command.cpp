@@ -45,7 +45,8 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
         "launch-count", po::value<std::string>(), "launches of each kernel to profile (default 1)")(
         "section-folder", po::value<std::string>(),
         "collect with --section-folder DIR --section roofline (the file `roofline metrics --format section` writes) instead of "
-        "--metrics")("rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json)");
+        "--metrics")("gpu", po::value<std::string>()->default_value("h100-sxm"),
+                     "the GPU the application runs on (an id or name of roofline gpus): its chip's counter names go in --metrics")("rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json)");
     po::positional_options_description pos;
     pos.add("input", 1);
     auto vm = parse(opts, pos, args);
@@ -67,7 +68,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     if (format == "auto") format = io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
 
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
-    const auto plan = rules::make_gh100_metric_plan(vm["rules"].as<std::string>());
+    const auto plan = rules::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
     const auto t = make_triage(summary, o, plan);
     const std::string text = format == "json" ? triage_json(t) : format == "terminal" ? triage_terminal(t) : triage_markdown(t);
     if (!to_file) {

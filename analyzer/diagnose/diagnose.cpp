@@ -6,6 +6,7 @@
 #include "analyzer/base/format.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace roofline::rules {
 namespace {
@@ -21,6 +22,19 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
     if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
+evidence_value evidence_of(const std::string& text, const fact_value& v, value_type type) {
+    evidence_value e{text, v.value(), type, false, std::nullopt};
+    if (v.range && !v.exact()) e.bounds = v.range;
+    return e;
+}
+
+evidence_value evidence_of(const expression& x, const name_values& facts) {
+    const evaluation e = x.evaluate_range(facts);
+    evidence_value out{x.text(), e.value(), x.type(), false, std::nullopt};
+    if (e.range && !e.value()) out.bounds = e.range;
+    return out;
+}
+
 void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, const kernel_result& k, const gpu_spec& gpu,
           diagnosis& d) {
     visited_node v;
@@ -28,19 +42,22 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
     v.node = n.id;
     v.title = n.title;
     v.depth = depth;
-    std::vector<std::string> missing;
-    auto ok = n.when.evaluate(facts, &missing);
-    for (const auto& name : n.when.names()) v.values.push_back({name, facts(name), fact_type(name).value_or(value_type::number)});
-    if (!ok) {
+    const evaluation ok = n.when.evaluate_range(facts);
+    for (const auto& name : n.when.names()) v.values.push_back(evidence_of(name, facts(name), fact_type(name).value_or(value_type::number)));
+    if (!ok.decided()) {
+        // Unknown, or between bounds that lie on both sides of the condition: not decided.
         v.result = visited_node::outcome::cannot_evaluate;
-        v.missing.assign(missing.begin(), missing.end());
-        for (const auto& m : missing) add_unique(d.missing_metrics, m);
+        v.open.assign(ok.open_names.begin(), ok.open_names.end());
+        v.missing.assign(ok.missing.begin(), ok.missing.end());
+        for (const auto& m : ok.missing) add_unique(d.missing_metrics, m);
+        add_unique(d.undecided, tree.id + "/" + n.id);
         d.path.push_back(std::move(v));
         return;
     }
-    v.result = *ok != 0.0 ? visited_node::outcome::fired : visited_node::outcome::not_fired;
+    const bool fired = *ok.value() != 0.0;
+    v.result = fired ? visited_node::outcome::fired : visited_node::outcome::not_fired;
     d.path.push_back(std::move(v));
-    if (*ok == 0.0) return;
+    if (!fired) return;
     if (!n.finding.empty()) {
         finding f;
         f.id = n.finding;
@@ -48,10 +65,11 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         f.node = n.id;
         f.title = n.title;
         f.explain = n.explain;
-        for (const auto& e : n.evidence) f.evidence.push_back({e.text(), e.evaluate(facts), e.type()});
+        for (const auto& e : n.evidence) f.evidence.push_back(evidence_of(e, facts));
         if (n.estimate) {
             std::vector<std::string> lacking;
             estimate_finding(f, *n.estimate, k, gpu, facts, &lacking);
+            if (!f.est_speedup) add_unique(d.undecided, "the estimate of " + tree.id + "/" + n.id);
             for (const auto& m : lacking) add_unique(d.missing_metrics, m);
         }
         for (const auto& x : n.fixes) {
@@ -100,16 +118,16 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
         "No diagnosis tree fired: the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
         "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A source-level profile "
         "(ncu --set full with -lineinfo, the Source page) or the PM sampling timeline decides it.";
-    auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio");
+    auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio").value();
     std::vector<std::pair<double, std::string>> shares;
     for (const char* r : stall_reasons()) {
         const std::string id = std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio";
-        auto v = facts(id);
+        auto v = facts(id).value();
         if (v && total && *total > 0) shares.emplace_back(*v / *total, id + " / smsp__average_warp_latency_per_inst_issued.ratio");
     }
     std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t i = 0; i < shares.size() && i < 3; ++i) f.evidence.push_back({shares[i].second, shares[i].first});
-    f.evidence.push_back({"roof_share", facts("roof_share")});
+    f.evidence.push_back(evidence_of("roof_share", facts("roof_share"), value_type::number));
     f.fixes = {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
                "Compare with the floor: the kernel cannot run faster than its largest floor at the practical shares (the estimate)."};
     estimate_spec none;
@@ -118,7 +136,35 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     return f;
 }
 
+// Where no node that could be evaluated fired and some could not be, the answer is what to collect:
+// "unexplained" would claim that no tree knows the kernel, when the capture did not let them look.
+finding not_decided(const diagnosis& d, const gpu_spec& gpu) {
+    finding f;
+    f.id = "missing-counters";
+    f.tree = "catch-all";
+    f.node = "missing-counters";
+    f.title = missing_counters_title;
+    f.explain = "No rule node the capture could evaluate fired, and " + std::to_string(d.undecided.size()) +
+                " could not be evaluated for lack of counters (" + [&] {
+                    std::string s;
+                    for (const auto& u : d.undecided) s += (s.empty() ? "" : ", ") + u;
+                    return s;
+                }() + "). Collect them and analyse again: any of those may be the answer.";
+    const collect_flags flags = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability));
+    if (!flags.empty()) f.fixes.push_back("Profile again with `ncu " + flags.text() + " ...` (or `roofline metrics --format section`'s file).");
+    return f;
+}
+
 }  // namespace
+
+const std::vector<std::string>& catch_all_metrics() {
+    static const std::vector<std::string> ids = [] {
+        std::vector<std::string> v = {"smsp__average_warp_latency_per_inst_issued.ratio"};
+        for (const char* r : stall_reasons()) v.push_back(std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio");
+        return v;
+    }();
+    return ids;
+}
 
 void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) {
     // near-roof means no fix of this work gains much: a larger estimate on the same kernel says
@@ -177,28 +223,59 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
 
 diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec) {
     diagnosis d;
+    if (!kernel.verdict.decided()) {
+        d.undecided.push_back("the verdict");
+        for (const auto& m : kernel.verdict.missing) add_unique(d.missing_metrics, m);
+    }
     name_values facts = kernel_facts(kernel, spec);
     for (const auto& t : trees)
         for (const auto& root : t.roots) walk(t, root, 0, facts, kernel, spec, d);
-    if (d.findings.empty() && kernel.roof.placed) d.findings.push_back(unexplained(kernel, spec, facts));
+    // near-roof says "look elsewhere": that nothing else on the kernel gains much. Where a rule node or
+    // an estimate could not be evaluated, that is not decided, so near-roof is not the answer.
+    auto near = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
+    const auto elsewhere = std::count_if(d.undecided.begin(), d.undecided.end(), [](const std::string& u) {
+        return u.find("near-roof/") == std::string::npos;
+    });
+    if (near != d.findings.end() && elsewhere > 0) {
+        d.notes.push_back("near-roof is not reported: the kernel is at or above 80% of its practical floor, but " +
+                          std::to_string(elsewhere) + " other rule nodes or estimates could not be evaluated, and any may gain more");
+        d.findings.erase(near);
+    }
+    if (d.findings.empty() && kernel.roof.placed)
+        d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts) : not_decided(d, spec));
     settle_findings(d, kernel, spec);
     d.path.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
     for (auto& v : d.path) v.values.shrink_to_fit();
     return d;
 }
 
-std::string ncu_flags_for(const std::vector<std::string>& missing) {
-    std::string metrics;
-    bool derived = false;
-    for (const auto& m : missing) {
-        if (m.find("__") != std::string::npos)
-            metrics += (metrics.empty() ? "" : ",") + m;
-        else
-            derived = true;
+std::string collect_flags::text() const {
+    std::string s;
+    for (const auto& m : metrics) s += (s.empty() ? "--metrics " : ",") + m;
+    for (const auto& x : sections) s += (s.empty() ? "" : " ") + std::string("--section ") + x;
+    return s;
+}
+
+collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip* c) {
+    collect_flags f;
+    std::set<std::string> metrics, sections;
+    for (const auto& id : missing) {
+        const metric_entry* m = find_metric(id);
+        if (!m) {  // a family member: asked for by its name
+            metrics.insert(id);
+            continue;
+        }
+        if (m->source) {
+            sections.insert(m->source->stock_section);
+            continue;
+        }
+        const auto names = names_on(*m, c);
+        if (names.empty()) add_unique(f.uncollectable, id);
+        metrics.insert(names.begin(), names.end());
     }
-    std::string flags = metrics.empty() ? "" : "--metrics " + metrics;
-    if (derived) flags += std::string(flags.empty() ? "" : " ") + "--set full";
-    return flags;
+    f.metrics.assign(metrics.begin(), metrics.end());
+    f.sections.assign(sections.begin(), sections.end());
+    return f;
 }
 
 }  // namespace roofline::rules

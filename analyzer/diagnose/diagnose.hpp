@@ -2,6 +2,7 @@
 // teaching view), the findings of the nodes that fired, and the counters a node lacked.
 #pragma once
 
+#include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/diagnose/rule_tree.hpp"
 #include "models/kernel_result.hpp"
@@ -13,13 +14,29 @@ namespace roofline::rules {
 
 // The catch-all finding of a kernel no tree explains.
 inline constexpr const char* unexplained_title = "No rule explains this kernel's time";
+// The metrics its evidence reads: every stall reason ncu samples and the latency they divide.
+const std::vector<std::string>& catch_all_metrics();
 
 diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec);
 // Ranks a kernel's findings by the time each saves alone (those without an estimate last, in tree
 // order), drops near-roof where another finding promises more than 1.25x, and gives each its
 // share of the combined saving. diagnose() calls it; so does anything that adds a finding later.
 void settle_findings(diagnosis& d, const kernel_result& kernel, const gpu_spec& spec);
-// "--metrics a,b" for the metric ids in `missing` (derived names need --set full).
-std::string ncu_flags_for(const std::vector<std::string>& missing);
+// What collects the metrics of `missing` (catalogue ids) on chip `c` (nullptr: a chip the catalogue
+// does not know, asked for by the ids): the chip's own names of each for --metrics, and --section for
+// the derived__ metrics only a section defines. Quantities the chip has no counter for cannot be
+// collected at all: they are `uncollectable`, and stay unknown on this GPU.
+struct collect_flags {
+    std::vector<std::string> metrics;       // sorted, each once
+    std::vector<std::string> sections;      // stock sections (SourceCounters)
+    std::vector<std::string> uncollectable;  // catalogue ids
+    bool empty() const { return metrics.empty() && sections.empty(); }
+    // "--metrics a,b --section S", or "" where nothing can be collected.
+    std::string text() const;
+};
+collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip* c);
+
+// The catch-all finding of a kernel where nothing fired and some nodes could not be evaluated.
+inline constexpr const char* missing_counters_title = "Not decided: the capture lacks the counters to tell";
 
 }  // namespace roofline::rules

@@ -18,9 +18,11 @@ namespace roofline::rules {
 // across kernels (the fusion finding's), which no rule can evaluate.
 struct evidence_value {
     pooled_string expression;  // the expression text, or the label
-    std::optional<double> value;
+    std::optional<double> value;  // where exact
     value_type type = value_type::number;
     bool is_label = false;
+    // Where the capture only bounds it (a share whose waste it does not count): the bounds.
+    std::optional<value_range> bounds;
 };
 
 struct visited_node {
@@ -28,7 +30,10 @@ struct visited_node {
     int depth = 0;
     enum class outcome { fired, not_fired, cannot_evaluate } result = outcome::not_fired;
     std::vector<evidence_value> values;  // the condition's names with their values
-    std::vector<pooled_string> missing;  // names the capture lacks
+    // cannot_evaluate: the names the capture left unknown or only bounded (`open`), and the metrics
+    // that would decide them (`missing`, catalogue ids).
+    std::vector<pooled_string> open;
+    std::vector<pooled_string> missing;
 };
 
 struct finding {
@@ -55,9 +60,17 @@ struct finding {
 
 struct diagnosis {
     std::vector<visited_node> path;
-    std::vector<std::string> notes;            // findings left out and why (near-roof beside a larger gain)
-    std::vector<finding> findings;             // ranked: by time saved, then those without an estimate in tree order
-    std::vector<std::string> missing_metrics;  // over the whole walk, for the ncu flags to collect them
+    std::vector<std::string> notes;  // findings left out and why (near-roof beside a larger gain)
+    std::vector<finding> findings;   // ranked: by time saved, then those without an estimate in tree order
+    // What the capture left undecided, and the metrics (catalogue ids) that would decide it, each
+    // once: the verdict's, every node's that could not be evaluated, every estimate's. Empty on a
+    // complete capture. Where it is not, the first finding is provisional: a node that could not be
+    // evaluated may have outranked it.
+    std::vector<std::string> undecided;  // "the verdict", "tree/node", "the estimate of tree/node"
+    std::vector<std::string> missing_metrics;
+    // Findings whose place at the top run-to-run noise decides (settle_findings): the first
+    // finding's equals. Empty where the first finding stands clear.
+    std::vector<std::string> tied_with_first;
 };
 
 }  // namespace roofline::rules

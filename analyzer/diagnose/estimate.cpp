@@ -95,7 +95,9 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     std::map<resource, double> work = current_work(k.roof);
     std::map<resource, double> changed;
     for (const auto& c : spec.changes) {
-        auto amount = c.amount.evaluate(facts, missing);
+        const evaluation e = c.amount.evaluate_range(facts);
+        const auto amount = e.value();
+        if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
         std::string on;
         for (resource r : c.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
         f.estimate_changes.push_back(on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
@@ -109,11 +111,24 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     }
     double at_least = 0.0;
     if (spec.at_least) {
-        auto v = spec.at_least->evaluate(facts, missing);
+        const evaluation e = spec.at_least->evaluate_range(facts);
+        const auto v = e.value();
+        if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
         if (!v) return;
         at_least = std::max(0.0, *v);
     }
     const estimate_outcome out = time_after(k, gpu, work, changed, spec.keeps_latency, at_least, spec.removes_launch);
+    // The time after the fix is the largest floor of what it leaves: a resource the capture has no
+    // counter for may hold a larger one than any measured, and a waste-removal fix keeps the kernel's
+    // latency only as the verdict says. Where either may change the answer, the estimate is not decided.
+    std::vector<std::string> open;
+    for (const auto& u : k.roof.unmeasured)
+        if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns) open.insert(open.end(), u.missing.begin(), u.missing.end());
+    if (spec.keeps_latency && !k.verdict.decided()) open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
+    if (!open.empty() || (spec.keeps_latency && k.verdict.bound == bound::unknown)) {
+        if (missing) missing->insert(missing->end(), open.begin(), open.end());
+        return;
+    }
     const double duration = k.roof.duration_ns;
     if (duration <= 0 || out.after_ns <= 0) return;
     // A fix never makes a kernel slower.

@@ -245,64 +245,98 @@ private:
     int depth_ = 0;
 };
 
-std::optional<double> eval(const node& n, const name_values& values, std::vector<std::string>* missing) {
+using range = value_range;
+
+void add_once(std::vector<std::string>& v, const std::string& s) {
+    if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+range exactly(double v) { return {v, v}; }
+const range undecided{0.0, 1.0};
+
+// Every value of the range is true (non-zero), every one false (the range is 0), or neither.
+bool all_true(const range& r) { return r.lo > 0.0 || r.hi < 0.0; }
+bool all_false(const range& r) { return r.lo == 0.0 && r.hi == 0.0; }
+
+range product(const range& l, const range& r) {
+    const double a = l.lo * r.lo, b = l.lo * r.hi, c = l.hi * r.lo, d = l.hi * r.hi;
+    return {std::min({a, b, c, d}), std::max({a, b, c, d})};
+}
+
+// lt, le: decided where the ranges do not overlap across the comparison.
+range less(const range& l, const range& r, bool or_equal) {
+    if (or_equal ? l.hi <= r.lo : l.hi < r.lo) return exactly(1.0);
+    if (or_equal ? l.lo > r.hi : l.lo >= r.hi) return exactly(0.0);
+    return undecided;
+}
+
+std::optional<range> eval(const node& n, const name_values& values, evaluation& out) {
     switch (n.k) {
         case kind::number:
-            return n.value;
+            return exactly(n.value);
         case kind::name: {
-            auto v = values(n.name);
-            if (!v && missing && std::find(missing->begin(), missing->end(), n.name) == missing->end()) missing->push_back(n.name);
-            return v;
+            fact_value v = values(n.name);
+            if (!v.exact()) {
+                add_once(out.open_names, n.name);
+                for (const auto& m : v.missing) add_once(out.missing, m);
+            }
+            return v.range;
         }
         case kind::negate: {
-            auto v = eval(*n.lhs, values, missing);
-            return v ? std::optional<double>(-*v) : std::nullopt;
+            auto v = eval(*n.lhs, values, out);
+            return v ? std::optional<range>(range{-v->hi, -v->lo}) : std::nullopt;
         }
         case kind::logical_not: {
-            auto v = eval(*n.lhs, values, missing);
-            return v ? std::optional<double>(*v == 0.0 ? 1.0 : 0.0) : std::nullopt;
+            auto v = eval(*n.lhs, values, out);
+            if (!v) return std::nullopt;
+            return all_false(*v) ? exactly(1.0) : all_true(*v) ? exactly(0.0) : undecided;
         }
         default:
             break;
     }
-    // Both sides are evaluated, so every missing name is reported, not only the first.
-    auto l = eval(*n.lhs, values, missing);
-    auto r = eval(*n.rhs, values, missing);
-    // Three-valued logic: a known false decides "and", a known true decides "or", whatever the
+    // Both sides are evaluated, so every open name is reported, not only the first.
+    auto l = eval(*n.lhs, values, out);
+    auto r = eval(*n.rhs, values, out);
+    // Three-valued logic: a decided false decides "and", a decided true decides "or", whatever the
     // other side lacks (a small-grid kernel has no waves to ask about).
-    if (n.k == kind::logical_and && ((l && *l == 0.0) || (r && *r == 0.0))) return 0.0;
-    if (n.k == kind::logical_or && ((l && *l != 0.0) || (r && *r != 0.0))) return 1.0;
+    if (n.k == kind::logical_and && ((l && all_false(*l)) || (r && all_false(*r)))) return exactly(0.0);
+    if (n.k == kind::logical_or && ((l && all_true(*l)) || (r && all_true(*r)))) return exactly(1.0);
     if (!l || !r) return std::nullopt;
     switch (n.k) {
         case kind::add:
-            return *l + *r;
+            return range{l->lo + r->lo, l->hi + r->hi};
         case kind::sub:
-            return *l - *r;
+            return range{l->lo - r->hi, l->hi - r->lo};
         case kind::mul:
-            return *l * *r;
-        // A ratio of two zero counters means nothing happened (no shared loads, no conflicts): 0.
+            return product(*l, *r);
+        // A ratio of two zero counters means nothing happened (no shared loads, no conflicts): 0. A
+        // divisor that may be zero leaves the quotient unbounded: unknown.
         case kind::div:
-            return *r == 0.0 ? (*l == 0.0 ? std::optional<double>(0.0) : std::nullopt) : std::optional<double>(*l / *r);
+            if (r->exact() && r->lo == 0.0) return all_false(*l) ? std::optional<range>(exactly(0.0)) : std::nullopt;
+            if (r->lo <= 0.0 && r->hi >= 0.0) return std::nullopt;
+            return product(*l, range{1.0 / r->hi, 1.0 / r->lo});
         case kind::lt:
-            return double(*l < *r);
+            return less(*l, *r, false);
         case kind::le:
-            return double(*l <= *r);
+            return less(*l, *r, true);
         case kind::gt:
-            return double(*l > *r);
+            return less(*r, *l, false);
         case kind::ge:
-            return double(*l >= *r);
+            return less(*r, *l, true);
         case kind::eq:
-            return double(*l == *r);
+            if (l->exact() && r->exact()) return exactly(double(l->lo == r->lo));
+            return l->hi < r->lo || r->hi < l->lo ? exactly(0.0) : undecided;
         case kind::ne:
-            return double(*l != *r);
+            if (l->exact() && r->exact()) return exactly(double(l->lo != r->lo));
+            return l->hi < r->lo || r->hi < l->lo ? exactly(1.0) : undecided;
         case kind::logical_and:
-            return double(*l != 0.0 && *r != 0.0);
+            return all_true(*l) && all_true(*r) ? exactly(1.0) : undecided;
         case kind::logical_or:
-            return double(*l != 0.0 || *r != 0.0);
+            return all_false(*l) && all_false(*r) ? exactly(0.0) : undecided;
         case kind::max:
-            return std::max(*l, *r);
+            return range{std::max(l->lo, r->lo), std::max(l->hi, r->hi)};
         case kind::min:
-            return std::min(*l, *r);
+            return range{std::min(l->lo, r->lo), std::min(l->hi, r->hi)};
         default:
             return std::nullopt;
     }
@@ -329,9 +363,24 @@ expression::~expression() = default;
 
 value_type expression::type() const { return root_ ? root_->type : value_type::boolean; }
 
-std::optional<double> expression::evaluate(const name_values& values, std::vector<std::string>* missing) const {
-    if (!root_) return 1.0;
-    return eval(*root_, values, missing);
+fact_value fact_value::between(double lo, double hi, std::vector<std::string> missing) {
+    fact_value v;
+    v.range = value_range{lo, std::max(lo, hi)};  // an upper bound never under what is proven
+    if (!v.range->exact()) v.missing = std::move(missing);
+    return v;
+}
+
+evaluation expression::evaluate_range(const name_values& values) const {
+    evaluation out;
+    out.range = root_ ? eval(*root_, values, out) : exactly(1.0);
+    return out;
+}
+
+std::optional<double> expression::evaluate(const name_values& values, std::vector<std::string>* open_names) const {
+    evaluation e = evaluate_range(values);
+    if (open_names)
+        for (const auto& n : e.open_names) add_once(*open_names, n);
+    return e.value();
 }
 
 }  // namespace roofline::rules

@@ -7,22 +7,34 @@
 namespace roofline::rules::detail {
 namespace {
 
-double number_or(const kernel_result& k, const char* id, double fallback) { return number(k, id).value_or(fallback); }
-
 std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
     if (!a || !b) return std::nullopt;
     if (*b <= 0) return *a <= 0 ? std::optional<double>(0.0) : std::nullopt;
     return *a / *b;
 }
 
-std::optional<double> global_sectors(const kernel_result& k);
+// Every metric is looked up, so an unknown value names all it lacked, not only the first.
+std::optional<double> sum_of(std::initializer_list<std::optional<double>> parts) {
+    double s = 0.0;
+    for (const auto& p : parts) {
+        if (!p) return std::nullopt;
+        s += *p;
+    }
+    return s;
+}
+
+std::optional<double> global_sectors(const kernel_result& k) {
+    return sum_of({number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")});
+}
 
 // Local-memory sectors that reach L2: every store (L1 writes local memory through to L2, seen on
 // the H100: 98.7% store "hits" and as many L2 write sectors as local stores) and the load misses.
-double local_sectors_to_l2(const kernel_result& k) {
-    const double ld_hit = number_or(k, "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct", 0.0) / 100.0;
-    return number_or(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 0.0) * (1.0 - ld_hit) +
-           number_or(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 0.0);
+std::optional<double> local_sectors_to_l2(const kernel_result& k) {
+    auto hit = number(k, "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct");
+    auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
+    auto st = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
+    if (!hit || !ld || !st) return std::nullopt;
+    return *ld * (1.0 - *hit / 100.0) + *st;
 }
 
 // Bytes of data the threads moved through L1, counted at the granularity they need: global
@@ -32,35 +44,78 @@ double local_sectors_to_l2(const kernel_result& k) {
 // 32-fold with a scattered access.
 std::optional<double> l1_load_bytes(const kernel_result& k) {
     auto g = global_sectors(k);
-    if (!g) return std::nullopt;
-    const double global = std::max(0.0, *g - number_or(k, "derived__memory_l2_theoretical_sectors_global_excessive", 0.0));
-    const double shared = std::max(0.0, number_or(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0.0) -
-                                            number_or(k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0.0));
-    return 32.0 * global + 128.0 * shared;
+    auto excess = number(k, "derived__memory_l2_theoretical_sectors_global_excessive");
+    auto shared_ld = number(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    auto conflicts = number(k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    if (!g || !excess || !shared_ld || !conflicts) return std::nullopt;
+    return 32.0 * std::max(0.0, *g - *excess) + 128.0 * std::max(0.0, *shared_ld - *conflicts);
 }
 
-std::optional<double> global_sectors(const kernel_result& k) {
-    auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), st = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-    if (!ld && !st) return std::nullopt;
-    return ld.value_or(0.0) + st.value_or(0.0);
+// A launch-shape value: 0 stands for "not in the capture" (kernel_result.hpp's launch_shape).
+fact_value shape_fact(double v, const char* metric) {
+    if (v > 0) return v;
+    fact_value unknown;
+    unknown.missing = {metric};
+    return unknown;
 }
 
-// A part of L1's LSU data-stage traffic as a share of all of it.
-std::optional<double> l1_share(const kernel_result& k, double (*part)(const l1_traffic&)) {
-    if (!k.roof.l1) return std::nullopt;
+// What the roofline lacks for one resource: its own missing metrics, measured or not.
+std::vector<std::string> missing_of(const kernel_result& k, resource id) {
+    std::vector<std::string> out;
+    if (const resource_use* r = k.roof.find(id)) out.assign(r->missing.begin(), r->missing.end());
+    if (const unmeasured_resource* u = k.roof.find_unmeasured(id)) out.assign(u->missing.begin(), u->missing.end());
+    return out;
+}
+
+// A part of L1's LSU data-stage traffic as a share of all of it; unknown without L1's wavefront counters.
+fact_value l1_share(const kernel_result& k, double (*part)(const l1_traffic&)) {
+    if (!k.roof.l1) {
+        fact_value v;
+        v.missing = missing_of(k, resource::l1);
+        return v;
+    }
     return k.roof.l1->lsu > 0 ? std::clamp(part(*k.roof.l1) / k.roof.l1->lsu, 0.0, 1.0) : 0.0;
 }
 
-const resource_use* top_tensor(const kernel_result& k) {
-    const resource_use* top = nullptr;
+// The busiest tensor precision's floor over the duration, between what the counters prove and what
+// the unmeasured tensor precisions allow.
+fact_value tensor_share(const kernel_result& k) {
+    const double d = k.roof.duration_ns;
+    if (d <= 0) return 0.0;
+    double lo = 0.0, hi = 0.0;
+    std::vector<std::string> missing;
     for (const auto& r : k.roof.resources)
-        if (info(r.id).tensor && (!top || r.floor_ns > top->floor_ns)) top = &r;
-    return top;
+        if (info(r.id).tensor) {
+            lo = std::max(lo, r.floor_min_ns() / d);
+            hi = std::max(hi, r.floor_ns / d);
+            missing.insert(missing.end(), r.missing.begin(), r.missing.end());
+        }
+    for (const auto& u : k.roof.unmeasured)
+        if (info(u.id).tensor) {
+            hi = std::max(hi, u.floor_hi_ns(d) / d);
+            missing.insert(missing.end(), u.missing.begin(), u.missing.end());
+        }
+    return fact_value::between(lo, hi, std::move(missing));
+}
+
+// Tensor-path work happened: some tensor precision did measured work; none did where every one is
+// measured at zero; open otherwise.
+fact_value mma_ran(const kernel_result& k) {
+    for (const auto& r : k.roof.resources)
+        if (info(r.id).tensor && r.work > 0) return 1.0;
+    std::vector<std::string> missing;
+    for (const auto& u : k.roof.unmeasured)
+        if (info(u.id).tensor) missing.insert(missing.end(), u.missing.begin(), u.missing.end());
+    return missing.empty() ? flag(false) : undecided(std::move(missing));
 }
 
 }  // namespace
 
 std::optional<double> number(const kernel_result& k, const char* id) { return k.group.numbers.find(id); }
+
+fact_value undecided(std::vector<std::string> missing) { return fact_value::between(0.0, 1.0, std::move(missing)); }
+
+fact_value roof_between(const kernel_result& k, double lo, double hi) { return fact_value::between(lo, hi, k.roof.missing_metrics()); }
 
 namespace {
 
@@ -76,19 +131,15 @@ std::vector<fact> shape_facts() {
         {"launches", value_type::number, "number of launches",
          [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(double(k.group.launches)); }},
         {"grid_blocks", value_type::number, "launch__grid_size",
-         [](const kernel_result& k, const gpu_spec&) {
-             return k.shape.grid_blocks > 0 ? std::optional<double>(k.shape.grid_blocks) : std::nullopt;
-         }},
+         [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.grid_blocks, "launch__grid_size"); }},
         {"waves", value_type::number, "launch__waves_per_multiprocessor",
-         [](const kernel_result& k, const gpu_spec&) { return k.shape.waves > 0 ? std::optional<double>(k.shape.waves) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.waves, "launch__waves_per_multiprocessor"); }},
         {"sm_count", value_type::number, "SMs on the GPU",
-         [](const kernel_result& k, const gpu_spec&) {
-             return k.shape.sm_count > 0 ? std::optional<double>(k.shape.sm_count) : std::nullopt;
-         }},
+         [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.sm_count, "launch__sm_count"); }},
         {"tail_idle_share", value_type::number,
          "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the run",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
-             if (k.shape.waves <= 0) return std::nullopt;
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             if (k.shape.waves <= 0) return shape_fact(0.0, "launch__waves_per_multiprocessor");
              const double whole = std::ceil(k.shape.waves - 1e-9);
              return (whole - k.shape.waves) / whole;
          }},
@@ -99,46 +150,71 @@ std::vector<fact> shape_facts() {
 std::vector<fact> roofline_facts() {
     return {
         {"pct_of_roof", value_type::number, "the largest useful share over every resource, in percent of its raw peak",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.pct_of_roof) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.placed ? roof_between(k, k.roof.pct_of_roof, k.roof.pct_of_roof_hi) : fact_value();
+         }},
         {"floor_ns", value_type::number, "the largest useful time at raw peak over every resource",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.floor_ns) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? roof_between(k, k.roof.floor_ns, k.roof.floor_hi_ns) : fact_value(); }},
         {"practical_floor_ns", value_type::number,
          "the largest useful time at the practical share over every resource: no fix that keeps the work beats it",
          [](const kernel_result& k, const gpu_spec&) {
-             return k.roof.placed ? std::optional<double>(k.roof.practical_floor_ns) : std::nullopt;
+             return k.roof.placed ? roof_between(k, k.roof.practical_floor_ns, k.roof.practical_floor_hi_ns) : fact_value();
          }},
         {"roof_share", value_type::number, "practical_floor_ns / duration_ns: 1 = as fast as the best kernels run this work on this GPU",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? std::optional<double>(k.roof.roof_share()) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.placed ? roof_between(k, k.roof.roof_share(), k.roof.roof_share_hi()) : fact_value();
+         }},
         {"flops", value_type::number, "FLOPs over all precisions",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.flops_counted ? std::optional<double>(k.roof.flops) : std::nullopt; }},
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             std::vector<std::string> missing;
+             double unsure = 0.0;  // FP16 counts that may be HFMA2.MMA moves
+             for (const auto& u : k.roof.unmeasured)
+                 if (info(u.id).precision) missing.insert(missing.end(), u.missing.begin(), u.missing.end());
+             for (const auto& r : k.roof.resources)
+                 if (info(r.id).precision && !r.exact() && r.useful_min() <= 0.0) {
+                     unsure += r.work;
+                     missing.insert(missing.end(), r.missing.begin(), r.missing.end());
+                 }
+             if (!k.roof.flops_counted || !missing.empty() && unsure <= 0.0) {
+                 fact_value v;
+                 v.missing = std::move(missing);
+                 return v;
+             }
+             return fact_value::between(k.roof.flops - unsure, k.roof.flops, std::move(missing));
+         }},
         {"bytes_dram", value_type::number, "bytes moved to and from DRAM",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.bytes_dram; }},
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             if (k.roof.bytes_dram) return *k.roof.bytes_dram;
+             fact_value v;
+             v.missing = missing_of(k, resource::dram);
+             return v;
+         }},
         {"min_kernel_ns", value_type::number, "the shortest a launch lasts on this GPU (hwspecs min_kernel_ns; 0 where unknown)",
          [](const kernel_result&, const gpu_spec& s) { return std::optional<double>(s.min_kernel_ns.value.value_or(0.0)); }},
         {"mma", value_type::boolean,
          "the kernel ran real MMA instructions: tensor-path ops (sm__ops_path_tensor_src_*, exact counts that HFMA2.MMA moves do not "
          "reach)",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
-             if (!k.roof.flops_counted) return std::nullopt;
-             bool ops = false;
-             for (const auto& r : k.roof.resources) ops = ops || (info(r.id).tensor && r.work > 0);
-             return flag(ops);
-         }},
+         [](const kernel_result& k, const gpu_spec&) { return mma_ran(k); }},
         {"tensor_binds", value_type::boolean, "a tensor precision has the kernel's largest practical floor",
-         [](const kernel_result& k, const gpu_spec&) { return flag(k.roof.binding_practical && info(*k.roof.binding_practical).tensor); }},
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             const bool tensor = k.roof.binding_practical && info(*k.roof.binding_practical).tensor;
+             if (k.roof.floors_exact()) return flag(tensor);
+             // Open where the sure largest floor is not a tensor one but an open one might be, or the other way.
+             return undecided(k.roof.missing_metrics());
+         }},
         {"warp_specialised", value_type::boolean,
          "the kernel issues warpgroup MMA (wgmma) or TMA copies: producer and consumer warps hand tiles over through mbarriers by design",
-         [](const kernel_result& k, const gpu_spec&) {
-             return flag(number_or(k, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed", 0.0) > 0.0 ||
-                         number_or(k, "smsp__inst_executed_op_tma_ld.sum", 0.0) > 0.0);
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             auto gmma = number(k, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
+             auto tma = number(k, "smsp__inst_executed_op_tma_ld.sum");
+             if ((gmma && *gmma > 0.0) || (tma && *tma > 0.0)) return 1.0;
+             if (gmma && tma) return 0.0;
+             return std::nullopt;
          }},
         {"tensor_share", value_type::number,
          "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest path, over the time "
          "taken (0 without tensor work)",
-         [](const kernel_result& k, const gpu_spec&) {
-             const resource_use* t = top_tensor(k);
-             return std::optional<double>(t && k.roof.duration_ns > 0 ? t->floor_ns / k.roof.duration_ns : 0.0);
-         }},
+         [](const kernel_result& k, const gpu_spec&) { return tensor_share(k); }},
     };
 }
 
@@ -153,7 +229,8 @@ std::vector<fact> traffic_facts() {
          "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte moved to or from DRAM",
          [](const kernel_result& k, const gpu_spec&) {
              auto s = number(k, "lts__t_sectors_srcunit_tex.sum");
-             return ratio(s ? std::optional<double>(std::max(0.0, *s - local_sectors_to_l2(k)) * 32.0) : std::nullopt, k.roof.bytes_dram);
+             auto local = local_sectors_to_l2(k);
+             return ratio(s && local ? std::optional<double>(std::max(0.0, *s - *local) * 32.0) : std::nullopt, k.roof.bytes_dram);
          }},
         {"global_excess_share", value_type::number,
          "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors moved: bytes no thread "
@@ -163,14 +240,23 @@ std::vector<fact> traffic_facts() {
          }},
         {"l2_excess_share", value_type::number,
          "the excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs asked of L2",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.l2_excess_share; }},
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             if (k.roof.l2_excess_share) return *k.roof.l2_excess_share;
+             fact_value v;
+             v.missing = missing_of(k, resource::l2);
+             return v;
+         }},
         {"l2_excess_transaction_share", value_type::number,
          "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 handles one transaction "
          "per line a request touches, as L1 does, so it scales like L1's global wavefronts",
-         [](const kernel_result& k, const gpu_spec& g) -> std::optional<double> {
-             auto l2 = find_fact("l2_excess_share")->get(k, g);
-             auto ge = find_fact("global_excess_share")->get(k, g);
-             if (!l2 || !ge || !k.roof.l1) return std::nullopt;
+         [](const kernel_result& k, const gpu_spec& g) -> fact_value {
+             auto l2 = find_fact("l2_excess_share")->get(k, g).value();
+             auto ge = find_fact("global_excess_share")->get(k, g).value();
+             if (!l2 || !ge || !k.roof.l1) {
+                 fact_value v;
+                 if (!k.roof.l1) v.missing = missing_of(k, resource::l1);
+                 return v;
+             }
              if (*ge <= 0) return 0.0;
              return std::clamp(*l2 / *ge * (1.0 - k.roof.l1->global_ideal_share), 0.0, 1.0);
          }},
@@ -178,11 +264,12 @@ std::vector<fact> traffic_facts() {
          "DRAM bytes read beyond what the global loads use (load sectors x smsp__sass_average_data_bytes_per_sector_mem_global_op_ld) and "
          "the other L2 traffic needs, over all DRAM bytes: excess load sectors DRAM fetched, and the reads partial stores cause. Partial "
          "writes themselves are merged in L2",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto read = number(k, "dram__bytes_read.sum");
              auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
              auto used = number(k, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio");
-             if (!read || !ld || !used || !k.roof.bytes_dram || *k.roof.bytes_dram <= 0) return std::nullopt;
+             if (!read || !ld || !used || !k.roof.bytes_dram) return std::nullopt;
+             if (*k.roof.bytes_dram <= 0) return 0.0;
              return std::clamp((*read - *ld * *used) / *k.roof.bytes_dram, 0.0, 1.0);
          }},
         {"l1_global_share", value_type::number,
@@ -190,8 +277,11 @@ std::vector<fact> traffic_facts() {
          [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.global; }); }},
         {"global_wavefront_ideal_share", value_type::number,
          "the global wavefronts a coalesced pattern needs, max(requests, ideal sectors / 4), over those L1 measured (1 = coalesced)",
-         [](const kernel_result& k, const gpu_spec&) {
-             return k.roof.l1 ? std::optional<double>(k.roof.l1->global_ideal_share) : std::nullopt;
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             if (k.roof.l1) return k.roof.l1->global_ideal_share;
+             fact_value v;
+             v.missing = missing_of(k, resource::l1);
+             return v;
          }},
         {"shared_conflict_share", value_type::number,
          "shared-memory load wavefronts that are bank-conflict replays, over all LSU data-stage wavefronts of L1",
@@ -205,29 +295,43 @@ std::vector<fact> traffic_facts() {
         {"flops_per_load_byte", value_type::number,
          "CUDA-core FLOPs per byte the threads loaded through L1 (see reuse_l1): a register-tiled matrix product stays under 8 (16 FMAs "
          "per 4-byte value loaded); a polynomial or a transcendental computes far more on registers",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
-             if (!k.roof.flops_counted) return std::nullopt;
-             double cuda_core = 0.0;
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             std::vector<std::string> missing;
+             for (const auto& u : k.roof.unmeasured)
+                 if (info(u.id).precision && !info(u.id).tensor) missing.insert(missing.end(), u.missing.begin(), u.missing.end());
+             auto bytes = l1_load_bytes(k);
+             if (!missing.empty() || !bytes) {
+                 fact_value v;
+                 v.missing = std::move(missing);
+                 return v;
+             }
+             double cuda_core = 0.0, unsure = 0.0;
              for (const auto& r : k.roof.resources)
-                 if (info(r.id).precision && !info(r.id).tensor) cuda_core += r.work;
-             return ratio(cuda_core, l1_load_bytes(k));
+                 if (info(r.id).precision && !info(r.id).tensor) {
+                     cuda_core += r.work;
+                     if (!r.exact()) unsure += r.work;
+                 }
+             auto hi = ratio(cuda_core, bytes), lo = ratio(cuda_core - unsure, bytes);
+             if (!hi || !lo) return std::nullopt;
+             return fact_value::between(*lo, *hi, k.roof.missing_metrics());
          }},
         {"local_sector_share", value_type::number, "local-memory sectors over global and local sectors moved through L1 (loads and stores)",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
              auto st = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
              auto g = global_sectors(k);
-             if (!ld || !g) return std::nullopt;
-             const double local = *ld + st.value_or(0.0);
+             if (!ld || !st || !g) return std::nullopt;
+             const double local = *ld + *st;
              return local + *g > 0 ? local / (local + *g) : 0.0;
          }},
         {"local_l2_share", value_type::number,
          "local-memory sectors that reach L2 (every store, since L1 writes local memory through; the load misses) over the sectors the SMs "
          "asked of L2",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto s2 = number(k, "lts__t_sectors_srcunit_tex.sum");
-             if (!s2 || !number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum")) return std::nullopt;
-             return *s2 > 0 ? std::clamp(local_sectors_to_l2(k) / *s2, 0.0, 1.0) : 0.0;
+             auto local = local_sectors_to_l2(k);
+             if (!s2 || !local) return std::nullopt;
+             return *s2 > 0 ? std::clamp(*local / *s2, 0.0, 1.0) : 0.0;
          }},
     };
 }
@@ -236,27 +340,31 @@ std::vector<fact> traffic_facts() {
 std::vector<fact> instruction_facts() {
     return {
         {"load_inst_share", value_type::number, "global, local and shared load instructions over all warp instructions executed",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto all = number(k, "smsp__inst_executed.sum");
-             auto g = number(k, "smsp__sass_inst_executed_op_global_ld.sum");
-             if (!all || !g) return std::nullopt;
-             const double loads = *g + number_or(k, "smsp__sass_inst_executed_op_shared_ld.sum", 0.0) +
-                                  number_or(k, "smsp__sass_inst_executed_op_local_ld.sum", 0.0);
-             return *all > 0 ? std::min(1.0, loads / *all) : 0.0;
+             auto loads = sum_of({number(k, "smsp__sass_inst_executed_op_global_ld.sum"), number(k, "smsp__sass_inst_executed_op_shared_ld.sum"),
+                                  number(k, "smsp__sass_inst_executed_op_local_ld.sum")});
+             if (!all || !loads) return std::nullopt;
+             return *all > 0 ? std::min(1.0, *loads / *all) : 0.0;
          }},
         {"local_inst_share", value_type::number, "local load and store instructions over all warp instructions executed",
-         [](const kernel_result& k, const gpu_spec&) -> std::optional<double> {
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto all = number(k, "smsp__inst_executed.sum");
-             auto ld = number(k, "smsp__sass_inst_executed_op_local_ld.sum");
-             if (!all || !ld) return std::nullopt;
-             const double local = *ld + number_or(k, "smsp__sass_inst_executed_op_local_st.sum", 0.0);
-             return *all > 0 ? std::min(1.0, local / *all) : 0.0;
+             auto local = sum_of({number(k, "smsp__sass_inst_executed_op_local_ld.sum"), number(k, "smsp__sass_inst_executed_op_local_st.sum")});
+             if (!all || !local) return std::nullopt;
+             return *all > 0 ? std::min(1.0, *local / *all) : 0.0;
          }},
         {"lanes_active", value_type::number,
          "threads that execute an instruction, on average, of a warp's 32 (smsp__thread_inst_executed_per_inst_executed.ratio)",
          [](const kernel_result& k, const gpu_spec&) { return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio"); }},
         {"limiter_tensor", value_type::boolean, "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",
-         [](const kernel_result& k, const gpu_spec&) { return flag(k.verdict.limiter && info(*k.verdict.limiter).tensor); }},
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             const auto& can = k.verdict.possible_limiters;
+             const auto tensor = std::count_if(can.begin(), can.end(), [](resource r) { return info(r).tensor; });
+             if (tensor == 0) return 0.0;
+             if (std::size_t(tensor) == can.size() && k.verdict.possible_bounds.size() == 1) return 1.0;
+             return undecided(k.verdict.missing);
+         }},
     };
 }
 

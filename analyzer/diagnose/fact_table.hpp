@@ -12,7 +12,10 @@
 
 namespace roofline::rules::detail {
 
-using getter = std::function<std::optional<double>(const kernel_result&, const gpu_spec&)>;
+// A derived value: exact, bounded (fact_value::between, with the metrics that would decide it) or
+// unknown. An unknown value need not list its missing metrics: kernel_facts() adds the metrics the
+// getter looked up and did not find.
+using getter = std::function<fact_value(const kernel_result&, const gpu_spec&)>;
 
 struct fact {
     std::string name;
@@ -25,9 +28,13 @@ struct fact {
 const std::vector<fact>& facts();
 const fact* find_fact(const std::string& name);
 
-// A metric of the kernel's capture by id, or nullopt.
+// A metric of the kernel's capture by id, or nullopt (the miss is logged: metric_miss_log).
 std::optional<double> number(const kernel_result& k, const char* id);
 // 1 or 0, as booleans are.
-inline std::optional<double> flag(bool b) { return b ? 1.0 : 0.0; }
+inline fact_value flag(bool b) { return b ? 1.0 : 0.0; }
+// A boolean the capture leaves open: [0, 1], with what would decide it.
+fact_value undecided(std::vector<std::string> missing);
+// The roof's own bounds: [lo, hi] with every metric the roofline lacks.
+fact_value roof_between(const kernel_result& k, double lo, double hi);
 
 }  // namespace roofline::rules::detail

@@ -18,64 +18,118 @@ struct family {
     std::string prefix;
     value_type type;
     std::string doc;
-    std::function<std::optional<double>(const kernel_result&, const gpu_spec&, resource)> get;
+    std::function<fact_value(const kernel_result&, const gpu_spec&, resource)> get;
 };
 
 const resource_use* resource_of(const kernel_result& k, resource id) { return k.roof.find(id); }
+
+// A share of a resource: exact where measured exactly, between bounds where the capture lacks what
+// decides it (measured[lo, hi]) or lacks its counters (0 .. unmeasured bound), 0 where the kernel does
+// not use it, unknown for a resource of which nothing is known.
+fact_value share_of(const kernel_result& k, resource id, double (*lo)(const resource_use&), double (*hi)(const resource_use&),
+                    double (*unmeasured_hi)(const unmeasured_resource&, const kernel_result&), std::optional<double> unused) {
+    if (const resource_use* u = resource_of(k, id))
+        return fact_value::between(lo(*u), hi(*u), std::vector<std::string>(u->missing.begin(), u->missing.end()));
+    if (const unmeasured_resource* u = k.roof.find_unmeasured(id))
+        return fact_value::between(0.0, unmeasured_hi(*u, k), std::vector<std::string>(u->missing.begin(), u->missing.end()));
+    return unused;
+}
+
+double busy_hi(const unmeasured_resource& u, const kernel_result&) { return u.hi; }
+double floor_hi(const unmeasured_resource& u, const kernel_result& k) { return u.floor_hi_ns(k.roof.duration_ns); }
+
+// A boolean over the possibilities a verdict leaves: true where the only one is `r`, false where `r` is
+// none of them, open otherwise.
+template <class T>
+fact_value one_of(const std::vector<T>& possible, const T& r, const std::vector<std::string>& missing) {
+    if (std::find(possible.begin(), possible.end(), r) == possible.end()) return 0.0;
+    if (possible.size() == 1) return 1.0;
+    return detail::undecided(missing);
+}
 
 const std::vector<family>& families() {
     static const std::vector<family> table = {
         {"util_", value_type::number, "busy share 0..1 of a resource as ncu sees it, waste included (replays, excess sectors, conflicts)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             const resource_use* u = resource_of(k, r);
-             return u ? std::optional<double>(u->utilisation) : std::nullopt;
+             return share_of(k, r, [](const resource_use& u) { return u.utilisation; }, [](const resource_use& u) { return u.utilisation; },
+                             busy_hi, std::nullopt);
          }},
         {"useful_", value_type::number,
          "the share of the duration the resource's useful work needs at its peak (0 where the kernel does not use it)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             const resource_use* u = resource_of(k, r);
-             return k.roof.placed ? std::optional<double>(u ? u->useful : 0.0) : std::nullopt;
+             if (!k.roof.placed) return fact_value();
+             return share_of(k, r, [](const resource_use& u) { return u.useful_min(); }, [](const resource_use& u) { return u.useful; },
+                             busy_hi, 0.0);
          }},
         {"pressure_", value_type::number, "busy share over the practical share: 1 = as busy as the best kernels keep it",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             const resource_use* u = resource_of(k, r);
-             return u ? std::optional<double>(u->utilisation / u->practical) : std::nullopt;
+             return share_of(k, r, [](const resource_use& u) { return u.utilisation / u.practical; },
+                             [](const resource_use& u) { return u.utilisation / u.practical; },
+                             [](const unmeasured_resource& u, const kernel_result&) { return u.hi / u.practical; }, std::nullopt);
          }},
         {"practical_", value_type::number,
          "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; where none is measured, the H100 "
          "SXM's share of the same roof as a default, or 1 for roofs measured nowhere)",
-         [](const kernel_result&, const gpu_spec& s, resource r) { return std::optional<double>(practical_share_of(s, r).share); }},
+         [](const kernel_result&, const gpu_spec& s, resource r) { return fact_value(practical_share_of(s, r).share); }},
         {"peak_", value_type::number,
          "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a precision the kernel "
          "does not use, the spec's figure at that clock",
-         [](const kernel_result& k, const gpu_spec& spec, resource res) -> std::optional<double> {
+         [](const kernel_result& k, const gpu_spec& spec, resource res) -> fact_value {
              if (const resource_use* u = k.roof.find(res); u && u->peak > 0) return u->peak;
              if (k.roof.sm_clock_hz <= 0) return std::nullopt;
              return spec_peak_per_second(spec, res, k.roof.sm_clock_hz);
          }},
         {"work_ns_", value_type::number, "the resource's useful work as time at its raw peak: useful x duration (0 where unused)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             const resource_use* u = resource_of(k, r);
-             return std::optional<double>(u ? u->useful * k.roof.duration_ns : 0.0);
+             auto v = share_of(k, r, [](const resource_use& u) { return u.useful_min(); }, [](const resource_use& u) { return u.useful; },
+                               busy_hi, 0.0);
+             if (v.range) v.range = value_range{v.range->lo * k.roof.duration_ns, v.range->hi * k.roof.duration_ns};
+             return v;
          }},
         {"floor_ns_", value_type::number, "the resource's useful work at its practical share, in ns (0 where unused)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             const resource_use* u = resource_of(k, r);
-             return std::optional<double>(u ? u->floor_ns : 0.0);
+             return share_of(k, r, [](const resource_use& u) { return u.floor_min_ns(); }, [](const resource_use& u) { return u.floor_ns; },
+                             floor_hi, 0.0);
          }},
         {"flops_", value_type::number, "FLOPs of one precision (0 where the kernel did none)",
-         [](const kernel_result& k, const gpu_spec&, resource r) {
+         [](const kernel_result& k, const gpu_spec&, resource r) -> fact_value {
+             if (const unmeasured_resource* u = k.roof.find_unmeasured(r)) {
+                 fact_value v;
+                 v.missing.assign(u->missing.begin(), u->missing.end());
+                 return v;
+             }
              const resource_use* u = resource_of(k, r);
-             return k.roof.flops_counted ? std::optional<double>(u && info(u->id).precision ? u->work : 0.0) : std::nullopt;
+             if (!u || !info(u->id).precision) return k.roof.flops_counted ? fact_value(0.0) : fact_value();
+             // FP16 counts that may be HFMA2.MMA moves: the FLOPs are at most what they count.
+             const bool unsure = !u->exact() && u->useful_min() <= 0.0;
+             return fact_value::between(unsure ? 0.0 : u->work, u->work, std::vector<std::string>(u->missing.begin(), u->missing.end()));
          }},
         {"binds_", value_type::boolean,
          "true when this resource's practical floor is the kernel's largest, or within 5% of it (floors that close cannot be told apart)",
-         [](const kernel_result& k, const gpu_spec&, resource r) {
-             const resource_use* u = resource_of(k, r);
-             return flag(u && info(u->id).in_floor && u->floor_ns > 0 && u->floor_ns >= 0.95 * k.roof.practical_floor_ns);
+         [](const kernel_result& k, const gpu_spec&, resource r) -> fact_value {
+             if (!info(r).in_floor) return 0.0;
+             double lo = 0.0, hi = 0.0;
+             std::vector<std::string> missing;
+             if (const resource_use* u = resource_of(k, r)) {
+                 lo = u->floor_min_ns(), hi = u->floor_ns;
+                 missing.assign(u->missing.begin(), u->missing.end());
+             } else if (const unmeasured_resource* u = k.roof.find_unmeasured(r)) {
+                 hi = u->floor_hi_ns(k.roof.duration_ns);
+                 missing.assign(u->missing.begin(), u->missing.end());
+             }
+             if (lo > 0 && lo >= 0.95 * k.roof.practical_floor_hi_ns) return 1.0;
+             if (hi <= 0 || hi < 0.95 * k.roof.practical_floor_ns) return 0.0;
+             if (k.roof.floors_exact() && lo == hi) return flag(hi >= 0.95 * k.roof.practical_floor_ns);
+             auto all = k.roof.missing_metrics();
+             missing.insert(missing.end(), all.begin(), all.end());
+             return detail::undecided(std::move(missing));
          }},
         {"limiter_", value_type::boolean, "true when the classification names this resource as the limiter",
-         [](const kernel_result& k, const gpu_spec&, resource r) { return flag(k.verdict.limiter == r); }},
+         [](const kernel_result& k, const gpu_spec&, resource r) {
+             // A verdict that records no possibilities is a plain one: its limiter, or none.
+             if (k.verdict.possible_bounds.empty()) return flag(k.verdict.limiter == r);
+             return one_of(k.verdict.possible_limiters, r, k.verdict.missing);
+         }},
     };
     return table;
 }
@@ -121,11 +175,21 @@ std::optional<value_type> fact_type(const std::string& name) {
 }
 
 name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
-    return [&k, &spec](const std::string& name) -> std::optional<double> {
-        if (const fact* f = find_fact(name)) return f->get(k, spec);
-        if (auto [fam, res] = split_family(name); fam) return fam->get(k, spec, res);
-        if (auto b = bound_fact(name)) return flag(k.verdict.bound == *b);
-        return number(k, name.c_str());
+    return [&k, &spec](const std::string& name) -> fact_value {
+        // An unknown value names the metrics its getter looked up and did not find, where it does not
+        // say itself.
+        metric_miss_log misses;
+        fact_value v;
+        if (const fact* f = find_fact(name))
+            v = f->get(k, spec);
+        else if (auto [fam, res] = split_family(name); fam)
+            v = fam->get(k, spec, res);
+        else if (auto b = bound_fact(name))
+            v = k.verdict.possible_bounds.empty() ? fact_value(flag(k.verdict.bound == *b)) : one_of(k.verdict.possible_bounds, *b, k.verdict.missing);
+        else
+            v = number(k, name.c_str());
+        if (!v.range && v.missing.empty()) v.missing = misses.ids();
+        return v;
     };
 }
 

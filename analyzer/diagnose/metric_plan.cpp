@@ -1,8 +1,9 @@
 #include "analyzer/diagnose/metric_plan.hpp"
 
+#include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
-#include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "analyzer/read/metric_values.hpp"
 #include "models/capture_spec.hpp"
 #include "models/kernel_result.hpp"
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <stdexcept>
 
 namespace roofline::rules {
 namespace {
@@ -32,96 +32,181 @@ void record_node_reads(const rule_tree& t, const rule_node& n, const name_values
     }
     for (const auto& f : n.fixes)
         if (f.when) read(*f.when);
-    out[t.id + "/" + n.id] = log.ids();
+    for (const auto& id : log.ids()) out[t.id + "/" + n.id].insert(id);
     for (const auto& c : n.children) record_node_reads(t, c, facts, out);
 }
 
-}  // namespace
-
-std::size_t metric_plan::required_count() const {
-    return std::size_t(std::count_if(metrics.begin(), metrics.end(), [](const planned_metric& m) { return m.required; }));
+const chip& chip_of(const gpu_spec& gpu) {
+    if (const chip* c = chip_for_cc(gpu.compute_capability)) return *c;
+    std::string known;
+    for (const auto& c : chips()) known += (known.empty() ? "" : ", ") + c.compute_capabilities.front() + " (" + c.id + ")";
+    throw input_error(error_code::usage, "", 0, 0,
+                      gpu.id + " is compute capability " + gpu.compute_capability +
+                          ", whose counter names the metric catalogue does not know (it knows CC " + known + ")");
 }
 
-metric_plan make_metric_plan(const std::vector<rule_tree>& trees, const gpu_spec& gh100) {
-    metric_plan plan;
-    plan.sections = gh100_derived_sections();
-    const auto& absent = absent_on_gh100();
-    std::vector<planned_metric> candidates;
-    for (const auto& m : metric_catalogue()) {
-        if (std::find(absent.begin(), absent.end(), m.id) != absent.end()) {
-            plan.absent.push_back(m.id);
-            continue;
-        }
-        candidates.push_back({m.id, false, {}, m.collected_by});
-    }
-    for (const auto& f : metric_families())
-        for (const auto& id : f.gh100_members) candidates.push_back({id, false, {}, f.collected_by});
+// What the model and every rule node read on the GPUs of `specs` (one chip), over a kernel that holds
+// `values`: the model's reads, and the reads of each node.
+struct learnt_reads {
+    std::set<std::string> model;
+    reads_by_node nodes;
+};
 
-    // A kernel that holds every candidate (1 each: every counter present and non-zero, so the
-    // branches that read a second metric after a first one is found are taken).
+learnt_reads learn(const std::vector<rule_tree>& trees, const std::vector<const gpu_spec*>& specs, const std::map<std::string, double>& values) {
     kernel_group g;
     g.name = "every metric";
     g.launches = 1;
     g.block_size = launch_dims{{256, 1, 1}};
     g.grid_size = launch_dims{{1056, 1, 1}};
-    for (const auto& c : candidates) g.numbers[c.id] = 1.0;
-    // The model reads some metrics only where an earlier choice is missing (dram__bytes.sum where
-    // dram__bytes_read.sum is absent, the SM clock from smsp__ or gpc__ cycles): each metric it read
-    // is taken away in turn, with those whose absence led to it, until no run reads anything new.
-    // spec_from_capture, the model of a GPU no spec describes, runs alongside.
-    auto model_run = [&](const std::set<std::string>& without) {
-        kernel_group h = g;
-        std::map<std::string, double> kept;
-        for (const auto& c : candidates)
-            if (!without.count(c.id)) kept[c.id] = 1.0;
-        h.numbers = metric_values(kept);
-        metric_read_log log;
-        (void)model_kernel(h, gh100);
-        (void)spec_from_capture(h.numbers, gpu_identity{});
-        return log.ids();
-    };
-    std::set<std::string> model_reads = model_run({});
-    std::vector<std::set<std::string>> to_try;
-    for (const auto& id : model_reads) to_try.push_back({id});
-    while (!to_try.empty()) {
-        const auto without = to_try.back();
-        to_try.pop_back();
-        for (const auto& id : model_run(without))
-            if (model_reads.insert(id).second) {
-                auto next = without;
-                next.insert(id);
-                to_try.push_back(next);
-            }
+    learnt_reads out;
+    for (const gpu_spec* spec : specs) {
+        // The model reads some metrics only where an earlier choice is missing (dram__bytes.sum where
+        // dram__bytes_read.sum is absent, the SM clock from smsp__ or gpc__ cycles): each metric it read
+        // is taken away in turn, with those whose absence led to it, until no run reads anything new.
+        // spec_from_capture, the model of a GPU no spec describes, runs alongside.
+        auto model_run = [&](const std::set<std::string>& without) {
+            kernel_group h = g;
+            std::map<std::string, double> kept;
+            for (const auto& [id, v] : values)
+                if (!without.count(id)) kept[id] = v;
+            h.numbers = metric_values(kept);
+            metric_read_log log;
+            (void)model_kernel(h, *spec);
+            (void)spec_from_capture(h.numbers, gpu_identity{});
+            return log.ids();
+        };
+        std::set<std::string> reads = model_run({});
+        std::vector<std::set<std::string>> to_try;
+        for (const auto& id : reads) to_try.push_back({id});
+        while (!to_try.empty()) {
+            const auto without = to_try.back();
+            to_try.pop_back();
+            for (const auto& id : model_run(without))
+                if (reads.insert(id).second) {
+                    auto next = without;
+                    next.insert(id);
+                    to_try.push_back(next);
+                }
+        }
+        out.model.insert(reads.begin(), reads.end());
+        g.numbers = metric_values(values);
+        const kernel_result k = model_kernel(g, *spec);
+        const name_values facts = kernel_facts(k, *spec);
+        for (const auto& t : trees)
+            for (const auto& r : t.roots) record_node_reads(t, r, facts, out.nodes);
     }
-    const kernel_result k = model_kernel(g, gh100);
-    reads_by_node node_reads;
-    const name_values facts = kernel_facts(k, gh100);
-    for (const auto& t : trees)
-        for (const auto& r : t.roots) record_node_reads(t, r, facts, node_reads);
+    return out;
+}
 
-    for (auto& c : candidates) {
+metric_plan plan_for_chip(const std::vector<rule_tree>& trees, const chip& c, const std::vector<const gpu_spec*>& specs) {
+    metric_plan plan;
+    plan.for_chip = &c;
+    for (const gpu_spec* s : specs) plan.gpu += (plan.gpu.empty() ? "" : ", ") + s->id;
+    // A kernel that holds every quantity the chip counts (1 each: present and non-zero, so the
+    // branches that read a second metric after a first one is found are taken), 0 for the units the
+    // chip does not have, and nothing for those it has no counter for.
+    std::map<std::string, double> values;
+    std::vector<planned_metric> candidates, unavailable;
+    for (const auto& m : metric_catalogue()) {
+        const chip_form& f = m.form_on(&c);
+        if (f.what == chip_form::kind::zero) {
+            values[m.id] = 0.0;
+            continue;
+        }
+        planned_metric p{m.id, names_on(m, &c), false, {}, m.collected_by};
+        if (f.what == chip_form::kind::none) {
+            p.collected_by = f.why;
+            unavailable.push_back(std::move(p));
+            continue;
+        }
+        values[m.id] = 1.0;
+        candidates.push_back(std::move(p));
+    }
+    for (const auto& f : metric_families())
+        if (auto it = f.members.find(c.id); it != f.members.end())
+            for (const auto& id : it->second) {
+                values[id] = 1.0;
+                candidates.push_back({id, {id}, false, {}, f.collected_by});
+            }
+    const learnt_reads reads = learn(trees, specs, values);
+    auto read_by = [&](planned_metric& p) {
         // The pipeline reads the device attributes to tell which GPU the capture ran on (without them a
         // capture needs --gpu).
-        c.required = model_reads.count(c.id) != 0 || c.id.rfind("device__attribute_", 0) == 0;
-        for (const auto& [node, ids] : node_reads)
-            if (ids.count(c.id)) c.needed_by.push_back(node);
-        (c.id.rfind("derived__", 0) == 0 ? plan.section_only : plan.metrics).push_back(std::move(c));
+        p.required = reads.model.count(p.id) != 0 || p.id.rfind("device__attribute_", 0) == 0;
+        for (const auto& [node, ids] : reads.nodes)
+            if (ids.count(p.id)) p.needed_by.push_back(node);
+        // The evidence of the catch-all finding (diagnose.cpp): what the warps waited on.
+        const auto& catch_all = catch_all_metrics();
+        if (std::find(catch_all.begin(), catch_all.end(), p.id) != catch_all.end()) p.needed_by.push_back("catch-all/unexplained");
+        return p.required || !p.needed_by.empty();
+    };
+    std::set<std::string> sections;
+    for (auto& p : candidates) {
+        if (!read_by(p)) continue;  // some chip's metric that no code reads on this one
+        const metric_entry* m = find_metric(p.id);
+        if (m && m->source) {
+            sections.insert(m->source->stock_section);
+            plan.section_only.push_back(std::move(p));
+        } else {
+            plan.metrics.push_back(std::move(p));
+        }
     }
-    auto by_id = [](const planned_metric& a, const planned_metric& b) { return a.id < b.id; };
-    std::sort(plan.metrics.begin(), plan.metrics.end(), by_id);
-    std::sort(plan.section_only.begin(), plan.section_only.end(), by_id);
+    for (auto& p : unavailable)
+        if (read_by(p)) plan.unavailable.push_back(std::move(p));
+    plan.sections.assign(sections.begin(), sections.end());
     return plan;
 }
 
-metric_plan make_gh100_metric_plan(const std::string& rules_dir) {
-    for (const auto& spec : load_gpu_specs())
-        if (spec.id == "h100-sxm") return make_metric_plan(load_rule_trees(rules_dir), spec);
-    throw std::logic_error("metric plan: no h100-sxm spec is compiled in");
+std::vector<const gpu_spec*> specs_of_chip(const std::vector<gpu_spec>& all, const chip& c) {
+    std::vector<const gpu_spec*> out;
+    for (const auto& s : all)
+        if (chip_for_cc(s.compute_capability) == &c) out.push_back(&s);
+    return out;
+}
+
+}  // namespace
+
+std::size_t metric_plan::required_count() const {
+    std::set<std::string> names;
+    for (const auto& m : metrics)
+        if (m.required) names.insert(m.names.begin(), m.names.end());
+    return names.size();
+}
+
+std::vector<std::string> metric_plan::ncu_names() const {
+    std::set<std::string> all;
+    for (const auto& m : metrics) all.insert(m.names.begin(), m.names.end());
+    return {all.begin(), all.end()};
+}
+
+metric_plan make_metric_plan(const std::vector<rule_tree>& trees, const gpu_spec& gpu) {
+    return plan_for_chip(trees, chip_of(gpu), {&gpu});
+}
+
+metric_plan make_metric_plan_for(const std::string& gpu, const std::string& rules_dir) {
+    const auto specs = load_gpu_specs();
+    for (const auto& s : specs)
+        if (s.id == gpu || s.name == gpu) return make_metric_plan(load_rule_trees(rules_dir), s);
+    std::string ids;
+    for (const auto& s : specs) ids += (ids.empty() ? "" : ", ") + s.id;
+    throw input_error(error_code::usage, "", 0, 0, "no GPU \"" + gpu + "\" (roofline gpus lists them: " + ids + ")");
+}
+
+std::vector<metric_plan> make_metric_plans(const std::string& rules_dir) {
+    const auto specs = load_gpu_specs();
+    const auto trees = load_rule_trees(rules_dir);
+    std::vector<metric_plan> out;
+    for (const auto& c : chips()) {
+        const auto of_chip = specs_of_chip(specs, c);
+        if (of_chip.empty()) throw std::logic_error("metric plan: no shipped GPU spec is chip " + c.id);
+        out.push_back(plan_for_chip(trees, c, of_chip));
+    }
+    return out;
 }
 
 std::string metrics_argument(const metric_plan& plan) {
     std::string s;
-    for (const auto& m : plan.metrics) s += (s.empty() ? "" : ",") + m.id;
+    for (const auto& n : plan.ncu_names()) s += (s.empty() ? "" : ",") + n;
     return s;
 }
 

@@ -1,5 +1,7 @@
 #include "analyzer/read/kernel_table.hpp"
 
+#include "analyzer/read/chip_names.hpp"
+
 #include <algorithm>
 
 namespace roofline {
@@ -23,6 +25,7 @@ void kernel_table::add(launch_record&& launch) {
         a.group.name = launch.kernel_name;
         a.group.block_size = launch.block_size;
         a.group.grid_size = launch.grid_size;
+        a.group.cc = launch.cc;
         a.group.first_id = launch.id;
         a.group.first_line = launch.line;
         a.group.texts = launch.texts;
@@ -77,6 +80,7 @@ std::vector<kernel_group> kernel_table::finish() {
             else if (a.weight_of[slot] > 0)
                 a.group.numbers.set(k, a.weighted[slot] / a.weight_of[slot]);
         }
+        resolve_chip_names(a.group.numbers, chip_for_cc(a.group.cc));
         out.push_back(std::move(a.group));
     }
     groups_.clear();

@@ -1,5 +1,6 @@
 // Folds launches into kernels: one entry per (name, block size, grid size), in order of first
-// launch, keeping the metrics some stage reads (the metric catalogue). Counters (`.sum`, `.avg`,
+// launch, keeping the metrics some stage reads (the metric catalogue), with the chip's counter names
+// mapped onto the catalogue's ids (chip_names.hpp). Counters (`.sum`, `.avg`,
 // `.min`, `.max` of a counter) add up over launches; rates,
 // percentages and ratios are averaged, weighted by each launch's duration. Memory grows
 // with the number of distinct kernels, not with launches.
@@ -20,6 +21,7 @@ struct kernel_group {
     std::string name;
     std::optional<launch_dims> block_size;
     std::optional<launch_dims> grid_size;
+    std::string cc;  // the compute capability of the first launch ("9.0"; "" where the export has none)
     std::string first_id;
     std::size_t first_line = 0;
     std::size_t launches = 0;

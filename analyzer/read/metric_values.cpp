@@ -9,6 +9,7 @@ namespace {
 bool key_less(const std::pair<metric_key, double>& e, metric_key k) { return e.first < k; }
 
 thread_local metric_read_log* innermost_log = nullptr;
+thread_local metric_miss_log* innermost_miss_log = nullptr;
 
 }  // namespace
 
@@ -26,8 +27,19 @@ metric_values::metric_values(const std::map<std::string, double>& values) {
     for (const auto& [id, v] : values) (*this)[id] = v;
 }
 
+metric_miss_log::metric_miss_log() : outer_(innermost_miss_log) { innermost_miss_log = this; }
+metric_miss_log::~metric_miss_log() { innermost_miss_log = outer_; }
+
 std::optional<double> metric_values::find(std::string_view id) const {
     metric_read_log::note(id);
+    auto v = peek(id);
+    if (!v)
+        for (metric_miss_log* log = innermost_miss_log; log; log = log->outer_)
+            if (std::find(log->ids_.begin(), log->ids_.end(), id) == log->ids_.end()) log->ids_.emplace_back(id);
+    return v;
+}
+
+std::optional<double> metric_values::peek(std::string_view id) const {
     const auto key = find_metric_key(id);
     if (!key) return std::nullopt;
     auto it = std::lower_bound(entries_.begin(), entries_.end(), *key, key_less);
@@ -45,6 +57,13 @@ double& metric_values::operator[](std::string_view id) {
     auto it = std::lower_bound(entries_.begin(), entries_.end(), key, key_less);
     if (it == entries_.end() || it->first != key) it = entries_.insert(it, {key, 0.0});
     return it->second;
+}
+
+void metric_values::erase(std::string_view id) {
+    const auto key = find_metric_key(id);
+    if (!key) return;
+    auto it = std::lower_bound(entries_.begin(), entries_.end(), *key, key_less);
+    if (it != entries_.end() && it->first == *key) entries_.erase(it);
 }
 
 void metric_values::set(metric_key key, double value) {

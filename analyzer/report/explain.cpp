@@ -148,6 +148,18 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
         for (const auto& f : rules::fusion_text::fixes()) text += "- Fix: " + f + "\n";
         return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     }
+    if (name == "missing-counters")
+        return "# Finding `missing-counters`\n\n" + std::string(rules::missing_counters_title) +
+               ". Given to a kernel where no rule node the capture could evaluate fired and some could not be evaluated "
+               "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. Its fix is the "
+               "ncu command that collects what the capture lacks, under the GPU's own counter names.\n";
+    // An open verdict, as the reports print it: "memory or compute / l2 or fp32?" or "compute / ?".
+    if (name.find(" or ") != std::string::npos || (!name.empty() && name.back() == '?'))
+        return "# An undecided verdict `" + name + "`\n\nThe capture lacks counters the verdict needs (a details page has no FLOP, "
+               "pipe or waste counters), so the engine names every bound and limiter it cannot exclude instead of guessing one: each "
+               "unit without counters may be as busy as ncu's speed of light allows (sm__throughput for compute units, "
+               "gpu__compute_memory_throughput for memory levels). `?` alone: more than two units remain. The kernel's section lists "
+               "the metrics that would decide it and the command that collects them.\n";
     if (name == "unexplained")
         return "# Finding `unexplained`\n\n" + std::string(rules::unexplained_title) +
                ". Given to a kernel where no diagnosis tree fired "

@@ -1,6 +1,7 @@
 // The JSON report (docs/report-json.md, docs/report.schema.json). Numbers are rounded to six
 // significant digits (ncu's counters and clocks carry no more) and written as integers where the
 // rounded value is one; unknown values are null, never "" or 0.
+#include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/report/json_number.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
@@ -49,9 +50,29 @@ ojson resources_json(const kernel_roofline& roof) {
                        {"practical_share_default", floor ? ojson(r.practical_default) : ojson(nullptr)},
                        {"floor_ns", floor ? json_number<ojson>(r.floor_ns) : ojson(nullptr)},
                        {"formula", r.formula},
-                       {"useful_formula", text_or_null(r.useful_formula)}});
+                       {"useful_formula", text_or_null(r.useful_formula)},
+                       // Where the capture does not separate useful work from waste: useful and floor_ns are upper bounds.
+                       {"useful_lo", floor && !r.exact() ? json_number<ojson>(r.useful_lo) : ojson(nullptr)},
+                       {"missing_metrics", std::vector<std::string>(r.missing.begin(), r.missing.end())}});
     }
     return res;
+}
+
+// The resources the capture has no counter for: each busy and useful share between 0 and `at_most`.
+ojson unmeasured_json(const kernel_roofline& roof) {
+    ojson out = ojson::array();
+    for (const auto& u : roof.unmeasured)
+        out.push_back({{"id", name(u.id)},
+                       {"at_most", json_number<ojson>(u.hi)},
+                       {"missing_metrics", std::vector<std::string>(u.missing.begin(), u.missing.end())}});
+    return out;
+}
+
+ojson value_json(const rules::evidence_value& e) {
+    if (e.value) return e.type == rules::value_type::boolean ? ojson(*e.value != 0.0) : json_number<ojson>(*e.value);
+    // Only bounded by the capture: [lo, hi] for a number, null for an undecided boolean.
+    if (e.bounds && e.type == rules::value_type::number) return ojson::array({json_number<ojson>(e.bounds->lo), json_number<ojson>(e.bounds->hi)});
+    return ojson(nullptr);
 }
 
 // Findings of the rule trees, then the rows Nsight Compute's own rules wrote.
@@ -60,10 +81,7 @@ ojson findings_json(const analysed_kernel& k) {
     for (const auto& f : k.diagnosis.findings) {
         ojson evidence = ojson::array();
         for (const auto& e : f.evidence)
-            evidence.push_back({{"expression", e.expression},
-                                {"value", !e.value                               ? ojson(nullptr)
-                                          : e.type == rules::value_type::boolean ? ojson(*e.value != 0.0)
-                                                                                 : json_number<ojson>(*e.value)}});
+            evidence.push_back({{"expression", e.expression}, {"value", value_json(e)}});
         findings.push_back({{"id", f.id},
                             {"source", "roofline"},
                             {"tree", f.tree},
@@ -95,10 +113,7 @@ ojson path_json(const rules::diagnosis& d) {
     ojson path = ojson::array();
     for (const auto& v : d.path) {
         ojson values = ojson::object();
-        for (const auto& x : v.values)
-            values[x.expression] = !x.value                               ? ojson(nullptr)
-                                   : x.type == rules::value_type::boolean ? ojson(*x.value != 0.0)
-                                                                          : json_number<ojson>(*x.value);
+        for (const auto& x : v.values) values[x.expression] = value_json(x);
         path.push_back({{"tree", v.tree},
                         {"node", v.node},
                         {"depth", v.depth},
@@ -106,12 +121,12 @@ ojson path_json(const rules::diagnosis& d) {
                                    : v.result == rules::visited_node::outcome::not_fired ? "not fired"
                                                                                          : "cannot evaluate"},
                         {"values", values},
-                        {"missing", v.missing}});
+                        {"missing", std::vector<std::string>(v.missing.begin(), v.missing.end())}});
     }
     return path;
 }
 
-ojson kernel_json(const analysed_kernel& k, const std::string& label) {
+ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip* c) {
     ojson e;
     e["name"] = k.group.name;
     e["short_name"] = label;
@@ -123,7 +138,14 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label) {
     e["bound"] = name(k.verdict.bound);
     e["limiter"] = optional_name(k.verdict.limiter);
     e["reasons"] = k.verdict.reasons;
+    // What the counters leave open: every bound and limiter not excluded (one each where decided).
+    ojson bounds = ojson::array(), limiters = ojson::array();
+    for (bound b : k.verdict.possible_bounds) bounds.push_back(name(b));
+    for (resource r : k.verdict.possible_limiters) limiters.push_back(name(r));
+    e["possible_bounds"] = bounds;
+    e["possible_limiters"] = limiters;
     e["share_of_roof"] = k.roof.placed ? json_number<ojson>(k.roof.pct_of_roof / 100.0) : ojson(nullptr);
+    e["share_of_roof_at_most"] = k.roof.placed ? json_number<ojson>(k.roof.pct_of_roof_hi / 100.0) : ojson(nullptr);
     e["floor_ns"] = k.roof.placed ? json_number<ojson>(k.roof.floor_ns) : ojson(nullptr);
     e["binding_resource"] = optional_name(k.roof.binding);
     e["flops"] = k.roof.flops_counted ? json_number<ojson>(k.roof.flops) : ojson(nullptr);
@@ -134,9 +156,20 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label) {
                                  {"l1", optional_number(k.roof.intensity(resource::l1))}};
     e["clocks_hz"] = {{"sm", positive_number(k.roof.sm_clock_hz)}, {"dram", positive_number(k.roof.dram_clock_hz)}};
     e["resources"] = resources_json(k.roof);
+    e["unmeasured"] = unmeasured_json(k.roof);
     e["warnings"] = k.roof.warnings;
     e["findings"] = findings_json(k);
     e["rule_path"] = path_json(k.diagnosis);
+    // Never silent: what the capture does not decide, the metrics that would (the chip's own names),
+    // and the ncu options that collect them. Empty and null on a complete capture.
+    const rules::collect_flags flags = rules::ncu_flags_for(k.diagnosis.missing_metrics, c);
+    std::vector<std::string> missing = flags.metrics;
+    for (const auto& x : flags.sections) missing.push_back("section:" + x);
+    e["undecided"] = k.diagnosis.undecided;
+    e["missing_metrics"] = missing;
+    e["uncollectable_metrics"] = flags.uncollectable;
+    e["collect"] = flags.empty() ? ojson(nullptr) : ojson("ncu " + flags.text());
+    e["first_finding_tied_with"] = k.diagnosis.tied_with_first;
     return e;
 }
 
@@ -203,8 +236,9 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
     } else {
         o << "[\n";
         const std::vector<std::string> labels = kernel_labels(a);
+        const chip* c = chip_for_cc(a.gpu.compute_capability);
         for (std::size_t i = 0; i < a.kernels.size(); ++i) {
-            write_nested(o, kernel_json(a.kernels[i], labels[i]));
+            write_nested(o, kernel_json(a.kernels[i], labels[i], c));
             o << (i + 1 < a.kernels.size() ? ",\n" : "\n");
         }
         o << "  ]";

@@ -115,19 +115,14 @@ void write_header(std::ostream& o, const analysis& a) {
         o << "- Practical shares of " << names << " are defaults, " << default_practical_reason()
           << ". Each kernel's resource table marks them (default).\n";
     }
-    std::size_t lacking_kernels = 0, lacking_nodes = 0;
-    for (const auto& k : a.kernels) {
-        std::size_t n = 0;
-        for (const auto& v : k.diagnosis.path) n += v.result == rules::visited_node::outcome::cannot_evaluate ? 1 : 0;
-        lacking_nodes += n;
-        lacking_kernels += n > 0 ? 1 : 0;
-    }
-    if (lacking_nodes > 0)
-        o << "- Counters missing: " << count_text(lacking_nodes, "rule node", "rule nodes") << " on " << lacking_kernels << " of "
-          << count_text(a.kernels.size(), "kernel", "kernels")
-          << " could not be evaluated (each kernel's section lists them); "
+    std::size_t lacking_kernels = 0;
+    for (const auto& k : a.kernels) lacking_kernels += k.diagnosis.undecided.empty() ? 0 : 1;
+    if (lacking_kernels > 0)
+        o << "- Counters missing: on " << lacking_kernels << " of " << count_text(a.kernels.size(), "kernel", "kernels")
+          << " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, and the command "
+             "that collects it); "
           << (a.read.form == ncu_form::details ? "a details page shows few metrics: the raw page of the same report holds every one collected\n"
-                                               : "`roofline metrics` prints every metric the engine reads, for `ncu --metrics`\n");
+                                               : "`roofline metrics --format section` writes every metric the engine reads as one section file\n");
     o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the spec's figure "
          "scaled to that clock (each kernel's resource table says which).\n\n";
 }
@@ -179,35 +174,52 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
     }
 }
 
-// The rule nodes the capture lacked counters for, each with the names it needed, and the fix: the
-// metric plan (`roofline metrics`) collects everything the engine reads.
-void write_not_evaluated(std::ostream& o, const rules::diagnosis& d, ncu_form form) {
+// What the capture left undecided on this kernel, the metrics that would decide it (the chip's own
+// names) and the command that collects them: never a metric the capture already holds.
+void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form, const chip* c) {
+    const rules::diagnosis& d = k.diagnosis;
+    if (d.undecided.empty() && d.missing_metrics.empty()) return;
     std::string nodes;
     std::size_t count = 0;
     for (const auto& v : d.path) {
         if (v.result != rules::visited_node::outcome::cannot_evaluate) continue;
-        std::string names;
-        for (const auto& m : v.missing) names += (names.empty() ? "" : ", ") + m;
-        nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" + names + ")";
+        // The values it could not decide (a metric, or a derived value built on several); the command
+        // below names every metric.
+        std::string open;
+        for (const auto& n : v.open) open += (open.empty() ? "" : ", ") + std::string(n);
+        nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
+                 (open.empty() ? "a value it divides by may be zero" : open) + ")";
     }
-    if (count == 0 && d.missing_metrics.empty()) return;
-    if (count > 0) o << "\nNot evaluated for lack of counters: " << count_text(count, "rule node", "rule nodes") << ": " << nodes << ".\n";
-    if (form == ncu_form::details)
-        // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
-        o << "\nThe details page lacks " << count_text(d.missing_metrics.size(), "value", "values")
-          << "; the raw page of the same report holds every metric it collected: export it with `ncu -i REPORT.ncu-rep --csv "
-             "--page raw > report.csv` and analyse report.csv (what it still lacks, collect with `"
-          << rules::ncu_flags_for(d.missing_metrics) << "`).\n";
-    else
-        o << "\nThe capture lacks " << count_text(d.missing_metrics.size(), "value", "values")
-          << ": profile with every metric the engine reads, `ncu --metrics \"$(roofline metrics)\" ...` (`roofline metrics "
-             "--format section` writes them as a section file), or collect these alone with `"
-          << rules::ncu_flags_for(d.missing_metrics) << "`.\n";
+    std::string what;
+    for (const auto& u : d.undecided)
+        if (u.find('/') == std::string::npos || u.rfind("the estimate", 0) == 0) what += (what.empty() ? "" : ", ") + u;
+    if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
+    o << "\n**Not decided on this capture:** " << what << ".";
+    if (!d.findings.empty() && d.findings.front().id != "missing-counters")
+        o << " The first finding is provisional: a rule node that could not be evaluated may outrank it.";
+    o << "\n";
+    if (count > 0) o << "\n- Rule nodes not evaluated: " << nodes << ".\n";
+    const rules::collect_flags flags = rules::ncu_flags_for(d.missing_metrics, c);
+    if (!flags.empty()) {
+        if (form == ncu_form::details)
+            // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
+            o << "- The details page shows a few values per section: the raw page of the same report holds every metric it collected "
+                 "(`ncu -i REPORT.ncu-rep --csv --page raw > report.csv`). What the report lacks, collect with `ncu "
+              << flags.text() << " ...`.\n";
+        else
+            o << "- Collect what is missing with `ncu " << flags.text()
+              << " ...`, or everything the engine reads with `roofline metrics --format section` (its file serves every GPU).\n";
+    }
+    if (!flags.uncollectable.empty()) {
+        std::string u;
+        for (const auto& id : flags.uncollectable) u += (u.empty() ? "" : ", ") + code(id);
+        o << "- No counter of this GPU measures " << u << ": what depends on it stays undecided here.\n";
+    }
 }
 
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
 // the top findings; then a collapsed block with everything else.
-void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form) {
+void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form, const chip* c) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
     o << "- Full name: " << code(k.group.name) << "\n";
     o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line " << k.group.first_line
@@ -242,7 +254,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
         if (findings.size() > top_findings)
             o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
     }
-    write_not_evaluated(o, k.diagnosis, form);
+    write_not_decided(o, k, form, c);
 
     o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees walked</summary>\n\n";
     o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << k.roof.sm_clock_source << ")";
@@ -267,7 +279,8 @@ void write_markdown(const analysis& a, const print_options& options, std::ostrea
         o << "\n![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory panel]("
           << options.chart_file << ")\n";
     o << "\n## Kernels\n";
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i], a.read.form);
+    const chip* c = chip_for_cc(a.gpu.compute_capability);
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i], a.read.form, c);
 }
 
 std::string render_markdown(const analysis& a, const print_options& options) {

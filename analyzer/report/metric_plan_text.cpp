@@ -2,6 +2,8 @@
 
 #include "analyzer/report/table.hpp"
 
+#include <map>
+#include <set>
 #include <sstream>
 
 namespace roofline {
@@ -13,60 +15,136 @@ std::string plan_joined(const std::vector<std::string>& v, const char* separator
     return s;
 }
 
+std::string chip_title(const rules::metric_plan& p) {
+    const chip& c = *p.for_chip;
+    return c.id + " (CC " + plan_joined(c.compute_capabilities, ", ") + ": " + c.gpus + ")";
+}
+
 std::string plan_counts(const rules::metric_plan& plan) {
-    const std::size_t required = plan.required_count();
-    return std::to_string(plan.metrics.size()) + " metrics: " + std::to_string(required) + " required by the model, " +
-           std::to_string(plan.metrics.size() - required) + " optional (no model code reads them; at most the rule nodes listed with them need them)";
+    const std::size_t required = plan.required_count(), all = plan.ncu_names().size();
+    return std::to_string(all) + " metrics: " + std::to_string(required) + " required by the model, " + std::to_string(all - required) +
+           " optional (no model code reads them; at most the rule nodes listed with them need them)";
+}
+
+// "CC_80" items of a Filter, one per chip.
+std::string filter_items(const std::set<const chip*>& on, const char* indent) {
+    std::string s = std::string(indent) + "Filter {\n";
+    for (const auto& c : chips())
+        if (on.count(&c))
+            s += std::string(indent) + "  Items {\n" + indent + "    MinArch: " + c.ncu_arch + "\n" + indent + "    MaxArch: " + c.ncu_arch +
+                 "\n" + indent + "  }\n";
+    return s + indent + "}\n";
 }
 
 }  // namespace
 
-std::string metric_plan_list(const rules::metric_plan& plan) { return rules::metrics_argument(plan) + "\n"; }
+std::string metric_plan_list(const std::vector<rules::metric_plan>& plans) {
+    if (plans.size() == 1) return rules::metrics_argument(plans.front()) + "\n";
+    std::string s;
+    for (const auto& p : plans) s += "# " + chip_title(p) + "\n" + rules::metrics_argument(p) + "\n";
+    return s;
+}
 
-std::string metric_plan_section(const rules::metric_plan& plan) {
-    std::ostringstream o;
-    o << "# The metrics `roofline analyze` reads on a GH100 (H100, H200), written by `roofline metrics --format section`.\n"
-      << "# Use: ncu --section-folder DIR --section " << plan_section_id << " -o rep ./app\n"
-      << "# " << plan_counts(plan) << ".\n";
-    if (!plan.section_only.empty()) {
-        o << "# Not here: ncu's derived__ metrics, which only its own section files define (stock sections " << plan_joined(plan.sections, ", ")
-          << "; or --set full):\n";
-        for (const auto& m : plan.section_only) o << "#   " << m.id << " (" << m.collected_by << ")\n";
+std::string metric_plan_section(const std::vector<rules::metric_plan>& plans) {
+    // Which chips collect each name, and what each name is needed for.
+    std::map<std::string, std::set<const chip*>> chips_of;
+    std::map<std::string, bool> required;
+    std::map<std::string, std::set<std::string>> needed_by;
+    std::map<std::string, const rules::planned_metric*> derived;
+    for (const auto& p : plans) {
+        for (const auto& m : p.metrics)
+            for (const auto& n : m.names) {
+                chips_of[n].insert(p.for_chip);
+                required[n] = required[n] || m.required;
+                needed_by[n].insert(m.needed_by.begin(), m.needed_by.end());
+            }
+        for (const auto& m : p.section_only) derived.emplace(m.id, &m);
     }
-    o << "Identifier: \"" << plan_section_id << "\"\n"
+    std::ostringstream o;
+    o << "# The metrics `roofline analyze` reads, written by `roofline metrics --format section`, for";
+    for (const auto& p : plans) o << "\n#   " << chip_title(p) << ": " << plan_counts(p);
+    o << ".\n# Use: mkdir -p DIR && roofline metrics --format section -o DIR/" << plan_section_id << ".section\n"
+      << "#      ncu --section-folder DIR --section " << plan_section_id << " -o rep ./app\n"
+      << "# Each name carries the compute capabilities whose chips count the quantity under it (Filter); a GPU of\n"
+      << "# another compute capability collects none of them.\n"
+      << "Identifier: \"" << plan_section_id << "\"\n"
       << "DisplayName: \"Roofline engine metrics\"\n"
       << "Description: \"Every metric the roofline engine's model and rule trees read (roofline metrics).\"\n"
-      << "Header {\n";
-    for (const auto& m : plan.metrics) {
-        if (!m.required) o << "  # optional: " << (m.needed_by.empty() ? std::string("no rule node reads it alone") : plan_joined(m.needed_by, ", ")) << "\n";
-        o << "  Metrics {\n    Label: \"" << m.id << "\"\n    Name: \"" << m.id << "\"\n  }\n";
+      << "Metrics {\n";
+    for (const auto& [name, on] : chips_of) {
+        const auto& by = needed_by[name];
+        if (!required[name])
+            o << "  # optional: "
+              << (by.empty() ? std::string("no rule node reads it alone") : plan_joined(std::vector<std::string>(by.begin(), by.end()), ", "))
+              << "\n";
+        o << "  Metrics {\n    Label: \"" << name << "\"\n    Name: \"" << name << "\"\n" << filter_items(on, "    ") << "  }\n";
     }
     o << "}\n";
+    if (!derived.empty()) {
+        // ncu computes these from SASS-level source metrics; ncu's SourceCounters section defines them the
+        // same way, but --section-folder hides it.
+        std::set<std::string> inputs;
+        for (const auto& [id, m] : derived)
+            if (const metric_entry* e = find_metric(id); e && e->source) inputs.insert(e->source->inputs.begin(), e->source->inputs.end());
+        o << "SourceMetrics {\n";
+        for (const auto& n : inputs) o << "  Metrics {\n    Label: \"" << n << "\"\n    Name: \"" << n << "\"\n  }\n";
+        for (const auto& [id, m] : derived) o << "  Metrics {\n    Label: \"" << id << "\"\n    Name: \"" << id << "\"\n  }\n";
+        o << "}\nMetricDefinitions {\n";
+        for (const auto& [id, m] : derived)
+            if (const metric_entry* e = find_metric(id); e && e->source)
+                o << "  MetricDefinitions {\n    Name: \"" << id << "\"\n    Expression: \"" << e->source->expression << "\"\n  }\n";
+        o << "}\n";
+    }
     return o.str();
 }
 
-std::string metric_plan_markdown(const rules::metric_plan& plan) {
+std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
     std::ostringstream o;
-    o << "# The metrics the engine reads on a GH100 (H100, H200)\n\n"
-      << plan_counts(plan) << ". Found by running the model and every rule node over a kernel that holds every metric the reader "
-      << "keeps (the metric catalogue), recording what each reads. `roofline metrics` prints the list for `ncu --metrics`.\n\n";
-    table t({"metric", "need", "rule nodes that read it", "collected by"});
-    for (const auto& m : plan.metrics)
-        t.row({code(m.id), m.required ? "required" : "optional", m.needed_by.empty() ? "" : plan_joined(m.needed_by, ", "), m.collected_by});
-    o << t.markdown();
-    if (!plan.section_only.empty()) {
-        o << "\nOnly ncu's own section files define these (`derived__`), so `--metrics` cannot collect them; the stock sections "
-          << plan_joined(plan.sections, " and ") << " (`--section`, beside `--metrics`) or `--set full` do:\n\n";
-        table d({"metric", "need", "rule nodes that read it", "collected by"});
-        for (const auto& m : plan.section_only)
-            d.row({code(m.id), m.required ? "required" : "optional", m.needed_by.empty() ? "" : plan_joined(m.needed_by, ", "), m.collected_by});
-        o << d.markdown();
+    o << "# The metrics the engine reads\n\nFound by running the model (on the GPUs of each chip) and every rule node over a kernel that holds "
+      << "every quantity the chip counts, recording what each reads. A name per chip: the catalogue's id where the chip counts it under "
+      << "that name, the chip's own counters otherwise (their sum), `0` where the chip has no such unit.\n\n";
+    for (const auto& p : plans) o << "- " << chip_title(p) << ", run on " << p.gpu << ": " << plan_counts(p) << ".\n";
+    std::vector<std::string> head = {"metric", "need", "rule nodes that read it"};
+    for (const auto& p : plans) head.push_back(p.for_chip->id);
+    // Every quantity any plan reads, with its row per chip.
+    struct row {
+        bool required = false;
+        std::set<std::string> by;
+        std::map<const chip*, std::string> names;
+    };
+    std::map<std::string, row> rows;
+    auto add = [&](const rules::metric_plan& p, const rules::planned_metric& m, const std::string& cell) {
+        row& r = rows[m.id];
+        r.required = r.required || m.required;
+        r.by.insert(m.needed_by.begin(), m.needed_by.end());
+        r.names[p.for_chip] = cell;
+    };
+    for (const auto& p : plans) {
+        for (const auto& m : p.metrics) add(p, m, m.names == std::vector<std::string>{m.id} ? "id" : code(plan_joined(m.names, " + ")));
+        for (const auto& m : p.section_only) add(p, m, "section");
+        for (const auto& m : p.unavailable) add(p, m, "no counter");
     }
-    if (!plan.absent.empty()) {
-        o << "\nLeft out: catalogue metrics a GH100 does not have (other chips' tensor paths), which ncu would refuse:";
-        for (const auto& id : plan.absent) o << " " << code(id);
-        o << ".\n";
+    table t(head);
+    for (const auto& [id, r] : rows) {
+        std::vector<std::string> cells = {code(id), r.required ? "required" : "optional",
+                                          plan_joined(std::vector<std::string>(r.by.begin(), r.by.end()), ", ")};
+        for (const auto& p : plans) {
+            auto it = r.names.find(p.for_chip);
+            std::string cell = it != r.names.end() ? it->second : "";
+            if (cell.empty())
+                if (const metric_entry* m = find_metric(id); m && m->form_on(p.for_chip).what == chip_form::kind::zero) cell = "0";
+            cells.push_back(cell);
+        }
+        t.row(cells);
     }
+    o << "\n" << t.markdown();
+    o << "\n`id`: collected under the catalogue's id; `section`: derived by ncu from SASS-level source metrics, which only a section file "
+         "defines (`roofline metrics --format section` writes one that does; with `--metrics`, add ";
+    std::set<std::string> sections;
+    for (const auto& p : plans) sections.insert(p.sections.begin(), p.sections.end());
+    for (const auto& s : sections) o << "`--section " << s << "` ";
+    o << "); `no counter`: the chip has the unit but no counter for it, so the engine says what it cannot decide there; `0`: the "
+         "chip has no such unit.\n";
     return o.str();
 }
 

@@ -59,14 +59,69 @@ std::string rule_tree_markdown(const rules::rule_tree& t) {
     return out.str();
 }
 
+namespace {
+
+// How the chips that count a quantity otherwise do: "gb20x: `dram__bytes_op_read.sum`; ga100: 0 (why)".
+std::string other_chips_text(const metric_entry& m) {
+    std::string s;
+    auto add = [&](const std::string& chips, const chip_form& f) {
+        std::string what;
+        switch (f.what) {
+            case chip_form::kind::same:
+                return;
+            case chip_form::kind::counters:
+                for (const auto& c : f.counters) what += (what.empty() ? "" : " + ") + code(c);
+                if (f.scale != 1.0) what = format_number(f.scale) + " x (" + what + ")";
+                break;
+            case chip_form::kind::zero:
+                what = "0: " + f.why;
+                break;
+            case chip_form::kind::none:
+                what = "no counter: " + f.why;
+                break;
+        }
+        s += (s.empty() ? "" : "; ") + chips + ": " + what;
+    };
+    if (m.from) add("every chip", *m.from);
+    // Chips with the same form are written once.
+    std::vector<bool> done(chips().size(), false);
+    for (std::size_t i = 0; i < chips().size(); ++i) {
+        auto it = m.on.find(chips()[i].id);
+        if (done[i] || it == m.on.end()) continue;
+        std::string names = chips()[i].id;
+        for (std::size_t j = i + 1; j < chips().size(); ++j) {
+            auto other = m.on.find(chips()[j].id);
+            if (other != m.on.end() && other->second.what == it->second.what && other->second.counters == it->second.counters &&
+                other->second.scale == it->second.scale && other->second.why == it->second.why) {
+                names += ", " + chips()[j].id;
+                done[j] = true;
+            }
+        }
+        add(names, it->second);
+    }
+    return s;
+}
+
+}  // namespace
+
 std::string metric_catalogue_markdown() {
     std::string out =
         "# The metrics the engine reads\n\n"
         "Generated from `analyzer/base/metrics.json` by `roofline explain --catalogue`; a test holds this file to it. Every id is\n"
-        "exactly as `ncu --csv --page raw` writes it; the unit is the base unit (`--print-units base`). All of them are in\n"
-        "`--set full`; the section column says which section collects each one on its own.\n\n";
-    table t({"metric", "unit", "meaning", "pitfall", "collected by"});
-    for (const auto& m : metric_catalogue()) t.row({code(m.id), m.unit, m.meaning, m.pitfall, m.collected_by});
+        "exactly as `ncu --csv --page raw` writes it on a GH100 (H100, H200); the unit is the base unit (`--print-units base`). All\n"
+        "of them are in `--set full`; the section column says which section collects each one on its own. Other chips name some\n"
+        "quantities otherwise, count them as a sum of counters, or have no such unit or no counter for it: the last column says\n"
+        "which, and the reader maps every chip's names onto the ids (`analyzer/read/chip_names.hpp`), each name checked against\n"
+        "that chip's `ncu --query-metrics --chip` listing (`tests/data/ncu_metric_names/`, `tests/test_metric_names.cpp`).\n\n";
+    table c({"chip", "compute capability", "GPUs", "names checked against"});
+    for (const auto& x : chips()) {
+        std::string ccs;
+        for (const auto& cc : x.compute_capabilities) ccs += (ccs.empty() ? "" : ", ") + cc;
+        c.row({x.id, ccs, x.gpus, code("tests/data/ncu_metric_names/" + x.listing + ".txt")});
+    }
+    out += c.markdown() + "\n";
+    table t({"metric", "unit", "meaning", "pitfall", "collected by", "on other chips"});
+    for (const auto& m : metric_catalogue()) t.row({code(m.id), m.unit, m.meaning, m.pitfall, m.collected_by, other_chips_text(m)});
     out += t.markdown();
     if (metric_families().empty()) return out;
     out += "\nRead by name pattern, because which of them exist differs by GPU:\n\n";

@@ -3,6 +3,7 @@
 // is given by narrowing the kernel names and moving a finding that does not fit onto its own line;
 // verdicts, numbers and finding ids are never cut.
 #include "analyzer/base/format.hpp"
+#include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
@@ -117,12 +118,23 @@ std::string render_terminal(const analysis& a, const print_options& options) {
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
         }
     }
-    std::size_t lacking = 0;
-    for (const auto& k : a.kernels)
-        for (const auto& v : k.diagnosis.path) lacking += v.result == rules::visited_node::outcome::cannot_evaluate ? 1 : 0;
-    if (lacking > 0)
-        o << "\n" << count_text(lacking, "rule node", "rule nodes")
-          << " could not be evaluated for lack of counters; collect them with ncu --metrics \"$(roofline metrics)\"\n";
+    // What the capture leaves undecided, over every kernel: how many, and one command for all of it.
+    std::size_t undecided = 0;
+    std::vector<std::string> missing;
+    for (const auto& k : a.kernels) {
+        undecided += k.diagnosis.undecided.empty() ? 0 : 1;
+        missing.insert(missing.end(), k.diagnosis.missing_metrics.begin(), k.diagnosis.missing_metrics.end());
+    }
+    if (undecided > 0) {
+        const rules::collect_flags flags = rules::ncu_flags_for(missing, chip_for_cc(a.gpu.compute_capability));
+        o << "\n" << count_text(undecided, "kernel", "kernels") << " not fully decided for lack of counters (the report says what)";
+        if (a.read.form == ncu_form::details)
+            o << "; the raw page of the same report holds every metric collected: ncu -i REPORT.ncu-rep --csv --page raw\n";
+        else if (!flags.empty())
+            o << "; collect with: ncu " << flags.text() << " ...\n";
+        else
+            o << "; this GPU has no counter for it\n";
+    }
     const std::string command = "roofline analyze " + printable(a.input) + " -o report.md";
     const std::string why = "Full report with the evidence and the tree paths:";
     o << "\n" << p.dim(one_or_two_lines(why, " ", command, why.size() + 1 + command.size(), options.width)) << "\n";

@@ -31,18 +31,30 @@ bool is_name(const std::string& s) {
 
 }  // namespace
 
-std::string named_value_text(const rules::evidence_value& x, const char* absent) {
-    if (!x.value) return absent;
-    if (x.type == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
-    const std::string& n = x.expression;
+namespace {
+
+std::string one_value_text(const std::string& n, double v) {
     if (is_name(n)) {
-        if (ends_with(n, "_ns")) return format_duration_ns(*x.value);
-        if (n.find("pct") != std::string::npos) return format_percent(*x.value / 100.0);
+        if (ends_with(n, "_ns")) return format_duration_ns(v);
+        if (n.find("pct") != std::string::npos) return format_percent(v / 100.0);
         if (starts_with(n, "util_") || starts_with(n, "useful_") || starts_with(n, "pressure_") || starts_with(n, "practical_") ||
             ends_with(n, "_share"))
-            return format_percent(*x.value);
+            return format_percent(v);
     }
-    return format_number(*x.value);
+    return format_number(v);
+}
+
+}  // namespace
+
+std::string named_value_text(const rules::evidence_value& x, const char* absent) {
+    if (!x.value && x.bounds) {
+        // The capture only bounds it.
+        if (x.type == rules::value_type::boolean) return "undecided";
+        return "between " + one_value_text(x.expression, x.bounds->lo) + " and " + one_value_text(x.expression, x.bounds->hi);
+    }
+    if (!x.value) return absent;
+    if (x.type == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
+    return one_value_text(x.expression, *x.value);
 }
 
 std::string count_text(std::size_t n, const char* singular, const char* plural) {
@@ -102,7 +114,10 @@ std::string achieved_text(const kernel_result& k) {
 
 std::string roof_pct_text(const kernel_result& k) {
     if (!k.roof.placed) return "-";
-    std::string t = format_percent(k.roof.pct_of_roof / 100.0);
+    // Where the capture only bounds it: from what the counters prove to what they allow.
+    std::string t = k.roof.pct_of_roof_hi > k.roof.pct_of_roof
+                        ? format_percent(k.roof.pct_of_roof / 100.0) + "-" + format_percent(k.roof.pct_of_roof_hi / 100.0)
+                        : format_percent(k.roof.pct_of_roof / 100.0);
     if (k.roof.binding && k.verdict.limiter && k.roof.binding != k.verdict.limiter) t += " " + std::string(name(*k.roof.binding));
     return t;
 }

@@ -70,7 +70,7 @@ std::vector<std::string> triage_notes(const triage_plan& t) {
                     "shares) cannot be named in --metrics: " +
                     (t.section_folder.empty() ? "the commands add the stock sections that define them (`--section " +
                                                     triage_join(t.sections, " --section ") + "`)"
-                                              : std::string("the section file cannot define them; `--set full` collects them")) +
+                                              : std::string("the section file defines them itself (its SourceMetrics and MetricDefinitions)")) +
                     ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it could not "
                     "evaluate.");
     n.push_back("Shares are each kernel's total time over the sum of every kernel's, not nsys' rounded Time (%).");
@@ -126,7 +126,7 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
     t.cover = o.cover;
     t.section_folder = o.section_folder;
     t.metrics = rules::metrics_argument(plan);
-    t.metric_count = plan.metrics.size();
+    t.metric_count = plan.ncu_names().size();
     t.required_count = plan.required_count();
     for (const auto& m : plan.section_only) t.section_only.push_back(m.id);
     t.sections = plan.sections;
