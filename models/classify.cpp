@@ -3,6 +3,7 @@
 #include "analyzer/base/format.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline {
 namespace {
@@ -151,7 +152,9 @@ void name_compute_limiter(classification& c, openings& open, const kernel_roofli
 
 }  // namespace
 
-classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t) {
+namespace {
+
+classification classify_once(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t) {
     classification c;
     openings open{c, k};
     if (!k.placed) {
@@ -191,6 +194,11 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
             c.bound = bound::compute;
             name_compute_limiter(c, open, k, mem, comp, cu, t);
         } else {
+            // The measured leader of each side that stays possible is a possible limiter too.
+            if (mem && std::find(c.possible_bounds.begin(), c.possible_bounds.end(), bound::memory) != c.possible_bounds.end())
+                open.limiter(mem->id);
+            if (comp && std::find(c.possible_bounds.begin(), c.possible_bounds.end(), bound::compute) != c.possible_bounds.end())
+                open.limiter(comp->id);
             c.bound = bound::unknown;
             c.reasons.push_back(
                 "the capture does not decide what limits the kernel: the busiest measured unit is " +
@@ -209,6 +217,38 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
                         (busiest ? id(*busiest) + " at " + pressure_text(*busiest) : std::string("none")) + ")");
     c.bound = below_roofs(k, shape, t, &c.reasons);
     open.bound(c.bound);
+    return c;
+}
+
+}  // namespace
+
+classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t) {
+    classification c = classify_once(k, shape, t);
+    if (!c.decided() || !k.placed) return c;
+    // Ties: where one measured busy share moved by run-to-run noise, up or down, names another limiter
+    // (a nearer level, the other side of memory against compute, a threshold crossed), that limiter is
+    // named beside this one: another capture of the same program may name it.
+    std::vector<std::string> alternatives;
+    for (std::size_t i = 0; i < k.resources.size(); ++i)
+        for (double move : {1.0 + run_to_run_noise, 1.0 - run_to_run_noise}) {
+            kernel_roofline moved = k;
+            moved.resources[i].utilisation *= move;
+            const classification other = classify_once(moved, shape, t);
+            if (other.bound == c.bound && other.limiter == c.limiter) continue;
+            const std::string text = verdict_text(other);
+            if (std::find(alternatives.begin(), alternatives.end(), text) == alternatives.end()) alternatives.push_back(text);
+            if (other.limiter && other.limiter != c.limiter &&
+                std::find(c.tied_limiters.begin(), c.tied_limiters.end(), *other.limiter) == c.tied_limiters.end())
+                c.tied_limiters.push_back(*other.limiter);
+            if (other.bound != c.bound && std::find(c.tied_bounds.begin(), c.tied_bounds.end(), other.bound) == c.tied_bounds.end())
+                c.tied_bounds.push_back(other.bound);
+        }
+    if (!alternatives.empty()) {
+        std::string list;
+        for (const auto& a : alternatives) list += (list.empty() ? "" : " or ") + a;
+        c.reasons.push_back("within run-to-run noise (" + pct(run_to_run_noise) + " of a busy share, measured between two captures of one "
+                            "program) the verdict could also be " + list + ": another capture of the same program may say so");
+    }
     return c;
 }
 

@@ -11,6 +11,13 @@
 
 namespace roofline {
 
+// Run-to-run noise: the largest relative spread of a time-based share between two captures of one
+// program on one GPU (examples/h200/forms: a transformer layer and diff_demo each captured twice, and
+// examples/h100/diff's before/before_again: 136 busy shares of 22 kernels, median 0.6%, 90th percentile
+// 2.1%, largest 3.8%; durations at most 2.8%), rounded up. Two values closer than this cannot be told
+// apart, and a value this close to a threshold may fall on either side of it in another capture.
+inline constexpr double run_to_run_noise = 0.04;
+
 // The thresholds, in one place; docs/model.md explains each. Every resource is compared by its
 // pressure: its busy share over the practical share of its peak (what well-written kernels reach
 // on this GPU), so a DRAM at 80% of peak (92% of practical) outranks a pipe at 85% of a peak no
@@ -43,6 +50,10 @@ struct classification {
     std::vector<roofline::bound> possible_bounds;
     std::vector<resource> possible_limiters;
     std::vector<std::string> missing;
+    // Resources whose pressure is within run-to-run noise of the limiter's: another capture of the same
+    // program may name one of them instead. Named beside the limiter, never instead of it.
+    std::vector<resource> tied_limiters;
+    std::vector<roofline::bound> tied_bounds;  // likewise: bounds another capture may name
     bool decided() const { return possible_bounds.size() <= 1 && possible_limiters.size() <= 1; }
 };
 

@@ -6,6 +6,7 @@
 #include "analyzer/base/format.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace roofline::rules {
@@ -35,8 +36,50 @@ evidence_value evidence_of(const expression& x, const name_values& facts) {
     return out;
 }
 
-void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, const kernel_result& k, const gpu_spec& gpu,
-          diagnosis& d) {
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+// Values that move between captures of one program: those measured against time (busy and useful
+// shares, floors, durations, percentages of a peak, rates, stall ratios). Counts (instructions,
+// sectors, requests and their ratios) and launch shapes repeat exactly.
+bool moves_with_noise(const std::string& name) {
+    for (const char* p : {"util_", "useful_", "pressure_", "floor_ns", "work_ns_", "practical_floor_ns"})
+        if (starts_with(name, p)) return true;
+    for (const char* exact : {"roof_share", "pct_of_roof", "duration_ns", "per_launch_ns", "tensor_share"})
+        if (name == exact) return true;
+    if (name.find("__") == std::string::npos) return false;
+    for (const char* part : {"pct_of_peak", "per_second", "_stalled_", "warp_latency", "time_duration", "per_cycle"})
+        if (name.find(part) != std::string::npos) return true;
+    return false;
+}
+
+// The facts as another capture of the same program might give them: time-based values widened by
+// run-to-run noise, and the verdict's booleans open where the classification names a tie.
+name_values within_noise_of(const name_values& facts, const kernel_result& k) {
+    return [facts, &k](const std::string& name) -> fact_value {
+        fact_value v = facts(name);
+        if (!v.range) return v;
+        const auto& c = k.verdict;
+        auto open = [&v] {
+            v.range = value_range{0.0, 1.0};
+            return v;
+        };
+        if (starts_with(name, "bound_") && !c.tied_bounds.empty()) {
+            const auto b = bound_named(name.substr(6));
+            if (b && (*b == c.bound || std::find(c.tied_bounds.begin(), c.tied_bounds.end(), *b) != c.tied_bounds.end())) return open();
+        }
+        if (starts_with(name, "limiter_") && (!c.tied_limiters.empty() || !c.tied_bounds.empty())) {
+            const auto r = resource_named(name.substr(8));
+            if (r && (c.limiter == *r || std::find(c.tied_limiters.begin(), c.tied_limiters.end(), *r) != c.tied_limiters.end())) return open();
+        }
+        if (fact_type(name) != value_type::number || !moves_with_noise(name)) return v;
+        auto wide = [](double x, double f) { return x >= 0 ? x * f : x / f; };
+        v.range = value_range{wide(v.range->lo, 1.0 - run_to_run_noise), wide(v.range->hi, 1.0 + run_to_run_noise)};
+        return v;
+    };
+}
+
+void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, const name_values& noisy, const kernel_result& k,
+          const gpu_spec& gpu, diagnosis& d) {
     visited_node v;
     v.tree = tree.id;
     v.node = n.id;
@@ -56,6 +99,10 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
     }
     const bool fired = *ok.value() != 0.0;
     v.result = fired ? visited_node::outcome::fired : visited_node::outcome::not_fired;
+    if (!n.when.evaluate_range(noisy).decided()) {
+        v.within_noise = true;
+        add_unique(d.within_noise, tree.id + "/" + n.id);
+    }
     d.path.push_back(std::move(v));
     if (!fired) return;
     if (!n.finding.empty()) {
@@ -81,7 +128,7 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         }
         d.findings.push_back(std::move(f));
     }
-    for (const auto& c : n.children) walk(tree, c, depth + 1, facts, k, gpu, d);
+    for (const auto& c : n.children) walk(tree, c, depth + 1, facts, noisy, k, gpu, d);
 }
 
 // The stall reasons ncu samples, for the catch-all finding's evidence.
@@ -127,6 +174,10 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     }
     std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t i = 0; i < shares.size() && i < 3; ++i) f.evidence.push_back({shares[i].second, shares[i].first});
+    // The stall reasons are evidence only (roofline metrics does not plan them): say where they are missing.
+    if (shares.size() < 3)
+        f.evidence.push_back({"what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall reason)",
+                              std::nullopt, value_type::number, true});
     f.evidence.push_back(evidence_of("roof_share", facts("roof_share"), value_type::number));
     f.fixes = {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
                "Compare with the floor: the kernel cannot run faster than its largest floor at the practical shares (the estimate)."};
@@ -201,6 +252,17 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
             if (after(b) > after(a) * (1.0 + estimates_indistinct_within)) break;
             std::swap(a, b);
         }
+    // Findings whose time after the fix is within run-to-run noise of the first's: which comes first is
+    // not measured, so each is named beside it (their order above is fixed, not measured).
+    d.tied_with_first.clear();
+    if (d.findings.size() > 1 && d.findings.front().id != "near-roof" && d.findings.front().est_time_after_ns) {
+        const double first = *d.findings.front().est_time_after_ns;
+        for (std::size_t i = 1; i < d.findings.size(); ++i) {
+            const auto& f = d.findings[i];
+            if (f.est_time_after_ns && std::abs(*f.est_time_after_ns - first) <= run_to_run_noise * std::max(first, *f.est_time_after_ns))
+                d.tied_with_first.push_back(f.id);
+        }
+    }
     // The savings of one kernel's findings overlap: each shows what it adds to those above it,
     // and together they stop at the floor left once every fix is in. Findings about a run of
     // kernels (tree "workload") save time across the run and keep their own figure.
@@ -228,8 +290,9 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         for (const auto& m : kernel.verdict.missing) add_unique(d.missing_metrics, m);
     }
     name_values facts = kernel_facts(kernel, spec);
+    const name_values noisy = within_noise_of(facts, kernel);
     for (const auto& t : trees)
-        for (const auto& root : t.roots) walk(t, root, 0, facts, kernel, spec, d);
+        for (const auto& root : t.roots) walk(t, root, 0, facts, noisy, kernel, spec, d);
     // near-roof says "look elsewhere": that nothing else on the kernel gains much. Where a rule node or
     // an estimate could not be evaluated, that is not decided, so near-roof is not the answer.
     auto near = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });

@@ -34,6 +34,9 @@ struct visited_node {
     // that would decide them (`missing`, catalogue ids).
     std::vector<pooled_string> open;
     std::vector<pooled_string> missing;
+    // Decided, but on values within run-to-run noise of where the outcome turns: another capture of
+    // the same program may decide it the other way.
+    bool within_noise = false;
 };
 
 struct finding {
@@ -71,6 +74,8 @@ struct diagnosis {
     // Findings whose place at the top run-to-run noise decides (settle_findings): the first
     // finding's equals. Empty where the first finding stands clear.
     std::vector<std::string> tied_with_first;
+    // The nodes decided within run-to-run noise ("tree/node"), each once.
+    std::vector<std::string> within_noise;
 };
 
 }  // namespace roofline::rules

@@ -135,9 +135,9 @@ metric_plan plan_for_chip(const std::vector<rule_tree>& trees, const chip& c, co
         p.required = reads.model.count(p.id) != 0 || p.id.rfind("device__attribute_", 0) == 0;
         for (const auto& [node, ids] : reads.nodes)
             if (ids.count(p.id)) p.needed_by.push_back(node);
-        // The evidence of the catch-all finding (diagnose.cpp): what the warps waited on.
-        const auto& catch_all = catch_all_metrics();
-        if (std::find(catch_all.begin(), catch_all.end(), p.id) != catch_all.end()) p.needed_by.push_back("catch-all/unexplained");
+        // The stall reasons no rule node reads are the catch-all finding's evidence alone (diagnose.cpp):
+        // not planned. On the H100 they cost 4 replay passes of the plan's 24 (examples/h200/forms), and the
+        // catch-all says where they are missing and what collects them.
         return p.required || !p.needed_by.empty();
     };
     std::set<std::string> sections;

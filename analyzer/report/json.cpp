@@ -121,7 +121,8 @@ ojson path_json(const rules::diagnosis& d) {
                                    : v.result == rules::visited_node::outcome::not_fired ? "not fired"
                                                                                          : "cannot evaluate"},
                         {"values", values},
-                        {"missing", std::vector<std::string>(v.missing.begin(), v.missing.end())}});
+                        {"missing", std::vector<std::string>(v.missing.begin(), v.missing.end())},
+                        {"within_noise", v.within_noise}});
     }
     return path;
 }
@@ -144,6 +145,11 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     for (resource r : k.verdict.possible_limiters) limiters.push_back(name(r));
     e["possible_bounds"] = bounds;
     e["possible_limiters"] = limiters;
+    ojson tied_limiters = ojson::array(), tied_bounds = ojson::array();
+    for (resource r : k.verdict.tied_limiters) tied_limiters.push_back(name(r));
+    for (bound b : k.verdict.tied_bounds) tied_bounds.push_back(name(b));
+    e["tied_limiters"] = tied_limiters;
+    e["tied_bounds"] = tied_bounds;
     e["share_of_roof"] = k.roof.placed ? json_number<ojson>(k.roof.pct_of_roof / 100.0) : ojson(nullptr);
     e["share_of_roof_at_most"] = k.roof.placed ? json_number<ojson>(k.roof.pct_of_roof_hi / 100.0) : ojson(nullptr);
     e["floor_ns"] = k.roof.placed ? json_number<ojson>(k.roof.floor_ns) : ojson(nullptr);
@@ -170,6 +176,7 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     e["uncollectable_metrics"] = flags.uncollectable;
     e["collect"] = flags.empty() ? ojson(nullptr) : ojson("ncu " + flags.text());
     e["first_finding_tied_with"] = k.diagnosis.tied_with_first;
+    e["within_noise"] = k.diagnosis.within_noise;
     return e;
 }
 

@@ -63,9 +63,15 @@ std::string evidence_line(const std::vector<rules::evidence_value>& values) {
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
-void write_finding_short(std::ostream& o, const rules::finding& f) {
+void write_finding_short(std::ostream& o, const rules::finding& f, const std::vector<std::string>& tied) {
     o << "- **" << f.id << "**" << gain_text(f) << ": " << f.title << ".";
     if (f.est_time_after_ns) o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
+    if (!tied.empty()) {
+        std::string t;
+        for (const auto& x : tied) t += (t.empty() ? "" : ", ") + x;
+        o << " Tied within run-to-run noise (" << format_percent(run_to_run_noise) << ") with " << t
+          << ": their times after the fix cannot be told apart, and the order is fixed, not measured.";
+    }
     o << "\n";
     if (!f.evidence.empty()) o << "  - Evidence: " << evidence_line(f.evidence) << "\n";
     if (!f.fixes.empty()) o << "  - Fix: " << f.fixes.front() << "\n";
@@ -90,7 +96,8 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
     }
     o << "\nRule trees walked:\n\n";
     for (const auto& v : d.path) {
-        o << std::string(2 * std::size_t(v.depth), ' ') << "- " << v.tree << " / " << v.node << ": " << outcome_text(v.result);
+        o << std::string(2 * std::size_t(v.depth), ' ') << "- " << v.tree << " / " << v.node << ": " << outcome_text(v.result)
+          << (v.within_noise ? " (within run-to-run noise of where it turns)" : "");
         std::string values;
         for (const auto& x : v.values) values += (values.empty() ? "" : ", ") + x.expression + " = " + named_value_text(x);
         if (!values.empty()) o << " (" << values << ")";
@@ -250,7 +257,8 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
     const auto& findings = k.diagnosis.findings;
     if (!findings.empty()) {
         o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";
-        for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i) write_finding_short(o, findings[i]);
+        for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i)
+            write_finding_short(o, findings[i], i == 0 ? k.diagnosis.tied_with_first : std::vector<std::string>{});
         if (findings.size() > top_findings)
             o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
     }

@@ -76,6 +76,7 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         if (!k.diagnosis.findings.empty()) {
             const auto& f = k.diagnosis.findings.front();
             r.finding = f.id + (f.est_speedup ? " (" + format_number(*f.est_speedup) + "x)" : "");
+            if (!k.diagnosis.tied_with_first.empty()) r.finding += " ~" + k.diagnosis.tied_with_first.front();
         }
         verdict_width = std::max(verdict_width, r.verdict.size());
         roof_width = std::max(roof_width, r.roof.size());
