@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The captures of examples/h100/forms: one program captured in every form a user hands over, to hold
+# The captures of examples/h200/forms: one program captured in every form a user hands over, to hold
 # the engine to "the same answer, or it says what it lacks" (issue 22). On the device machine:
 #   kernels/profile_forms.sh OUTDIR STAGES
 # STAGES, comma-separated:
-#   check    the section file `roofline metrics --format section` wrote (examples/h100/forms/sections/)
+#   check    the section file `roofline metrics --format section` wrote (examples/h200/forms/sections/)
 #            loads, and a capture with it holds every metric of the H100 plan (sections_check.txt)
 #   kernels  kernels/ (a subset of the runner, one launch each): --set full (raw and details pages),
 #            the section file, and the four sections profiling guides recommend (raw and details);
@@ -18,7 +18,7 @@ out=$1
 stages=,${2:-check,kernels,layer},
 want() { [[ $stages == *",$1,"* ]]; }
 mkdir -p "$out/csv"
-sections=$here/../examples/h100/forms/sections
+sections=$here/../examples/h200/forms/sections
 work=$(mktemp -d)
 bin=${ROOFLINE_DEVBIN:-$work}
 [ -f "$out/manifest.txt" ] || "$here/machine_manifest.sh" > "$out/manifest.txt"

@@ -1,0 +1,160 @@
+// One run, every form a user hands over (examples/*/: raw and details pages of one report, the metric
+// plan's capture and --set full of one program, the sections profiling guides recommend, one program
+// captured twice): the engine gives each kernel the same answer both ways, or says what the lesser form
+// lacks. Never a different answer in silence.
+#include "analyzer/report/metric_plan_text.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+
+const analysis& analysed(const std::string& rel) {
+    static std::map<std::string, analysis> cache;
+    auto it = cache.find(rel);
+    if (it == cache.end()) it = cache.emplace(rel, analyze_file(source_path(rel), {})).first;
+    return it->second;
+}
+
+const analysed_kernel* twin(const analysis& a, const analysed_kernel& k) {
+    for (const auto& x : a.kernels)
+        if (x.group.name == k.group.name && x.group.grid_size == k.group.grid_size && x.group.block_size == k.group.block_size) return &x;
+    return nullptr;
+}
+
+std::string first(const analysed_kernel& k) { return k.diagnosis.findings.empty() ? "" : std::string(k.diagnosis.findings.front().id); }
+
+bool says_what_it_lacks(const analysed_kernel& k) { return !k.diagnosis.undecided.empty() && !k.diagnosis.missing_metrics.empty(); }
+
+// The first findings another capture of the same program may give: the first and those tied with it.
+bool same_or_tied(const analysed_kernel& a, const analysed_kernel& b) {
+    if (first(a) == first(b)) return true;
+    const auto& ta = a.diagnosis.tied_with_first;
+    const auto& tb = b.diagnosis.tied_with_first;
+    return std::find(ta.begin(), ta.end(), first(b)) != ta.end() || std::find(tb.begin(), tb.end(), first(a)) != tb.end();
+}
+
+struct counts {
+    std::size_t kernels = 0, same = 0, said = 0;
+};
+
+// `lesser` against `complete`: per kernel, the same verdict and first finding, or the kernel lists
+// what it lacks. Where the lesser form decides the verdict, it is the complete one's.
+counts compare(const std::string& complete, const std::string& lesser) {
+    CAPTURE(complete);
+    CAPTURE(lesser);
+    counts n;
+    const analysis& c = analysed(complete);
+    const analysis& l = analysed(lesser);
+    for (const auto& k : c.kernels) {
+        CAPTURE(k.group.name);
+        const analysed_kernel* t = twin(l, k);
+        REQUIRE(t != nullptr);
+        ++n.kernels;
+        CHECK(k.diagnosis.missing_metrics.empty());  // the complete form lacks nothing
+        const bool same = verdict_text(k.verdict) == verdict_text(t->verdict) && first(k) == first(*t);
+        const bool said = says_what_it_lacks(*t);
+        CHECK((same || said));
+        n.same += same;
+        n.said += said;
+        if (t->verdict.decided()) {
+            CHECK(t->verdict.bound == k.verdict.bound);
+            if (t->verdict.bound == bound::memory) CHECK(t->verdict.limiter == k.verdict.limiter);
+        }
+        // A first finding the lesser form shows is never one the complete form contradicts: it is the
+        // same, one the complete form names as tied with its own, or "missing-counters".
+        if (said && first(*t) != "missing-counters") CHECK(same_or_tied(k, *t));
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("details and raw pages of one report: the same answer, or the details page says what it lacks") {
+    counts all;
+    for (const char* p : {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+                          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref"}) {
+        const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
+        all.kernels += n.kernels, all.same += n.same, all.said += n.said;
+    }
+    for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full"}) {
+        const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
+        all.kernels += n.kernels, all.same += n.same, all.said += n.said;
+    }
+    MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack");
+    CHECK(all.kernels == 118);
+}
+
+TEST_CASE("the sections profiling guides recommend: the same answer, or the capture says what it lacks") {
+    // ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy
+    for (const char* lesser : {"examples/h200/forms/kernels_guide_raw.csv", "examples/h200/forms/kernels_guide_details.csv"}) {
+        const auto n = compare("examples/h200/forms/kernels_full_raw.csv", lesser);
+        CHECK(n.kernels == 14);
+    }
+    // No "near roof" for what --set full finds far from it: the naive SGEMM and the strided copy.
+    for (const char* name : {"sgemm_smem_tiled", "aos_strided"})
+        for (const auto& k : analysed("examples/h200/forms/kernels_guide_raw.csv").kernels)
+            if (k.group.name.find(name) != std::string::npos) CHECK(first(k) != "near-roof");
+}
+
+TEST_CASE("the metric plan's capture and --set full of one program: the same answer for every kernel") {
+    // examples/h200/forms/MANIFEST.md: ncu --section-folder sections --section roofline (the file
+    // `roofline metrics --format section` writes) against --set full, on the H200.
+    for (const char* p : {"examples/h200/forms/kernels", "examples/h200/forms/layer"}) {
+        const auto n = compare(std::string(p) + "_full_raw.csv", std::string(p) + "_plan_raw.csv");
+        CHECK(n.same == n.kernels);
+        CHECK(n.said == 0);
+    }
+    // The file the captures were made with is the one roofline metrics writes today.
+    CHECK(metric_plan_section(rules::make_metric_plans()) == read_text(source_path("examples/h200/forms/sections/roofline.section")));
+}
+
+TEST_CASE("one program captured twice gives the same first finding (or names the tie)") {
+    const std::pair<const char*, const char*> twice[] = {
+        {"examples/h200/forms/layer_plan_raw.csv", "examples/h200/forms/layer_plan_again_raw.csv"},
+        {"examples/h200/forms/demo_plan_raw.csv", "examples/h200/forms/demo_plan_again_raw.csv"},
+        {"examples/h100/diff/before.csv", "examples/h100/diff/before_again.csv"},
+    };
+    std::size_t kernels = 0;
+    for (const auto& [a, b] : twice) {
+        CAPTURE(a);
+        for (const auto& k : analysed(a).kernels) {
+            CAPTURE(k.group.name);
+            const analysed_kernel* t = twin(analysed(b), k);
+            REQUIRE(t != nullptr);
+            ++kernels;
+            CHECK(same_or_tied(k, *t));
+            // A verdict that differs is one each names as a tie.
+            if (verdict_text(k.verdict) != verdict_text(t->verdict)) {
+                const auto& tl = k.verdict.tied_limiters;
+                const bool tied = t->verdict.limiter && std::find(tl.begin(), tl.end(), *t->verdict.limiter) != tl.end();
+                CHECK(tied);
+            }
+        }
+    }
+    CHECK(kernels == 22);
+}
+
+TEST_CASE("every complete capture in examples/ lacks nothing: no kernel lists a missing metric") {
+    for (const char* rel : {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/torch_ops_raw.csv",
+                            "examples/h100/cublas_ref_raw.csv", "examples/h200/kernels_raw.csv", "examples/h200/pairs_raw.csv",
+                            "examples/h200/torch_ops_raw.csv", "examples/h200/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
+                            "examples/wild/lib_b_raw.csv", "examples/wild/lib_c_raw.csv", "examples/wild/own_raw.csv", "examples/wild/own2_raw.csv",
+                            "examples/h100/diff/before.csv", "examples/h100/diff/after.csv", "examples/h100/metric_plan/plan_pairs.csv",
+                            "examples/h200/forms/kernels_full_raw.csv", "examples/h200/forms/kernels_plan_raw.csv",
+                            "examples/h200/forms/layer_full_raw.csv", "examples/h200/forms/layer_plan_raw.csv"}) {
+        CAPTURE(rel);
+        for (const auto& k : analysed(rel).kernels) {
+            CAPTURE(k.group.name);
+            CHECK(k.diagnosis.undecided.empty());
+            CHECK(k.diagnosis.missing_metrics.empty());
+            CHECK(k.roof.floors_exact());
+            CHECK(k.verdict.decided());
+        }
+    }
+}
