@@ -15,6 +15,7 @@ namespace {
 struct spec_peak {
     double per_second = 0;
     std::string source;
+    bool estimated = false;  // the figure, or the clock it is scaled from, is an estimate
 };
 
 std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precision, double sm_clock_hz) {
@@ -24,8 +25,10 @@ std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precisi
     double scale = sm_clock_hz > 0 ? sm_clock_hz / (at_mhz * 1e6) : 1.0;
     spec_peak p;
     p.per_second = *it->second.value * 1e12 * scale;
-    p.source = "spec " + spec.file + ": " + general(*it->second.value, 6) + " TFLOP/s at " + general(at_mhz, 6) +
-               " MHz, scaled to the capture's SM clock (" + it->second.source + ")";
+    p.estimated = it->second.estimated || (!it->second.at_clock_mhz && spec.boost_clock_mhz.estimated);
+    p.source = std::string(p.estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") + "spec " + spec.file +
+               ": " + general(*it->second.value, 6) + " TFLOP/s at " + general(at_mhz, 6) + " MHz, scaled to the capture's SM clock (" +
+               it->second.source + ")";
     return p;
 }
 
@@ -307,6 +310,7 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         } else if (spec_p) {
             r.peak = spec_p->per_second;
             r.peak_source = spec_p->source;
+            r.peak_estimated = spec_p->estimated;
         } else {
             k.warnings.push_back(std::string(name(d.id)) + ": the kernel did " + format_number(r.work) +
                                  " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");

@@ -52,6 +52,10 @@ sourced_number number(const json& j, const std::string& key, const std::string& 
     }
     out.source = text(v, "source", file, where);
     if (v.contains("at_clock_mhz")) out.at_clock_mhz = positive(v["at_clock_mhz"], file, where + ".at_clock_mhz");
+    if (v.contains("estimated")) {
+        if (!v["estimated"].is_boolean()) fail(file, where + ".estimated", "expected true or false");
+        out.estimated = v["estimated"].get<bool>();
+    }
     return out;
 }
 
@@ -66,7 +70,7 @@ std::optional<alternate_rate> alternate(const json& peak, const std::string& key
 required_number required(const json& j, const std::string& key, const std::string& file) {
     sourced_number n = number(j, key, file);
     if (!n.value) fail(file, key + ".value", "required");
-    return {*n.value, n.source};
+    return {*n.value, n.source, n.estimated};
 }
 
 }  // namespace

@@ -15,6 +15,9 @@ struct sourced_number {
     std::optional<double> value;  // nullopt: not published / not verified
     std::string source;
     std::optional<double> at_clock_mhz;  // the clock the figure holds at, if not the boost clock
+    // Neither published for this GPU nor measured on it: derived from another GPU's or the architecture's
+    // ratios ("estimated": true in the spec file). Every report that uses it says so.
+    bool estimated = false;
 };
 
 // A second rate of one FLOP roof, for the part of its work that runs at another speed (same clock
@@ -32,6 +35,7 @@ struct alternate_rate {
 struct required_number {
     double value = 0.0;  // > 0
     std::string source;
+    bool estimated = false;  // as sourced_number's
 };
 
 struct gpu_spec {

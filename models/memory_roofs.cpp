@@ -91,8 +91,10 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
         detail::check_against_spec(k, "dram bandwidth", dram.peak, spec_bw);
     } else {
         dram.peak = spec_bw;
-        dram.peak_source =
-            "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source + ")";
+        dram.peak_estimated = spec.dram_bandwidth_tbs.estimated;
+        dram.peak_source = std::string(dram.peak_estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") +
+                           "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source +
+                           ")";
     }
     if (bytes && dram.peak <= 0) {
         // No peak (no spec could be chosen, the capture has no peak counter): the bytes are known,

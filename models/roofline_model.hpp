@@ -33,6 +33,7 @@ struct resource_use {
     double work = 0.0;           // FLOPs or bytes; 0 when only a utilisation is known
     double peak = 0.0;           // per second at the capture's clock; 0 when not applicable
     pooled_string peak_source;     // "measured: ..." or "spec: ..."
+    bool peak_estimated = false;   // the peak is a spec figure marked estimated (hwspecs "estimated": true)
     double utilisation = 0.0;    // busy share (1.0 = busy all the time)
     double useful = 0.0;         // useful work at peak / duration
     pooled_string formula;         // how the busy share was computed, with metric names

@@ -97,7 +97,7 @@ std::vector<metric_family> load_families() {
     std::vector<metric_family> out;
     for (const auto& m : catalogue().at("families")) {
         metric_family f{m.at("prefix").get<std::string>(), m.value("suffix", std::string()), m.at("example").get<std::string>(),
-                        m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>(), {}};
+                        m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>(), m.value("not_planned", std::string()), {}};
         for (const auto& [chip_id, ids] : m.at("members").items()) {
             if (!find_chip(chip_id)) bad_catalogue(f.prefix + ": no chip \"" + chip_id + "\"");
             f.members[chip_id] = ids.get<std::vector<std::string>>();

@@ -78,6 +78,7 @@ struct metric_family {
     std::string example;
     std::string meaning;
     std::string collected_by;
+    std::string not_planned;  // why `roofline metrics` leaves the family out ("" where it plans it)
     std::map<std::string, std::vector<std::string>> members;  // by chip id: the family's metrics on that chip
     bool matches(std::string_view id) const;
 };

@@ -1,8 +1,11 @@
 #include "analyzer/diagnose/fact_table.hpp"
 
+#include "analyzer/base/metric_catalogue.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace roofline::rules::detail {
 namespace {
@@ -75,6 +78,48 @@ fact_value l1_share(const kernel_result& k, double (*part)(const l1_traffic&)) {
         return v;
     }
     return k.roof.l1->lsu > 0 ? std::clamp(part(*k.roof.l1) / k.roof.l1->lsu, 0.0, 1.0) : 0.0;
+}
+
+// The dense tensor ops of each MMA instruction path beside the path's dense peak (the families of
+// analyzer/base/metrics.json): the share that ran on a path slower than the fastest of its source type
+// on this GPU. Unknown where the capture lacks the per-path counters (the metric plan leaves them out:
+// each costs a replay pass), 0 on a chip with one path per type (Ampere, Ada).
+fact_value slow_mma_path_share(const kernel_result& k) {
+    static const std::string prefix = "sm__ops_path_tensor_op_", ops_end = "_sparsity_off.sum";
+    auto source_of = [](const std::string& id) {  // ..._src_<source>[_dst_<type>]_sparsity_off.sum
+        const std::size_t src = id.find("_src_");
+        const std::string body = id.substr(src + 5, id.size() - ops_end.size() - src - 5);
+        return body.substr(0, body.find("_dst_"));
+    };
+    std::map<std::string, double> fastest;
+    std::vector<std::tuple<std::string, double, double>> paths;  // source, ops, peak
+    for (const auto& [key, v] : k.group.numbers.entries()) {
+        const std::string& id = metric_name(key);
+        if (id.rfind(prefix, 0) != 0 || id.size() < ops_end.size() || id.compare(id.size() - ops_end.size(), ops_end.size(), ops_end) != 0)
+            continue;
+        metric_read_log::note(id);  // read by name, not through find(): `roofline metrics` counts it
+        auto peak = number(k, (id + ".peak_sustained").c_str());
+        if (!peak) continue;
+        const std::string source = source_of(id);
+        fastest[source] = std::max(fastest[source], *peak);
+        paths.emplace_back(source, v, *peak);
+    }
+    if (paths.empty()) {
+        const chip* c = chip_for_cc(k.group.cc);
+        const metric_family* per_path = nullptr;
+        for (const auto& f : metric_families())
+            if (f.suffix == ops_end) per_path = &f;
+        if (c && per_path && per_path->members.at(c->id).empty()) return 0.0;
+        fact_value unknown;
+        if (c && per_path) unknown.missing = per_path->members.at(c->id);
+        return unknown;
+    }
+    double slow = 0.0, all = 0.0;
+    for (const auto& [source, ops, peak] : paths) {
+        all += ops;
+        if (peak < fastest[source] * 0.99) slow += ops;  // rates within 1% are one rate
+    }
+    return all > 0 ? slow / all : 0.0;
 }
 
 // The busiest tensor precision's floor over the duration, between what the counters prove and what
@@ -210,6 +255,13 @@ std::vector<fact> roofline_facts() {
              if ((gmma && *gmma > 0.0) || (tma && *tma > 0.0)) return 1.0;
              if (gmma && tma) return 0.0;
              return std::nullopt;
+         }},
+        {"slow_mma_path_share", value_type::number,
+         "the share of the dense tensor ops that ran on an MMA instruction path slower than this GPU's fastest for the same source type "
+         "(mma.sync's HMMA where Hopper has wgmma and Blackwell tcgen05), from the per-path op counters and their peaks (0 without "
+         "tensor work; unknown on chips without instruction paths)",
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             return slow_mma_path_share(k);
          }},
         {"tensor_share", value_type::number,
          "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest path, over the time "

@@ -123,7 +123,7 @@ metric_plan plan_for_chip(const std::vector<rule_tree>& trees, const chip& c, co
         candidates.push_back(std::move(p));
     }
     for (const auto& f : metric_families())
-        if (auto it = f.members.find(c.id); it != f.members.end())
+        if (auto it = f.members.find(c.id); it != f.members.end() && f.not_planned.empty())
             for (const auto& id : it->second) {
                 values[id] = 1.0;
                 candidates.push_back({id, {id}, false, {}, f.collected_by});

@@ -44,6 +44,7 @@ ojson resources_json(const kernel_roofline& roof) {
                        {"work", positive_number(r.work)},
                        {"peak_per_second", positive_number(r.peak)},
                        {"peak_source", text_or_null(r.peak_source)},
+                       {"peak_estimated", r.peak_estimated},
                        {"utilisation", json_number<ojson>(r.utilisation)},
                        {"useful", floor ? json_number<ojson>(r.useful) : ojson(nullptr)},
                        {"practical_share", floor ? json_number<ojson>(r.practical) : ojson(nullptr)},

@@ -27,7 +27,8 @@ void write_resources(std::ostream& o, const kernel_roofline& k) {
     for (const auto& r : k.resources) {
         const bool floor = info(r.id).in_floor;
         t.row({std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""),
-               r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-", r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) : "-",
+               r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-",
+               r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) + (r.peak_estimated ? " (estimated)" : "") : "-",
                format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
                floor ? format_percent(r.practical) + (r.practical_default ? " (default)" : "") : "-",
                floor ? format_duration_ns(r.floor_ns) : "-",
@@ -131,7 +132,18 @@ void write_header(std::ostream& o, const analysis& a) {
           << (a.read.form == ncu_form::details ? "a details page shows few metrics: the raw page of the same report holds every one collected\n"
                                                : "`roofline metrics --format section` writes every metric the engine reads as one section file\n");
     o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the spec's figure "
-         "scaled to that clock (each kernel's resource table says which).\n\n";
+         "scaled to that clock (each kernel's resource table says which).\n";
+    std::vector<std::string> estimated;
+    for (const auto& k : a.kernels)
+        for (const auto& r : k.roof.resources)
+            if (r.peak_estimated && std::find(estimated.begin(), estimated.end(), name(r.id)) == estimated.end()) estimated.push_back(name(r.id));
+    if (!estimated.empty()) {
+        std::string names;
+        for (const auto& e : estimated) names += (names.empty() ? "" : ", ") + e;
+        o << "- Estimated roofs: " << names << " come from spec figures that are neither published for this GPU nor measured in the "
+          << "capture (" << a.gpu.file << " says how each was derived); every number built on them is an estimate too.\n";
+    }
+    o << "\n";
 }
 
 void write_summary(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {

@@ -126,7 +126,9 @@ std::string metric_catalogue_markdown() {
     if (metric_families().empty()) return out;
     out += "\nRead by name pattern, because which of them exist differs by GPU:\n\n";
     table f({"pattern", "for example", "meaning", "collected by"});
-    for (const auto& m : metric_families()) f.row({code(m.prefix + "*" + m.suffix), code(m.example), m.meaning, m.collected_by});
+    for (const auto& m : metric_families())
+        f.row({code(m.prefix + "*" + m.suffix), code(m.example),
+               m.meaning + (m.not_planned.empty() ? "" : " Not in `roofline metrics`: " + m.not_planned + "."), m.collected_by});
     return out + f.markdown();
 }
 

@@ -69,10 +69,19 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         std::string verdict, roof, finding;
     };
     std::vector<row> rows;
+    std::string estimated;  // the resources whose roof is an estimated spec figure
     std::size_t verdict_width = 15, roof_width = 9, finding_width = 13;  // the headers' widths
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& k = a.kernels[i];
         row r{verdict_text(k.verdict), roof_pct_text(k), "-"};
+        // A roof from an estimated spec figure (hwspecs "estimated": true), the binding one or the
+        // limiter's, is marked, and named below.
+        for (const auto& id : {k.roof.binding, k.verdict.limiter})
+            if (const resource_use* b = k.roof.find(id); b && b->peak_estimated) {
+                r.roof += "*";
+                if (estimated.find(name(b->id)) == std::string::npos) estimated += (estimated.empty() ? "" : ", ") + std::string(name(b->id));
+                break;
+            }
         if (!k.diagnosis.findings.empty()) {
             const auto& f = k.diagnosis.findings.front();
             r.finding = f.id + (f.est_speedup ? " (" + format_number(*f.est_speedup) + "x)" : "");
@@ -119,6 +128,9 @@ std::string render_terminal(const analysis& a, const print_options& options) {
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
         }
     }
+    if (!estimated.empty())
+        o << "\n* the roof is an estimated spec figure (" << estimated << " on " << a.gpu.name
+          << "): neither published nor measured in the capture; " << a.gpu.file << " says how it was derived\n";
     // What the capture leaves undecided, over every kernel: how many, and one command for all of it.
     std::size_t undecided = 0;
     std::vector<std::string> missing;
