@@ -11,6 +11,8 @@
 #   plan_torch.csv        kernels/torch_ops.py with the plan; twin examples/h100/torch_ops_raw.csv
 #   plan_pairs.csv        roofline-kernels --once all with the plan; twin examples/h100/pairs_raw.csv
 #   ncu_*_stdout.txt      ncu's own lines
+# It reproduces the 2026-11-22 plan committed in that folder, not today's: the current plan and its
+# costs are measured by kernels/profile_forms.sh (examples/h200/forms/).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 plan=$here/../examples/h100/metric_plan

@@ -43,7 +43,7 @@ struct precision_def {
     // it, analyzer/read/chip_names.hpp) and the source types of the tensor paths whose dense peaks
     // carry its rate (sm__ops_path_tensor_[op_<instruction>_]src_<source>[_dst_<type>]).
     const char* tensor_ops = nullptr;
-    std::vector<const char*> path_sources;
+    std::vector<const char*> path_sources{};
     // Tensor precisions whose rate depends on the accumulate type: the ops that accumulate in FP16
     // (every other op of the precision accumulates in FP32).
     const char* fp16_accumulate_ops = nullptr;

@@ -21,7 +21,7 @@ nlohmann::json catalogue_json() {
     return parse_json_file<nlohmann::json>(files.front().contents, files.front().name, error_code::bad_spec);
 }
 
-const nlohmann::json& catalogue() {
+const nlohmann::json& catalogue_document() {
     static const nlohmann::json j = catalogue_json();
     return j;
 }
@@ -58,7 +58,7 @@ metric_kind kind_named(const std::string& k, const std::string& id) {
 
 std::vector<chip> load_chips() {
     std::vector<chip> out;
-    for (const auto& c : catalogue().at("chips"))
+    for (const auto& c : catalogue_document().at("chips"))
         out.push_back({c.at("id").get<std::string>(), c.at("compute_capability").get<std::vector<std::string>>(),
                        c.at("ncu_arch").get<std::string>(), c.at("listing").get<std::string>(), c.at("gpus").get<std::string>()});
     return out;
@@ -66,7 +66,7 @@ std::vector<chip> load_chips() {
 
 std::vector<metric_entry> load() {
     std::vector<metric_entry> out;
-    for (const auto& m : catalogue().at("metrics")) {
+    for (const auto& m : catalogue_document().at("metrics")) {
         metric_entry e;
         e.id = m.at("id").get<std::string>();
         e.unit = m.value("unit", "");
@@ -95,7 +95,7 @@ std::vector<metric_entry> load() {
 
 std::vector<metric_family> load_families() {
     std::vector<metric_family> out;
-    for (const auto& m : catalogue().at("families")) {
+    for (const auto& m : catalogue_document().at("families")) {
         metric_family f{m.at("prefix").get<std::string>(), m.value("suffix", std::string()), m.at("example").get<std::string>(),
                         m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>(), m.value("not_planned", std::string()), {}};
         for (const auto& [chip_id, ids] : m.at("members").items()) {

@@ -22,7 +22,7 @@ struct evidence_value {
     value_type type = value_type::number;
     bool is_label = false;
     // Where the capture only bounds it (a share whose waste it does not count): the bounds.
-    std::optional<value_range> bounds;
+    std::optional<value_range> bounds{};
 };
 
 struct visited_node {

@@ -220,7 +220,7 @@ std::vector<fact> roofline_facts() {
                      unsure += r.work;
                      missing.insert(missing.end(), r.missing.begin(), r.missing.end());
                  }
-             if (!k.roof.flops_counted || !missing.empty() && unsure <= 0.0) {
+             if (!k.roof.flops_counted || (!missing.empty() && unsure <= 0.0)) {
                  fact_value v;
                  v.missing = std::move(missing);
                  return v;
