@@ -229,7 +229,7 @@ TEST_CASE("roofline metrics: one line for --metrics per chip, one section file f
     CHECK(read_text(path) == section);
     CHECK_THROWS_WITH_AS(run_cli({"metrics", "--format", "lst"}), doctest::Contains("did you mean \"list\""), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "t4"}), doctest::Contains("compute capability 7.5"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "h900"}), doctest::Contains("no GPU \"h900\""), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "h900"}), doctest::Contains("\"h900\" names no known GPU; did you mean \"h200\"?"), input_error);
 }
 
 TEST_CASE("analyze says what a --metrics capture does not decide, and the command that collects it") {

@@ -3,6 +3,7 @@
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
+#include "analyzer/base/did_you_mean.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/read/metric_values.hpp"
 #include "models/capture_spec.hpp"
@@ -187,9 +188,10 @@ metric_plan make_metric_plan_for(const std::string& gpu, const std::string& rule
     const auto specs = load_gpu_specs();
     for (const auto& s : specs)
         if (s.id == gpu || s.name == gpu) return make_metric_plan(load_rule_trees(rules_dir), s);
-    std::string ids;
-    for (const auto& s : specs) ids += (ids.empty() ? "" : ", ") + s.id;
-    throw input_error(error_code::usage, "", 0, 0, "no GPU \"" + gpu + "\" (roofline gpus lists them: " + ids + ")");
+    std::vector<std::string> ids;
+    std::string known;
+    for (const auto& s : specs) ids.push_back(s.id), known += (known.empty() ? "" : ", ") + s.id;
+    throw input_error(error_code::unknown_gpu, "--gpu", 0, 0, "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ")");
 }
 
 std::vector<metric_plan> make_metric_plans(const std::string& rules_dir) {
