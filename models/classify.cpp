@@ -229,11 +229,13 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
     // (a nearer level, the other side of memory against compute, a threshold crossed), that limiter is
     // named beside this one: another capture of the same program may name it.
     std::vector<std::string> alternatives;
+    kernel_roofline moved = k;  // one share moved at a time, put back after
     for (std::size_t i = 0; i < k.resources.size(); ++i)
         for (double move : {1.0 + run_to_run_noise, 1.0 - run_to_run_noise}) {
-            kernel_roofline moved = k;
-            moved.resources[i].utilisation *= move;
+            if (k.resources[i].utilisation == 0.0) break;  // an idle unit stays idle: nothing moves
+            moved.resources[i].utilisation = k.resources[i].utilisation * move;
             const classification other = classify_once(moved, shape, t);
+            moved.resources[i].utilisation = k.resources[i].utilisation;
             if (other.bound == c.bound && other.limiter == c.limiter) continue;
             const std::string text = verdict_text(other);
             if (std::find(alternatives.begin(), alternatives.end(), text) == alternatives.end()) alternatives.push_back(text);

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <set>
+#include <unordered_map>
 
 namespace roofline::rules {
 namespace {
@@ -54,6 +56,17 @@ bool moves_with_noise(const std::string& name) {
 
 // The facts as another capture of the same program might give them: time-based values widened by
 // run-to-run noise, and the verdict's booleans open where the classification names a tie.
+// Each name computed once for the kernel: the nodes, the noise check, the evidence and the estimates
+// read the same facts many times, and a fact is a function of the kernel and the GPU alone.
+name_values computed_once(name_values facts) {
+    auto known = std::make_shared<std::unordered_map<std::string, fact_value>>();
+    return [facts = std::move(facts), known](const std::string& name) -> fact_value {
+        auto it = known->find(name);
+        if (it == known->end()) it = known->emplace(name, facts(name)).first;
+        return it->second;
+    };
+}
+
 name_values within_noise_of(const name_values& facts, const kernel_result& k) {
     return [facts, &k](const std::string& name) -> fact_value {
         fact_value v = facts(name);
@@ -289,8 +302,8 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         d.undecided.push_back("the verdict");
         for (const auto& m : kernel.verdict.missing) add_unique(d.missing_metrics, m);
     }
-    name_values facts = kernel_facts(kernel, spec);
-    const name_values noisy = within_noise_of(facts, kernel);
+    const name_values facts = computed_once(kernel_facts(kernel, spec));
+    const name_values noisy = computed_once(within_noise_of(facts, kernel));
     for (const auto& t : trees)
         for (const auto& root : t.roots) walk(t, root, 0, facts, noisy, kernel, spec, d);
     // near-roof says "look elsewhere": that nothing else on the kernel gains much. Where a rule node or
