@@ -322,7 +322,7 @@ TEST_CASE("Blackwell: tensor work on the legacy mma.sync path where tcgen05 is f
             if (k.group.name.find(kernel) != std::string::npos)
                 for (const auto& f : k.diagnosis.findings)
                     for (const auto& e : f.evidence)
-                        if (e.expression == pooled_string("slow_mma_path_share")) return e.value;
+                        if (e.expression == pooled_string("slow_mma_path_share")) return e.value();
         return std::nullopt;
     };
     auto fix_named = [&](const char* kernel) {

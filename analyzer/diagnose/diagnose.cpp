@@ -26,15 +26,15 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
 }
 
 evidence_value evidence_of(const std::string& text, const fact_value& v, value_type type) {
-    evidence_value e{text, v.value(), type, false, std::nullopt};
-    if (v.range && !v.exact()) e.bounds = v.range;
+    evidence_value e{text, std::nullopt, type};
+    if (v.range) e.set_bounds(*v.range);
     return e;
 }
 
 evidence_value evidence_of(const expression& x, const name_values& facts) {
     const evaluation e = x.evaluate_range(facts);
-    evidence_value out{x.text(), e.value(), x.type(), false, std::nullopt};
-    if (e.range && !e.value()) out.bounds = e.range;
+    evidence_value out{x.text(), std::nullopt, x.type()};
+    if (e.range) out.set_bounds(*e.range);
     return out;
 }
 
@@ -103,7 +103,6 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
     if (!ok.decided()) {
         // Unknown, or between bounds that lie on both sides of the condition: not decided.
         v.result = visited_node::outcome::cannot_evaluate;
-        v.open.assign(ok.open_names.begin(), ok.open_names.end());
         v.missing.assign(ok.missing.begin(), ok.missing.end());
         for (const auto& m : ok.missing) add_unique(d.missing_metrics, m);
         add_unique(d.undecided, tree.id + "/" + n.id);
@@ -313,7 +312,7 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         return u.find("near-roof/") == std::string::npos;
     });
     if (near != d.findings.end() && elsewhere > 0) {
-        d.notes.push_back("near-roof is not reported: the kernel is at or above 80% of its practical floor, but " +
+        d.notes.push_back("near-roof is not reported: its rule fired (rules/near-roof.json), but " +
                           std::to_string(elsewhere) + " other rule nodes or estimates could not be evaluated, and any may gain more");
         d.findings.erase(near);
     }

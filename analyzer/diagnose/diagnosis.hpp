@@ -18,11 +18,32 @@ namespace roofline::rules {
 // across kernels (the fusion finding's), which no rule can evaluate.
 struct evidence_value {
     pooled_string expression;  // the expression text, or the label
-    std::optional<double> value;  // where exact
     value_type type = value_type::number;
     bool is_label = false;
-    // Where the capture only bounds it (a share whose waste it does not count): the bounds.
-    std::optional<value_range> bounds{};
+
+    evidence_value() = default;
+    evidence_value(pooled_string text, std::optional<double> v, value_type t = value_type::number, bool label = false)
+        : expression(text), type(t), is_label(label) {
+        set_value(v);
+    }
+    // Exact where the capture decides it; only bounded where it lacks what separates useful work from
+    // waste; unknown where it lacks the counters. One range for all three: a report holds tens of these
+    // per kernel, for every kernel of a capture.
+    std::optional<double> value() const { return known_ == known::exact ? std::optional<double>(range_.lo) : std::nullopt; }
+    std::optional<value_range> bounds() const { return known_ == known::bounded ? std::optional<value_range>(range_) : std::nullopt; }
+    void set_value(std::optional<double> v) {
+        known_ = v ? known::exact : known::unknown;
+        range_ = v ? value_range{*v, *v} : value_range{};
+    }
+    void set_bounds(value_range r) {
+        known_ = r.exact() ? known::exact : known::bounded;
+        range_ = r;
+    }
+
+private:
+    enum class known : unsigned char { unknown, exact, bounded };
+    known known_ = known::unknown;  // beside type and is_label: 32 bytes in all
+    value_range range_{};
 };
 
 struct visited_node {
@@ -30,9 +51,8 @@ struct visited_node {
     int depth = 0;
     enum class outcome { fired, not_fired, cannot_evaluate } result = outcome::not_fired;
     std::vector<evidence_value> values;  // the condition's names with their values
-    // cannot_evaluate: the names the capture left unknown or only bounded (`open`), and the metrics
-    // that would decide them (`missing`, catalogue ids).
-    std::vector<pooled_string> open;
+    // cannot_evaluate: the metrics that would decide it (catalogue ids). The names the capture left
+    // unknown or only bounded are those of `values` without an exact value.
     std::vector<pooled_string> missing;
     // Decided, but on values within run-to-run noise of where the outcome turns: another capture of
     // the same program may decide it the other way.

@@ -70,9 +70,9 @@ ojson unmeasured_json(const kernel_roofline& roof) {
 }
 
 ojson value_json(const rules::evidence_value& e) {
-    if (e.value) return e.type == rules::value_type::boolean ? ojson(*e.value != 0.0) : json_number<ojson>(*e.value);
+    if (const auto v = e.value()) return e.type == rules::value_type::boolean ? ojson(*v != 0.0) : json_number<ojson>(*v);
     // Only bounded by the capture: [lo, hi] for a number, null for an undecided boolean.
-    if (e.bounds && e.type == rules::value_type::number) return ojson::array({json_number<ojson>(e.bounds->lo), json_number<ojson>(e.bounds->hi)});
+    if (const auto b = e.bounds(); b && e.type == rules::value_type::number) return ojson::array({json_number<ojson>(b->lo), json_number<ojson>(b->hi)});
     return ojson(nullptr);
 }
 

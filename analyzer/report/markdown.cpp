@@ -205,7 +205,8 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
         // The values it could not decide (a metric, or a derived value built on several); the command
         // below names every metric.
         std::string open;
-        for (const auto& n : v.open) open += (open.empty() ? "" : ", ") + std::string(n);
+        for (const auto& x : v.values)
+            if (!x.value()) open += (open.empty() ? "" : ", ") + std::string(x.expression);
         nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
                  (open.empty() ? "a value it divides by may be zero" : open) + ")";
     }

@@ -47,14 +47,15 @@ std::string one_value_text(const std::string& n, double v) {
 }  // namespace
 
 std::string named_value_text(const rules::evidence_value& x, const char* absent) {
-    if (!x.value && x.bounds) {
+    if (const auto b = x.bounds()) {
         // The capture only bounds it.
         if (x.type == rules::value_type::boolean) return "undecided";
-        return "between " + one_value_text(x.expression, x.bounds->lo) + " and " + one_value_text(x.expression, x.bounds->hi);
+        return "between " + one_value_text(x.expression, b->lo) + " and " + one_value_text(x.expression, b->hi);
     }
-    if (!x.value) return absent;
-    if (x.type == rules::value_type::boolean) return *x.value != 0.0 ? "true" : "false";
-    return one_value_text(x.expression, *x.value);
+    const auto v = x.value();
+    if (!v) return absent;
+    if (x.type == rules::value_type::boolean) return *v != 0.0 ? "true" : "false";
+    return one_value_text(x.expression, *v);
 }
 
 std::string count_text(std::size_t n, const char* singular, const char* plural) {

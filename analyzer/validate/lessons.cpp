@@ -54,7 +54,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
         o << "The evidence of the naive kernel's first finding (`" << f->id << "`), read on both kernels:\n\n";
         for (const auto& e : f->evidence) {
             rules::evidence_value on_fixed = e;
-            on_fixed.value = rules::evaluate_evidence(e, fixed, a.gpu);
+            on_fixed.set_value(rules::evaluate_evidence(e, fixed, a.gpu));
             evidence.row({code(e.expression), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
         }
     }
