@@ -107,6 +107,7 @@ void add_wgmma_cases(case_list& out);
 void add_occupancy_pair_cases(case_list& out);
 void add_sweep_cases(case_list& out);
 void add_progression_cases(case_list& out);
+void add_step_cases(case_list& out);
 void add_failure_cases(case_list& out);
 
 }  // namespace roofline::kernels

@@ -62,6 +62,7 @@ rk::case_list all_cases() {
     rk::add_occupancy_pair_cases(cases);
     rk::add_sweep_cases(cases);
     rk::add_progression_cases(cases);
+    rk::add_step_cases(cases);
     rk::add_failure_cases(cases);
     return cases;
 }

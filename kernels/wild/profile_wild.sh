@@ -51,7 +51,7 @@ capture_lib() {  # report name, groups
 
 if want own; then
     srcs=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-          pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu failure_cases.cu)
+          pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu failure_cases.cu)
     [ -x "$work/roofline-kernels" ] || (cd "$kernels" && nvcc -std=c++17 -O3 -lineinfo \
         -gencode arch=compute_90a,code=sm_90a "${srcs[@]}" -lcuda -o "$work/roofline-kernels") || exit 1
     "$work/roofline-kernels" --reps 21 "${own_cases[@]}" > "$out/own_timing.txt" 2>&1
@@ -78,7 +78,7 @@ if want time; then
 fi
 if want own2; then
     srcs=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-          pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu failure_cases.cu)
+          pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu failure_cases.cu)
     (cd "$kernels" && nvcc -std=c++17 -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a "${srcs[@]}" -lcuda -o "$work/roofline-kernels2") || exit 1
     "$work/roofline-kernels2" --reps 21 sgemm_blocked64 sgemm_blocked128 > "$out/own2_timing.txt" 2>&1
     echo "runner exit code: $?" >> "$out/own2_timing.txt"
