@@ -67,18 +67,18 @@ roofline::bound below_roofs(const kernel_roofline& k, const launch_shape& shape,
                                " us where launch overhead is of the same size as the work");
         return bound::launch;
     }
-    bool few_blocks = shape.grid_blocks > 0 && shape.sm_count > 0 && shape.grid_blocks < shape.sm_count;
-    bool under_wave = shape.waves > 0 && shape.waves < 1.0;
-    if (few_blocks || under_wave) {
-        if (reasons) {
-            if (few_blocks)
-                reasons->push_back("the grid has " + num(shape.grid_blocks) + " blocks for " + num(shape.sm_count) + " SMs, so " +
-                                   num(shape.sm_count - shape.grid_blocks) + " SMs have nothing to do");
-            else
-                reasons->push_back("the grid fills " + num(shape.waves) + " of one wave (launch__waves_per_multiprocessor)");
-        }
+    // Small grid means idle SMs: fewer blocks than SMs. A grid under one wave with a block for every SM
+    // leaves no SM idle, only fewer warps resident than an SM holds: latency, which more warps hide.
+    const bool few_blocks = shape.grid_blocks > 0 && shape.sm_count > 0 && shape.grid_blocks < shape.sm_count;
+    if (few_blocks) {
+        if (reasons)
+            reasons->push_back("the grid has " + num(shape.grid_blocks) + " blocks for " + num(shape.sm_count) + " SMs, so " +
+                               num(shape.sm_count - shape.grid_blocks) + " SMs have nothing to do");
         return bound::small_grid;
     }
+    if (reasons && shape.waves > 0 && shape.waves < 1.0)
+        reasons->push_back("the grid fills " + num(shape.waves) + " of one wave (launch__waves_per_multiprocessor): every SM has a block, " +
+                           "with fewer warps resident than it can hold");
     if (reasons)
         reasons->push_back("the grid fills the GPU (" + num(shape.grid_blocks) + " blocks, " + num(shape.waves) +
                            " waves), so the warps wait on latency rather than on a unit's throughput");

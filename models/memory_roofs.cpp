@@ -63,6 +63,13 @@ l1_split split_l1(const metric_view& m) {
     return {s, {}};
 }
 
+// The bytes the kernel's global stores wrote into L2: 32 per store sector through L1 (stores skip L1's
+// cache, so every store sector goes on to L2). nullopt without the counter.
+std::optional<double> stored_bytes(const metric_view& m) {
+    if (auto sectors = m.find("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")) return *sectors * 32.0;
+    return std::nullopt;
+}
+
 // DRAM: bytes over the peak bandwidth at the DRAM clock the capture ran at. Bytes read and written
 // both, or their total, or its rate, or ncu's own percentage; without any, DRAM is unmeasured.
 void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
@@ -71,9 +78,23 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     std::string bytes_from;
     k.bytes_dram_read = m.find("dram__bytes_read.sum");
     k.bytes_dram_written = m.find("dram__bytes_write.sum");
+    k.bytes_stored = stored_bytes(m);
     if (k.bytes_dram_read && k.bytes_dram_written) {
-        bytes = *k.bytes_dram_read + *k.bytes_dram_written;
-        bytes_from = "(dram__bytes_read.sum + dram__bytes_write.sum)";
+        // Stores that are still dirty in L2 when the kernel ends reach DRAM later (during the next
+        // kernel, or at the next eviction), not in dram__bytes_write: an elementwise kernel that writes as
+        // much as it reads would look half as DRAM-bound as it is. The writes it owes are the bytes its
+        // global stores put in L2, less what L2 can hold dirty (its capacity): stores to the same
+        // addresses again and again cost DRAM only once per line that leaves L2.
+        double owed = *k.bytes_dram_written;
+        if (k.bytes_stored && *k.bytes_stored > owed) {
+            const double l2_bytes = spec.l2_mib.value.value_or(0.0) * 1024.0 * 1024.0;
+            owed = std::min(*k.bytes_stored, owed + l2_bytes);
+        }
+        k.bytes_dram_owed_write = owed;
+        bytes = *k.bytes_dram_read + owed;
+        bytes_from = owed > *k.bytes_dram_written
+                         ? "(dram__bytes_read.sum + max(dram__bytes_write.sum, global store bytes up to L2's capacity beyond it))"
+                         : "(dram__bytes_read.sum + dram__bytes_write.sum)";
     } else if (auto b = m.find("dram__bytes.sum")) {
         bytes = *b;
         bytes_from = "dram__bytes.sum";

@@ -67,7 +67,7 @@ struct default_share {
     double share;
 };
 constexpr default_share default_practical[] = {
-    {resource::dram, 0.872}, {resource::l2, 0.818},          {resource::fp32, 0.746},        {resource::fp64, 0.987},
+    {resource::dram, 0.897}, {resource::l2, 0.818},          {resource::fp32, 0.746},        {resource::fp64, 0.987},
     {resource::fp16, 0.938}, {resource::tensor_fp16, 0.832}, {resource::tensor_bf16, 0.903}, {resource::pipe_alu, 0.8},
 };
 const char* const default_practical_gpu = "the H100 SXM's";

@@ -94,6 +94,11 @@ struct kernel_roofline {
     // DRAM bytes read and written apart (dram__bytes_read.sum, dram__bytes_write.sum), where the
     // capture has them: the fusion finding matches one kernel's writes to the next one's reads.
     std::optional<double> bytes_dram_read, bytes_dram_written;
+    // The bytes the kernel's global stores put in L2 (l1tex__t_sectors_pipe_lsu_mem_global_op_st x 32),
+    // and the DRAM writes it owes: max(dram__bytes_write, stored bytes up to L2's capacity beyond it),
+    // since stores still dirty in L2 at the kernel's end are written back after it. DRAM's work is
+    // read + owed bytes.
+    std::optional<double> bytes_stored, bytes_dram_owed_write;
     double floor_ns = 0.0;                      // the largest useful time at raw peak
     double pct_of_roof = 0.0;                   // floor / duration, in percent
     std::optional<resource> binding;            // the resource with the largest useful share

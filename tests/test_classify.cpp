@@ -59,7 +59,9 @@ TEST_CASE("below every roof: launch under 5 us per launch, then small grid, then
     // 8 launches of 2.9 us each: launch-bound although the total is 23 us.
     CHECK(classify(roof(23000, {{"l1", 0.2}}), launch_shape{4, 0.03, 132, 8}).bound == roofline::bound::launch);
     CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{131, 0.99, 132, 1}).bound == roofline::bound::small_grid);
-    CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{132, 0.5, 132, 1}).bound == roofline::bound::small_grid);
+    // Under one wave with a block on every SM: no SM is idle, only fewer warps are resident (latency).
+    CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{132, 0.5, 132, 1}).bound == roofline::bound::latency);
+    CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{2048, 0.97, 132, 1}).bound == roofline::bound::latency);
     CHECK(classify(roof(1e6, {{"l1", 0.2}}), launch_shape{132, 1.0, 132, 1}).bound == roofline::bound::latency);
 }
 

@@ -144,7 +144,7 @@ TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and
     CHECK(view.out.find("\033[") != std::string::npos);  // coloured
     // The first row is the longest kernel, with its verdict and its first finding.
     CHECK(view.out.find("  1  wmma_global ") != std::string::npos);
-    CHECK(view.out.find("tensor-underused (23.4x)") != std::string::npos);  // its estimate
+    CHECK(view.out.find("tensor-underused (24.0x)") != std::string::npos);  // its estimate
     cli::console tty_no_colour{true, false, false};
     auto plain = run_cli({"analyze", csv}, tty_no_colour);
     CHECK(plain.out.find("\033[") == std::string::npos);

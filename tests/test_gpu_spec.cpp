@@ -321,5 +321,5 @@ TEST_CASE("every GPU has a practical share for every roof the H100 measured: its
     }
     // A GPU's own measurement wins over the default.
     CHECK_FALSE(practical_share_of(spec_named(specs, "h200"), resource::dram).is_default);
-    CHECK(practical_share_of(spec_named(specs, "h200"), resource::dram).share == 0.823);
+    CHECK(practical_share_of(spec_named(specs, "h200"), resource::dram).share == 0.85);
 }

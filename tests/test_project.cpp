@@ -65,7 +65,7 @@ TEST_CASE("a DRAM-bound kernel scales with the DRAM bandwidths and practical sha
     auto p = project_kernel(one_resource_kernel(resource::dram, 0.8, 0.8, bound::memory), spec("h100-sxm"), spec("h200"));
     CHECK(p.kind == projection_kind::scaled);
     CHECK(p.basis == projection_basis::floor);
-    CHECK(p.projected_ns == doctest::Approx(1000.0 * 3.35 / 4.8 * 0.872 / 0.823));
+    CHECK(p.projected_ns == doctest::Approx(1000.0 * 3.35 / 4.8 * 0.897 / 0.85));
     CHECK(p.source_binding == resource::dram);
     CHECK(p.target_binding == resource::dram);
     CHECK_FALSE(p.binding_changes);

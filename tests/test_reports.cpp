@@ -98,7 +98,7 @@ TEST_CASE("on a GPU with no measured practical shares the estimates stay, and bo
     for (const auto& k : a.kernels) {
         if (const resource_use* d = k.roof.find(resource::dram)) {
             CHECK(d->practical_default);
-            CHECK(d->practical == 0.872);  // the H100 SXM's measured DRAM share
+            CHECK(d->practical == 0.897);  // the H100 SXM's measured DRAM share
         }
         for (const auto& f : k.diagnosis.findings) {
             ++findings;
@@ -111,7 +111,7 @@ TEST_CASE("on a GPU with no measured practical shares the estimates stay, and bo
     CHECK(fusion_estimated);       // the fusion estimate needs the DRAM share: it used to vanish here
     const std::string md = render_markdown(a);
     CHECK(md.find("are defaults, not measured on this GPU") != std::string::npos);
-    CHECK(md.find("87.2% (default)") != std::string::npos);
+    CHECK(md.find("89.7% (default)") != std::string::npos);
     CHECK(md.find("--set full") == std::string::npos);
     auto j = nlohmann::json::parse(render_json(a));
     const auto& defaults = j["gpu"]["default_practical_shares"];

@@ -167,16 +167,19 @@ const std::vector<const char*>& stall_reasons() {
 
 // Every kernel gets an answer: where no tree fired, say so, show what the warps waited on, and
 // name the counters that would decide between the usual causes.
-finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_values& facts) {
+finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_values& facts, bool gainless_fired) {
     finding f;
     f.id = "unexplained";
     f.tree = "catch-all";
     f.node = "unexplained";
     f.title = unexplained_title;
     f.explain =
-        "No diagnosis tree fired: the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
+        std::string(gainless_fired ? "No diagnosis tree found a fix that gains (the notes list the patterns that fired and why their fixes "
+                                     "leave the time as it is): "
+                                   : "No diagnosis tree fired: ") +
+        "the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
         "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A source-level profile "
-        "(ncu --set full with -lineinfo, the Source page) or the PM sampling timeline decides it.";
+        "(a kernel built with -lineinfo, ncu's Source page) or the PM sampling timeline decides it.";
     auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio").value();
     std::vector<std::pair<double, std::string>> shares;
     for (const char* r : stall_reasons()) {
@@ -229,12 +232,30 @@ const std::vector<std::string>& catch_all_metrics() {
     return ids;
 }
 
+void drop_gainless(diagnosis& d) {
+    // A fix whose time after is within run-to-run noise of the kernel's time gains nothing anyone can
+    // measure: the pattern is real, but it is not an opportunity. It goes to the notes, with why.
+    auto gainless = [](const finding& f) {
+        return f.id != "near-roof" && f.tree != "workload" && f.tree != "catch-all" && f.est_speedup &&
+               *f.est_speedup < 1.0 + run_to_run_noise;
+    };
+    for (const auto& f : d.findings)
+        if (gainless(f))
+            d.notes.push_back(std::string(f.id) + " fired (" + std::string(f.tree) + "/" + std::string(f.node) + "), but its fix leaves the time within " +
+                              format_percent(run_to_run_noise) + " of what it is (" + format_times(*f.est_speedup) +
+                              "; bound after it: " + std::string(f.binds_after) + "): not an opportunity");
+    d.findings.erase(std::remove_if(d.findings.begin(), d.findings.end(), gainless), d.findings.end());
+}
+
 void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) {
+    drop_gainless(d);
     // near-roof means no fix of this work gains much: a larger estimate on the same kernel says
     // otherwise (doing the work on a faster unit, or less of it), so near-roof is not reported.
     const finding* larger = nullptr;
     for (const auto& f : d.findings)
-        if (f.id != "near-roof" && f.est_speedup && *f.est_speedup > near_roof_contradicted_above &&
+        // A finding about a run of kernels (fusion) saves time across the run: it does not say this
+        // kernel is far from its own roof.
+        if (f.id != "near-roof" && f.tree != "workload" && f.est_speedup && *f.est_speedup > near_roof_contradicted_above &&
             (!larger || *f.est_speedup > *larger->est_speedup))
             larger = &f;
     if (larger) {
@@ -249,6 +270,7 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
     // and the small gains below it are consistent with it. Otherwise by time saved.
     std::stable_sort(d.findings.begin(), d.findings.end(), [](const finding& a, const finding& b) {
         if ((a.id == "near-roof") != (b.id == "near-roof")) return a.id == "near-roof";
+        if (a.below_kernel_findings != b.below_kernel_findings) return b.below_kernel_findings;
         if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
         return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
     });
@@ -260,7 +282,9 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         for (std::size_t j = i; j > 0; --j) {
             finding& a = d.findings[j - 1];
             finding& b = d.findings[j];
-            if (a.id == "near-roof" || !a.est_time_saved_ns || !b.est_time_saved_ns || !a.changes_work || b.changes_work) break;
+            if (a.id == "near-roof" || !a.est_time_saved_ns || !b.est_time_saved_ns || !a.changes_work || b.changes_work ||
+                a.below_kernel_findings != b.below_kernel_findings)
+                break;
             if (after(b) > after(a) * (1.0 + estimates_indistinct_within)) break;
             std::swap(a, b);
         }
@@ -316,8 +340,9 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
                           std::to_string(elsewhere) + " other rule nodes or estimates could not be evaluated, and any may gain more");
         d.findings.erase(near);
     }
+    drop_gainless(d);
     if (d.findings.empty() && kernel.roof.placed)
-        d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts) : not_decided(d, spec));
+        d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts, !d.notes.empty()) : not_decided(d, spec));
     settle_findings(d, kernel, spec);
     d.path.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
     for (auto& v : d.path) v.values.shrink_to_fit();

@@ -21,6 +21,8 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
 // Ranks a kernel's findings by the time each saves alone (those without an estimate last, in tree
 // order), drops near-roof where another finding promises more than 1.25x, and gives each its
 // share of the combined saving. diagnose() calls it; so does anything that adds a finding later.
+// Findings whose fix would leave the time within run-to-run noise go to the notes: not opportunities.
+void drop_gainless(diagnosis& d);
 void settle_findings(diagnosis& d, const kernel_result& kernel, const gpu_spec& spec);
 // What collects the metrics of `missing` (catalogue ids) on chip `c` (nullptr: a chip the catalogue
 // does not know, asked for by the ids): the chip's own names of each for --metrics, and --section for

@@ -79,6 +79,9 @@ struct finding {
     bool removes_launch = false;
     bool changes_work = false;   // the fix changes work (bytes, instructions, FLOPs), not only latency
     bool keeps_latency = false;  // the fix removes one waste and leaves the kernel's latency as it is
+    // A finding about a run of kernels the counters cannot tell from variants of one operation:
+    // ranked after every finding of the kernel itself (fusion.cpp).
+    bool below_kernel_findings = false;
 };
 
 struct diagnosis {

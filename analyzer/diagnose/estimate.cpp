@@ -31,13 +31,12 @@ std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu, 
     return top;
 }
 
-// The time after `changed` replaces part of `work`: the largest floor of the result, and for a fix
-// that keeps the kernel's latency, the current time scaled by what is left of the limiter's work.
+// The time after a fix that leaves `after` (work per resource, ns at raw peak): the largest floor of
+// it at the practical shares, and for a fix that keeps the kernel's latency, the current time scaled
+// by what is left of the limiter's work.
 estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const std::map<resource, double>& work,
-                            const std::map<resource, double>& changed, bool keeps_latency, double at_least, bool removes_launch) {
+                            const std::map<resource, double>& after, bool keeps_latency, double at_least, bool removes_launch) {
     estimate_outcome out;
-    std::map<resource, double> after = work;
-    for (const auto& [r, ns] : changed) after[r] = ns;
     for (const auto& [id, ns] : after) {
         const double t = ns / practical_of(k, gpu, id);
         if (t > out.after_ns) {
@@ -53,7 +52,7 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
         const resource limiter = top.value_or(resource::sm);
         const double before = top && work.count(limiter) ? work.at(limiter) : 0.0;
         if (before > 0) {
-            const double left = after[limiter] / before;
+            const double left = (after.count(limiter) ? after.at(limiter) : before) / before;
             const double pressure = std::min(1.0, before / practical_of(k, gpu, limiter) / k.roof.duration_ns);
             const bool bounded = k.verdict.bound == bound::memory || k.verdict.bound == bound::compute;
             double kept = k.roof.duration_ns;
@@ -80,12 +79,21 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
     return out;
 }
 
+bool is_memory_level(resource r) { return info(r).kind == resource_kind::memory; }
+
 }  // namespace
 
 std::map<resource, double> current_work(const kernel_roofline& k) {
     std::map<resource, double> w;
     for (const auto& r : k.resources)
         if (info(r.id).in_floor) w[r.id] = r.utilisation * k.duration_ns;
+    return w;
+}
+
+std::map<resource, double> useful_work(const kernel_roofline& k) {
+    std::map<resource, double> w;
+    for (const auto& r : k.resources)
+        if (info(r.id).in_floor) w[r.id] = r.useful * k.duration_ns;
     return w;
 }
 
@@ -117,15 +125,27 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
         if (!v) return;
         at_least = std::max(0.0, *v);
     }
-    const estimate_outcome out = time_after(k, gpu, work, changed, spec.keeps_latency, at_least, spec.removes_launch);
+    // What the fix leaves on every resource (one meaning per resource: busy work now, useful work the
+    // least any fix of its kind leaves; fix_kind in rule_tree.hpp).
+    const std::map<resource, double> useful = useful_work(k.roof);
+    std::map<resource, double> left = work;
+    if (spec.kind == fix_kind::restructures)
+        for (const auto& [r, ns] : useful)
+            if (is_memory_level(r) || info(r).precision) left[r] = std::min(left[r], ns);
+    for (const auto& [r, ns] : changed) {
+        left[r] = ns;
+        // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
+        if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r)) left[r] = std::max(ns, std::min(useful.at(r), work[r]));
+    }
+    const estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
     // The time after the fix is the largest floor of what it leaves: a resource the capture has no
     // counter for may hold a larger one than any measured, and a waste-removal fix keeps the kernel's
     // latency only as the verdict says. Where either may change the answer, the estimate is not decided.
     std::vector<std::string> open;
     for (const auto& u : k.roof.unmeasured)
         if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns) open.insert(open.end(), u.missing.begin(), u.missing.end());
-    if (spec.keeps_latency && !k.verdict.decided()) open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
-    if (!open.empty() || (spec.keeps_latency && k.verdict.bound == bound::unknown)) {
+    if (spec.keeps_latency() && !k.verdict.decided()) open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
+    if (!open.empty() || (spec.keeps_latency() && k.verdict.bound == bound::unknown)) {
         if (missing) missing->insert(missing->end(), open.begin(), open.end());
         return;
     }
@@ -133,11 +153,11 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     if (duration <= 0 || out.after_ns <= 0) return;
     // A fix never makes a kernel slower.
     const double after = std::min(out.after_ns, duration);
-    f.changed_work = std::move(changed);
+    f.changed_work = std::move(left);
     f.at_least_ns = at_least;
     f.removes_launch = spec.removes_launch;
-    f.changes_work = !spec.changes.empty();
-    f.keeps_latency = spec.keeps_latency;
+    f.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
+    f.keeps_latency = spec.keeps_latency();
     f.est_time_after_ns = after;
     f.est_speedup = duration / after;
     f.est_time_saved_ns = duration - after;
@@ -145,15 +165,16 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
 }
 
 estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes) {
-    std::map<resource, double> least;
+    const std::map<resource, double> work = current_work(k.roof);
+    std::map<resource, double> least = work;
     bool removes_launch = false, only_work_fixes = true;
     for (const finding* f : fixes) {
         removes_launch = removes_launch || f->removes_launch;
         only_work_fixes = only_work_fixes && f->keeps_latency;
-        for (const auto& [r, ns] : f->changed_work) least[r] = least.count(r) ? std::min(least[r], ns) : ns;
+        for (const auto& [r, ns] : f->changed_work) least[r] = std::min(least.count(r) ? least[r] : ns, ns);
     }
     // With a fix among them that closes the gap, the floors are what is left.
-    return time_after(k, gpu, current_work(k.roof), least, only_work_fixes, 0.0, removes_launch);
+    return time_after(k, gpu, work, least, only_work_fixes, 0.0, removes_launch);
 }
 
 }  // namespace roofline::rules

@@ -21,6 +21,8 @@ namespace roofline::rules {
 // Work per resource as time at raw peak (ns): busy share x duration, for the resources that carry
 // a floor.
 std::map<resource, double> current_work(const kernel_roofline& k);
+// Useful work per resource (ns at raw peak): useful share x duration, the least a fix can leave.
+std::map<resource, double> useful_work(const kernel_roofline& k);
 
 struct estimate_outcome {
     double after_ns = 0.0;

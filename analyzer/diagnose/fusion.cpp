@@ -16,9 +16,23 @@ bool passes_buffer(const kernel_result& from, const kernel_result& to) {
     if (from.group.launches != to.group.launches || from.group.grid_size != to.group.grid_size ||
         from.group.block_size != to.group.block_size)
         return false;
-    auto written = from.roof.bytes_dram_written, read = to.roof.bytes_dram_read;
+    auto written = from.roof.bytes_dram_owed_write ? from.roof.bytes_dram_owed_write : from.roof.bytes_dram_written;
+    auto read = to.roof.bytes_dram_read;
     if (!written || !read || *written <= 0 || *read <= 0) return false;
     return std::abs(*read - *written) <= fusion_text::same_buffer_tolerance * *written;
+}
+
+bool close(double a, double b) { return std::abs(a - b) <= fusion_text::same_buffer_tolerance * std::max(a, b); }
+
+// Variants of one operation (several implementations captured side by side, the normal way to compare
+// them) read about the same bytes as each other and write about the same bytes as each other. A chain
+// of passes over one buffer can look the same (each reads what the last wrote, of the same size): the
+// counters cannot tell them apart, so such a run is named, but below every finding of its own kernel.
+bool look_like_variants(const kernel_result& a, const kernel_result& b) {
+    auto ra = a.roof.bytes_dram_read, rb = b.roof.bytes_dram_read;
+    auto wa = a.roof.bytes_dram_owed_write ? a.roof.bytes_dram_owed_write : a.roof.bytes_dram_written;
+    auto wb = b.roof.bytes_dram_owed_write ? b.roof.bytes_dram_owed_write : b.roof.bytes_dram_written;
+    return ra && rb && wa && wb && close(*ra, *rb) && close(*wa, *wb);
 }
 
 evidence_value label(const char* text, double v) { return {text, v, value_type::number, true}; }
@@ -33,18 +47,24 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
         names += (names.empty() ? "" : " + ") + short_name(kernels[k]->group.name);
         // The buffer passed from k to k+1 is written once and read once: both trips go.
         if (k < j)
-            kept_on_chip += 2.0 * std::min(*kernels[k]->roof.bytes_dram_written, *kernels[k + 1]->roof.bytes_dram_read);
+            kept_on_chip += 2.0 * std::min(kernels[k]->roof.bytes_dram_owed_write.value_or(*kernels[k]->roof.bytes_dram_written), *kernels[k + 1]->roof.bytes_dram_read);
     }
     finding f;
     f.id = fusion_text::id;
     f.tree = "workload";
     f.node = fusion_text::id;
     f.title = fusion_text::title;
-    f.explain = "The next " + std::to_string(j - i) + " kernel(s) (" + names +
+    bool variants = false;
+    for (std::size_t k = i; k < j; ++k) variants = variants || look_like_variants(*kernels[k], *kernels[k + 1]);
+    f.below_kernel_findings = variants;
+    f.explain = "A hypothesis: the next " + std::to_string(j - i) + " kernel(s) (" + names +
                 ") run right after this one on the same grid, each bound by DRAM, and each reads about as many bytes as the one before "
-                "wrote: the shape of a chain of passes over one buffer. If each does read the previous one's output (the counters cannot "
-                "tell; the source can), one fused kernel keeps the intermediates in registers and only the first read and the last "
-                "write touch DRAM. The estimate is for the whole run of kernels.";
+                "wrote: the shape of a chain of passes over one buffer. Nsight Compute does not see data flow: if each does read the "
+                "previous one's output (the source can tell), one fused kernel keeps the intermediates in registers and only the first "
+                "read and the last write touch DRAM. The estimate is for the whole run of kernels." +
+                std::string(variants ? " These kernels also read as many bytes as each other and write as many as each other, as "
+                                       "implementations of one operation captured side by side do: ranked after this kernel's own findings."
+                                     : "");
     f.evidence = {label("kernels in the run", double(j - i + 1)), label("DRAM bytes of the run", chain_bytes),
                   label("DRAM bytes through the intermediate buffers (written once, read once)", kept_on_chip),
                   label("time of the run (ns)", chain_ns)};

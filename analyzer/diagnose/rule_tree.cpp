@@ -11,6 +11,22 @@
 #include <set>
 
 namespace roofline::rules {
+
+const char* name(fix_kind k) {
+    switch (k) {
+        case fix_kind::removes_waste:
+            return "removes_waste";
+        case fix_kind::moves_work:
+            return "moves_work";
+        case fix_kind::restructures:
+            return "restructures";
+        case fix_kind::adds_parallelism:
+            return "adds_parallelism";
+        case fix_kind::regrids:
+            return "regrids";
+    }
+    return "adds_parallelism";
+}
 namespace {
 
 constexpr int max_tree_depth = 32;
@@ -117,12 +133,28 @@ private:
         }
         if (j.contains("at_least"))
             e.at_least = expr(text(j, "at_least", where + " estimate"), where, "estimate.at_least", value_type::number);
+        e.kind = e.changes.empty() ? fix_kind::adds_parallelism : fix_kind::moves_work;
+        if (j.contains("fix")) {
+            const auto& k = j["fix"];
+            const std::string given = k.is_string() ? k.get<std::string>() : k.dump();
+            bool known = false;
+            for (fix_kind f : {fix_kind::removes_waste, fix_kind::moves_work, fix_kind::restructures, fix_kind::adds_parallelism,
+                               fix_kind::regrids})
+                if (given == name(f)) {
+                    e.kind = f;
+                    known = true;
+                }
+            if (!known)
+                fail(where, "\"estimate.fix\": " + k.dump() +
+                                " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism, regrids)");
+        }
+        // The older spelling of removes_waste.
         if (j.contains("keeps_latency")) {
             if (!j["keeps_latency"].is_boolean()) fail(where, "\"estimate.keeps_latency\": expected true or false");
-            e.keeps_latency = j["keeps_latency"].get<bool>();
-            if (e.keeps_latency && e.changes.empty())
-                fail(where, "\"estimate.keeps_latency\" needs \"changes\": a fix that changes no work cannot keep the latency and gain");
+            if (j["keeps_latency"].get<bool>()) e.kind = fix_kind::removes_waste;
         }
+        if ((e.kind == fix_kind::removes_waste || e.kind == fix_kind::moves_work) && e.changes.empty())
+            fail(where, std::string("\"estimate.fix\": ") + name(e.kind) + " needs \"changes\": the work it removes or moves");
         if (j.contains("removes_launch")) {
             if (!j["removes_launch"].is_boolean()) fail(where, "\"estimate.removes_launch\": expected true or false");
             e.removes_launch = j["removes_launch"].get<bool>();

@@ -25,6 +25,18 @@ struct work_change {
     expression amount;
 };
 
+// What a fix does, and so what the time after it is bounded by (estimate.cpp):
+//   removes_waste     takes waste (excess sectors, conflicts, replays, idle lanes) off the units it
+//                     names; never below their useful work, and the kernel keeps its latency;
+//   moves_work        moves work to another unit (CUDA cores -> tensor cores, FP64 -> FP32, DRAM ->
+//                     on chip); the time falls to the floors of the work after the move;
+//   restructures      a new mapping of work to threads: every memory level and precision falls to its
+//                     compulsory (useful) work unless the fix names it; instructions stay unless named;
+//   adds_parallelism  more bytes in flight, more warps: the work stays, the time falls to its floors;
+//   regrids           a new grid (more blocks, whole waves): as adds_parallelism.
+enum class fix_kind { removes_waste, moves_work, restructures, adds_parallelism, regrids };
+const char* name(fix_kind k);
+
 // How a finding's gain is estimated (rules/README.md, "Gain estimates"): the fix changes the
 // work listed in `changes`, and everything else stays. The time after the fix is the largest floor
 // of the changed work at the practical shares, never under `at_least` (a bound of the fix's own)
@@ -34,11 +46,12 @@ struct estimate_spec {
     std::vector<work_change> changes;
     std::optional<expression> at_least;
     bool removes_launch = false;
-    // true for a fix that removes one kind of waste from a unit and leaves the kernel as it is
-    // otherwise: the kernel keeps its present latency exposure, so the time scales with what is left
-    // of the current limiter's work (a fix to a unit that does not limit buys nothing). false (the
-    // default) for a fix that restructures the kernel or hides latency: the time falls to the floors.
-    bool keeps_latency = false;
+    // What the fix does to the kernel (rules/README.md, "Gain estimates"); "fix" in the file.
+    fix_kind kind = fix_kind::adds_parallelism;
+    // A fix that removes one kind of waste from a unit and leaves the kernel as it is otherwise: the
+    // kernel keeps its present latency exposure, so the time scales with what is left of the current
+    // limiter's work (a fix to a unit that does not limit buys nothing).
+    bool keeps_latency() const { return kind == fix_kind::removes_waste; }
 };
 
 struct rule_node {
