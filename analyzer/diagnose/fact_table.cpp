@@ -177,6 +177,18 @@ std::vector<fact> shape_facts() {
          [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(double(k.group.launches)); }},
         {"grid_blocks", value_type::number, "launch__grid_size",
          [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.grid_blocks, "launch__grid_size"); }},
+        {"warp_lanes_launched", value_type::number,
+         "threads per warp the block shape launches: block threads / ceil(block threads / 32); 32 for blocks of whole warps, 16 "
+         "for a 4 x 4 block (lanes a launch never fills are not divergence)",
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             if (!k.group.block_size || k.group.block_size->count() <= 0) {
+                 fact_value unknown;
+                 unknown.missing = {"launch__block_size"};
+                 return unknown;
+             }
+             const double threads = double(k.group.block_size->count());
+             return threads / std::ceil(threads / 32.0);
+         }},
         {"waves", value_type::number, "launch__waves_per_multiprocessor",
          [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.waves, "launch__waves_per_multiprocessor"); }},
         {"sm_count", value_type::number, "SMs on the GPU",

@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "models/classify.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -151,7 +152,10 @@ std::vector<opportunity> opportunities(const analysis& a) {
     std::vector<opportunity> out;
     for (std::size_t i = 0; i < a.kernels.size(); ++i)
         for (const auto& f : a.kernels[i].diagnosis.findings)
-            if (f.est_time_saved_combined_ns && *f.est_time_saved_combined_ns > 0) out.push_back({i, &f});
+            // A gain within run-to-run noise is no opportunity (rules/README.md, "Ranking").
+            if (f.est_time_saved_combined_ns && *f.est_time_saved_combined_ns > 0 && f.est_speedup &&
+                *f.est_speedup >= 1.0 + run_to_run_noise)
+                out.push_back({i, &f});
     std::stable_sort(out.begin(), out.end(), [](const opportunity& x, const opportunity& y) {
         return *x.finding->est_time_saved_combined_ns > *y.finding->est_time_saved_combined_ns;
     });
