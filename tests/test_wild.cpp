@@ -2,6 +2,7 @@
 // written before the engine saw the captures, the estimates against the measured gains of the
 // progressions, and properties every diagnosis must have on every capture in the repository.
 #include "analyzer/diagnose/kernel_facts.hpp"
+#include "models/classify.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -107,7 +108,8 @@ TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
 TEST_CASE("properties of every diagnosis on every capture in the repository") {
     namespace fs = std::filesystem;
     std::size_t kernels = 0, files = 0;
-    for (const char* dir : {"examples/h100", "examples/h200", "examples/wild"}) {
+    for (const char* dir : {"examples/h100", "examples/h200", "examples/h200/forms", "examples/h100/metric_plan", "examples/wild",
+                            "examples/steps"}) {
         for (const auto& entry : fs::directory_iterator(source_path(dir))) {
             const std::string name = entry.path().filename().string();
             // Not analysed alone: a session page has no metrics, and the counter check is a --metrics
@@ -138,12 +140,53 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                     // No estimate beats a floor its fix leaves: every resource it does not change
                     // still needs its busy work at its practical share.
                     for (const auto& r : k.roof.resources) {
-                        if (!roofline::info(r.id).in_floor || f.changed_work.count(r.id)) continue;
-                        const double floor = std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
+                        if (!roofline::info(r.id).in_floor) continue;
                         CAPTURE(r.id);
-                        CHECK(*f.est_time_after_ns >= floor * (1.0 - 1e-9));
+                        if (!f.changed_work.count(r.id)) {
+                            const double floor = std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
+                            CHECK(*f.est_time_after_ns >= floor * (1.0 - 1e-9));
+                        }
+                        // No estimate above the compulsory floor its fix leaves: DRAM's bytes (read + the writes
+                        // the stores owe) and each precision's FLOPs, at their practical shares, unless the fix
+                        // itself moves them (fewer DRAM bytes, FLOPs onto tensor cores).
+                        const auto& info = roofline::info(r.id);
+                        if (r.id == roofline::resource::dram || info.precision) {
+                            const double left = f.changed_work.count(r.id) ? std::min(f.changed_work.at(r.id), r.useful * k.roof.duration_ns)
+                                                                           : r.useful * k.roof.duration_ns;
+                            CHECK(*f.est_time_after_ns >= std::min(k.roof.duration_ns, left / r.practical) * (1.0 - 1e-9));
+                        }
                     }
+                    // No finding whose fix gains less than run-to-run noise is an opportunity.
+                    if (f.id != "near-roof" && f.tree != "catch-all") CHECK(*f.est_speedup >= 1.0 + roofline::run_to_run_noise);
+                    // issue-bound's instructions are overhead, not the operation: the estimate keeps the XU's
+                    // transcendentals and the FLOPs.
+                    if (f.id == "issue-bound")
+                        if (const auto* xu = k.roof.find(roofline::resource::pipe_xu))
+                            CHECK(*f.est_time_after_ns >= std::min(k.roof.duration_ns, xu->utilisation * k.roof.duration_ns) * (1.0 - 1e-9));
                 }
+                // No small grid while every SM has a block; its gain never above the SM ratio.
+                for (const auto& f : k.diagnosis.findings)
+                    if (f.id == "small-grid") {
+                        CHECK(k.shape.grid_blocks < k.shape.sm_count);
+                        if (f.est_speedup) CHECK(*f.est_speedup <= k.shape.sm_count / k.shape.grid_blocks * (1.0 + 1e-9));
+                    }
+                // issue-bound only where issue slots or a non-FLOP pipe limit, never on tensor work.
+                for (const auto& f : k.diagnosis.findings)
+                    if (f.id == "issue-bound") {
+                        CHECK(facts("limiter_tensor").value().value_or(1.0) == 0.0);
+                        const bool issue = facts("pressure_issue").value().value_or(0.0) >= 0.6;
+                        const bool pipe = k.verdict.bound == roofline::bound::compute && k.verdict.limiter &&
+                                          roofline::info(*k.verdict.limiter).pipe;
+                        CHECK((issue || pipe));
+                    }
+                // No tensor advice to a kernel whose tensor work is on its precision's roof.
+                const bool tensor_on_roof = facts("mma").value().value_or(0.0) == 1.0 && facts("tensor_share").value().value_or(0.0) >= 0.8;
+                if (tensor_on_roof)
+                    for (const auto& f : k.diagnosis.findings) {
+                        CHECK(f.id != "tensor-underused");
+                        CHECK(f.id != "cuda-core-matmul");
+                        for (const auto& fix : f.fixes) CHECK(std::string(fix).find("on tensor cores") == std::string::npos);
+                    }
                 // Savings on one kernel overlap: together they stay within its time.
                 CHECK(combined <= k.roof.duration_ns * (1.0 + 1e-9));
                 // near-roof ("look elsewhere") never stands beside a larger promise.

@@ -153,7 +153,10 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     if (duration <= 0 || out.after_ns <= 0) return;
     // A fix never makes a kernel slower.
     const double after = std::min(out.after_ns, duration);
-    f.changed_work = std::move(left);
+    // What the fix changes: the resources whose work it leaves different from what they are busy with now.
+    f.changed_work.clear();
+    for (const auto& [r, ns] : left)
+        if (!work.count(r) || ns != work.at(r)) f.changed_work[r] = ns;
     f.at_least_ns = at_least;
     f.removes_launch = spec.removes_launch;
     f.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
