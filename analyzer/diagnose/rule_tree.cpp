@@ -144,9 +144,12 @@ private:
                     e.kind = f;
                     known = true;
                 }
-            if (!known)
-                fail(where, "\"estimate.fix\": " + k.dump() +
-                                " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism, regrids)");
+            if (!known) {
+                auto [line, column] = k.is_string() ? locate(text_, node_id_, given) : std::pair<std::size_t, std::size_t>{0, 0};
+                fail(where,
+                     "\"estimate.fix\": " + k.dump() + " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism, regrids)",
+                     line, column);
+            }
         }
         // The older spelling of removes_waste.
         if (j.contains("keeps_latency")) {
