@@ -125,6 +125,7 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
         }
     }
     if (j.contains("min_kernel_ns")) s.min_kernel_ns = number(j, "min_kernel_ns", file);
+    if (j.contains("same_line_atomic_cycles")) s.same_line_atomic_cycles = number(j, "same_line_atomic_cycles", file);
     if (j.contains("notes") && j["notes"].is_string()) s.notes = j["notes"].get<std::string>();
     return s;
 }

@@ -61,6 +61,10 @@ struct gpu_spec {
     // The shortest a kernel launch lasts on this GPU under ncu (an empty grid's duration): no fix
     // that keeps a kernel a kernel gets it under this. Optional.
     sourced_number min_kernel_ns;
+    // L2 cycles one global atomic takes when the next one waits for it: atomics to one line run one after
+    // another in the slice that owns it. Optional: without it the engine takes ncu's peak of one per cycle
+    // (lts__t_sectors_srcunit_tex_op_red.avg.peak_sustained), a lower bound.
+    sourced_number same_line_atomic_cycles;
     std::string notes;
 };
 

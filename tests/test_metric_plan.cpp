@@ -318,6 +318,7 @@ TEST_CASE("a capture made with the plan gives every kernel the bound, limiter an
         {"examples/h100/metric_plan/plan_torch.csv", "examples/h100/torch_ops_raw.csv"},
         {"examples/h100/metric_plan/plan_pairs.csv", "examples/h100/pairs_raw.csv"},
     };
+    const std::string old_plan = read_text(source_path("examples/h100/metric_plan/metrics.txt"));
     for (const auto& [planned, full] : twins) {
         CAPTURE(planned);
         const auto p = analyze_file(source_path(planned), {}), f = analyze_file(source_path(full), {});
@@ -331,7 +332,17 @@ TEST_CASE("a capture made with the plan gives every kernel the bound, limiter an
             ++compared;
             CHECK(verdict_text(same->verdict) == verdict_text(k.verdict));
             REQUIRE(same->diagnosis.findings.empty() == k.diagnosis.findings.empty());
-            if (!k.diagnosis.findings.empty()) CHECK(same->diagnosis.findings.front().id == k.diagnosis.findings.front().id);
+            if (k.diagnosis.findings.empty()) continue;
+            if (same->diagnosis.findings.front().id == k.diagnosis.findings.front().id) continue;
+            // These captures hold the plan of 2026-11-22 (metrics.txt beside them). Where today's rules read a
+            // counter that plan did not collect (the atomic chain's, issue 23), the first finding is provisional:
+            // the diagnosis says what it could not decide, and every metric it names is one that plan lacks.
+            CHECK_FALSE(same->diagnosis.undecided.empty());
+            CHECK_FALSE(same->diagnosis.missing_metrics.empty());
+            for (const auto& m : same->diagnosis.missing_metrics) {
+                CAPTURE(m);
+                CHECK(old_plan.find(m) == std::string::npos);
+            }
         }
         CHECK(compared == f.kernels.size());
     }

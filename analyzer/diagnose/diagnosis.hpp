@@ -76,6 +76,7 @@ struct finding {
     // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
     std::map<resource, double> changed_work;
     double at_least_ns = 0.0;
+    double atomic_chain_ns = 0.0;  // the same-line atomic chain this fix leaves (0 where it removes it)
     bool removes_launch = false;
     bool changes_work = false;   // the fix changes work (bytes, instructions, FLOPs), not only latency
     bool keeps_latency = false;  // the fix removes one waste and leaves the kernel's latency as it is

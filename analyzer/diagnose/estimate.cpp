@@ -137,7 +137,15 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
         // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
         if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r)) left[r] = std::max(ns, std::min(useful.at(r), work[r]));
     }
-    const estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
+    estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
+    // Atomics to one L2 line run one after another: a fix that keeps them cannot beat their chain.
+    double chain = 0.0;
+    if (!spec.removes_atomics)
+        if (auto c = facts("atomic_chain_ns").value()) chain = *c;
+    if (chain > out.after_ns) {
+        out.after_ns = chain;
+        out.binds_after = "the atomics on one L2 line (atomic_chain_ns)";
+    }
     // The time after the fix is the largest floor of what it leaves: a resource the capture has no
     // counter for may hold a larger one than any measured, and a waste-removal fix keeps the kernel's
     // latency only as the verdict says. Where either may change the answer, the estimate is not decided.
@@ -158,6 +166,7 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     for (const auto& [r, ns] : left)
         if (!work.count(r) || ns != work.at(r)) f.changed_work[r] = ns;
     f.at_least_ns = at_least;
+    f.atomic_chain_ns = chain;
     f.removes_launch = spec.removes_launch;
     f.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
     f.keeps_latency = spec.keeps_latency();
@@ -171,13 +180,20 @@ estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, con
     const std::map<resource, double> work = current_work(k.roof);
     std::map<resource, double> least = work;
     bool removes_launch = false, only_work_fixes = true;
+    double chain = fixes.empty() ? 0.0 : fixes.front()->atomic_chain_ns;
     for (const finding* f : fixes) {
+        chain = std::min(chain, f->atomic_chain_ns);
         removes_launch = removes_launch || f->removes_launch;
         only_work_fixes = only_work_fixes && f->keeps_latency;
         for (const auto& [r, ns] : f->changed_work) least[r] = std::min(least.count(r) ? least[r] : ns, ns);
     }
     // With a fix among them that closes the gap, the floors are what is left.
-    return time_after(k, gpu, work, least, only_work_fixes, 0.0, removes_launch);
+    estimate_outcome out = time_after(k, gpu, work, least, only_work_fixes, 0.0, removes_launch);
+    if (chain > out.after_ns) {
+        out.after_ns = chain;
+        out.binds_after = "the atomics on one L2 line (atomic_chain_ns)";
+    }
+    return out;
 }
 
 }  // namespace roofline::rules

@@ -158,6 +158,41 @@ fact_value mma_ran(const kernel_result& k) {
 
 std::optional<double> number(const kernel_result& k, const char* id) { return k.group.numbers.find(id); }
 
+// Global atomics and the L2 lines they hit (atomic_chain_ns).
+struct atomic_count {
+    fact_value requests, lines;
+};
+atomic_count atomic_counts(const kernel_result& k) {
+    static const char* ops[] = {"red", "atom_dot_alu", "atom_dot_cas"};
+    double requests = 0.0, misses = 0.0;
+    std::vector<std::string> missing;
+    for (const char* op : ops) {
+        const std::string r = std::string("lts__t_requests_srcunit_tex_op_") + op + ".sum";
+        const std::string m = std::string("lts__t_sectors_srcunit_tex_op_") + op + "_lookup_miss.sum";
+        if (auto v = number(k, r.c_str())) requests += *v; else missing.push_back(r);
+        if (auto v = number(k, m.c_str())) misses += *v; else missing.push_back(m);
+    }
+    if (!missing.empty()) {
+        fact_value unknown;
+        unknown.missing = missing;
+        return {unknown, unknown};
+    }
+    return {requests, std::max(1.0, misses)};
+}
+
+fact_value atomic_chain_ns(const kernel_result& k, const gpu_spec& g) {
+    const atomic_count c = atomic_counts(k);
+    const auto requests = c.requests.value(), lines = c.lines.value();
+    if (!requests || !lines) return c.requests;
+    auto clock = number(k, "lts__cycles_elapsed.avg.per_second");
+    if (!clock || *clock <= 0) {
+        fact_value unknown;
+        unknown.missing = {"lts__cycles_elapsed.avg.per_second"};
+        return unknown;
+    }
+    return *requests / *lines * g.same_line_atomic_cycles.value.value_or(1.0) / *clock * 1e9;
+}
+
 fact_value undecided(std::vector<std::string> missing) { return fact_value::between(0.0, 1.0, std::move(missing)); }
 
 fact_value roof_between(const kernel_result& k, double lo, double hi) { return fact_value::between(lo, hi, k.roof.missing_metrics()); }
@@ -246,6 +281,19 @@ std::vector<fact> roofline_facts() {
              v.missing = missing_of(k, resource::dram);
              return v;
          }},
+        {"atomic_requests", value_type::number,
+         "global atomics and reductions the SMs sent to L2 (lts__t_requests_srcunit_tex_op_{red,atom_dot_alu,atom_dot_cas}.sum)",
+         [](const kernel_result& k, const gpu_spec&) { return atomic_counts(k).requests; }},
+        {"atomic_lines", value_type::number,
+         "the L2 lines those atomics hit, at least 1: their L2 lookup misses, since ncu flushes the caches before each pass "
+         "(lts__t_sectors_srcunit_tex_op_{red,atom_dot_alu,atom_dot_cas}_lookup_miss.sum)",
+         [](const kernel_result& k, const gpu_spec&) { return atomic_counts(k).lines; }},
+        {"atomic_chain_ns", value_type::number,
+         "the time the atomics on one line take one after another, at the mean number per line: atomic_requests / atomic_lines x "
+         "the GPU's same_line_atomic_cycles (hwspecs; 1, ncu's peak, where unmeasured) / the L2 clock "
+         "(lts__cycles_elapsed.avg.per_second). Atomics to one line run in the slice that owns it, each after the last: no fix "
+         "that keeps them is faster",
+         [](const kernel_result& k, const gpu_spec& g) { return atomic_chain_ns(k, g); }},
         {"min_kernel_ns", value_type::number, "the shortest a launch lasts on this GPU (hwspecs min_kernel_ns; 0 where unknown)",
          [](const kernel_result&, const gpu_spec& s) { return std::optional<double>(s.min_kernel_ns.value.value_or(0.0)); }},
         {"mma", value_type::boolean,

@@ -158,6 +158,10 @@ private:
         }
         if ((e.kind == fix_kind::removes_waste || e.kind == fix_kind::moves_work) && e.changes.empty())
             fail(where, std::string("\"estimate.fix\": ") + name(e.kind) + " needs \"changes\": the work it removes or moves");
+        if (j.contains("removes_atomics")) {
+            if (!j["removes_atomics"].is_boolean()) fail(where, "\"estimate.removes_atomics\": expected true or false");
+            e.removes_atomics = j["removes_atomics"].get<bool>();
+        }
         if (j.contains("removes_launch")) {
             if (!j["removes_launch"].is_boolean()) fail(where, "\"estimate.removes_launch\": expected true or false");
             e.removes_launch = j["removes_launch"].get<bool>();

@@ -46,6 +46,9 @@ struct estimate_spec {
     std::vector<work_change> changes;
     std::optional<expression> at_least;
     bool removes_launch = false;
+    // The fix takes the global atomics off their one line (per-block partials, a second pass): the
+    // same-line chain (atomic_chain_ns) no longer bounds the time after it. Every other fix keeps it.
+    bool removes_atomics = false;
     // What the fix does to the kernel (rules/README.md, "Gain estimates"); "fix" in the file.
     fix_kind kind = fix_kind::adds_parallelism;
     // A fix that removes one kind of waste from a unit and leaves the kernel as it is otherwise: the
