@@ -461,3 +461,32 @@ TEST_CASE("--version is in the help; every help page has an example and the exit
         CHECK(help.out.find("  2  bad input") != std::string::npos);
     }
 }
+
+TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way: replaced, never an internal error") {
+    // A name with a byte that is no UTF-8 (0xFF): analyze handled it; diff, project and triage ended in
+    // "internal error" (exit 3) before they shared one JSON writer (json_text in report/json_number.hpp).
+    std::string capture = read_text(source_path("examples/h100/diff/before.csv"));
+    const auto at = capture.find("fill(float *");
+    REQUIRE(at != std::string::npos);
+    capture[at] = char(0xFF);
+    const auto csv = temp_path("latin1.csv");
+    std::ofstream(csv, std::ios::binary) << capture;
+    std::string summary = read_text(source_path("tests/data/nsys/old_gpukernsum.csv"));
+    summary[summary.find("sgemm_128x64_nn")] = char(0xFF);
+    const auto nsys = temp_path("latin1_kern_sum.csv");
+    std::ofstream(nsys, std::ios::binary) << summary;
+    const std::vector<std::vector<std::string>> runs = {
+        {"analyze", csv.string(), "--format", "json"},
+        {"diff", csv.string(), csv.string(), "--format", "json"},
+        {"project", csv.string(), "--to", "h200", "--format", "json"},
+        {"triage", nsys.string(), "--format", "json"}};
+    for (const auto& args : runs) {
+        CAPTURE(args[0]);
+        const auto r = run_cli(args);
+        CHECK(r.rc == 0);
+        CHECK_NOTHROW((void)nlohmann::json::parse(r.out));  // valid JSON
+        CHECK(r.out.find("\xEF\xBF\xBD") != std::string::npos);  // U+FFFD where the byte was
+    }
+    std::filesystem::remove(csv);
+    std::filesystem::remove(nsys);
+}

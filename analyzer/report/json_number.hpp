@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <system_error>
 
 namespace roofline {
@@ -25,6 +26,13 @@ Json json_number(double v) {
     if (ec == std::errc()) std::from_chars(buf, end, r);
     if (std::fabs(r) < exact && r == std::floor(r)) return static_cast<std::int64_t>(r);
     return r;
+}
+
+// How every JSON output is written out: two-space indent, and bytes that are not UTF-8 (a kernel name
+// from a capture, a path) replaced by U+FFFD rather than thrown on. One function for every command.
+template <class Json>
+std::string json_text(const Json& j) {
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace roofline

@@ -210,7 +210,7 @@ std::string json(const prediction& p) {
     j["gpus"] = gpus;
     j["assumptions"] = op_floor_assumptions();
     j["notes"] = c.notes;
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 }  // namespace

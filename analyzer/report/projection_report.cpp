@@ -127,7 +127,7 @@ std::string json(const analysis& a, const workload_projection& w) {
                       {"resources", res}});
     }
     j["kernels"] = ks;
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 // Pads to at least `width` characters, on the left for numbers.

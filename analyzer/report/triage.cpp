@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
 
 #include <nlohmann/json.hpp>
@@ -272,7 +273,7 @@ std::string triage_json(const triage_plan& t) {
                             {"analyze_shell", c.analyze_shell}});
     j["commands"] = commands;
     j["notes"] = triage_notes(t);
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 }  // namespace roofline

@@ -1,8 +1,9 @@
 #include "analyzer/validate/calibrate.hpp"
 
-#include "analyzer/base/format.hpp"
 #include "analyzer/base/embedded.hpp"
+#include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
 #include "models/classify.hpp"
@@ -163,7 +164,7 @@ std::string calibrated_spec(const pairs_report& r, const std::vector<practical_s
         if (!shares.is_object()) shares = nlohmann::ordered_json::object();
         const nlohmann::ordered_json fitted = practical_fraction_json(fit, dir);
         for (const auto& e : fitted.items()) shares[e.key()] = e.value();
-        return spec.dump(2) + "\n";
+        return json_text(spec);
     }
     throw input_error(error_code::unknown_gpu, dir, 0, 0,
                       "--spec-out: the capture's GPU (" + r.gpu_name + ") has no shipped spec file to calibrate; add one to hwspecs/ first");

@@ -222,7 +222,7 @@ std::string render_diff_json(const capture_diff& d) {
                  {"failures", d.gate_failures}}},
                {"matching", {{"matched", d.matched}, {"gone", d.gone}, {"new", d.added}, {"ambiguous_keys", d.ambiguous_keys}}},
                {"kernels", kernels}};
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t width) {
