@@ -42,9 +42,9 @@ py=$(command -v /usr/bin/python3 || command -v python3)  # Debian's, where pytho
                 awk -v f="$f" -v t="$1" -v s="$size" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" \
                     'BEGIN { printf "| %s | %.0f | %s | %.2f | %.2f | %.1f | %.1f |\n", f, s / 1048576, t, w, u + y, s / 1048576 / (w > 0 ? w : 0.01), r / 1024 }'
             }
-            row "roofline analyze --threads 1 (json)" "$(median3 "$build/roofline" analyze "$path" --threads 1 --format json -o "$work/out.json")"
-            row "roofline analyze (json)" "$(median3 "$build/roofline" analyze "$path" --format json -o "$work/out.json")"
-            row "roofline analyze (markdown + chart)" "$(median3 "$build/roofline" analyze "$path" -o "$work/out.md")"
+            row "roofline analyze --threads 1 (json)" "$(median3 "$build/roofline" analyze "$path" --threads 1 --format json -o "$work/out.json" -f)"
+            row "roofline analyze (json)" "$(median3 "$build/roofline" analyze "$path" --format json -o "$work/out.json" -f)"
+            row "roofline analyze (markdown + chart)" "$(median3 "$build/roofline" analyze "$path" -o "$work/out.md" -f)"
             if "$py" -c "import pandas" 2>/dev/null; then
                 skip=$([ "${f#details}" = "$f" ] && echo "skiprows=[1]," || echo "")
                 row "pandas read_csv" "$(measure "$py" -c "import pandas; pandas.read_csv('$path', $skip low_memory=False)")"

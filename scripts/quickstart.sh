@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh tool
 build/roofline analyze examples/h100/kernels_raw.csv --format terminal
-build/roofline analyze examples/h100/kernels_raw.csv -o build/report.md
+build/roofline analyze examples/h100/kernels_raw.csv -o build/report.md -f
 cat <<DONE
 
 quickstart: the binary is $(pwd)/build/roofline; the full report is build/report.md, its chart build/report.svg.

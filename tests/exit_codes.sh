@@ -42,7 +42,10 @@ expect 2 "-o a folder" "$bin" analyze "$ok" -o "$work/folder"
 [ -e "$work/folder.svg" ] && { echo "FAIL: -o a folder left folder.svg behind"; fail=1; }
 msg=$("$bin" analyze "$ok" -o "$work/folder" 2>&1)
 case $msg in *Success*) echo "FAIL: -o a folder says: $msg"; fail=1 ;; esac
-expect 2 "-o into a missing folder" "$bin" analyze "$ok" -o "$work/missing/r.md"
+expect 0 "-o into a missing folder (made)" "$bin" analyze "$ok" -o "$work/missing/r.md"
+[ -f "$work/missing/r.md" ] || { echo "FAIL: -o into a missing folder wrote no file"; fail=1; }
+expect 2 "-o onto an existing file without -f" "$bin" analyze "$ok" -o "$work/missing/r.md"
+expect 0 "-o onto an existing file with -f" "$bin" analyze "$ok" -o "$work/missing/r.md" -f
 printf 'NVIDIA\0\1\2binary' > "$work/rep.ncu-rep"
 expect 2 "an .ncu-rep" "$bin" analyze "$work/rep.ncu-rep"
 msg=$("$bin" analyze "$work/rep.ncu-rep" 2>&1)

@@ -198,7 +198,8 @@ TEST_CASE("a report written as it is made leaves nothing behind when its writer 
         throw input_error(error_code::io, "r.svg", 0, 0, "failed while writing");
     };
     CHECK_THROWS_AS(write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
-                        {report, [](std::ostream& out) { out << "new report"; }}, {chart, half_then_fail}}),
+                        {report, [](std::ostream& out) { out << "new report"; }}, {chart, half_then_fail}},
+                                           write_policy{true, {}}),
                     input_error);
     std::ifstream in(report);
     std::string kept((std::istreambuf_iterator<char>(in)), {});
@@ -324,10 +325,14 @@ TEST_CASE("output errors name the real cause and leave no file behind") {
         CHECK(std::string(e.what()).find("Success") == std::string::npos);
     }
     CHECK_FALSE(fs::exists(dir.string() + ".svg"));
-    // A folder that does not exist.
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", (dir / "no" / "such" / "r.md").string()}),
-                         doctest::Contains("cannot create the output file: no such folder"), input_error);
-    CHECK_FALSE(fs::exists(dir / "no"));
+    // A folder that does not exist is made (the user named it); one that cannot be, because a file
+    // stands where a folder must go, is an error that leaves nothing behind.
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "no" / "such" / "r.md").string()}).rc == 0);
+    CHECK(fs::is_regular_file(dir / "no" / "such" / "r.md"));
+    { std::ofstream(dir / "plain") << "a file"; }
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", (dir / "plain" / "sub" / "r.md").string()}),
+                         doctest::Contains("cannot create the folder"), input_error);
+    CHECK(read_text((dir / "plain").string()) == "a file");
     // A folder the user may not write into (root may write anywhere but /sys, which stands in).
     fs::path locked = dir / "locked";
     fs::create_directories(locked);
@@ -489,4 +494,64 @@ TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way
     }
     std::filesystem::remove(csv);
     std::filesystem::remove(nsys);
+}
+
+TEST_CASE("-o keeps an existing file unless -f, never writes over an input, creates the folders it names, keeps the mode") {
+    namespace fs = std::filesystem;
+    const fs::path dir = temp_path("outputs");
+    fs::create_directories(dir);
+    const std::string csv = source_path("examples/h100/diff/before.csv");
+    const std::string report = (dir / "r.json").string();
+    { std::ofstream(report) << "keep me"; }
+    // An existing file without -f: nothing changes, and the message names the flag; before any work.
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", report}), doctest::Contains("pass -f (--force)"), input_error);
+    CHECK(read_text(report) == "keep me");
+    for (const std::vector<std::string> cmd : {std::vector<std::string>{"diff", csv, csv}, {"project", csv, "--to", "h200"},
+                                               {"predict", "gemm", "M=64", "N=64", "K=64", "dtype=fp16", "--gpu", "h100-sxm"},
+                                               {"metrics"}, {"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}}) {
+        CAPTURE(cmd[0]);
+        auto args = cmd;
+        args.insert(args.end(), {"-o", report});
+        CHECK_THROWS_WITH_AS(run_cli(args), doctest::Contains("-f (--force)"), input_error);
+        CHECK(read_text(report) == "keep me");
+    }
+    // With -f it is replaced, and keeps the mode it had.
+    fs::permissions(report, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+    CHECK(run_cli({"analyze", csv, "-o", report, "-f"}).rc == 0);
+    CHECK(read_text(report).find("\"kernels\"") != std::string::npos);
+    CHECK(fs::status(report).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+    // The input itself, -f or not: refused, and the capture is untouched.
+    const fs::path copy = dir / "capture.csv";
+    fs::copy_file(csv, copy);
+    const std::string before = read_text(copy.string());
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", copy.string(), "-o", copy.string(), "-f", "--format", "json"}),
+                         doctest::Contains("is an input of this command"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"diff", copy.string(), csv, "-o", copy.string(), "-f", "--format", "json"}),
+                         doctest::Contains("is an input of this command"), input_error);
+    CHECK(read_text(copy.string()) == before);
+    // Folders the user names in -o are made (the README's calibrate and metrics examples need it).
+    const std::string nested = (dir / "a" / "b" / "plan.section").string();
+    CHECK(run_cli({"metrics", "--format", "section", "-o", nested}).rc == 0);
+    CHECK(fs::is_regular_file(nested));
+    // A link planted where the temporary file used to go (r.md.tmp-PID) is not written through: the
+    // temporary file's name is random and created exclusively.
+    const fs::path victim = dir / "victim.txt";
+    { std::ofstream(victim) << "victim"; }
+    const std::string md = (dir / "r.md").string();
+    fs::create_symlink(victim, md + ".tmp-" + std::to_string(::getpid()));
+    CHECK(run_cli({"analyze", csv, "-o", md, "--no-chart"}).rc == 0);
+    CHECK(read_text(victim.string()) == "victim");
+    // Nothing else is left beside the outputs: no temporary file.
+    for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().string().find(".tmp-XXXXXX") == std::string::npos);
+    std::size_t temporaries = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (!fs::is_symlink(e.path()) && e.path().filename().string().find(".tmp-") != std::string::npos) ++temporaries;
+    CHECK(temporaries == 0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a misspelt option gets the nearest one of its command") {
+    const std::string csv = source_path("examples/h100/diff/before.csv");
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--formt", "json"}), doctest::Contains("did you mean \"--format\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"diff", csv, csv, "--noize", "5"}), doctest::Contains("did you mean \"--noise\"?"), input_error);
 }

@@ -3,37 +3,76 @@
 #include "analyzer/base/input_error.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <filesystem>
-#include <fstream>
+#include <streambuf>
 
 namespace roofline {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path temporary_beside(const std::string& path) {
-    fs::path tmp(path);
-    tmp += ".tmp-" + std::to_string(::getpid());
-    return tmp;
-}
+// An output stream over a file descriptor: the temporary file is written through the descriptor that
+// created it, never reopened by name (a name can be swapped for a link in between).
+class fd_buffer : public std::streambuf {
+public:
+    explicit fd_buffer(int fd) : fd_(fd) { setp(buf_, buf_ + sizeof buf_); }
+    int error() const { return error_; }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (flush() != 0) return traits_type::eof();
+        if (!traits_type::eq_int_type(c, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return flush(); }
+
+private:
+    int flush() {
+        const char* p = pbase();
+        while (p < pptr()) {
+            const ssize_t n = ::write(fd_, p, std::size_t(pptr() - p));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                error_ = n < 0 ? errno : EIO;
+                return -1;
+            }
+            p += n;
+        }
+        setp(buf_, buf_ + sizeof buf_);
+        return 0;
+    }
+    int fd_;
+    int error_ = 0;
+    char buf_[1 << 16];
+};
 
 void remove_quietly(const fs::path& p) {
     std::error_code ec;
     fs::remove(p, ec);
 }
 
+std::string lower_strerror(int error) {
+    std::string why = std::strerror(error);
+    if (!why.empty()) why[0] = char(std::tolower(static_cast<unsigned char>(why[0])));
+    return why;
+}
+
 // Why a file could not be created, from errno: the folder it names, and the system's own words.
 std::string cannot_create(const std::string& path, int error) {
     std::string folder = fs::path(path).parent_path().string();
     if (folder.empty()) folder = ".";
-    std::string why = std::strerror(error);
-    if (!why.empty()) why[0] = char(std::tolower(static_cast<unsigned char>(why[0])));
+    const std::string why = lower_strerror(error);
     std::error_code ec;
     if ((error == ENOENT || error == ENOTDIR) && !fs::is_directory(folder, ec)) return "cannot create the output file: no such folder \"" + folder + "\" (" + why + ")";
     if (error == EACCES || error == EPERM || error == EROFS)
@@ -41,63 +80,100 @@ std::string cannot_create(const std::string& path, int error) {
     return "cannot create the output file: " + why;
 }
 
-// Writes the temporary file beside `path` with `write`; throws input_error (io) naming `path`,
-// or what `write` throws, and leaves no temporary file behind either way.
-void write_temporary(const std::string& path, const file_writer& write) {
-    const fs::path tmp = temporary_beside(path);
-    // open(2) first, for errno: an ofstream that fails says nothing about why.
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+// The mode a new file gets from this process (0666 less the umask), or the mode of the file it replaces.
+mode_t mode_for(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    return 0666 & ~mask;
+}
+
+// Creates the folders `path` names that do not exist yet.
+void make_parent_folders(const std::string& path) {
+    const fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) return;
+    std::error_code ec;
+    if (fs::is_directory(folder, ec)) return;
+    fs::create_directories(folder, ec);
+    if (ec) throw input_error(error_code::io, path, 0, 0, "cannot create the folder \"" + folder.string() + "\": " + ec.message());
+}
+
+// Writes a temporary file beside `path` with `write`, created exclusively (mkstemp: O_CREAT | O_EXCL,
+// a fresh random name), and returns its name; throws input_error (io) naming `path`, or what `write`
+// throws, and leaves no temporary file behind either way.
+fs::path write_temporary(const std::string& path, const file_writer& write) {
+    make_parent_folders(path);
+    std::string name = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(name.data());
     if (fd < 0) throw input_error(error_code::io, path, 0, 0, cannot_create(path, errno));
-    ::close(fd);
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-        const int error = errno;
+    const fs::path tmp(name);
+    auto fail = [&](const std::string& why) {
+        ::close(fd);
         remove_quietly(tmp);
-        throw input_error(error_code::io, path, 0, 0, cannot_create(path, error));
-    }
+        throw input_error(error_code::io, path, 0, 0, why);
+    };
+    if (::fchmod(fd, mode_for(path)) != 0) fail(cannot_create(path, errno));
+    fd_buffer buffer(fd);
+    std::ostream out(&buffer);
     try {
         write(out);
     } catch (...) {
-        out.close();
+        ::close(fd);
         remove_quietly(tmp);
         throw;
     }
-    out.close();
-    if (!out) {
+    out.flush();
+    if (!out || buffer.error() != 0) fail("writing the output failed: " + lower_strerror(buffer.error() ? buffer.error() : EIO));
+    if (::close(fd) != 0) {
         const int error = errno;
         remove_quietly(tmp);
-        throw input_error(error_code::io, path, 0, 0, std::string("writing the output failed: ") + std::strerror(error));
+        throw input_error(error_code::io, path, 0, 0, "writing the output failed: " + lower_strerror(error));
     }
+    return tmp;
 }
 
 }  // namespace
 
-void write_file_atomically(const std::string& path, const std::string& contents) { write_files_atomically({{path, contents}}); }
-
-void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
-    std::vector<std::pair<std::string, file_writer>> writers;
-    for (const auto& [path, text] : files) writers.emplace_back(path, [&text = text](std::ostream& out) { out << text; });
-    write_files_atomically(writers);
+void check_output(const std::string& path, const write_policy& policy) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw input_error(error_code::io, path, 0, 0, "is a folder, not a file to write the output to");
+    if (!fs::exists(path, ec)) return;
+    for (const auto& input : policy.inputs) {
+        std::error_code same;
+        if (fs::equivalent(path, input, same))
+            throw input_error(error_code::io, path, 0, 0,
+                              "is an input of this command: the output would replace it (-f does not change that); name another file");
+    }
+    if (!policy.overwrite)
+        throw input_error(error_code::io, path, 0, 0, "exists: roofline does not write over it unless asked; pass -f (--force) to replace it");
 }
 
-void write_files_atomically(const std::vector<std::pair<std::string, file_writer>>& files) {
-    // Everything that can be checked before a byte is written is: a target that is a folder.
-    for (const auto& [path, text] : files) {
-        std::error_code ec;
-        if (fs::is_directory(path, ec)) throw input_error(error_code::io, path, 0, 0, "is a folder, not a file to write the output to");
-    }
-    std::size_t written = 0;
+void write_file_atomically(const std::string& path, const std::string& contents, const write_policy& policy) {
+    write_files_atomically({{path, contents}}, policy);
+}
+
+void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files, const write_policy& policy) {
+    std::vector<std::pair<std::string, file_writer>> writers;
+    for (const auto& [path, text] : files) writers.emplace_back(path, [&text = text](std::ostream& out) { out << text; });
+    write_files_atomically(writers, policy);
+}
+
+void write_files_atomically(const std::vector<std::pair<std::string, file_writer>>& files, const write_policy& policy) {
+    // Everything that can be checked before a byte is written is.
+    for (const auto& [path, text] : files) check_output(path, policy);
+    std::vector<fs::path> temporaries;
     try {
-        for (; written < files.size(); ++written) write_temporary(files[written].first, files[written].second);
+        for (const auto& [path, write] : files) temporaries.push_back(write_temporary(path, write));
     } catch (...) {
-        for (std::size_t i = 0; i < written; ++i) remove_quietly(temporary_beside(files[i].first));
+        for (const auto& t : temporaries) remove_quietly(t);
         throw;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
         std::error_code ec;
-        fs::rename(temporary_beside(files[i].first), files[i].first, ec);
+        fs::rename(temporaries[i], files[i].first, ec);
         if (ec) {
-            for (std::size_t k = i; k < files.size(); ++k) remove_quietly(temporary_beside(files[k].first));
+            for (std::size_t k = i; k < files.size(); ++k) remove_quietly(temporaries[k]);
             throw input_error(error_code::io, files[i].first, 0, 0, "cannot move the finished output into place: " + ec.message());
         }
     }

@@ -67,6 +67,16 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     if (format_name == "auto")
         format_name = by_extension ? by_extension->name : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
     const report_format* format = find_report_format(format_name);
+    // Where the output goes, checked before the work: never over the capture, never over a file without -f.
+    const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
+    const bool with_chart = to_file && format_name == "markdown" && !vm.count("no-chart");
+    const std::string path = to_file ? vm["output"].as<std::string>() : std::string();
+    // The chart goes beside the report, named after it: report.md -> report.svg.
+    const std::string svg = !with_chart ? std::string()
+                            : path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg"
+                                                                                                 : path + ".svg";
+    if (to_file) check_output(path, policy);
+    if (with_chart) check_output(svg, policy);
 
     // Progress on stderr for long inputs, only where a person watches it.
     bool progress_shown = false;
@@ -86,19 +96,17 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         format->write(a, p, io.out);
         return 0;
     }
-    const std::string path = vm["output"].as<std::string>();
-    if (format_name == "markdown" && !vm.count("no-chart")) {
-        // The chart goes beside the report, named after it: report.md -> report.svg. Everything is
-        // rendered before anything is written.
-        std::string svg =
-            path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+    if (with_chart) {
+        // Everything is rendered before anything is written.
         p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
         write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
-            {path, [&](std::ostream& out) { format->write(a, p, out); }}, {svg, [&](std::ostream& out) { out << render_chart(a, p); }}});
+            {path, [&](std::ostream& out) { format->write(a, p, out); }}, {svg, [&](std::ostream& out) { out << render_chart(a, p); }}},
+            policy);
         io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(a) << ")\n";
         return 0;
     }
-    write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}});
+    write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}},
+                           policy);
     if (format_name != "terminal") io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
     return 0;
 }

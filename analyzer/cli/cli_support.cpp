@@ -98,7 +98,7 @@ std::string top_usage() {
 }
 
 int help(const io& io, const po::options_description& opts, const char* name) {
-    io.out << opts << "\n";
+    io.out << with_output_options(opts) << "\n";
     for (const auto& c : commands())
         if (std::string(c.name) == name) io.out << "example:\n  " << c.example << "\n\n";
     io.out << exit_codes;
@@ -112,12 +112,33 @@ std::string text_format_of_extension(const std::string& path) {
 
 [[noreturn]] void usage_error(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, what); }
 
+po::options_description with_output_options(const po::options_description& visible) {
+    po::options_description all(visible);
+    if (visible.find_nothrow("output", false) && !visible.find_nothrow("force", false))
+        all.add_options()("force,f", "replace the -o file where it exists (never a file the command reads)");
+    return all;
+}
+
+write_policy output_policy(const po::variables_map& vm, std::vector<std::string> inputs) {
+    write_policy p;
+    p.overwrite = vm.count("force") > 0;
+    p.inputs = std::move(inputs);
+    return p;
+}
+
 po::variables_map parse(const po::options_description& visible, const po::positional_options_description& pos,
                         const std::vector<std::string>& args) {
+    const po::options_description all = with_output_options(visible);
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(visible).positional(pos).run(), vm);
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
         po::notify(vm);
+    } catch (const po::unknown_option& e) {
+        // The nearest long option of this command: "--formt" -> "--format".
+        std::string given = e.get_option_name();
+        std::vector<std::string> names;
+        for (const auto& o : all.options()) names.push_back("--" + o->long_name());
+        usage_error(std::string(e.what()) + did_you_mean(given.substr(0, given.find('=')), names));
     } catch (const po::error& e) {
         usage_error(e.what());
     }

@@ -4,6 +4,7 @@
 // (commands.cpp).
 #pragma once
 
+#include "analyzer/base/atomic_file.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 
@@ -53,9 +54,17 @@ std::string text_format_of_extension(const std::string& path);
 // A command-line mistake: input_error(usage) located at "roofline".
 [[noreturn]] void usage_error(const std::string& what);
 
-// boost's parse, with its errors turned into usage errors.
+// boost's parse, with its errors turned into usage errors, a misspelt option with the nearest one
+// ("--formt": did you mean "--format"?). A command with -o also takes -f/--force (with_output_options).
 po::variables_map parse(const po::options_description& visible, const po::positional_options_description& pos,
                         const std::vector<std::string>& args);
+
+// The options as parse and help see them: `visible`, plus -f/--force where the command has -o.
+po::options_description with_output_options(const po::options_description& visible);
+
+// What the command's files may write over: the -o file only with -f, never one of `inputs` (the files
+// the command reads). Commands call check_output(path, policy) before their work.
+write_policy output_policy(const po::variables_map& vm, std::vector<std::string> inputs);
 
 // A whole number of at least `least` for `option` (given as a string option), or a usage error naming
 // it; `fallback` when the option is absent. boost would take "-1" for a size_t as 2^64-1.

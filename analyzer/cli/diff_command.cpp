@@ -83,6 +83,12 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     if (format != "auto" && !by_extension.empty() && format != by_extension)
         usage_error("-o " + path + " asks for " + by_extension + " by its extension, but --format is " + format);
     if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    const write_policy policy = output_policy(vm, {vm["base"].as<std::string>(), vm["new"].as<std::string>()});
+    const bool with_chart = to_file && format == "markdown" && !vm.count("no-chart");
+    // The chart beside the diff, named after it (diff.md -> diff.svg).
+    const std::string svg = !with_chart ? std::string() : ends_with(path, ".md") ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+    if (to_file) check_output(path, policy);
+    if (with_chart) check_output(svg, policy);
 
     capture_diff result = diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
     const bool colour = io.where.colour && !to_file;
@@ -93,17 +99,17 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     };
     if (!to_file) {
         io.out << render("");
-    } else if (format == "markdown" && !vm.count("no-chart")) {
-        // The chart beside the diff, named after it (diff.md -> diff.svg); both rendered before either is written.
-        const std::string svg = ends_with(path, ".md") ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+    } else if (with_chart) {
+        // Both rendered before either is written.
         const std::string md = render(svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1));
         const std::string chart = render_diff_chart(result);
         write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << md; }},
-                                                                                {svg, [&](std::ostream& out) { out << chart; }}});
+                                                                                {svg, [&](std::ostream& out) { out << chart; }}},
+                               policy);
         io.err << "roofline: wrote " << path << " and " << svg << "\n";
     } else {
         const std::string text = render("");
-        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << text; }}});
+        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << text; }}}, policy);
         io.err << "roofline: wrote " << path << "\n";
     }
     // The warning and the gate's failures go to stderr too, unless the report that holds them is on stdout

@@ -47,6 +47,12 @@ std::string pairs_file(const po::variables_map& vm) {
     return vm.count("pairs") ? vm["pairs"].as<std::string>() : std::string(ROOFLINE_SOURCE_DIR) + "/kernels/pairs.json";
 }
 
+// The files a folder command reads: never written over.
+std::vector<std::string> folder_inputs(const po::variables_map& vm) {
+    const std::string dir = vm["dir"].as<std::string>();
+    return {dir + "/pairs_raw.csv", dir + "/runner_timing.txt", dir + "/kernels_raw.csv", pairs_file(vm)};
+}
+
 }  // namespace
 
 int pairs_command(const std::vector<std::string>& args, const io& io) {
@@ -56,10 +62,12 @@ int pairs_command(const std::vector<std::string>& args, const io& io) {
     auto parsed = parse_folder(opts, args, io, "pairs");
     if (!parsed) return 0;
     const auto& vm = *parsed;
+    const write_policy policy = output_policy(vm, folder_inputs(vm));
+    if (vm.count("output")) check_output(vm["output"].as<std::string>(), policy);
     pairs_report r = build_pairs_report(vm["dir"].as<std::string>(), pairs_file(vm));
     std::string text = render_pairs_markdown(r);
     if (vm.count("output"))
-        write_file_atomically(vm["output"].as<std::string>(), text);
+        write_file_atomically(vm["output"].as<std::string>(), text, policy);
     else
         io.out << text;
     for (const auto& p : r.problems) io.err << "roofline: " << p << "\n";
@@ -69,7 +77,8 @@ int pairs_command(const std::vector<std::string>& args, const io& io) {
 int lessons_command(const std::vector<std::string>& args, const io& io) {
     auto parsed = parse_folder(
         folder_options("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
-                       "the folder to write into (created if missing); DIR/lessons by default"),
+                       "the folder to write into (created if missing); DIR/lessons by default. The pages in it are this "
+                       "command's own: they are replaced without -f"),
         args, io, "lessons");
     if (!parsed) return 0;
     const auto& vm = *parsed;
@@ -81,7 +90,9 @@ int lessons_command(const std::vector<std::string>& args, const io& io) {
     std::filesystem::create_directories(into, ec);
     if (ec) throw input_error(error_code::io, into, 0, 0, "cannot create the folder: " + ec.message());
     for (auto& [name, text] : files) name = into + "/" + name;
-    write_files_atomically(files);
+    write_policy policy = output_policy(vm, folder_inputs(vm));
+    policy.overwrite = true;  // the lesson pages are this command's own output, regenerated in place
+    write_files_atomically(files, policy);
     io.err << "roofline: wrote " << files.size() << " files into " << into << "\n";
     return 0;
 }
@@ -97,6 +108,9 @@ int calibrate_command(const std::vector<std::string>& args, const io& io) {
     if (!parsed) return 0;
     const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
+    const write_policy policy = output_policy(vm, folder_inputs(vm));
+    for (const char* option : {"output", "spec-out"})
+        if (vm.count(option)) check_output(vm[option].as<std::string>(), policy);
     pairs_report r = build_pairs_report(dir, pairs_file(vm));
     const auto samples = calibration_samples(r);
     const auto fit = fit_practical_shares(samples);
@@ -113,7 +127,7 @@ int calibrate_command(const std::vector<std::string>& args, const io& io) {
     if (!vm.count("output")) io.out << files.front().second;
     std::erase_if(files, [](const auto& f) { return f.first.empty(); });
     if (!files.empty()) {
-        write_files_atomically(files);
+        write_files_atomically(files, policy);
         for (const auto& f : files) io.err << "roofline: wrote " << f.first << "\n";
     }
     return 0;

@@ -4,6 +4,7 @@
 
 #include "analyzer/base/input_error.hpp"
 
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -12,6 +13,9 @@
 #include <unistd.h>
 
 int main(int argc, char** argv) {
+    // A file-size limit (ulimit -f) makes a write fail with EFBIG instead of killing the process, so the
+    // writer removes its temporary file and says why.
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         const bool stdout_terminal = isatty(STDOUT_FILENO) != 0;
         winsize w{};

@@ -40,7 +40,7 @@ int metrics_command(const std::vector<std::string>& args, const io& io) {
         return 0;
     }
     const std::string path = vm["output"].as<std::string>();
-    write_file_atomically(path, text);
+    write_file_atomically(path, text, output_policy(vm, {}));
     io.err << "roofline: wrote " << path << " (";
     for (std::size_t i = 0; i < plans.size(); ++i)
         io.err << (i ? "; " : "") << plans[i].for_chip->id << ": " << plans[i].ncu_names().size() << " metrics, " << plans[i].required_count()

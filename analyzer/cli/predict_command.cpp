@@ -91,7 +91,7 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
         io.out << text;
         return 0;
     }
-    write_file_atomically(vm["output"].as<std::string>(), text);
+    write_file_atomically(vm["output"].as<std::string>(), text, output_policy(vm, {}));
     io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
     return 0;
 }

@@ -87,10 +87,12 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     o.hwspecs_dir = hwspecs;
     if (!o.gpu.empty() && std::find(ids.begin(), ids.end(), o.gpu) == ids.end())
         throw input_error(error_code::unknown_gpu, "--gpu", 0, 0, "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids));
+    const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
+    if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const analysis a = analyze_file(vm["input"].as<std::string>(), o);
     const std::string text = render_projection(a, project_analysis(a, *target, projection), format);
     if (to_file) {
-        write_file_atomically(vm["output"].as<std::string>(), text);
+        write_file_atomically(vm["output"].as<std::string>(), text, policy);
         io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
     } else {
         io.out << text;

@@ -67,6 +67,8 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     const bool to_file = vm.count("output") != 0;
     if (format == "auto") format = io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
 
+    const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
+    if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
     const auto plan = rules::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
     const auto t = make_triage(summary, o, plan);
@@ -75,7 +77,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
         io.out << text;
         return 0;
     }
-    write_file_atomically(vm["output"].as<std::string>(), text);
+    write_file_atomically(vm["output"].as<std::string>(), text, policy);
     io.err << "roofline: wrote " << vm["output"].as<std::string>() << " (" << t.selected << " of " << t.ranked.size() << " kernels to profile)\n";
     return 0;
 }
