@@ -489,7 +489,7 @@ TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way
         CAPTURE(args[0]);
         const auto r = run_cli(args);
         CHECK(r.rc == 0);
-        CHECK_NOTHROW((void)nlohmann::json::parse(r.out));  // valid JSON
+        CHECK(nlohmann::json::parse(r.out).is_object());  // valid JSON
         CHECK(r.out.find("\xEF\xBF\xBD") != std::string::npos);  // U+FFFD where the byte was
     }
     std::filesystem::remove(csv);
