@@ -555,3 +555,12 @@ TEST_CASE("a misspelt option gets the nearest one of its command") {
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--formt", "json"}), doctest::Contains("did you mean \"--format\"?"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"diff", csv, csv, "--noize", "5"}), doctest::Contains("did you mean \"--noise\"?"), input_error);
 }
+
+TEST_CASE("analyze given a folder, or an Nsight Systems summary, says what to run instead") {
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("examples/wild")}),
+                         doctest::Contains("is a folder; roofline analyze reads one CSV export (this one holds 6: lib_a_raw.csv"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("examples/h100")}), doctest::Contains("roofline pairs, lessons and calibrate"),
+                         input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("tests/data/nsys/old_gpukernsum.csv")}),
+                         doctest::Contains("is what roofline triage reads"), input_error);
+}

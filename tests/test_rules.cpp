@@ -524,3 +524,21 @@ TEST_CASE("rule files that would run the loader or the walk off the stack are re
         return 0.0;
     }) == 1.0);
 }
+
+TEST_CASE("an over-long rule expression is quoted in part in its error, not whole") {
+    std::string expr;
+    for (int i = 0; i < 40000; ++i) expr += "1 + ";
+    expr += "1";  // 160,001 characters: over the parser's 2,000
+    const std::string file = "{\"id\": \"t\", \"title\": \"T\", \"roots\": [{\"id\": \"a\", \"title\": \"A\", \"explain\": \"x\", \"when\": \"" + expr +
+                             " > 0\", \"finding\": \"f\"}]}";
+    try {
+        parse_rule_tree(file, "long.json");
+        FAIL("accepted");
+    } catch (const input_error& e) {
+        const std::string what = e.what();
+        CAPTURE(what.substr(0, 400));
+        CHECK(what.size() < 600);
+        CHECK(what.find("characters)") != std::string::npos);
+        CHECK(what.find("column 2001: longer than 2000 characters") != std::string::npos);  // where, and why
+    }
+}

@@ -83,6 +83,16 @@ private:
         return j[key].get<std::string>();
     }
 
+    // An expression as an error quotes it: whole up to 160 characters, else the 160 around the column
+    // the error names (a 280 KB expression was echoed on one line before).
+    static std::string quoted(const std::string& source, std::size_t column = 0) {
+        constexpr std::size_t most = 160;
+        if (source.size() <= most) return source;
+        const std::size_t from = column > most / 2 ? std::min(column - most / 2, source.size() - most) : 0;
+        return (from > 0 ? "..." : "") + source.substr(from, most) + (from + most < source.size() ? "..." : "") + " (" +
+               std::to_string(source.size()) + " characters)";
+    }
+
     expression expr(const std::string& source, const std::string& where, const char* field, value_type want) {
         auto [line, column] = locate(text_, node_id_, source);
         try {
@@ -90,12 +100,12 @@ private:
             if (e.type() != want)
                 fail(where,
                      std::string("\"") + field + "\": expected " + (want == value_type::boolean ? "a true/false condition" : "a number") +
-                         ", \"" + source + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
+                         ", \"" + quoted(source) + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
                      line, column);
             return e;
         } catch (const expression_error& e) {
             // Columns inside the expression count from 1; the file's column adds the string's start.
-            fail(where, std::string("\"") + field + "\" column " + std::to_string(e.column()) + ": " + e.what() + " in \"" + source + "\"",
+            fail(where, std::string("\"") + field + "\" column " + std::to_string(e.column()) + ": " + e.what() + " in \"" + quoted(source, e.column()) + "\"",
                  line, line ? column + e.column() - 1 : 0);
         }
     }

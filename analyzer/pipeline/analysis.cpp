@@ -1,5 +1,6 @@
 #include "analyzer/pipeline/analysis.hpp"
 
+#include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
@@ -7,6 +8,7 @@
 #include "models/gpu_match.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,13 +17,21 @@
 namespace roofline {
 namespace {
 
-gpu_identity identity_of(const kernel_group& g, const std::string& cc) {
+// The most SMs a count from a file may give: far above any GPU (the B200 has 148), far below where a
+// conversion to an integer overflows. A larger one is a damaged file, said so before any conversion.
+constexpr double most_sms = 65536;
+
+gpu_identity identity_of(const kernel_group& g, const std::string& cc, const std::string& file) {
     gpu_identity id;
     auto name = g.texts.find("device__attribute_display_name");
     if (name != g.texts.end()) id.display_name = name->second;
     id.cc = cc;
     metric_view m{g.numbers, g.launches};
     id.sm_count = m.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
+    if (id.sm_count && !(*id.sm_count >= 1 && *id.sm_count <= most_sms))
+        throw input_error(error_code::bad_number, file, g.first_line, 0,
+                          "the SM count (device__attribute_multiprocessor_count or launch__sm_count) is " + general(*id.sm_count, 6) +
+                              ", not a number of SMs (1 to 65,536): the export is damaged");
     if (auto clk = m.find("dram__cycles_elapsed.avg.per_second"))
         id.dram_clock_mhz = *clk / 1e6;
     else if (auto khz = m.find("device__attribute_memory_clock_rate"))
@@ -96,7 +106,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
                           "none of the " + std::to_string(a.launches_read) +
                               " launches passes the filters (--kernel-name, --launch-skip, --launch-count)");
     std::vector<gpu_spec> specs = load_gpu_specs(options.hwspecs_dir);
-    const gpu_identity identity = identity_of(groups.front(), first_cc);
+    const gpu_identity identity = identity_of(groups.front(), first_cc, input_name);
     try {
         gpu_choice choice = match_gpu(specs, identity, options.gpu, input_name);
         if (!options.gpu.empty() && !options.gpu_override) check_forced_gpu(specs, *choice.spec, identity, input_name);
@@ -174,6 +184,23 @@ void refuse_binary(std::istream& in, const std::string& path) {
 
 analysis analyze_file(const std::string& path, const analyze_options& options) {
     if (path == "-") return analyze(std::cin, "<stdin>", options);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        // A folder of captures (examples/h100, a profiling run's output): analyze takes one export.
+        std::vector<std::string> names;  // sorted: the message is the same on every file system
+        for (const auto& e : std::filesystem::directory_iterator(path, ec))
+            if (e.path().extension() == ".csv") names.push_back(e.path().filename().string());
+        std::sort(names.begin(), names.end());
+        const std::size_t n = names.size();
+        std::string csvs;
+        for (std::size_t i = 0; i < n && i < 3; ++i) csvs += (csvs.empty() ? "" : ", ") + names[i];
+        throw input_error(error_code::io, path, 0, 0,
+                          "is a folder; roofline analyze reads one CSV export" +
+                              (n ? " (this one holds " + std::to_string(n) + ": " + csvs + (n > 3 ? ", ..." : "") + "), e.g. roofline analyze " +
+                                       (std::filesystem::path(path) / csvs.substr(0, csvs.find(','))).string()
+                                 : std::string(" (it holds none)")) +
+                              ". A folder of naive -> fixed pairs is what roofline pairs, lessons and calibrate read");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
     refuse_binary(in, path);

@@ -231,7 +231,8 @@ private:
         if (line.rfind("Time (%)", 0) == 0 || line.rfind("Time(%)", 0) == 0 || line.find("Total Time (ns)") != std::string::npos ||
             line.rfind("Start (ns)", 0) == 0)
             return "this looks like an Nsight Systems report (\"" + head +
-                   "\"); roofline analyze reads Nsight Compute exports (ncu --csv --page raw|details)";
+                   "\"); roofline analyze reads Nsight Compute exports (ncu --csv --page raw|details). An nsys kernel summary "
+                   "(nsys stats --report cuda_gpu_kern_sum --format csv) is what roofline triage reads: roofline triage FILE";
         return "not an Nsight Compute CSV export: the header starts \"" + head +
                "\"; expected ncu --csv output (--page raw, --page details, --metrics or --print-summary)";
     }
