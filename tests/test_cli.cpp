@@ -564,3 +564,11 @@ TEST_CASE("analyze given a folder, or an Nsight Systems summary, says what to ru
     CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("tests/data/nsys/old_gpukernsum.csv")}),
                          doctest::Contains("is what roofline triage reads"), input_error);
 }
+
+TEST_CASE("-s and -c are --launch-skip and --launch-count, as ncu users type them") {
+    const std::string csv = source_path("examples/h100/kernels_raw.csv");
+    const auto long_form = run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"}).out;
+    const auto short_form = run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "-s", "2", "-c", "3"}).out;
+    CHECK(short_form == long_form);
+    CHECK(short_form.find("\"launches\": 3") != std::string::npos);
+}

@@ -26,8 +26,8 @@ void add_capture_options(po::options_description& opts) {
         "kernel-name-base", po::value<std::string>()->default_value("function"),
         "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
         "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
-        "mangled)")("launch-skip", po::value<std::string>(), "skip this many matching launches first (default 0)")(
-        "launch-count", po::value<std::string>(), "analyse at most this many matching launches (1 or more)")(
+        "mangled)")("launch-skip,s", po::value<std::string>(), "skip this many matching launches first (default 0; -s as ncu's)")(
+        "launch-count,c", po::value<std::string>(), "analyse at most this many matching launches (1 or more; -c as ncu's)")(
         "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
         "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
         "device", po::value<std::string>()->default_value(""),
