@@ -468,3 +468,17 @@ TEST_CASE("a real fix: the transpose tiled through shared memory, and nothing el
     CHECK(transposes == 1);
     CHECK(j["gate"]["failed"] == false);
 }
+
+TEST_CASE("diff warns when the captures differ in page or metric set, and not when they are alike") {
+    const auto details = source_path("examples/h100/kernels_details.csv"), raw = source_path("examples/h100/kernels_raw.csv");
+    const auto mixed = nlohmann::json::parse(run_cli({"diff", details, raw, "--format", "json"}).out);
+    const auto& w = mixed["comparability_warnings"];
+    REQUIRE(w.size() == 2);
+    CHECK(w[0].get<std::string>().find("different pages of ncu's export (base: details page, new: raw page)") != std::string::npos);
+    CHECK(w[1].get<std::string>().find("different metric sets (base lacks ") != std::string::npos);
+    const auto md = run_cli({"diff", details, raw, "--format", "markdown"}).out;
+    CHECK(md.find("> Warning: the captures are different pages") != std::string::npos);
+    // Two raw pages of one program: nothing to warn about.
+    const auto same = nlohmann::json::parse(run_cli({"diff", raw, source_path("examples/h100/kernels_raw_base.csv"), "--format", "json"}).out);
+    CHECK(same["comparability_warnings"].empty());
+}

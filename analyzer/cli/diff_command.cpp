@@ -118,6 +118,8 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     if (!result.same_gpu && !said)
         io.err << "roofline: warning: the captures ran on different GPUs (" << result.base.gpu.name << ", " << result.next.gpu.name
                << "): a diff across GPUs is a projection, not a regression check\n";
+    if (!said)
+        for (const auto& w : result.comparability) io.err << "roofline: warning: " << w << "\n";
     if (result.gate_failed()) {
         io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed" << (said ? "" : ":") << "\n";
         if (!said)

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace roofline {
@@ -98,6 +100,35 @@ std::string slower_words(double pct, double base_ns, double new_ns) {
     return "got " + fixed(pct, 2) + "% slower (" + format_duration_ns(base_ns) + " -> " + format_duration_ns(new_ns) + ")";
 }
 
+// The metrics whose absence left something open, over every kernel of a capture: its metric set, as the
+// engine sees it.
+std::set<std::string> missing_of(const analysis& a) {
+    std::set<std::string> out;
+    for (const auto& k : a.kernels) out.insert(k.diagnosis.missing_metrics.begin(), k.diagnosis.missing_metrics.end());
+    return out;
+}
+
+std::vector<std::string> comparability_warnings(const analysis& base, const analysis& next) {
+    std::vector<std::string> out;
+    if (base.read.form != next.read.form)
+        out.push_back(std::string("the captures are different pages of ncu's export (base: ") + ncu_form_name(base.read.form) + ", new: " +
+                      ncu_form_name(next.read.form) +
+                      "): what one page lacks (a details page has no FLOP, pipe or waste counters) changes verdicts and findings "
+                      "by itself; export both with the same --page");
+    const auto mb = missing_of(base), mn = missing_of(next);
+    std::vector<std::string> only_base, only_next;
+    std::set_difference(mn.begin(), mn.end(), mb.begin(), mb.end(), std::back_inserter(only_base));  // base has, new lacks
+    std::set_difference(mb.begin(), mb.end(), mn.begin(), mn.end(), std::back_inserter(only_next));
+    auto some = [](const std::vector<std::string>& v) { return v.front() + (v.size() > 1 ? " and " + std::to_string(v.size() - 1) + " more" : ""); };
+    if (!only_base.empty() || !only_next.empty())
+        out.push_back("the captures hold different metric sets (" +
+                      (only_base.empty() ? std::string() : "new lacks " + some(only_base)) +
+                      (only_base.empty() || only_next.empty() ? "" : "; ") +
+                      (only_next.empty() ? std::string() : "base lacks " + some(only_next)) +
+                      "): a finding that needs them can appear or go for that alone; profile both with the same --set or --metrics");
+    return out;
+}
+
 }  // namespace
 
 capture_diff diff_analyses(analysis base, analysis next, const diff_options& options) {
@@ -106,6 +137,7 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
     d.next = std::move(next);
     d.options = options;
     d.same_gpu = d.base.gpu.id == d.next.gpu.id;
+    d.comparability = comparability_warnings(d.base, d.next);
     const double gate = options.fail_if_slower_pct.value_or(0.0);
     // Over the gate: slower by more than the threshold and beyond the noise floor.
     auto over = [&](double pct, diff_status status) { return options.fail_if_slower_pct && pct > gate && status == diff_status::slower; };

@@ -54,6 +54,9 @@ struct capture_diff {
     analysis base, next;
     diff_options options;
     bool same_gpu = true;  // false: a projection across GPUs, not a regression check
+    // Why the two captures may differ for reasons other than the code, one sentence each: another page of
+    // ncu's export (a details page has no FLOP or waste counters), another metric set, other launch counts.
+    std::vector<std::string> comparability;
     // Matched kernels and gone ones first, then new ones; each group by the longer of its two times, longest first.
     std::vector<kernel_diff> kernels;
     std::size_t matched = 0, gone = 0, added = 0, ambiguous_keys = 0;

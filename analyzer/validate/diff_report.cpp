@@ -146,6 +146,7 @@ std::string render_diff_markdown(const capture_diff& d, const std::string& chart
     std::ostringstream o;
     o << "# Roofline diff: " << d.base.input << " -> " << d.next.input << "\n\n";
     if (!d.same_gpu) o << "> " << gpu_warning(d) << "\n\n";
+    for (const auto& w : d.comparability) o << "> Warning: " << w << ".\n\n";
     o << "- Base: " << side_words(d.base) << "\n";
     o << "- New: " << side_words(d.next) << "\n";
     o << "- Workload total (every kernel's time, matched or not): " << total_words(d) << "\n";
@@ -208,6 +209,7 @@ std::string render_diff_json(const capture_diff& d) {
                {"base", capture_json(d.base)},
                {"new", capture_json(d.next)},
                {"same_gpu", d.same_gpu},
+               {"comparability_warnings", d.comparability},
                {"noise_pct", json_number<ojson>(d.options.noise_pct)},
                {"noise_ns", json_number<ojson>(d.options.noise_ns)},
                {"total",
@@ -239,6 +241,7 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     o << paint("1", "roofline diff") << "  " << printable(d.base.input) << " -> " << printable(d.next.input) << "  (" << d.base.gpu.name
       << (d.same_gpu ? "" : " -> " + d.next.gpu.name) << ")\n";
     if (!d.same_gpu) o << paint("1;33", "different GPUs:") << " a diff across GPUs is a projection, not a regression check\n";
+    for (const auto& w : d.comparability) o << paint("1;33", "warning:") << " " << w << "\n";
     o << "total " << total_words(d) << "; noise floor " << pct_text(d.options.noise_pct) << " or " << format_duration_ns(d.options.noise_ns)
       << " per launch; " << d.matched << " matched, " << d.gone << " gone, " << d.added << " new\n\n";
     // # name base new change status verdict: the name takes what the rest leaves.
