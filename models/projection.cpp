@@ -197,6 +197,18 @@ workload_projection project_workload(std::vector<kernel_projection> kernels, con
         w.measured_ns += k.measured_ns;
         w.projected_ns += k.projected_ns;
     }
+    // Figures of either spec that are neither published nor measured (hwspecs "estimated": true): named with
+    // every projection that may rest on them.
+    std::string estimated;
+    for (const gpu_spec* g : {&source, &target}) {
+        auto note = [&](bool is_estimated, std::optional<double> v, const std::string& what) {
+            if (is_estimated && v) estimated += (estimated.empty() ? "" : "; ") + g->name + " " + what + " " + general(*v, 6);
+        };
+        for (const auto& [r, n] : g->peaks_tflops) note(n.estimated, n.value, std::string(name(r)) + " TFLOP/s");
+        note(g->dram_bandwidth_tbs.estimated, g->dram_bandwidth_tbs.value, "DRAM TB/s");
+        note(g->l2_bytes_per_clock.estimated, g->l2_bytes_per_clock.value, "L2 bytes/clock");
+        note(g->l1_bytes_per_clock_per_sm.estimated, g->l1_bytes_per_clock_per_sm.value, "L1 bytes/clock/SM");
+    }
     w.assumptions = {
         "Same code, same traffic, same share of the practical peak: each kernel does the same work (FLOPs per precision, bytes per "
         "memory level, pipe instructions) on " + target.name + " and stays as far from its roof as on " + source.name +
@@ -217,6 +229,9 @@ workload_projection project_workload(std::vector<kernel_projection> kernels, con
         "projected unchanged and flagged; so are kernels the model cannot place or that use a roof the target lacks.",
         "Cache capacity is not modelled: a working set that fits one GPU's L2 and not the other's changes the traffic, and the "
         "projection with it."};
+    if (!estimated.empty())
+        w.assumptions.push_back("Estimated figures (neither published nor measured: hwspecs \"estimated\": true), used wherever a "
+                                "kernel's floor rests on them: " + estimated + ".");
     return w;
 }
 
