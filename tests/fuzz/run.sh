@@ -18,7 +18,9 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -D
 cmake --build "$build" -j "$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null || exit 2
 seeds() {
     case "$1" in
-        reader | pipeline) find tests/corpus tests/data -name '*.csv' -size -1M ;;
+        # -size -1M would match only empty files (find rounds sizes up to whole MiB): count in KiB.
+        # The repository's real captures seed too; libFuzzer reads the first -max_len bytes of each.
+        reader | pipeline) find tests/corpus tests/data examples -name '*.csv' -size -1024k | sort ;;
         spec) ls hwspecs/*.json ;;
         rules) ls rules/*.json tests/rules_corpus/*.json ;;
     esac
