@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -571,4 +573,27 @@ TEST_CASE("-s and -c are --launch-skip and --launch-count, as ncu users type the
     const auto short_form = run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "-s", "2", "-c", "3"}).out;
     CHECK(short_form == long_form);
     CHECK(short_form.find("\"launches\": 3") != std::string::npos);
+}
+
+TEST_CASE("the terminal view gives each distinct kernel a distinct name within 100 columns, and names every roof") {
+    // Three cuBLAS kernels of one long name prefix, two of them one function on two grids (the bf16 layer).
+    const cli::console tty{true, false, false, 100};
+    const auto view = run_cli({"analyze", source_path("examples/h200/forms/layer_full_raw.csv")}, tty).out;
+    std::set<std::string> labels;
+    std::size_t rows = 0;
+    std::istringstream in(view);
+    bool table = true;  // the kernel table, until the opportunities
+    for (std::string line; std::getline(in, line);) {
+        CAPTURE(line);
+        CHECK(line.size() <= 100);
+        if (line.rfind("Top opportunities", 0) == 0) table = false;
+        if (table && line.size() > 40 && line[2] >= '1' && line[2] <= '9' && line.substr(3, 2) == "  " && line.find(" us ") != std::string::npos) {
+            ++rows;
+            labels.insert(line.substr(5, 34));
+            // The roof column says whose roof: "76.9% tensor_bf16", "67.4% issue".
+            CHECK(std::regex_search(line, std::regex("[0-9]% [a-z]")));
+        }
+    }
+    CHECK(rows == 6);
+    CHECK(labels.size() == 6);
 }

@@ -9,6 +9,7 @@
 #include "analyzer/report/text.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace roofline {
@@ -42,6 +43,67 @@ std::size_t name_column(std::size_t width, std::size_t fixed, std::size_t last) 
     return std::clamp(room, least_name_width, name_width);
 }
 
+// Labels of at most `width` characters that tell the names apart. A name that fits is itself; one that
+// does not is cut ("nvjet_sm90_tst_2~"), and where cutting makes two equal, each keeps its start and the
+// part from where it first differs from the others ("nvjet_s~128x64_6~"); where even that is not
+// enough, a number ("nvjet_sm90~#2").
+std::vector<std::string> distinct_labels(const std::vector<std::string>& names, std::size_t width) {
+    std::vector<std::string> out;
+    for (const auto& n : names) out.push_back(n.size() <= width ? n : n.substr(0, width - 1) + "~");
+    auto clashes = [&](std::size_t i) {
+        for (std::size_t j = 0; j < out.size(); ++j)
+            if (j != i && out[j] == out[i] && names[j] != names[i]) return true;
+        return false;
+    };
+    std::vector<std::size_t> clashing;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (clashes(i)) clashing.push_back(i);
+    const std::size_t head = std::max<std::size_t>(4, width / 3);
+    const std::vector<std::string> cut = out;  // the clashes as found, before any label is rewritten
+    for (std::size_t i : clashing) {
+        // Where this name first differs from each it clashes with; the latest such place tells it from all.
+        std::size_t differs = 0;
+        for (std::size_t j : clashing) {
+            if (names[j] == names[i] || cut[j] != cut[i]) continue;
+            std::size_t d = 0;
+            while (d < names[i].size() && d < names[j].size() && names[i][d] == names[j][d]) ++d;
+            differs = std::max(differs, d);
+        }
+        const std::size_t room = width > head + 2 ? width - head - 2 : 0;  // "~" between, "~" at the end where cut
+        std::size_t from = differs > 2 ? differs - 2 : differs;
+        // Where the difference lies within the last `room` characters, show the name's end: it holds it.
+        if (names[i].size() > room && names[i].size() - room <= differs) from = std::min(from, names[i].size() - room);
+        std::string tail = names[i].substr(std::min(from, names[i].size()));
+        if (tail.size() > room + 1) tail = tail.substr(0, room) + "~";
+        out[i] = names[i].substr(0, head) + "~" + tail;
+    }
+    // Still equal (the names differ only past what the width shows): number them.
+    std::map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (clashes(i)) {
+            const std::string suffix = "#" + std::to_string(++seen[out[i]]);
+            out[i] = names[i].substr(0, width > suffix.size() + 1 ? width - suffix.size() - 1 : 0) + "~" + suffix;
+        }
+    return out;
+}
+
+// Every kernel's name as the terminal shows it; kernels of one name (one function on two grids) get
+// their grid after it, the part that tells them apart.
+std::vector<std::string> names_apart(const analysis& a) {
+    std::map<std::string, std::size_t> count;
+    for (const auto& k : a.kernels) ++count[printable(plain_name(k.group.name))];
+    std::vector<std::string> out;
+    for (const auto& k : a.kernels) {
+        std::string n = printable(plain_name(k.group.name));
+        if (count[n] > 1 && k.group.grid_size) {
+            const auto& g = k.group.grid_size->xyz;
+            n += " grid " + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]);
+        }
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
 // `head`, `gap`, `tail` on one line when `visible` characters fit in `width` (0: no limit), else
 // `tail` on the next line, indented.
 std::string one_or_two_lines(const std::string& head, const char* gap, const std::string& tail, std::size_t visible, std::size_t width) {
@@ -73,7 +135,9 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     std::size_t verdict_width = 15, roof_width = 9, finding_width = 13;  // the headers' widths
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& k = a.kernels[i];
+        // The roof column names the resource behind every percentage: shares of different roofs side by side.
         row r{verdict_text(k.verdict), roof_pct_text(k), "-"};
+        if (k.roof.binding && r.roof.find(' ') == std::string::npos && r.roof != "-") r.roof += " " + std::string(name(*k.roof.binding));
         // A roof from an estimated spec figure (hwspecs "estimated": true), the binding one or the
         // limiter's, is marked, and named below.
         for (const auto& id : {k.roof.binding, k.verdict.limiter})
@@ -98,6 +162,8 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     // own under its kernel, and the names take the room.
     const bool own_lines = options.width && fixed + least_name_width + finding_width > options.width;
     const std::size_t names = name_column(options.width, fixed, own_lines ? 0 : finding_width);
+    const std::vector<std::string> all_names = names_apart(a);
+    const std::vector<std::string> labels = distinct_labels(all_names, names);
     o << p.dim(fit("#", 3, true) + "  " + fit("kernel", names) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
                fit("bound / limiter", verdict_width) + "  " + fit("roof", roof_width, true) + (own_lines ? "" : "  first finding"))
       << "\n";
@@ -105,7 +171,7 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         const auto& k = a.kernels[i];
         const auto& r = rows[i];
         const bool own_line = own_lines;
-        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(printable(plain_name(k.group.name)), names) << "  "
+        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(labels[i], names) << "  "
           << pad(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << pad(format_percent(k.share), 6, true) << "  "
           << p.bound(k.verdict.bound, fit(r.verdict, verdict_width)) << "  " << fit(r.roof, roof_width, true)
           << (own_line ? "\n     " + p.dim("first finding:") + " " : std::string("  ")) << r.finding << "\n";
@@ -119,10 +185,11 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         for (std::size_t i = 0; i < listed; ++i) id_width = std::max(id_width, ops[i].finding->id.size());
         // #, id, speedup, then "saves 1.23 ms (45.6%)".
         const std::size_t op_names = name_column(options.width, 3 + 2 + id_width + 2 + 2 + 7, 24);
+        const std::vector<std::string> op_labels = distinct_labels(all_names, op_names);
         for (std::size_t i = 0; i < listed; ++i) {
             const auto& op = ops[i];
             o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, id_width) << "  "
-              << fit(printable(plain_name(a.kernels[op.kernel_rank].group.name)), op_names) << "  "
+              << fit(op_labels[op.kernel_rank], op_names) << "  "
               << pad(format_number(*op.finding->est_speedup) + "x", 7, true) << "  saves "
               << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
               << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
