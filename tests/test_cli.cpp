@@ -50,9 +50,12 @@ TEST_CASE("analyze -o writes the report and --format json writes JSON") {
     CHECK(j["kernels"].size() == 8);
 }
 
-TEST_CASE("--kernel-name takes a substring or regex:, like ncu") {
+TEST_CASE("--kernel-name takes an exact name or regex:, like ncu") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
-    auto sub = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "transpose"}).out);
+    // A plain name matches exactly, as ncu's: "transpose" is no kernel's function name.
+    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "transpose_smem"}).out).size() == 1);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "transpose"}), doctest::Contains("passes the filters"), input_error);
+    auto sub = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:transpose"}).out);
     CHECK(sub.size() == 2);
     auto re = kernel_names(
         run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "regex:^void .*fma_chain<(float|double)>"})
@@ -236,7 +239,7 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^fma_chain$"}).out).size() == 3);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:^void"}), doctest::Contains("passes the filters"), input_error);
     // The signature, on request: template arguments and parameters.
-    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "<double>"}).out).size() == 1);
+    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "regex:<double>"}).out).size() == 1);
     CHECK_THROWS_WITH_AS(
         run_cli({"analyze", csv, "--kernel-name-base", "demangle", "-k", "x"}),
         doctest::Contains("--kernel-name-base takes function, demangled or mangled, not \"demangle\"; did you mean \"demangled\"?"),

@@ -21,8 +21,8 @@ const char* const exit_codes =
 
 void add_capture_options(po::options_description& opts) {
     opts.add_options()("kernel-name,k", po::value<std::string>()->default_value(""),
-                       "analyse kernels whose name (the one --kernel-name-base picks) contains this text, or matches regex:EXPR; ncu "
-                       "matches a plain name exactly, roofline as a substring")(
+                       "analyse kernels whose name (the one --kernel-name-base picks) is exactly this, or matches regex:EXPR (searched "
+                       "anywhere in the name), as ncu's --kernel-name")(
         "kernel-name-base", po::value<std::string>()->default_value("function"),
         "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
         "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "

@@ -41,8 +41,9 @@ bool launch_filter::accept(const launch_record& launch, const std::string& file)
         throw input_error(error_code::usage, file, launch.line, 0,
                           "a kernel name of " + std::to_string(subject.size()) +
                               " characters is too long for --kernel-name regex: (at most " + std::to_string(max_regex_subject) +
-                              "); filter with a plain substring instead");
-    const bool match = regex_ ? std::regex_search(subject, *regex_) : subject.find(options_.kernel_name) != std::string::npos;
+                              "); filter with the exact name instead");
+    // As ncu's --kernel-name: a plain name matches exactly, regex: searches.
+    const bool match = regex_ ? std::regex_search(subject, *regex_) : subject == options_.kernel_name;
     return match && take();
 }
 

@@ -1,4 +1,4 @@
-// Filters like ncu's own: --kernel-name (a substring, or regex:...) on the name base ncu's
+// Filters like ncu's own: --kernel-name (an exact name, or regex:...) on the name base ncu's
 // --kernel-name-base picks (the function name by default), then --launch-skip and --launch-count
 // over the launches that match, in capture order.
 #pragma once
