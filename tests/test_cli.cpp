@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -599,4 +600,24 @@ TEST_CASE("the terminal view gives each distinct kernel a distinct name within 1
     }
     CHECK(rows == 6);
     CHECK(labels.size() == 6);
+}
+
+TEST_CASE("gpus and rules print JSON for scripts, every figure with its source and every node as written") {
+    const auto g = nlohmann::json::parse(run_cli({"gpus", "--format", "json"}).out);
+    CHECK(g["schema"] == "roofline-gpus/1");
+    CHECK(g["gpus"].size() == load_gpu_specs().size());
+    for (const auto& s : g["gpus"])
+        if (s["id"] == "b200") CHECK(s["peaks_tflops"]["fp16"]["estimated"] == true);
+    const auto r = nlohmann::json::parse(run_cli({"rules", "--format", "json"}).out);
+    CHECK(r["schema"] == "roofline-rules/1");
+    std::size_t nodes = 0;
+    std::function<void(const nlohmann::json&)> count = [&](const nlohmann::json& n) {
+        ++nodes;
+        CHECK(n.contains("when"));
+        for (const auto& c : n["children"]) count(c);
+    };
+    for (const auto& t : r["trees"])
+        for (const auto& n : t["roots"]) count(n);
+    CHECK(nodes >= 20);
+    CHECK_THROWS_WITH_AS(run_cli({"gpus", "--format", "jsno"}), doctest::Contains("did you mean \"json\"?"), input_error);
 }

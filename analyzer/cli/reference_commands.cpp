@@ -17,10 +17,18 @@ namespace roofline::cli {
 int rules_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts("roofline rules [--tree ID] [options]\n\noptions");
     opts.add_options()("help,h", "show this help")("tree", po::value<std::string>(), "print one tree as markdown with a mermaid diagram")(
-        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees");
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees")(
+        "format", po::value<std::string>()->default_value("markdown"), "markdown, or json (every tree, for scripts)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "rules");
     auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "markdown" && format != "json")
+        usage_error("--format takes markdown or json, not \"" + format + "\"" + did_you_mean(format, {"markdown", "json"}));
+    if (format == "json") {
+        io.out << rule_trees_json(trees);
+        return 0;
+    }
     if (!vm.count("tree")) {
         io.out << rule_trees_markdown(trees);
         return 0;
@@ -76,10 +84,15 @@ int explain_command(const std::vector<std::string>& args, const io& io) {
 int gpus_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts("roofline gpus [options]\n\noptions");
     opts.add_options()("help,h", "show this help")("hwspecs", po::value<std::string>()->default_value(""),
-                                                   "a folder of extra or overriding GPU spec files (*.json)");
+                                                   "a folder of extra or overriding GPU spec files (*.json)")(
+        "format", po::value<std::string>()->default_value("markdown"), "markdown, or json (every figure with its source, for scripts)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "gpus");
-    io.out << gpu_specs_markdown(load_gpu_specs(vm["hwspecs"].as<std::string>()));
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "markdown" && format != "json")
+        usage_error("--format takes markdown or json, not \"" + format + "\"" + did_you_mean(format, {"markdown", "json"}));
+    const auto specs = load_gpu_specs(vm["hwspecs"].as<std::string>());
+    io.out << (format == "json" ? gpu_specs_json(specs) : gpu_specs_markdown(specs));
     return 0;
 }
 

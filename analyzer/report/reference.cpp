@@ -2,7 +2,10 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <sstream>
@@ -139,6 +142,87 @@ std::string gpu_specs_markdown(const std::vector<gpu_spec>& specs) {
         t.row({s.id, s.name, s.compute_capability, format_number(s.sm_count.value), v(s.peaks_tflops.at(resource::fp32)),
                v(s.peaks_tflops.at(resource::tensor_fp16)), format_number(s.dram_bandwidth_tbs.value), s.file});
     return t.markdown();
+}
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson figure(const sourced_number& n) {
+    ojson j = {{"value", n.value ? json_number<ojson>(*n.value) : ojson(nullptr)}, {"source", n.source}};
+    if (n.estimated) j["estimated"] = true;
+    if (n.at_clock_mhz) j["at_clock_mhz"] = json_number<ojson>(*n.at_clock_mhz);
+    return j;
+}
+
+ojson figure(const required_number& n) {
+    ojson j = {{"value", json_number<ojson>(n.value)}, {"source", n.source}};
+    if (n.estimated) j["estimated"] = true;
+    return j;
+}
+
+ojson node_json(const rules::rule_node& n) {
+    ojson j = {{"id", n.id}, {"title", n.title}, {"when", n.when.text()}};
+    if (!n.finding.empty()) j["finding"] = n.finding;
+    if (n.estimate) {
+        ojson changes = ojson::array();
+        for (const auto& c : n.estimate->changes) {
+            ojson on = ojson::array();
+            for (resource r : c.on) on.push_back(name(r));
+            changes.push_back({{"on", on}, {c.add ? "add_ns" : "scale", c.amount.text()}});
+        }
+        ojson e = {{"fix", rules::name(n.estimate->kind)}, {"changes", changes}};
+        if (n.estimate->at_least) e["at_least"] = n.estimate->at_least->text();
+        if (n.estimate->removes_launch) e["removes_launch"] = true;
+        if (n.estimate->removes_atomics) e["removes_atomics"] = true;
+        j["estimate"] = e;
+    }
+    ojson fixes = ojson::array();
+    for (const auto& f : n.fixes) {
+        ojson x = {{"text", f.text}};
+        if (f.when) x["when"] = f.when->text();
+        fixes.push_back(x);
+    }
+    j["fixes"] = fixes;
+    ojson children = ojson::array();
+    for (const auto& c : n.children) children.push_back(node_json(c));
+    j["children"] = children;
+    return j;
+}
+
+}  // namespace
+
+std::string gpu_specs_json(const std::vector<gpu_spec>& specs) {
+    ojson out = ojson::array();
+    for (const auto& s : specs) {
+        ojson peaks = ojson::object();
+        for (const auto& [r, n] : s.peaks_tflops) peaks[name(r)] = figure(n);
+        ojson practical = ojson::object();
+        for (const auto& [r, n] : s.practical_fraction) practical[name(r)] = figure(n);
+        out.push_back({{"id", s.id},
+                       {"name", s.name},
+                       {"file", s.file},
+                       {"compute_capability", s.compute_capability},
+                       {"sm_count", figure(s.sm_count)},
+                       {"boost_clock_mhz", figure(s.boost_clock_mhz)},
+                       {"peaks_tflops", peaks},
+                       {"dram_bandwidth_tbs", figure(s.dram_bandwidth_tbs)},
+                       {"l2_mib", figure(s.l2_mib)},
+                       {"practical_fraction", practical},
+                       {"min_kernel_ns", figure(s.min_kernel_ns)},
+                       {"same_line_atomic_cycles", figure(s.same_line_atomic_cycles)}});
+    }
+    return json_text(ojson{{"schema", "roofline-gpus/1"}, {"gpus", out}});
+}
+
+std::string rule_trees_json(const std::vector<rules::rule_tree>& trees) {
+    ojson out = ojson::array();
+    for (const auto& t : trees) {
+        ojson roots = ojson::array();
+        for (const auto& r : t.roots) roots.push_back(node_json(r));
+        out.push_back({{"id", t.id}, {"title", t.title}, {"precedence", t.precedence}, {"file", t.file}, {"roots", roots}});
+    }
+    return json_text(ojson{{"schema", "roofline-rules/1"}, {"trees", out}});
 }
 
 }  // namespace roofline
