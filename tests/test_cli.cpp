@@ -621,3 +621,29 @@ TEST_CASE("gpus and rules print JSON for scripts, every figure with its source a
     CHECK(nodes >= 20);
     CHECK_THROWS_WITH_AS(run_cli({"gpus", "--format", "jsno"}), doctest::Contains("did you mean \"json\"?"), input_error);
 }
+
+TEST_CASE("every command decides its output format in one place: --format, else -o's extension, else the console") {
+    namespace fs = std::filesystem;
+    const fs::path dir = temp_path("formats");
+    fs::create_directories(dir);
+    const std::string csv = source_path("examples/h100/diff/before.csv"), nsys = source_path("tests/data/nsys/old_gpukernsum.csv");
+    const std::vector<std::vector<std::string>> commands = {{"analyze", csv}, {"diff", csv, csv}, {"project", csv, "--to", "h200"},
+                                                            {"predict", "gemm", "M=64", "N=64", "K=64", "dtype=fp16", "--gpu", "h100-sxm"},
+                                                            {"triage", nsys}};
+    for (const auto& cmd : commands) {
+        CAPTURE(cmd[0]);
+        // -o x.json writes JSON without --format (triage ignored the extension before).
+        const std::string out = (dir / (cmd[0] + ".json")).string();
+        auto args = cmd;
+        args.insert(args.end(), {"-o", out});
+        CHECK(run_cli(args).rc == 0);
+        CHECK(nlohmann::json::parse(read_text(out)).is_object());
+        // A --format that contradicts the extension, and a misspelt one, get the same words everywhere.
+        args.insert(args.end(), {"--format", "markdown", "-f"});
+        CHECK_THROWS_WITH_AS(run_cli(args), doctest::Contains("asks for json by its extension, but --format is markdown"), input_error);
+        auto bad = cmd;
+        bad.insert(bad.end(), {"--format", "jsn"});
+        CHECK_THROWS_WITH_AS(run_cli(bad), doctest::Contains("did you mean \"json\"?"), input_error);
+    }
+    fs::remove_all(dir);
+}

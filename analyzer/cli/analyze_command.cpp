@@ -16,16 +16,6 @@ namespace roofline::cli {
 
 namespace {
 
-// The format an output file's extension asks for (report.json -> json), or nullptr when it names none.
-const report_format* format_of_extension(const std::string& path) {
-    const std::string file = std::filesystem::path(path).filename().string();
-    for (const auto& f : report_formats()) {
-        const std::string ext = f.extension;
-        if (file.size() > ext.size() && file.compare(file.size() - ext.size(), ext.size(), ext) == 0) return &f;
-    }
-    return nullptr;
-}
-
 std::string kernels_on(const analysis& a) {
     return std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel" : " kernels") + " on " + a.gpu.name;
 }
@@ -56,16 +46,10 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     // The format: --format when given; else -o's extension (.md, .json, .txt, .svg); else the
     // terminal view on a terminal and markdown elsewhere. An explicit --format that contradicts a
     // known extension (-o r.json --format markdown) is an error: the file would lie about its contents.
-    std::string format_name = vm["format"].as<std::string>();
+    std::vector<std::string> names;
+    for (const auto& f : report_formats()) names.push_back(f.name);
+    const std::string format_name = output_format(vm, names, io);
     const bool to_file = vm.count("output") != 0;
-    const report_format* by_extension = to_file ? format_of_extension(vm["output"].as<std::string>()) : nullptr;
-    if (format_name != "auto" && !find_report_format(format_name))
-        usage_error("--format takes " + report_format_names() + " or auto, not \"" + format_name + "\"");
-    if (format_name != "auto" && by_extension && format_name != by_extension->name)
-        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension->name + " by its extension, but --format is " +
-                    format_name + "; drop --format or give the file a " + find_report_format(format_name)->extension + " extension");
-    if (format_name == "auto")
-        format_name = by_extension ? by_extension->name : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
     const report_format* format = find_report_format(format_name);
     // Where the output goes, checked before the work: never over the capture, never over a file without -f.
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});

@@ -105,9 +105,33 @@ int help(const io& io, const po::options_description& opts, const char* name) {
     return 0;
 }
 
-std::string text_format_of_extension(const std::string& path) {
+std::string format_of_extension(const std::string& path) {
     const std::string ext = std::filesystem::path(path).extension().string();
-    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : "";
+    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : ext == ".svg" ? "svg" : "";
+}
+
+std::string output_format(const po::variables_map& vm, const std::vector<std::string>& names, const io& io) {
+    std::string format = vm["format"].as<std::string>();
+    const bool to_file = vm.count("output") != 0;
+    const std::string path = to_file ? vm["output"].as<std::string>() : std::string();
+    auto known = [&](const std::string& f) { return std::find(names.begin(), names.end(), f) != names.end(); };
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    if (format != "auto" && !known(format))
+        usage_error("--format takes " + list + " or auto, not \"" + format + "\"" + did_you_mean(format, names));
+    std::string by_extension = to_file ? format_of_extension(path) : "";
+    if (!known(by_extension)) by_extension.clear();  // an extension this command does not write says nothing
+    if (format != "auto" && !by_extension.empty() && format != by_extension) {
+        static const std::pair<const char*, const char*> extension_of[] = {
+            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"}, {"svg", ".svg"}};
+        std::string ext;
+        for (const auto& [f, e] : extension_of)
+            if (format == f) ext = e;
+        usage_error("-o " + path + " asks for " + by_extension + " by its extension, but --format is " + format +
+                    (ext.empty() ? std::string() : "; drop --format or give the file a " + ext + " extension"));
+    }
+    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    return format;
 }
 
 [[noreturn]] void usage_error(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, what); }

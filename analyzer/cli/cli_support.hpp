@@ -47,9 +47,15 @@ std::string top_usage();
 // A command's --help: its options, its example and the exit codes. Returns 0.
 int help(const io& io, const po::options_description& opts, const char* name);
 
-// The text format an output file's extension names: markdown (.md), json (.json) or terminal (.txt);
-// "" for any other (predict and project: the chart formats are analyze's own, report.hpp).
-std::string text_format_of_extension(const std::string& path);
+// The format an output file's extension names: markdown (.md), json (.json), terminal (.txt) or svg
+// (.svg); "" for any other.
+std::string format_of_extension(const std::string& path);
+
+// Where every command's output format is decided (one place): --format when it is not auto (one of
+// `names`, else a usage error with the nearest); else -o's extension, where it names one of `names`;
+// else the terminal view on a terminal and markdown elsewhere. A --format that contradicts -o's
+// extension is an error: the file would lie about its contents.
+std::string output_format(const po::variables_map& vm, const std::vector<std::string>& names, const io& io);
 
 // A command-line mistake: input_error(usage) located at "roofline".
 [[noreturn]] void usage_error(const std::string& what);

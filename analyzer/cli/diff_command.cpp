@@ -71,18 +71,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
 
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : "";
-    std::string format = vm["format"].as<std::string>();
-    const std::string by_extension = !to_file                   ? ""
-                                     : ends_with(path, ".md")   ? "markdown"
-                                     : ends_with(path, ".json") ? "json"
-                                     : ends_with(path, ".txt")  ? "terminal"
-                                                                : "";
-    if (format != "auto" && format != "markdown" && format != "json" && format != "terminal")
-        usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"" +
-                    did_you_mean(format, {"markdown", "json", "terminal", "auto"}));
-    if (format != "auto" && !by_extension.empty() && format != by_extension)
-        usage_error("-o " + path + " asks for " + by_extension + " by its extension, but --format is " + format);
-    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    const std::string format = output_format(vm, {"markdown", "json", "terminal"}, io);
     const write_policy policy = output_policy(vm, {vm["base"].as<std::string>(), vm["new"].as<std::string>()});
     const bool with_chart = to_file && format == "markdown" && !vm.count("no-chart");
     // The chart beside the diff, named after it (diff.md -> diff.svg).

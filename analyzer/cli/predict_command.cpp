@@ -62,14 +62,7 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
         usage_error("predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see --help)");
 
     const bool to_file = vm.count("output") != 0;
-    std::string format = vm["format"].as<std::string>();
-    const std::string by_extension = to_file ? text_format_of_extension(vm["output"].as<std::string>()) : "";
-    const auto& names = predict_format_names();
-    if (format != "auto" && std::find(names.begin(), names.end(), format) == names.end())
-        usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"" + did_you_mean(format, names));
-    if (format != "auto" && !by_extension.empty() && format != by_extension)
-        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension + " by its extension, but --format is " + format);
-    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    const std::string format = output_format(vm, predict_format_names(), io);
 
     // The op and its keys are checked before any spec is read: a typo is the likelier mistake.
     prediction p{model_op(vm["op"].as<std::string>(), vm["keys"].as<std::vector<std::string>>()), {}};

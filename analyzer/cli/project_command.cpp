@@ -71,15 +71,8 @@ int project_command(const std::vector<std::string>& args, const io& io) {
             usage_error("--sm-clock takes a clock in MHz (e.g. 1755), not \"" + text + "\"");
         projection.target_sm_clock_hz = mhz * 1e6;
     }
-    std::string format = vm["format"].as<std::string>();
-    const auto& names = projection_format_names();
-    if (format != "auto" && std::find(names.begin(), names.end(), format) == names.end())
-        usage_error("--format takes " + format_names() + " or auto, not \"" + format + "\"" + did_you_mean(format, names));
+    const std::string format = output_format(vm, projection_format_names(), io);
     const bool to_file = vm.count("output") != 0;
-    const std::string by_extension = to_file ? text_format_of_extension(vm["output"].as<std::string>()) : "";
-    if (format != "auto" && !by_extension.empty() && format != by_extension)
-        usage_error("-o " + vm["output"].as<std::string>() + " asks for " + by_extension + " by its extension, but --format is " + format);
-    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
 
     analyze_options o;
     o.gpu = vm["gpu"].as<std::string>();

@@ -60,12 +60,8 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     o.launch_count = whole_number(vm, "launch-count", 1, o.launch_count);
     o.app = vm["app"].as<std::string>();
     if (vm.count("section-folder")) o.section_folder = vm["section-folder"].as<std::string>();
-    std::string format = vm["format"].as<std::string>();
-    if (format != "auto" && format != "markdown" && format != "json" && format != "terminal")
-        usage_error("--format takes markdown, json, terminal or auto, not \"" + format + "\"" +
-                    did_you_mean(format, {"markdown", "json", "terminal"}));
+    const std::string format = output_format(vm, {"markdown", "json", "terminal"}, io);
     const bool to_file = vm.count("output") != 0;
-    if (format == "auto") format = io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
 
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
