@@ -20,3 +20,10 @@ configure_package_config_file(cmake/roofline-config.cmake.in "${PROJECT_BINARY_D
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/roofline-config-version.cmake" COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/roofline-config.cmake" "${PROJECT_BINARY_DIR}/roofline-config-version.cmake"
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)
+
+# Bash completion, made by the binary from its commands' own option tables, where bash-completion looks.
+add_custom_command(OUTPUT "${PROJECT_BINARY_DIR}/roofline.bash"
+  COMMAND roofline completion bash -o "${PROJECT_BINARY_DIR}/roofline.bash" -f
+  DEPENDS roofline VERBATIM)
+add_custom_target(roofline_completion ALL DEPENDS "${PROJECT_BINARY_DIR}/roofline.bash")
+install(FILES "${PROJECT_BINARY_DIR}/roofline.bash" DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME roofline)

@@ -20,5 +20,6 @@ int explain_command(const std::vector<std::string>& args, const io& io);    // r
 int predict_command(const std::vector<std::string>& args, const io& io);    // predict_command.cpp
 int triage_command(const std::vector<std::string>& args, const io& io);     // triage_command.cpp
 int metrics_command(const std::vector<std::string>& args, const io& io);    // metrics_command.cpp
+int completion_command(const std::vector<std::string>& args, const io& io);  // completion_command.cpp
 
 }  // namespace roofline::cli

@@ -37,6 +37,8 @@ const std::vector<command>& commands() {
          "roofline predict gemm M=8192 N=8192 K=8192 dtype=fp16 --gpu h100-sxm", predict_command},
         {"explain", "NAME", "what a finding, a metric, a stall reason, a derived value or an error code means",
          "roofline explain uncoalesced-global", explain_command},
+        {"completion", "bash", "a bash completion script from the commands' own option tables (cmake --install installs it)",
+         "roofline completion bash", completion_command},
     };
     return table;
 }
