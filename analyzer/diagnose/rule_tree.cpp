@@ -22,8 +22,6 @@ const char* name(fix_kind k) {
             return "restructures";
         case fix_kind::adds_parallelism:
             return "adds_parallelism";
-        case fix_kind::regrids:
-            return "regrids";
     }
     return "adds_parallelism";
 }
@@ -148,8 +146,7 @@ private:
             const auto& k = j["fix"];
             const std::string given = k.is_string() ? k.get<std::string>() : k.dump();
             bool known = false;
-            for (fix_kind f : {fix_kind::removes_waste, fix_kind::moves_work, fix_kind::restructures, fix_kind::adds_parallelism,
-                               fix_kind::regrids})
+            for (fix_kind f : {fix_kind::removes_waste, fix_kind::moves_work, fix_kind::restructures, fix_kind::adds_parallelism})
                 if (given == name(f)) {
                     e.kind = f;
                     known = true;
@@ -157,7 +154,7 @@ private:
             if (!known) {
                 auto [line, column] = k.is_string() ? locate(text_, node_id_, given) : std::pair<std::size_t, std::size_t>{0, 0};
                 fail(where,
-                     "\"estimate.fix\": " + k.dump() + " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism, regrids)",
+                     "\"estimate.fix\": " + k.dump() + " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism)",
                      line, column);
             }
         }

@@ -32,9 +32,9 @@ struct work_change {
 //                     on chip); the time falls to the floors of the work after the move;
 //   restructures      a new mapping of work to threads: every memory level and precision falls to its
 //                     compulsory (useful) work unless the fix names it; instructions stay unless named;
-//   adds_parallelism  more bytes in flight, more warps: the work stays, the time falls to its floors;
-//   regrids           a new grid (more blocks, whole waves): as adds_parallelism.
-enum class fix_kind { removes_waste, moves_work, restructures, adds_parallelism, regrids };
+//   adds_parallelism  more bytes in flight, more warps, a fuller grid or whole waves: the work stays,
+//                     the time falls to its floors.
+enum class fix_kind { removes_waste, moves_work, restructures, adds_parallelism };
 const char* name(fix_kind k);
 
 // How a finding's gain is estimated (rules/README.md, "Gain estimates"): the fix changes the
