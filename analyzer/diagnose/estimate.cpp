@@ -139,9 +139,14 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     }
     estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
     // Atomics to one L2 line run one after another: a fix that keeps them cannot beat their chain.
+    // Without the atomics' counters (a details page, an older metric plan) the chain is unknown: it may
+    // be longer than every other floor, so the estimate is not decided (below).
     double chain = 0.0;
-    if (!spec.removes_atomics)
-        if (auto c = facts("atomic_chain_ns").value()) chain = *c;
+    fact_value chain_fact;
+    if (!spec.removes_atomics) {
+        chain_fact = facts("atomic_chain_ns");
+        if (auto c = chain_fact.value()) chain = *c;
+    }
     if (chain > out.after_ns) {
         out.after_ns = chain;
         out.binds_after = "the atomics on one L2 line (atomic_chain_ns)";
@@ -153,6 +158,7 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     for (const auto& u : k.roof.unmeasured)
         if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns) open.insert(open.end(), u.missing.begin(), u.missing.end());
     if (spec.keeps_latency() && !k.verdict.decided()) open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
+    if (!spec.removes_atomics && !chain_fact.exact()) open.insert(open.end(), chain_fact.missing.begin(), chain_fact.missing.end());
     if (!open.empty() || (spec.keeps_latency() && k.verdict.bound == bound::unknown)) {
         if (missing) missing->insert(missing->end(), open.begin(), open.end());
         return;
