@@ -5,6 +5,10 @@
 # data- attributes); in the browser, checks every line of text lies inside the chart as laid out
 # with the real font; then checks the PNG: the size the SVG asks for, and not blank (it must compress
 # to at least 4x the bytes of a blank page of the same size).
+# Then loads the HTML reports (`-o report.html`) of the same captures: no console message at all (errors,
+# exceptions, warnings), nothing fetched from elsewhere, the page's script ran, every kernel is on the
+# chart, in the sortable summary table (linked to its section) and has a section; pointing at a kernel
+# on the chart shows its name and findings, and a click on a column header sorts the table.
 #   tests/render_chart.sh ROOFLINE SOURCE_DIR [KEEP_DIR]   (KEEP_DIR: where to leave chart_8.png, chart_40.png)
 set -euo pipefail
 roofline=$1
@@ -99,7 +103,51 @@ check() {  # CSV NAME [all-labelled]
     [ -z "$keep" ] || cp "$work/$name.png" "$keep/$name.png"
 }
 
+check_html() {  # CSV NAME
+    local csv=$1 name=$2 page="$work/$2.html"
+    "$roofline" analyze "$csv" -o "$page" 2>/dev/null
+    # Self-contained: no <link>, no src or href that leaves the page (the SVG namespace is a name, not a fetch).
+    if grep -Eqi '<link|(src|href)="(https?:|//)' "$page"; then fail "$name.html refers to something outside it"; fi
+    n=$(sed -n 's/.*<svg[^>]* data-kernels="\([0-9]*\)".*/\1/p' "$page" | head -1)
+    [ -n "$n" ] || fail "$name.html: no chart with data-kernels"
+    want=$(seq 1 "$n" | tr '\n' ' ')
+    HOME="$work" timeout 120 "$browser" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --dump-dom \
+        "file://$page" > "$work/$name.dom" 2> "$work/$name.log" || true
+    if grep -q ':CONSOLE' "$work/$name.log"; then fail "$name.html: console messages: $(grep ':CONSOLE' "$work/$name.log" | head -5)"; fi
+    grep -q '<html lang="en" data-ready="yes"' "$work/$name.dom" || fail "$name.html: the page's script did not run to its end"
+    numbers() { grep -o "$1" "$work/$name.dom" | grep -o '[0-9]*' | sort -n | uniq | tr '\n' ' '; }
+    [ "$(numbers 'class="kernel" data-panel="[a-z]*" data-number="[0-9]*"')" = "$want" ] || fail "$name.html: kernels on the chart differ from 1..$n"
+    [ "$(numbers '<td><a href="#kernel-[0-9]*">')" = "$want" ] || fail "$name.html: the summary table does not link every kernel"
+    [ "$(numbers '<h3 id="kernel-[0-9]*"')" = "$want" ] || fail "$name.html: not every kernel has its section"
+    # Interaction, in a copy with a checking script after the page's own.
+    sed 's|</body>|<script src="check.js"></script></body>|' "$page" > "$work/$name-check.html"
+    printf '%s\n' \
+      'const out = [], dot = document.querySelector("figure.chart .kernel[data-number=\"1\"]");' \
+      'dot.dispatchEvent(new MouseEvent("mouseenter"));' \
+      'const panel = document.getElementById("kernel-panel").textContent;' \
+      'const first = JSON.parse(document.getElementById("roofline-kernels").textContent).kernels[0];' \
+      'if (!panel.includes(first.label)) out.push("panel lacks " + first.label);' \
+      'for (const f of first.findings) if (!panel.includes(f.id)) out.push("panel lacks finding " + f.id);' \
+      'const table = document.querySelector("table.kernels"), th = [...table.tHead.rows[0].cells].find(c => c.textContent === "launches");' \
+      'th.click();' \
+      'const v = [...table.tBodies[0].rows].map(r => Number(r.cells[th.cellIndex].textContent));' \
+      'if (v.some((x, i) => i > 0 && v[i - 1] > x)) out.push("launches not ascending after a click: " + v);' \
+      'th.click();' \
+      'const w = [...table.tBodies[0].rows].map(r => Number(r.cells[th.cellIndex].textContent));' \
+      'if (w.some((x, i) => i > 0 && w[i - 1] < x)) out.push("launches not descending after a second click: " + w);' \
+      'document.body.insertAdjacentHTML("beforeend", "<pre id=check>" + (out.length ? "FAILED: " + out.join("; ") : "INTERACTION OK") + "</pre>");' \
+      > "$work/check.js"
+    HOME="$work" timeout 120 "$browser" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --allow-file-access-from-files \
+        --dump-dom "file://$work/$name-check.html" > "$work/$name-check.dom" 2> "$work/$name-check.log" || true
+    grep -q '<pre id="check">INTERACTION OK</pre>' "$work/$name-check.dom" ||
+        fail "$name.html: $(grep -o '<pre id="check">[^<]*' "$work/$name-check.dom" || grep ':CONSOLE' "$work/$name-check.log" | head -3 || echo 'no result from chromium')"
+    echo "render_chart: $name.html: $n kernels on the chart, in the table and in sections; no console message; panel and sorting work"
+}
+
 check "$src/examples/h100/pairs_raw.csv" pairs
 check "$src/examples/h100/kernels_raw.csv" chart_8 all-labelled
 repeat_kernels 40 "$src/examples/h100/kernels_raw.csv" > "$work/kernels_40.csv"
 check "$work/kernels_40.csv" chart_40 all-labelled
+check_html "$src/examples/h100/kernels_raw.csv" report_8
+check_html "$work/kernels_40.csv" report_40
+check_html "$src/examples/h100/pairs_raw.csv" report_pairs

@@ -158,8 +158,9 @@ TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and
     // Forced markdown on a terminal, and markdown when stdout is a pipe.
     CHECK(run_cli({"analyze", csv, "--format", "markdown"}, tty).out.rfind("# Roofline report", 0) == 0);
     CHECK(run_cli({"analyze", csv}).out.rfind("# Roofline report", 0) == 0);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "html"}),
-                         doctest::Contains("--format takes markdown, json, terminal, svg or auto"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "htm"}),
+                         doctest::Contains("--format takes markdown, json, terminal, html, svg or auto, not \"htm\"; did you mean \"html\"?"),
+                         input_error);
 }
 
 TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal") {
@@ -278,6 +279,15 @@ TEST_CASE("--format follows -o's extension; an explicit --format that contradict
     CHECK(read_text((dir / "chart.svg").string()).find("<svg") != std::string::npos);
     CHECK(run_cli({"analyze", csv, "-o", (dir / "view.txt").string()}).rc == 0);
     CHECK(read_text((dir / "view.txt").string()).find("Top opportunities") != std::string::npos);
+    // One page: the chart inside it, no file beside it.
+    CHECK(run_cli({"analyze", csv, "-o", (dir / "page.html").string()}).rc == 0);
+    const std::string page = read_text((dir / "page.html").string());
+    CHECK(page.rfind("<!doctype html>", 0) == 0);
+    CHECK(page.find("<svg ") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "page.svg"));
+    CHECK_FALSE(fs::exists(dir / "page.html.svg"));
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", (dir / "r.html").string(), "--format", "markdown"}),
+                         doctest::Contains("drop --format or give the file a .md extension"), input_error);
     // No known extension: markdown, as before; an explicit --format that agrees is fine.
     CHECK(run_cli({"analyze", csv, "-o", (dir / "report").string(), "--no-chart"}).rc == 0);
     CHECK(read_text((dir / "report").string()).rfind("# Roofline report", 0) == 0);

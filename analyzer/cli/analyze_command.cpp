@@ -28,7 +28,7 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
         "a live run's stdout); - reads stdin.\n\noptions");
     const std::string formats =
         report_format_names() +
-        " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, .svg), else terminal when stdout is a "
+        " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, .html, .svg), else terminal when stdout is a "
         "terminal, markdown otherwise. A --format that contradicts -o's extension is an error";
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
         "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
@@ -43,7 +43,7 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     if (!vm.count("input")) usage_error("analyze needs a CSV file (see roofline analyze --help)");
     analyze_options o = capture_options(vm);
     const std::size_t top = whole_number(vm, "top", 1, print_options{}.top);
-    // The format: --format when given; else -o's extension (.md, .json, .txt, .svg); else the
+    // The format: --format when given; else -o's extension (.md, .json, .txt, .html, .svg); else the
     // terminal view on a terminal and markdown elsewhere. An explicit --format that contradicts a
     // known extension (-o r.json --format markdown) is an error: the file would lie about its contents.
     std::vector<std::string> names;

@@ -107,6 +107,7 @@ int help(const io& io, const po::options_description& opts, const char* name) {
 
 std::string format_of_extension(const std::string& path) {
     const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext == ".html" || ext == ".htm") return "html";
     return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : ext == ".svg" ? "svg" : "";
 }
 
@@ -123,7 +124,7 @@ std::string output_format(const po::variables_map& vm, const std::vector<std::st
     if (!known(by_extension)) by_extension.clear();  // an extension this command does not write says nothing
     if (format != "auto" && !by_extension.empty() && format != by_extension) {
         static const std::pair<const char*, const char*> extension_of[] = {
-            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"}, {"svg", ".svg"}};
+            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"}, {"svg", ".svg"}, {"html", ".html"}};
         std::string ext;
         for (const auto& [f, e] : extension_of)
             if (format == f) ext = e;

@@ -47,8 +47,8 @@ std::string top_usage();
 // A command's --help: its options, its example and the exit codes. Returns 0.
 int help(const io& io, const po::options_description& opts, const char* name);
 
-// The format an output file's extension names: markdown (.md), json (.json), terminal (.txt) or svg
-// (.svg); "" for any other.
+// The format an output file's extension names: markdown (.md), json (.json), terminal (.txt), svg
+// (.svg) or html (.html, .htm); "" for any other.
 std::string format_of_extension(const std::string& path);
 
 // Where every command's output format is decided (one place): --format when it is not auto (one of

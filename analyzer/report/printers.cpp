@@ -14,6 +14,9 @@ const std::vector<report_format>& report_formats() {
          write_markdown},
         {"json", "the same as data (schema roofline-report/2, docs/report-json.md)", ".json", render_json, write_json},
         {"terminal", "a compact table of the top kernels and opportunities", ".txt", render_terminal, write_terminal},
+        {"html", "the full report as one self-contained page: the chart inline (point at a kernel for its numbers and findings), "
+                 "tables sortable",
+         ".html", render_html, write_html},
         {"svg", "the roofline chart of every kernel", ".svg", render_chart, write_chart},
     };
     return formats;

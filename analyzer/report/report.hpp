@@ -28,11 +28,11 @@ struct report_format {
     void (*write)(const analysis&, const print_options&, std::ostream&);
 };
 
-// markdown, json, terminal, svg: in that order.
+// markdown, json, terminal, html, svg: in that order.
 const std::vector<report_format>& report_formats();
 // nullptr for a name no format has.
 const report_format* find_report_format(std::string_view name);
-// "markdown, json, terminal, svg", for messages.
+// "markdown, json, terminal, html, svg", for messages.
 std::string report_format_names();
 
 std::string render_markdown(const analysis& a, const print_options& o = {});
@@ -42,6 +42,10 @@ std::string render_terminal(const analysis& a, const print_options& o = {});
 // The JSON schema is documented in docs/report-json.md.
 std::string render_json(const analysis& a, const print_options& o = {});
 void write_json(const analysis& a, const print_options& o, std::ostream& out);
+// One self-contained HTML page: the markdown report rendered, the chart inline and interactive, the
+// tables sortable (html.cpp).
+std::string render_html(const analysis& a, const print_options& o = {});
+void write_html(const analysis& a, const print_options& o, std::ostream& out);
 // The roofline chart of every kernel (chart_svg.hpp).
 std::string render_chart(const analysis& a, const print_options& o = {});
 
