@@ -176,6 +176,22 @@ TEST_CASE("the table builder escapes cells for markdown and refuses a row of the
     CHECK_THROWS_AS(t.row({"only one"}), std::logic_error);
 }
 
+TEST_CASE("the table prints as fixed-width text: widths, alignment, cuts, painting, rows of fewer cells") {
+    CHECK(pad("ab", 4) == "ab  ");
+    CHECK(pad("ab", 4, align::right) == "  ab");
+    CHECK(pad("abcdef", 4) == "abcdef");                   // never cut unless asked
+    CHECK(pad("abcdef", 4, align::left, true) == "abc~");  // cut to exactly the width
+    table t({{"#", align::right, 3, true, 0}, {"name", align::left, 6, true}, {"time", align::right}, {"note"}});
+    t.row({"1", "copy_vec4", "1.81 ms", "first"}).row({"10", "ab", "9 us", ""});
+    // The last column is not padded; the second row ends at its last cell with no trailing spaces.
+    CHECK(t.text() == "  #  name       time  note\n  1  copy_~  1.81 ms  first\n 10  ab         9 us\n");
+    text_layout layout;
+    layout.header = false;
+    layout.paint_cell = [](std::size_t row, std::size_t col, const std::string& cell) { return row == 0 && col == 1 ? "[" + cell + "]" : cell; };
+    layout.after_row = [](std::size_t row) { return row == 1 ? std::string("\n     more") : std::string(); };
+    CHECK(t.text(layout) == "  1  [copy_~]  1.81 ms  first\n 10  ab         9 us\n     more\n");
+}
+
 TEST_CASE("every report format prints through the one interface, and an unknown one is refused by name") {
     auto a = analyze_named("examples/h100/kernels_raw.csv");
     CHECK(find_report_format("pdf") == nullptr);

@@ -164,7 +164,20 @@ TEST_CASE("roofline triage on the command line: markdown, JSON and usage errors"
     CHECK(j["kernels"].size() == 10);
     CHECK(j["kernels"][2]["cumulative"].get<double>() == doctest::Approx(0.761));
     CHECK(j["commands"].size() == 2);
-    CHECK(run_cli({"triage", file, "--format", "terminal"}).out.find("nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT") != std::string::npos);
+    const std::string view = run_cli({"triage", file, "--format", "terminal"}).out;
+    CHECK(view.find("nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT") != std::string::npos);
+    // Each title stands over its column: the header's words end where the first row's numbers end.
+    const std::size_t head = view.find("#   share"), row = view.find(" *  1 ");
+    REQUIRE(head != std::string::npos);
+    REQUIRE(row != std::string::npos);
+    const std::size_t head_at = view.rfind('\n', head) + 1;
+    const std::string head_line = view.substr(head_at, view.find('\n', head) - head_at), row_line = view.substr(row, 60);
+    auto ends = [](const std::string& line, const std::string& word) { return line.find(word) + word.size(); };
+    CHECK(ends(head_line, "#") == ends(row_line, "1"));
+    CHECK(ends(head_line, "share") == ends(row_line, "41.2%"));
+    CHECK(ends(head_line, "total time") == ends(row_line, "412 ms"));
+    CHECK(ends(head_line, "instances") == ends(row_line, "96"));
+    CHECK(head_line.find("kernel") == row_line.find("cutlass"));
     CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--top", "3", "--cover", "50"}), doctest::Contains("give one"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--cover", "0"}), doctest::Contains("--cover takes"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--cover", "120%"}), doctest::Contains("--cover takes"), input_error);

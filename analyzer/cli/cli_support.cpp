@@ -1,5 +1,7 @@
 #include "analyzer/cli/cli_support.hpp"
 
+#include "analyzer/report/table.hpp"
+
 #include "analyzer/base/input_error.hpp"
 #include "models/gpu_spec.hpp"
 
@@ -85,10 +87,11 @@ analyze_options capture_options(const po::variables_map& vm) {
 
 std::string top_usage() {
     std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
-    auto head = [](const command& c) { return std::string(c.name) + (*c.args ? std::string(" ") + c.args : ""); };
-    std::size_t width = 0;
-    for (const auto& c : commands()) width = std::max(width, head(c).size() + 2);
-    for (const auto& c : commands()) s += "  " + head(c) + std::string(width - head(c).size(), ' ') + c.summary + "\n";
+    table list({"command", "summary"});
+    for (const auto& c : commands()) list.row({std::string(c.name) + (*c.args ? std::string(" ") + c.args : ""), c.summary});
+    text_layout no_header;
+    no_header.header = false;
+    s += list.text(no_header);
     s += "\nexamples:\n";
     for (const auto& c : commands()) s += "  " + std::string(c.example) + "\n";
     s += "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"

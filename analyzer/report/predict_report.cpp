@@ -110,21 +110,13 @@ std::string markdown(const prediction& p) {
     return out;
 }
 
-// Columns padded to their widest cell, two spaces apart.
+// Columns padded to their widest cell, two spaces apart, indented by two; the first row is a row too.
 std::string columns(const std::vector<std::vector<std::string>>& rows) {
-    std::vector<std::size_t> width;
-    for (const auto& r : rows)
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            if (width.size() <= i) width.push_back(0);
-            width[i] = std::max(width[i], r[i].size());
-        }
-    std::string out;
-    for (const auto& r : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < r.size(); ++i) line += r[i] + (i + 1 < r.size() ? std::string(width[i] - r[i].size() + 2, ' ') : "");
-        out += "  " + line + "\n";
-    }
-    return out;
+    table t(std::vector<column>(rows.front().size()));
+    for (const auto& r : rows) t.row(r);
+    text_layout no_header;
+    no_header.header = false;
+    return t.text(no_header);
 }
 
 std::string terminal(const prediction& p) {

@@ -130,37 +130,28 @@ std::string json(const analysis& a, const workload_projection& w) {
     return json_text(j);
 }
 
-// Pads to at least `width` characters, on the left for numbers.
-std::string pad(const std::string& s, std::size_t width, bool right = false) {
-    if (s.size() >= width) return s;
-    std::string fill(width - s.size(), ' ');
-    return right ? fill + s : s + fill;
-}
-
 std::string terminal(const analysis& a, const workload_projection& w) {
     const auto labels = kernel_labels(a);
-    std::size_t name_w = 6;
-    for (const auto& l : labels) name_w = std::max(name_w, l.size());
-    std::ostringstream out;
-    out << a.input << ": " << w.source_gpu << " -> " << w.target_gpu << "\n"
-        << pad("kernel", name_w) << "  " << pad("measured", 9, true) << "  " << pad("projected", 9, true) << "  " << pad("speedup", 7, true)
-        << "  binding          projection\n";
+    table t({{"kernel", align::left, 0, false, 0},
+             {"measured", align::right, 9},
+             {"projected", align::right, 9},
+             {"speedup", align::right, 7},
+             {"binding", align::left, 15},
+             {"projection"}});
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
         const std::string binding = k.kind == projection_kind::scaled
                                         ? name_or_dash(k.source_binding) + (k.binding_changes ? " -> " + name_or_dash(k.target_binding) : "")
                                         : "-";
-        out << pad(labels[i], name_w) << "  " << pad(format_duration_ns(k.measured_ns), 9, true) << "  "
-            << pad(format_duration_ns(k.projected_ns), 9, true) << "  " << pad(speedup_text(k), 7, true) << "  " << pad(binding, 15) << "  "
-            << name(k.kind)
-            << (k.kind == projection_kind::unchanged  ? " (" + std::string(name(k.source_bound)) + ")"
-                : k.kind == projection_kind::scaled ? " (" + std::string(name(k.basis)) + ")"
-                                                    : "")
-            << "\n";
+        t.row({labels[i], format_duration_ns(k.measured_ns), format_duration_ns(k.projected_ns), speedup_text(k), binding,
+               std::string(name(k.kind)) + (k.kind == projection_kind::unchanged ? " (" + std::string(name(k.source_bound)) + ")"
+                                            : k.kind == projection_kind::scaled  ? " (" + std::string(name(k.basis)) + ")"
+                                                                                 : "")});
     }
-    out << pad("total", name_w) << "  " << pad(format_duration_ns(w.measured_ns), 9, true) << "  "
-        << pad(format_duration_ns(w.projected_ns), 9, true) << "  "
-        << pad(w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : "-", 7, true) << "\n\nassumptions:\n";
+    t.row({"total", format_duration_ns(w.measured_ns), format_duration_ns(w.projected_ns),
+           w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : "-", "", ""});
+    std::ostringstream out;
+    out << a.input << ": " << w.source_gpu << " -> " << w.target_gpu << "\n" << t.text() << "\nassumptions:\n";
     for (const auto& s : w.assumptions) out << "- " << s << "\n";
     return out.str();
 }

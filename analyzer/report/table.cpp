@@ -28,9 +28,20 @@ void markdown_row(std::string& out, const std::vector<std::string>& cells) {
 
 }  // namespace
 
+std::string pad(const std::string& s, std::size_t width, align side, bool cut) {
+    if (s.size() > width && cut) return width == 0 ? std::string() : s.substr(0, width - 1) + "~";
+    if (s.size() >= width) return s;
+    const std::string fill(width - s.size(), ' ');
+    return side == align::right ? fill + s : s + fill;
+}
+
+table::table(std::vector<std::string> header) {
+    for (auto& h : header) columns_.push_back({std::move(h)});
+}
+
 table& table::row(std::vector<std::string> cells) {
-    if (cells.size() != header_.size())
-        throw std::logic_error("table row of " + std::to_string(cells.size()) + " cells under " + std::to_string(header_.size()) +
+    if (cells.size() != columns_.size())
+        throw std::logic_error("table row of " + std::to_string(cells.size()) + " cells under " + std::to_string(columns_.size()) +
                                " columns");
     rows_.push_back(std::move(cells));
     return *this;
@@ -38,11 +49,56 @@ table& table::row(std::vector<std::string> cells) {
 
 std::string table::markdown() const {
     std::string out;
-    markdown_row(out, header_);
+    std::vector<std::string> header;
+    for (const auto& c : columns_) header.push_back(c.title);
+    markdown_row(out, header);
     out += "|";
-    for (std::size_t i = 0; i < header_.size(); ++i) out += "---|";
+    for (std::size_t i = 0; i < columns_.size(); ++i) out += "---|";
     out += "\n";
     for (const auto& r : rows_) markdown_row(out, r);
+    return out;
+}
+
+std::string table::text(const text_layout& layout) const {
+    std::vector<std::size_t> width;
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+        std::size_t w = columns_[c].width;
+        if (w == 0) {
+            w = layout.header ? columns_[c].title.size() : 0;
+            for (const auto& r : rows_) w = std::max(w, r[c].size());
+        }
+        width.push_back(w);
+    }
+    // One line of `cells`, each painted by `paint` after padding.
+    auto line = [&](const std::vector<std::string>& cells, const std::function<std::string(std::size_t, const std::string&)>& paint) {
+        std::size_t end = cells.size();
+        while (end > 1 && cells[end - 1].empty()) --end;
+        std::string out;
+        for (std::size_t c = 0; c < end; ++c) {
+            const column& col = columns_[c];
+            const bool last = c + 1 == end;
+            out += std::string(col.gap, ' ');
+            // The line's last cell, left-aligned, is not padded (no trailing spaces); it is still cut.
+            const bool unpadded = last && col.side == align::left && !(col.cut && cells[c].size() > width[c]);
+            const std::string cell = unpadded ? cells[c] : pad(cells[c], width[c], col.side, col.cut);
+            out += paint ? paint(c, cell) : cell;
+        }
+        return out;
+    };
+    std::string out;
+    if (layout.header) {
+        std::vector<std::string> titles;
+        for (const auto& c : columns_) titles.push_back(c.title);
+        const std::string head = line(titles, nullptr);
+        out += (layout.paint_header ? layout.paint_header(head) : head) + "\n";
+    }
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        std::function<std::string(std::size_t, const std::string&)> paint;
+        if (layout.paint_cell) paint = [&](std::size_t c, const std::string& cell) { return layout.paint_cell(r, c, cell); };
+        out += line(rows_[r], paint);
+        if (layout.after_row) out += layout.after_row(r);
+        out += "\n";
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <algorithm>
@@ -22,16 +23,6 @@ struct palette {
     std::string dim(const std::string& s) const { return wrap("2", s); }
     std::string bound(roofline::bound b, const std::string& s) const { return wrap(bound_ansi_colour(b), s); }
 };
-
-// Pads or cuts to exactly `width` characters (names are ASCII; ncu writes them so).
-std::string fit(const std::string& s, std::size_t width, bool right = false) {
-    if (s.size() > width) return s.substr(0, width - 1) + "~";
-    std::string pad(width - s.size(), ' ');
-    return right ? pad + s : s + pad;
-}
-
-// Pads to at least `width`; never cuts.
-std::string pad(const std::string& s, std::size_t width, bool right = false) { return s.size() >= width ? s : fit(s, width, right); }
 
 constexpr std::size_t name_width = 34;  // kernel names, when the width allows
 constexpr std::size_t least_name_width = 12;
@@ -164,18 +155,28 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     const std::size_t names = name_column(options.width, fixed, own_lines ? 0 : finding_width);
     const std::vector<std::string> all_names = names_apart(a);
     const std::vector<std::string> labels = distinct_labels(all_names, names);
-    o << p.dim(fit("#", 3, true) + "  " + fit("kernel", names) + "  " + fit("time", 9, true) + "  " + fit("share", 6, true) + "  " +
-               fit("bound / limiter", verdict_width) + "  " + fit("roof", roof_width, true) + (own_lines ? "" : "  first finding"))
-      << "\n";
+    std::vector<column> columns = {{"#", align::right, 3, true, 0},
+                                   {"kernel", align::left, names, true},
+                                   {"time", align::right, 9},
+                                   {"share", align::right, 6},
+                                   {"bound / limiter", align::left, verdict_width, true},
+                                   {"roof", align::right, roof_width, true}};
+    if (!own_lines) columns.push_back({"first finding"});
+    table t(std::move(columns));
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& k = a.kernels[i];
-        const auto& r = rows[i];
-        const bool own_line = own_lines;
-        o << fit(std::to_string(i + 1), 3, true) << "  " << fit(labels[i], names) << "  "
-          << pad(format_duration_ns(k.roof.duration_ns), 9, true) << "  " << pad(format_percent(k.share), 6, true) << "  "
-          << p.bound(k.verdict.bound, fit(r.verdict, verdict_width)) << "  " << fit(r.roof, roof_width, true)
-          << (own_line ? "\n     " + p.dim("first finding:") + " " : std::string("  ")) << r.finding << "\n";
+        std::vector<std::string> cells = {std::to_string(i + 1), labels[i], format_duration_ns(k.roof.duration_ns), format_percent(k.share),
+                                          rows[i].verdict, rows[i].roof};
+        if (!own_lines) cells.push_back(rows[i].finding);
+        t.row(std::move(cells));
     }
+    text_layout layout;
+    layout.paint_header = [&](const std::string& line) { return p.dim(line); };
+    layout.paint_cell = [&](std::size_t row, std::size_t col, const std::string& cell) {
+        return col == 4 ? p.bound(a.kernels[row].verdict.bound, cell) : cell;
+    };
+    if (own_lines) layout.after_row = [&](std::size_t row) { return "\n     " + p.dim("first finding:") + " " + rows[row].finding; };
+    o << t.text(layout);
     if (a.kernels.size() > shown) o << p.dim("     ... " + std::to_string(a.kernels.size() - shown) + " more kernels") << "\n";
     const auto ops = opportunities(a);
     if (!ops.empty()) {
@@ -186,14 +187,20 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         // #, id, speedup, then "saves 1.23 ms (45.6%)".
         const std::size_t op_names = name_column(options.width, 3 + 2 + id_width + 2 + 2 + 7, 24);
         const std::vector<std::string> op_labels = distinct_labels(all_names, op_names);
+        table t({{"#", align::right, 3, true, 0},
+                 {"finding", align::left, id_width, true},
+                 {"kernel", align::left, op_names, true},
+                 {"speedup", align::right, 7},
+                 {"saves"}});
         for (std::size_t i = 0; i < listed; ++i) {
             const auto& op = ops[i];
-            o << fit(std::to_string(i + 1), 3, true) << "  " << fit(op.finding->id, id_width) << "  "
-              << fit(op_labels[op.kernel_rank], op_names) << "  "
-              << pad(format_number(*op.finding->est_speedup) + "x", 7, true) << "  saves "
-              << format_duration_ns(*op.finding->est_time_saved_combined_ns) << " ("
-              << (a.total_ns > 0 ? format_percent(*op.finding->est_time_saved_combined_ns / a.total_ns) : "-") << ")\n";
+            const double saved = *op.finding->est_time_saved_combined_ns;
+            t.row({std::to_string(i + 1), op.finding->id, op_labels[op.kernel_rank], format_number(*op.finding->est_speedup) + "x",
+                   "saves " + format_duration_ns(saved) + " (" + (a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-") + ")"});
         }
+        text_layout no_header;
+        no_header.header = false;
+        o << t.text(no_header);
     }
     if (!estimated.empty())
         o << "\n* the roof is an estimated spec figure (" << estimated << " on " << a.gpu.name

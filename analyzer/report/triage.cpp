@@ -221,15 +221,21 @@ std::string triage_terminal(const triage_plan& t) {
     const auto& s = *t.summary;
     o << s.file << ": " << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns) << " of GPU time (nsys "
       << s.layout << ")\n\n";
-    o << "   #   share  cumul.  total time  instances  kernel\n";
+    // A star marks the kernels the script profiles.
+    table rows({{"", align::left, 2, false, 1},
+                {"#", align::right, 2, false, 0},
+                {"share", align::right, 8, false, 0},
+                {"cumul.", align::right, 8, false, 0},
+                {"total time", align::right, 12, false, 0},
+                {"instances", align::right, 11, false, 0},
+                {"kernel"}});
     const std::size_t shown = std::min(t.ranked.size(), t.selected + triage_listed_beyond);
-    auto pad = [](std::string v, std::size_t w) { return v.size() < w ? std::string(w - v.size(), ' ') + v : v; };
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& r = t.ranked[i];
-        o << (i < t.selected ? " * " : "   ") << pad(std::to_string(i + 1), 2) << pad(format_percent(r.share), 8)
-          << pad(format_percent(r.cumulative), 8) << pad(format_duration_ns(r.kernel->total_ns), 12)
-          << pad(triage_count(r.kernel->instances), 11) << "  " << printable(short_name(r.kernel->name)) << "\n";
+        rows.row({i < t.selected ? "*" : "", std::to_string(i + 1), format_percent(r.share), format_percent(r.cumulative),
+                  format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances), printable(short_name(r.kernel->name))});
     }
+    o << rows.text();
     if (shown < t.ranked.size()) o << "   (" << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ")\n";
     o << "\nProfile " << triage_selection(t) << ", one ncu run each.\n\n" << triage_script(t);
     return o.str();

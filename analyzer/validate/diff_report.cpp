@@ -232,11 +232,6 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     auto paint = [colour](const char* code, const std::string& s) {
         return colour ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
     };
-    auto fit = [](const std::string& s, std::size_t w, bool right) {
-        if (s.size() > w) return s.substr(0, w - 1) + "~";
-        const std::string pad(w - s.size(), ' ');
-        return right ? pad + s : s + pad;
-    };
     std::ostringstream o;
     o << paint("1", "roofline diff") << "  " << printable(d.base.input) << " -> " << printable(d.next.input) << "  (" << d.base.gpu.name
       << (d.same_gpu ? "" : " -> " + d.next.gpu.name) << ")\n";
@@ -247,21 +242,27 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     // # name base new change status verdict: the name takes what the rest leaves.
     constexpr std::size_t rest = 4 + 2 + 9 + 2 + 9 + 2 + 8 + 2 + 13 + 2 + 16;
     const std::size_t name_w = width == 0 ? 34 : std::clamp<std::size_t>(width > rest ? width - rest : 0, 12, 34);
-    o << fit("#", 4, true) << "  " << fit("kernel", name_w, false) << "  " << fit("base", 9, true) << "  " << fit("new", 9, true) << "  "
-      << fit("change", 8, true) << "  " << fit("status", 13, false) << "  verdict\n";
-    for (std::size_t i = 0; i < d.kernels.size(); ++i) {
-        const auto& k = d.kernels[i];
-        const std::string status = fit(status_text(k.status), 13, false);
-        const char* code = k.status == diff_status::slower ? "31" : k.status == diff_status::faster ? "32" : "2";
+    table t({{"#", align::right, 4, true, 0},
+             {"kernel", align::left, name_w, true},
+             {"base", align::right, 9, true},
+             {"new", align::right, 9, true},
+             {"change", align::right, 8, true},
+             {"status", align::left, 13, true},
+             {"verdict"}});
+    for (const auto& k : d.kernels) {
         const auto& v = k.next ? *k.next : *k.base;
-        o << fit(std::to_string(i + 1), 4, true) << "  " << fit(label_of(k), name_w, false) << "  " << fit(time_cell(k.base), 9, true)
-          << "  " << fit(time_cell(k.next), 9, true) << "  " << fit(change_text(k.change_pct), 8, true) << "  " << paint(code, status)
-          << "  "
-          << (k.base && k.next && verdict_text(k.base->verdict) != verdict_text(k.next->verdict)
-                  ? verdict_text(k.base->verdict) + " -> " + verdict_text(k.next->verdict)
-                  : verdict_text(v.verdict))
-          << "\n";
+        t.row({std::to_string(t.size() + 1), label_of(k), time_cell(k.base), time_cell(k.next), change_text(k.change_pct), status_text(k.status),
+               k.base && k.next && verdict_text(k.base->verdict) != verdict_text(k.next->verdict)
+                   ? verdict_text(k.base->verdict) + " -> " + verdict_text(k.next->verdict)
+                   : verdict_text(v.verdict)});
     }
+    text_layout layout;
+    layout.paint_cell = [&](std::size_t row, std::size_t col, const std::string& cell) {
+        if (col != 5) return cell;
+        const diff_status status = d.kernels[row].status;
+        return paint(status == diff_status::slower ? "31" : status == diff_status::faster ? "32" : "2", cell);
+    };
+    o << t.text(layout);
     if (d.options.fail_if_slower_pct) {
         o << "\n";
         if (d.gate_failed()) {
