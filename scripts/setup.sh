@@ -3,6 +3,7 @@
 # build/. Used by quickstart.sh and test.sh; safe to run again.
 #   setup.sh tool   the roofline binary alone: no tests, no CUDA kernels, no Chromium (quickstart.sh)
 #   setup.sh test   everything: the tests, Chromium for the chart test, the CUDA kernels where nvcc exists (test.sh)
+#   setup.sh fuzz   only the packages: clang and its libFuzzer runtime, for tests/fuzz/run.sh (which builds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-tool}
@@ -10,6 +11,8 @@ what=${1:-tool}
 packages=(cmake make ninja-build g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev)
 # doctest: the tests; chromium: only the test that renders the SVG chart to PNG uses it.
 [ "$what" = tool ] || packages+=(doctest-dev chromium)
+# clang with libFuzzer and its sanitizer runtimes (Debian's default clang; GCC has no libFuzzer).
+[ "$what" != fuzz ] || packages+=(clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,6 +25,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[ "$what" != fuzz ] || exit 0
 
 if [ "$what" = tool ]; then
     # Only the binary: the tests and kernels stay off, and a build/ the test command configured is

@@ -176,10 +176,6 @@ std::string heading_id(int level, const std::string& text) {
 }  // namespace
 
 void write_html(const analysis& a, const print_options& options, std::ostream& out) {
-    print_options markdown_options = options;
-    markdown_options.chart_file = inline_chart;
-    std::stringstream markdown;
-    write_markdown(a, markdown_options, markdown);
     out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"roofline\">\n"
         << "<title>" << html_escape("Roofline report: " + a.input) << "</title>\n<style>" << style << "</style>\n</head>\n<body>\n<main>\n";
@@ -194,7 +190,12 @@ void write_html(const analysis& a, const print_options& options, std::ostream& o
     hooks.table_class = [](const std::vector<std::string>& header) -> std::string {
         return header.size() > 1 && header[0] == "#" && header[1] == "kernel" ? "sortable kernels" : "sortable";
     };
-    markdown_to_html(markdown, out, hooks);
+    // The markdown report, converted line by line as it is written.
+    print_options markdown_options = options;
+    markdown_options.chart_file = inline_chart;
+    markdown_html_stream html(out, hooks);
+    write_markdown(a, markdown_options, html);
+    html.finish();
     const std::vector<std::string> labels = kernel_labels(a);
     out << "</main>\n<script type=\"application/json\" id=\"roofline-kernels\">" << kernels_json(a, labels) << "</script>\n<script>"
         << script << "</script>\n</body>\n</html>\n";

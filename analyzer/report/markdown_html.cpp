@@ -240,7 +240,7 @@ private:
     }
 
     std::ostream& out_;
-    const markdown_html_hooks& hooks_;
+    const markdown_html_hooks hooks_;
     bool paragraph_ = false, fenced_ = false, table_ = false, body_ = false;
     std::vector<std::size_t> lists_;
     std::vector<std::string> header_;
@@ -265,13 +265,63 @@ std::string html_escape(const std::string& text) {
 }
 
 void markdown_to_html(std::istream& in, std::ostream& out, const markdown_html_hooks& hooks) {
-    converter c(out, hooks);
-    std::string l;
-    while (std::getline(in, l)) {
-        if (!l.empty() && l.back() == '\r') l.pop_back();
-        c.line(l);
-    }
-    c.finish();
+    markdown_html_stream html(out, hooks);
+    html << in.rdbuf();
+    html.finish();
 }
+
+// Collects characters into a line and hands each whole line to the converter.
+class markdown_html_stream::sink : public std::streambuf {
+public:
+    sink(std::ostream& out, const markdown_html_hooks& hooks) : converter_(out, hooks) {}
+    void finish() {
+        if (finished_) return;
+        if (!line_.empty()) flush_line();
+        converter_.finish();
+        finished_ = true;
+    }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        put(traits_type::to_char_type(c));
+        return c;
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        for (std::streamsize i = 0; i < n; ++i) put(s[i]);
+        return n;
+    }
+
+private:
+    void put(char c) {
+        if (c != '\n') {
+            line_ += c;
+            return;
+        }
+        flush_line();
+    }
+    void flush_line() {
+        if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+        converter_.line(line_);
+        line_.clear();
+    }
+    converter converter_;
+    std::string line_;
+    bool finished_ = false;
+};
+
+markdown_html_stream::markdown_html_stream(std::ostream& out, const markdown_html_hooks& hooks)
+    : std::ostream(nullptr), sink_(std::make_unique<sink>(out, hooks)) {
+    rdbuf(sink_.get());
+}
+
+markdown_html_stream::~markdown_html_stream() {
+    try {
+        sink_->finish();
+    } catch (...) {  // a destructor does not throw; finish() is called where errors matter
+    }
+}
+
+void markdown_html_stream::finish() { sink_->finish(); }
 
 }  // namespace roofline

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -28,5 +29,19 @@ std::string html_escape(const std::string& text);
 
 // Converts `in` line by line, writing as it goes.
 void markdown_to_html(std::istream& in, std::ostream& out, const markdown_html_hooks& hooks = {});
+
+// The same as a stream to write markdown into: each line is converted as it ends, so a report of
+// 10,000 kernels is never held whole. finish() closes what is open (and converts a last line
+// without its line break); the destructor calls it where it was not called.
+class markdown_html_stream : public std::ostream {
+public:
+    markdown_html_stream(std::ostream& out, const markdown_html_hooks& hooks);
+    ~markdown_html_stream() override;
+    void finish();
+
+private:
+    class sink;
+    std::unique_ptr<sink> sink_;
+};
 
 }  // namespace roofline
