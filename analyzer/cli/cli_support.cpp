@@ -111,11 +111,18 @@ int help(const io& io, const po::options_description& opts, const char* name) {
 std::string format_of_extension(const std::string& path) {
     const std::string ext = std::filesystem::path(path).extension().string();
     if (ext == ".html" || ext == ".htm") return "html";
+    if (ext == ".section") return "section";
     return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : ext == ".svg" ? "svg" : "";
 }
 
 std::string output_format(const po::variables_map& vm, const std::vector<std::string>& names, const io& io) {
     std::string format = vm["format"].as<std::string>();
+    // A command's own default (metrics: list; rules, gpus: markdown) gives way to -o's extension as auto does.
+    std::string fallback;
+    if (vm["format"].defaulted() && format != "auto") {
+        fallback = format;
+        format = "auto";
+    }
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : std::string();
     auto known = [&](const std::string& f) { return std::find(names.begin(), names.end(), f) != names.end(); };
@@ -127,14 +134,19 @@ std::string output_format(const po::variables_map& vm, const std::vector<std::st
     if (!known(by_extension)) by_extension.clear();  // an extension this command does not write says nothing
     if (format != "auto" && !by_extension.empty() && format != by_extension) {
         static const std::pair<const char*, const char*> extension_of[] = {
-            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"}, {"svg", ".svg"}, {"html", ".html"}};
+            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"}, {"svg", ".svg"}, {"html", ".html"}, {"section", ".section"}};
         std::string ext;
         for (const auto& [f, e] : extension_of)
             if (format == f) ext = e;
         usage_error("-o " + path + " asks for " + by_extension + " by its extension, but --format is " + format +
                     (ext.empty() ? std::string() : "; drop --format or give the file a " + ext + " extension"));
     }
-    if (format == "auto") format = !by_extension.empty() ? by_extension : io.where.stdout_terminal && !to_file ? "terminal" : "markdown";
+    if (format == "auto")
+        format = !by_extension.empty()                     ? by_extension
+                 : !fallback.empty()                       ? fallback
+                 : io.where.stdout_terminal && !to_file    ? "terminal"
+                                                           : "markdown";
+    if (!known(format)) format = names.front();  // auto, for a command without a terminal view or markdown
     return format;
 }
 

@@ -48,13 +48,14 @@ std::string top_usage();
 int help(const io& io, const po::options_description& opts, const char* name);
 
 // The format an output file's extension names: markdown (.md), json (.json), terminal (.txt), svg
-// (.svg) or html (.html, .htm); "" for any other.
+// (.svg), html (.html, .htm) or section (.section, an ncu section file); "" for any other.
 std::string format_of_extension(const std::string& path);
 
 // Where every command's output format is decided (one place): --format when it is not auto (one of
 // `names`, else a usage error with the nearest); else -o's extension, where it names one of `names`;
-// else the terminal view on a terminal and markdown elsewhere. A --format that contradicts -o's
-// extension is an error: the file would lie about its contents.
+// else the command's own default where --format has one (metrics: list), else the terminal view on a
+// terminal and markdown elsewhere. A --format given that contradicts -o's extension is an error: the
+// file would lie about its contents.
 std::string output_format(const po::variables_map& vm, const std::vector<std::string>& names, const io& io);
 
 // A command-line mistake: input_error(usage) located at "roofline".

@@ -6,6 +6,7 @@
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/base/format.hpp"
 #include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/report/html_page.hpp"
 #include "analyzer/validate/diff.hpp"
 
 #include <charconv>
@@ -52,7 +53,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
                                                                  "write the diff here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal when stdout is a terminal, "
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else terminal when stdout is a terminal, "
         "markdown otherwise")("no-chart", "with -o and markdown, do not write the SVG chart beside the diff")(
         "noise", po::value<std::string>(), noise_help.c_str())("noise-ns", po::value<std::string>(), noise_ns_help.c_str())(
         "fail-if-slower", po::value<std::string>(),
@@ -71,7 +72,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
 
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : "";
-    const std::string format = output_format(vm, {"markdown", "json", "terminal"}, io);
+    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
     const write_policy policy = output_policy(vm, {vm["base"].as<std::string>(), vm["new"].as<std::string>()});
     const bool with_chart = to_file && format == "markdown" && !vm.count("no-chart");
     // The chart beside the diff, named after it (diff.md -> diff.svg).
@@ -82,6 +83,13 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     capture_diff result = diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
     const bool colour = io.where.colour && !to_file;
     auto render = [&](const std::string& chart_file) {
+        if (format == "html") {  // one page, the chart inline where the markdown would link it
+            markdown_html_hooks hooks;
+            hooks.image = [&](const std::string&, const std::string& src) {
+                return src == "diff-chart.svg" ? "<figure class=\"chart\">\n" + render_diff_chart(result) + "</figure>\n" : std::string();
+            };
+            return markdown_page("", render_diff_markdown(result, "diff-chart.svg"), hooks);
+        }
         return format == "json"       ? render_diff_json(result)
                : format == "terminal" ? render_diff_terminal(result, colour, io.where.width)
                                       : render_diff_markdown(result, chart_file);

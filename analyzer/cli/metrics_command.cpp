@@ -27,9 +27,7 @@ int metrics_command(const std::vector<std::string>& args, const io& io) {
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "metrics");
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "list" && format != "section" && format != "markdown")
-        usage_error("--format takes list, section or markdown, not \"" + format + "\"" + did_you_mean(format, {"list", "section", "markdown"}));
+    const std::string format = output_format(vm, {"list", "section", "markdown"}, io);
     const std::string rules_dir = vm["rules"].as<std::string>();
     const auto plans = vm.count("gpu") ? std::vector<rules::metric_plan>{rules::make_metric_plan_for(vm["gpu"].as<std::string>(), rules_dir)}
                                        : rules::make_metric_plans(rules_dir);

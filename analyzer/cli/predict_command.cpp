@@ -52,7 +52,7 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
         "gpu", po::value<std::string>()->default_value("h100-sxm"), "a GPU spec id (see `roofline gpus`), or all: one row per spec")(
         "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json or terminal; auto: what -o's extension says (.md, .json, .txt), else terminal on a terminal and markdown "
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal and markdown "
         "otherwise")("output,o", po::value<std::string>(), "write here (whole or not at all); stdout otherwise");
     po::positional_options_description pos;
     pos.add("op", 1).add("keys", -1);

@@ -33,7 +33,7 @@ int project_command(const std::vector<std::string>& args, const io& io) {
         "roofline project FILE --to GPU [options]\n\nFILE is an ncu --csv export, as roofline analyze reads it; each kernel's "
         "time is projected onto GPU (an id of `roofline gpus`) under the assumption: same code, same traffic, same share of the "
         "practical peak (docs/project.md).\n\noptions");
-    const std::string formats = format_names() + " or auto: what -o's extension says (.md, .json, .txt), else terminal on a terminal, "
+    const std::string formats = format_names() + " or auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal, "
                                                  "markdown otherwise";
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
         "to", po::value<std::string>(), "the GPU to project onto (a spec id, see roofline gpus)")(

@@ -22,9 +22,7 @@ int rules_command(const std::vector<std::string>& args, const io& io) {
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "rules");
     auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "markdown" && format != "json")
-        usage_error("--format takes markdown or json, not \"" + format + "\"" + did_you_mean(format, {"markdown", "json"}));
+    const std::string format = output_format(vm, {"markdown", "json"}, io);
     if (format == "json") {
         io.out << rule_trees_json(trees);
         return 0;
@@ -88,9 +86,7 @@ int gpus_command(const std::vector<std::string>& args, const io& io) {
         "format", po::value<std::string>()->default_value("markdown"), "markdown, or json (every figure with its source, for scripts)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "gpus");
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "markdown" && format != "json")
-        usage_error("--format takes markdown or json, not \"" + format + "\"" + did_you_mean(format, {"markdown", "json"}));
+    const std::string format = output_format(vm, {"markdown", "json"}, io);
     const auto specs = load_gpu_specs(vm["hwspecs"].as<std::string>());
     io.out << (format == "json" ? gpu_specs_json(specs) : gpu_specs_markdown(specs));
     return 0;

@@ -6,6 +6,7 @@
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/nsys_kernsum.hpp"
+#include "analyzer/report/html_page.hpp"
 #include "analyzer/report/triage.hpp"
 
 #include <charconv>
@@ -37,7 +38,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
         "top", po::value<std::string>(), "profile the N kernels with the most GPU time (default 5)")(
         "cover", po::value<std::string>(), "profile the fewest kernels whose GPU time reaches this share (80 or 80%)")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json or terminal; auto: terminal on a terminal, markdown otherwise")(
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal, markdown otherwise")(
         "output,o", po::value<std::string>(), "write it here (written whole or not at all); stdout otherwise")(
         "app", po::value<std::string>()->default_value("./app"), "the application's command line, as ncu should run it")(
         "launch-skip", po::value<std::string>(),
@@ -60,7 +61,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     o.launch_count = whole_number(vm, "launch-count", 1, o.launch_count);
     o.app = vm["app"].as<std::string>();
     if (vm.count("section-folder")) o.section_folder = vm["section-folder"].as<std::string>();
-    const std::string format = output_format(vm, {"markdown", "json", "terminal"}, io);
+    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
     const bool to_file = vm.count("output") != 0;
 
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
@@ -68,7 +69,10 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
     const auto plan = rules::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
     const auto t = make_triage(summary, o, plan);
-    const std::string text = format == "json" ? triage_json(t) : format == "terminal" ? triage_terminal(t) : triage_markdown(t);
+    const std::string text = format == "json"       ? triage_json(t)
+                             : format == "terminal" ? triage_terminal(t)
+                             : format == "html"     ? markdown_page("", triage_markdown(t))
+                                                    : triage_markdown(t);
     if (!to_file) {
         io.out << text;
         return 0;

@@ -3,6 +3,7 @@
 // the roofline chart sits inline where the markdown links it, a panel shows the kernel under the
 // pointer (its numbers and its findings; a click pins it), and every table sorts by a click on a
 // column's header. The kernels' data for the panel is a JSON block in the page, read by the script.
+#include "analyzer/report/html_page.hpp"
 #include "analyzer/report/markdown_html.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
@@ -41,9 +42,9 @@ figure.chart .kernel.picked { stroke: #000; stroke-width: 2.5; }
 #kernel-panel dt { color: #555; }
 )css";
 
-// Reads the kernels' JSON; draws the panel with textContent only (no data becomes markup); sorts tables
-// by numbers with their units (1.81 ms, 74.3 GB/s, 33.0x, 34.5%) where both cells have one.
-const char* const script = R"js(
+// The analyze report's panel: reads the kernels' JSON and draws the kernel under the pointer with
+// textContent only (no data becomes markup); links the summary's numbers to the kernels' sections.
+const char* const panel_script = R"js(
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("roofline-kernels").textContent);
@@ -83,6 +84,21 @@ const char* const script = R"js(
       show(k);
     });
   });
+  document.querySelectorAll("table.kernels tbody tr").forEach(function (tr) {
+    var cell = tr.cells[0], a = document.createElement("a");
+    a.href = "#kernel-" + cell.textContent;
+    a.textContent = cell.textContent;
+    cell.replaceChildren(a);
+  });
+})();
+)js";
+
+// Every page: tables sort by a click on a column's header, by numbers with their units (1.81 ms,
+// 74.3 GB/s, 33.0x, 34.5%) where both cells have one, as text otherwise. Runs last, and marks the page
+// ready (data-ready="yes" on <html>: the browser test reads it).
+const char* const sort_script = R"js(
+(function () {
+  "use strict";
   var scale = { n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15 };
   function key(text) {
     var m = /^\s*(-?\d[\d,]*(?:\.\d+)?)\s*([numkMGTP])?(s\b)?/.exec(text);
@@ -114,12 +130,6 @@ const char* const script = R"js(
         rows.forEach(function (r) { body.appendChild(r); });
       });
     });
-  });
-  document.querySelectorAll("table.kernels tbody tr").forEach(function (tr) {
-    var cell = tr.cells[0], a = document.createElement("a");
-    a.href = "#kernel-" + cell.textContent;
-    a.textContent = cell.textContent;
-    cell.replaceChildren(a);
   });
   document.documentElement.setAttribute("data-ready", "yes");
 })();
@@ -175,10 +185,39 @@ std::string heading_id(int level, const std::string& text) {
 
 }  // namespace
 
-void write_html(const analysis& a, const print_options& options, std::ostream& out) {
+void write_html_page(std::ostream& out, const std::string& title, const std::function<void(std::ostream&)>& write_markdown,
+                     const markdown_html_hooks& hooks, const std::string& extra) {
     out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"roofline\">\n"
-        << "<title>" << html_escape("Roofline report: " + a.input) << "</title>\n<style>" << style << "</style>\n</head>\n<body>\n<main>\n";
+        << "<title>" << html_escape(title) << "</title>\n<style>" << style << "</style>\n</head>\n<body>\n<main>\n";
+    markdown_html_hooks with_defaults = hooks;
+    if (!with_defaults.heading_id) with_defaults.heading_id = heading_id;
+    if (!with_defaults.table_class) with_defaults.table_class = [](const std::vector<std::string>&) { return std::string("sortable"); };
+    {
+        // The markdown, converted line by line as it is written.
+        markdown_html_stream html(out, with_defaults);
+        write_markdown(html);
+        html.finish();
+    }
+    out << "</main>\n" << extra << "<script>" << sort_script << "</script>\n</body>\n</html>\n";
+}
+
+std::string markdown_page(const std::string& title, const std::string& markdown, const markdown_html_hooks& hooks) {
+    std::string heading = title;
+    if (heading.empty()) {
+        const std::size_t at = markdown.rfind("# ", 0) == 0 ? 0 : markdown.find("\n# ");
+        if (at != std::string::npos) {
+            const std::size_t from = at == 0 ? 2 : at + 3;
+            for (char c : markdown.substr(from, markdown.find('\n', from) - from))
+                if (c != '`') heading += c;
+        }
+    }
+    std::ostringstream out;
+    write_html_page(out, heading, [&](std::ostream& o) { o << markdown; }, hooks);
+    return out.str();
+}
+
+void write_html(const analysis& a, const print_options& options, std::ostream& out) {
     markdown_html_hooks hooks;
     hooks.image = [&](const std::string& alt, const std::string& src) -> std::string {
         if (src != inline_chart) return "";
@@ -186,19 +225,14 @@ void write_html(const analysis& a, const print_options& options, std::ostream& o
                "<aside id=\"kernel-panel\"><p>Point at a kernel on the chart to see its numbers and findings; click to keep it.</p></aside>\n"
                "</figure>\n";
     };
-    hooks.heading_id = heading_id;
     hooks.table_class = [](const std::vector<std::string>& header) -> std::string {
         return header.size() > 1 && header[0] == "#" && header[1] == "kernel" ? "sortable kernels" : "sortable";
     };
-    // The markdown report, converted line by line as it is written.
     print_options markdown_options = options;
     markdown_options.chart_file = inline_chart;
-    markdown_html_stream html(out, hooks);
-    write_markdown(a, markdown_options, html);
-    html.finish();
-    const std::vector<std::string> labels = kernel_labels(a);
-    out << "</main>\n<script type=\"application/json\" id=\"roofline-kernels\">" << kernels_json(a, labels) << "</script>\n<script>"
-        << script << "</script>\n</body>\n</html>\n";
+    const std::string data = "<script type=\"application/json\" id=\"roofline-kernels\">" + kernels_json(a, kernel_labels(a)) +
+                             "</script>\n<script>" + panel_script + "</script>\n";
+    write_html_page(out, "Roofline report: " + a.input, [&](std::ostream& o) { write_markdown(a, markdown_options, o); }, hooks, data);
 }
 
 std::string render_html(const analysis& a, const print_options& options) {

@@ -3,6 +3,7 @@
 #include "analyzer/report/json_number.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/report/html_page.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
 
@@ -208,7 +209,7 @@ std::string json(const prediction& p) {
 }  // namespace
 
 const std::vector<std::string>& predict_format_names() {
-    static const std::vector<std::string> names = {"markdown", "json", "terminal"};
+    static const std::vector<std::string> names = {"markdown", "json", "terminal", "html"};
     return names;
 }
 
@@ -216,6 +217,7 @@ std::string render_prediction(const prediction& p, const std::string& format) {
     if (format == "markdown") return markdown(p);
     if (format == "json") return json(p);
     if (format == "terminal") return terminal(p);
+    if (format == "html") return markdown_page("", markdown(p));
     throw std::invalid_argument("no predict format \"" + format + "\"");
 }
 

@@ -3,6 +3,7 @@
 #include "analyzer/report/json_number.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/report/html_page.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
 
@@ -166,7 +167,7 @@ workload_projection project_analysis(const analysis& a, const gpu_spec& target, 
 }
 
 const std::vector<std::string>& projection_format_names() {
-    static const std::vector<std::string> names = {"markdown", "json", "terminal"};
+    static const std::vector<std::string> names = {"markdown", "json", "terminal", "html"};
     return names;
 }
 
@@ -174,6 +175,7 @@ std::string render_projection(const analysis& a, const workload_projection& w, c
     if (format == "markdown") return markdown(a, w);
     if (format == "json") return json(a, w);
     if (format == "terminal") return terminal(a, w);
+    if (format == "html") return markdown_page("", markdown(a, w));
     throw std::invalid_argument("no projection format \"" + format + "\"");
 }
 
