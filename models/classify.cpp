@@ -30,11 +30,22 @@ std::string pressure_text(const resource_use& r) {
     return pct(r.utilisation) + " busy" + (r.practical < 1.0 ? ", " + pct(pressure(r)) + " of its practical share" : std::string());
 }
 
-// What the unmeasured resources of one kind allow: the highest pressure any of them may be under.
+// A measured resource whose share the capture leaves open above what it measured (DRAM without the
+// store counter: the writes its stores still owe): the most it may be under, and what would decide it.
+double pressure_hi(const resource_use& r) {
+    const double hi = std::max(r.utilisation, r.useful);
+    return r.practical > 0 ? hi / r.practical : hi;
+}
+bool open_above(const resource_use& r) { return !r.exact() && r.useful > r.utilisation; }
+
+// What the unmeasured resources of one kind allow, and the measured ones open above what they measured:
+// the highest pressure any of them may be under.
 double unmeasured_hi(const kernel_roofline& k, bool (*pick)(resource)) {
     double hi = 0.0;
     for (const auto& u : k.unmeasured)
         if (pick(u.id)) hi = std::max(hi, pressure_hi(u));
+    for (const auto& r : k.resources)
+        if (pick(r.id) && open_above(r)) hi = std::max(hi, pressure_hi(r));
     return hi;
 }
 
@@ -50,9 +61,11 @@ struct openings {
             c.possible_limiters.push_back(r);
     }
     // An unmeasured resource that could change the verdict: a possible limiter, and what would measure it.
-    void could_be(const unmeasured_resource& u) {
-        limiter(u.id);
-        for (const auto& m : u.missing)
+    void could_be(const unmeasured_resource& u) { could_be(u.id, u.missing); }
+    void could_be(const resource_use& r) { could_be(r.id, r.missing); }
+    void could_be(resource id, const std::vector<pooled_string>& missing) {
+        limiter(id);
+        for (const auto& m : missing)
             if (std::find(c.missing.begin(), c.missing.end(), std::string(m)) == c.missing.end()) c.missing.push_back(m);
     }
 };
@@ -105,6 +118,9 @@ void name_memory_limiter(classification& c, openings& open, const kernel_rooflin
     // A memory level without counters that may carry the load, or be the lower level it comes from.
     for (const auto& u : k.unmeasured)
         if (is_memory(u.id) && pressure_hi(u) >= t.prefer_lower_level * mu) open.could_be(u);
+    // A level measured, but open above it, that may carry as much: DRAM owing writes it did not make yet.
+    for (const auto& r : k.resources)
+        if (is_memory(r.id) && r.id != *c.limiter && open_above(r) && pressure_hi(r) >= t.prefer_lower_level * mu) open.could_be(r);
 }
 
 void name_compute_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem, const resource_use* comp,
@@ -187,6 +203,8 @@ classification classify_once(const kernel_roofline& k, const launch_shape& shape
             const double hi = pressure_hi(u);
             if (hi >= t.near_roof && hi >= (compute_side ? mu : cu) && (compute_side ? !compute_wins : !memory_wins)) open.could_be(u);
         }
+        for (const auto& r : k.resources)
+            if (is_memory(r.id) && open_above(r) && !memory_wins && pressure_hi(r) >= t.near_roof && pressure_hi(r) >= cu) open.could_be(r);
         if (c.possible_bounds.size() == 1 && memory_wins) {
             c.bound = bound::memory;
             name_memory_limiter(c, open, k, mem, comp, mu, t);
@@ -236,7 +254,8 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
             moved.resources[i].utilisation = k.resources[i].utilisation * move;
             const classification other = classify_once(moved, shape, t);
             moved.resources[i].utilisation = k.resources[i].utilisation;
-            if (other.bound == c.bound && other.limiter == c.limiter) continue;
+            // A move that leaves the verdict open names no other verdict (the open one says so itself).
+            if ((other.bound == c.bound && other.limiter == c.limiter) || !other.decided()) continue;
             const std::string text = verdict_text(other);
             if (std::find(alternatives.begin(), alternatives.end(), text) == alternatives.end()) alternatives.push_back(text);
             if (other.limiter && other.limiter != c.limiter &&

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace roofline {
 namespace {
@@ -241,6 +242,29 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
 
 namespace detail {
 
+// Without the store counter, the writes a kernel's stores still owe DRAM (dirty in L2 at its end) are
+// unknown: the measured DRAM share is a lower bound. The owed bytes are at most what L2 holds (its
+// capacity), at most what passed through L2 (its busy share of its peak bytes, where the capture has
+// ncu's L2 peak counters), and at most what L1's LSU data stage carried (its busy share of one
+// 128-byte wavefront per SM per cycle: every global store goes through it). Where none is known, the
+// share is open up to 1.
+void owes_unknown_writes(kernel_roofline& k, const metric_view& m, const gpu_spec& spec, double t_s) {
+    auto dram = std::find_if(k.resources.begin(), k.resources.end(), [](const resource_use& r) { return r.id == resource::dram; });
+    if (k.bytes_stored || dram == k.resources.end() || dram->peak <= 0 || t_s <= 0) return;
+    double owed = spec.l2_mib.value ? *spec.l2_mib.value * 1024.0 * 1024.0 : std::numeric_limits<double>::infinity();
+    const auto l2_busy = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed");
+    const auto l2_per_cycle = m.find("derived__lts__lts2xbar_bytes.sum.peak_sustained");
+    const auto l2_clock = m.find("lts__cycles_elapsed.avg.per_second");
+    if (l2_busy && l2_per_cycle && l2_clock) owed = std::min(owed, *l2_busy / 100.0 * *l2_per_cycle * *l2_clock * t_s);
+    if (const resource_use* l1 = k.find(resource::l1); l1 && k.sm_clock_hz > 0)
+        owed = std::min(owed, l1->utilisation * 128.0 * spec.sm_count.value * k.sm_clock_hz * t_s);
+    dram->useful = std::isfinite(owed) ? dram->useful_lo + owed / (dram->peak * t_s) : std::max(1.0, dram->useful_lo);
+    dram->missing.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    dram->useful_formula = "at least the busy share; at most that plus the writes its stores still owe (dirty in L2 at its end), "
+                           "unknown without l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum: at most L2's capacity, and at most what L1's "
+                           "LSU data stage carried (l1's busy share x 128 B x SMs x SM clock x duration)";
+}
+
 void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     const double t_s = k.duration_ns * 1e-9;
     add_dram(k, m, spec);
@@ -257,6 +281,7 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
         k.l2_excess_share = sectors > 0 ? std::min(g_excess, std::max(0.0, sectors - (g_sectors - g_excess))) / sectors : 0.0;
     add_l2(k, m, std::move(need.missing));
     add_l1(k, m, split.missing);
+    owes_unknown_writes(k, m, spec, t_s);
 }
 
 // The L2 and L1 ceilings: bytes per cycle at their peak (ncu's own counters) x their clock; the

@@ -215,9 +215,11 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         k.missing = "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass --gpu, or "
                     "collect --set full and export --page raw, whose rows hold the peaks)";
     }
+    // Above the roof only where the counters prove it: the lower bound of the share (an upper bound
+    // above 1 is what the capture leaves open, not a measurement).
     for (const auto& r : k.resources)
-        if (r.useful > 1.0)
-            k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful) + " of " +
+        if (r.useful_min() > 1.0)
+            k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful_min()) + " of " +
                                  (r.peak > 0 ? r.peak_source : r.formula) +
                                  "; the peak or the work count is wrong, so treat this point with suspicion");
     return k;

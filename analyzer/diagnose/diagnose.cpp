@@ -204,18 +204,26 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
 
 // Where no node that could be evaluated fired and some could not be, the answer is what to collect:
 // "unexplained" would claim that no tree knows the kernel, when the capture did not let them look.
-finding not_decided(const diagnosis& d, const gpu_spec& gpu) {
+// Where some fired, it comes first all the same: an unevaluated node may gain more than any of them,
+// so which fix comes first is not decided (`fired` says which case this is).
+finding not_decided(const diagnosis& d, const gpu_spec& gpu, bool fired = false) {
     finding f;
     f.id = "missing-counters";
     f.tree = "catch-all";
     f.node = "missing-counters";
     f.title = missing_counters_title;
-    f.explain = "No rule node the capture could evaluate fired, and " + std::to_string(d.undecided.size()) +
-                " could not be evaluated for lack of counters (" + [&] {
-                    std::string s;
-                    for (const auto& u : d.undecided) s += (s.empty() ? "" : ", ") + u;
-                    return s;
-                }() + "). Collect them and analyse again: any of those may be the answer.";
+    const std::string open = [&] {
+        std::string s;
+        for (const auto& u : d.undecided) s += (s.empty() ? "" : ", ") + u;
+        return s;
+    }();
+    f.explain = fired ? "The findings below fired, but " + std::to_string(d.undecided.size()) +
+                            " rule nodes or estimates could not be evaluated for lack of counters (" + open +
+                            "), and any may gain more than they do: which fix comes first is not decided. Collect them and "
+                            "analyse again."
+                      : "No rule node the capture could evaluate fired, and " + std::to_string(d.undecided.size()) +
+                            " could not be evaluated for lack of counters (" + open + "). Collect them and analyse again: any of those "
+                            "may be the answer.";
     const collect_flags flags = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability));
     if (!flags.empty()) f.fixes.push_back("Profile again with `ncu " + flags.text() + " ...` (or `roofline metrics --format section`'s file).");
     return f;
@@ -344,6 +352,18 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
     if (d.findings.empty() && kernel.roof.placed)
         d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts, !d.notes.empty()) : not_decided(d, spec));
     settle_findings(d, kernel, spec);
+    // The ranking rests on every node's gain: where some could not be evaluated, the first finding is
+    // not decided, unless its fix already takes the kernel to the floor the counters prove (no fix that
+    // keeps the work gains more). The findings that fired stay listed after it, in their order.
+    if (!d.undecided.empty() && !d.findings.empty() && d.findings.front().id != "missing-counters") {
+        const finding& first = d.findings.front();
+        const bool at_floor = first.est_time_after_ns && kernel.roof.practical_floor_ns > 0 &&
+                              *first.est_time_after_ns <= kernel.roof.practical_floor_ns * (1.0 + run_to_run_noise);
+        if (!at_floor) {
+            d.findings.insert(d.findings.begin(), not_decided(d, spec, true));
+            d.tied_with_first.clear();
+        }
+    }
     d.path.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
     for (auto& v : d.path) v.values.shrink_to_fit();
     return d;
