@@ -6,7 +6,7 @@
 # tests/consumer is such a project; the test `install_and_consume` builds it against an install.
 include(CMakePackageConfigHelpers)
 
-set(roofline_stages base read models diagnose pipeline report validate cli)
+set(roofline_stages base read models diagnose pipeline report compare validate cli)
 list(TRANSFORM roofline_stages PREPEND roofline_ OUTPUT_VARIABLE roofline_stage_targets)
 install(TARGETS ${roofline_stage_targets} roofline
   EXPORT roofline-targets

@@ -5,7 +5,7 @@
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/text.hpp"
-#include "analyzer/validate/diff.hpp"
+#include "analyzer/compare/diff.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -3,9 +3,9 @@
 // cuBLAS and PyTorch, profiled under ncu on each GPU).
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/cli/commands.hpp"
-#include "analyzer/report/projection_report.hpp"
+#include "analyzer/compare/projection_report.hpp"
 #include "analyzer/report/text.hpp"
-#include "models/projection.hpp"
+#include "analyzer/compare/projection.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

@@ -7,7 +7,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/report/html_page.hpp"
-#include "analyzer/validate/diff.hpp"
+#include "analyzer/compare/diff.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,11 +1,11 @@
-// roofline project: one capture's kernels projected onto another GPU (models/projection.hpp).
+// roofline project: one capture's kernels projected onto another GPU (analyzer/compare/projection.hpp).
 #include "analyzer/cli/cli_support.hpp"
 #include "analyzer/cli/command_list.hpp"
 
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/pipeline/analysis.hpp"
-#include "analyzer/report/projection_report.hpp"
+#include "analyzer/compare/projection_report.hpp"
 
 #include "models/gpu_spec.hpp"
 

@@ -2,7 +2,7 @@
 // own: the full name, the grid and the block. The kernel table folds every launch of one key into
 // one kernel, so a key names one kernel per side unless the capture holds it more than once (two
 // devices' launches, or a table made otherwise); those are matched in launch order.
-#include "analyzer/validate/diff.hpp"
+#include "analyzer/compare/diff.hpp"
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/report/text.hpp"

@@ -6,7 +6,7 @@
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
-#include "analyzer/validate/diff.hpp"
+#include "analyzer/compare/diff.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "analyzer/report/projection_report.hpp"
+#include "analyzer/compare/projection_report.hpp"
 
 #include "analyzer/report/json_number.hpp"
 

@@ -1,4 +1,4 @@
-#include "models/projection.hpp"
+#include "analyzer/compare/projection.hpp"
 
 #include "analyzer/base/format.hpp"
 #include "models/classify.hpp"

@@ -1,10 +1,10 @@
-// `roofline project`: a capture's kernels projected onto another GPU (models/projection.hpp), printed
+// `roofline project`: a capture's kernels projected onto another GPU (analyzer/compare/projection.hpp), printed
 // as markdown, JSON (docs/project.md) or a terminal table. Every format prints the assumptions.
 #pragma once
 
 #include "analyzer/pipeline/analysis.hpp"
 #include "models/gpu_spec.hpp"
-#include "models/projection.hpp"
+#include "analyzer/compare/projection.hpp"
 
 #include <string>
 #include <vector>
