@@ -97,6 +97,12 @@ std::vector<std::string> cells_of(const std::string& line) {
 
 bool is_separator(const std::string& line) { return line.find_first_not_of("|-: ") == std::string::npos; }
 
+}  // namespace
+
+// Named, not anonymous: markdown_html_stream's sink holds one (a member of a type with internal
+// linkage would break -Wsubobject-linkage in a unity build).
+namespace markdown_html_detail {
+
 class converter {
 public:
     converter(std::ostream& out, const markdown_html_hooks& hooks) : out_(out), hooks_(hooks) {}
@@ -246,7 +252,7 @@ private:
     std::vector<std::string> header_;
 };
 
-}  // namespace
+}  // namespace markdown_html_detail
 
 std::string html_escape(const std::string& text) {
     std::string out;
@@ -305,7 +311,7 @@ private:
         converter_.line(line_);
         line_.clear();
     }
-    converter converter_;
+    markdown_html_detail::converter converter_;
     std::string line_;
     bool finished_ = false;
 };
