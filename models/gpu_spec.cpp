@@ -15,8 +15,11 @@ namespace {
 
 using json = nlohmann::json;
 
+// The error names the field and the rule of docs/gpu-spec.schema.json it breaks (the field's top-level
+// property; a peak's or a figure's own fields are in the schema's $defs).
 [[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& what) {
-    throw input_error(error_code::bad_spec, file, 0, 0, "field \"" + field + "\": " + what);
+    throw input_error(error_code::bad_spec, file, 0, 0,
+                      "field \"" + field + "\": " + what + " [docs/gpu-spec.schema.json#/properties/" + field.substr(0, field.find('.')) + "]");
 }
 
 const json& member(const json& j, const std::string& key, const std::string& file, const std::string& path) {

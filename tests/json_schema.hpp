@@ -1,7 +1,7 @@
 // A JSON Schema validator for the subset docs/report.schema.json uses (no validator library is
 // among the project's dependencies): type (a name or a list, "null" for nullable), enum,
 // properties, required, additionalProperties (false or a schema), items, minItems, maxItems,
-// minimum, maximum, oneOf and "$ref" into the document's "$defs". Any other keyword is an error,
+// minimum, exclusiveMinimum, maximum, minLength, oneOf and "$ref" into the document's "$defs". Any other keyword is an error,
 // so the schema cannot use one this validator would silently skip.
 #pragma once
 
@@ -67,6 +67,11 @@ private:
                 if (v.is_number() && v.get<double>() < rule.get<double>()) out.push_back(where + ": " + v.dump() + " < " + rule.dump());
             } else if (key == "maximum") {
                 if (v.is_number() && v.get<double>() > rule.get<double>()) out.push_back(where + ": " + v.dump() + " > " + rule.dump());
+            } else if (key == "exclusiveMinimum") {
+                if (v.is_number() && v.get<double>() <= rule.get<double>()) out.push_back(where + ": " + v.dump() + " <= " + rule.dump());
+            } else if (key == "minLength") {
+                if (v.is_string() && v.get<std::string>().size() < rule.get<std::size_t>())
+                    out.push_back(where + ": shorter than " + rule.dump() + " characters");
             } else if (key == "minItems") {
                 if (v.is_array() && v.size() < rule.get<std::size_t>()) out.push_back(where + ": fewer than " + rule.dump() + " items");
             } else if (key == "maxItems") {

@@ -125,14 +125,14 @@ TEST_CASE("a spec with a missing field names the file and the field") {
     auto text = roofline::test::read_text(roofline::test::source_path("hwspecs/h100-sxm.json"));
     auto j = nlohmann::json::parse(text);
     j["peaks_tflops"].erase("fp32");
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"peaks_tflops.fp32\": missing", input_error);
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"peaks_tflops.fp32\": missing [docs/gpu-spec.schema.json#/properties/peaks_tflops]", input_error);
     j = nlohmann::json::parse(text);
     j["dram_bandwidth_tbs"]["value"] = "fast";
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null",
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null [docs/gpu-spec.schema.json#/properties/dram_bandwidth_tbs]",
                          input_error);
     j = nlohmann::json::parse(text);
     j["sm_count"].erase("source");
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"sm_count.source\": missing", input_error);
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"sm_count.source\": missing [docs/gpu-spec.schema.json#/properties/sm_count]", input_error);
     CHECK_THROWS_WITH_AS(parse_gpu_spec("{\n  \"id\": \"x\",\n  oops\n}", "bad.json"), "bad.json:3:3: not valid JSON", input_error);
 }
 
@@ -184,7 +184,7 @@ TEST_CASE("every figure a roof is built from is finite and above zero") {
         auto j = nlohmann::json::parse(text);
         edit(j);
         CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
-                             ("my.json: field \"" + field + "\": must be a finite number above zero").c_str(), input_error);
+                             ("my.json: field \"" + field + "\": must be a finite number above zero [docs/gpu-spec.schema.json#/properties/" + field.substr(0, field.find('.')) + "]").c_str(), input_error);
     };
     refused([](auto& j) { j["peaks_tflops"]["fp32"]["at_clock_mhz"] = 0; }, "peaks_tflops.fp32.at_clock_mhz");
     refused([](auto& j) { j["boost_clock_mhz"]["value"] = -1980; }, "boost_clock_mhz.value");
@@ -275,12 +275,12 @@ TEST_CASE("a second rate is refused where it means nothing") {
     auto bad = j;
     bad["peaks_tflops"]["fp32"]["fp16_accumulate"] = {{"value", 1}, {"source", "x"}};
     CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         "my.json: field \"peaks_tflops.fp32.fp16_accumulate\": only a tensor precision has an accumulate type",
+                         "my.json: field \"peaks_tflops.fp32.fp16_accumulate\": only a tensor precision has an accumulate type [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
                          input_error);
     bad = j;
     bad["peaks_tflops"]["tensor_bf16"]["bf16"] = {{"value", 1}, {"source", "x"}};
     CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         "my.json: field \"peaks_tflops.tensor_bf16.bf16\": only fp16 (half-precision CUDA-core work) has a BF16 rate",
+                         "my.json: field \"peaks_tflops.tensor_bf16.bf16\": only fp16 (half-precision CUDA-core work) has a BF16 rate [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
                          input_error);
     bad = j;
     bad["peaks_tflops"]["tensor_fp16"]["fp16_accumulate"]["value"] = nullptr;

@@ -123,3 +123,48 @@ TEST_CASE("the golden JSON report validates, and a report broken in any of these
     CHECK(broken([](json& j) { j["kernels"][0]["resources"][0]["kind"] = "io"; }) == 1);
     CHECK(broken([](json& j) { j["schema"] = "roofline-report/1"; }) == 1);
 }
+
+namespace {
+
+std::vector<std::string> schema_errors(const std::string& schema_rel, const nlohmann::json& doc) {
+    return roofline::test::schema_validator(nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path(schema_rel))))
+        .errors(doc);
+}
+
+}  // namespace
+
+TEST_CASE("every shipped rule tree and GPU spec validates against the schema its $schema names") {
+    namespace fs = std::filesystem;
+    std::size_t files = 0;
+    for (const auto& [folder, schema] : {std::pair<std::string, std::string>{"rules", "docs/rule-tree.schema.json"},
+                                        std::pair<std::string, std::string>{"hwspecs", "docs/gpu-spec.schema.json"}}) {
+        for (const auto& entry : fs::directory_iterator(roofline::test::source_path(folder))) {
+            if (entry.path().extension() != ".json") continue;
+            CAPTURE(entry.path().string());
+            const auto doc = nlohmann::json::parse(roofline::test::read_text(entry.path().string()));
+            CHECK(doc.value("$schema", "") == "../" + schema);  // an editor finds it from the file's folder
+            const auto errors = schema_errors(schema, doc);
+            for (const auto& e : errors) FAIL_CHECK(e);
+            ++files;
+        }
+    }
+    CHECK(files >= 20);
+}
+
+TEST_CASE("the schemas refuse what the parsers refuse: a missing field, a wrong kind of fix, a figure of zero, a typo") {
+    auto tree = nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path("rules/stalls.json")));
+    tree["roots"][0].erase("explain");
+    CHECK(schema_errors("docs/rule-tree.schema.json", tree) == std::vector<std::string>{"/roots/0: lacks explain"});
+    tree = nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path("rules/stalls.json")));
+    tree["roots"][0]["estimate"]["fix"] = "removes_everything";
+    CHECK(schema_errors("docs/rule-tree.schema.json", tree).size() == 1);
+    tree["roots"][0]["estimate"]["fix"] = "removes_waste";
+    tree["roots"][0]["whne"] = "true";  // a misspelt key the parser would ignore
+    CHECK(schema_errors("docs/rule-tree.schema.json", tree) == std::vector<std::string>{"/roots/0: unexpected whne"});
+    auto spec = nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path("hwspecs/h200.json")));
+    spec["sm_count"]["value"] = 0;
+    CHECK(schema_errors("docs/gpu-spec.schema.json", spec) == std::vector<std::string>{"/sm_count/value: 0 <= 0"});
+    spec = nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path("hwspecs/h200.json")));
+    spec["peaks_tflops"].erase("tensor_fp8");
+    CHECK(schema_errors("docs/gpu-spec.schema.json", spec) == std::vector<std::string>{"/peaks_tflops: lacks tensor_fp8"});
+}

@@ -72,7 +72,34 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& where, const std::string& what, std::size_t line = 0, std::size_t column = 0) {
-        throw input_error(error_code::bad_rule, file_, line, column, where + ": " + what);
+        throw input_error(error_code::bad_rule, file_, line, column, where + ": " + what + " [" + schema_rule(where, what) + "]");
+    }
+
+    // The rule of docs/rule-tree.schema.json the error breaks: the part (the tree, a node, a fix, an
+    // estimate, one of its changes) and the field the message names first ("estimate.changes.on").
+    static std::string schema_rule(const std::string& where, const std::string& what) {
+        std::string part = where == "tree" ? "" : where.find(" estimate") != std::string::npos ? "estimate"
+                                              : where.find(" fix") != std::string::npos      ? "fix"
+                                                                                             : "node";
+        std::string field;
+        if (what.size() > 1 && what[0] == '"') field = what.substr(1, what.find('"', 1) - 1);
+        if (field.rfind("estimate.changes", 0) == 0) {
+            part = "change";
+            field = field.size() > 17 ? field.substr(17) : "";
+        } else if (field.rfind("estimate.", 0) == 0) {
+            part = "estimate";
+            field = field.substr(9);
+        } else if (field.rfind("fixes.", 0) == 0) {
+            part = "fix";
+            field = field.substr(6);
+        }
+        static const std::set<std::string> properties = {"id",      "title",   "description", "precedence",    "roots",         "explain",
+                                                         "when",    "finding", "estimate",    "evidence",      "fixes",         "children",
+                                                         "text",    "why",     "fix",         "keeps_latency", "changes",       "at_least",
+                                                         "on",      "scale",   "add_ns",      "removes_atomics", "removes_launch"};
+        if (!properties.count(field)) field.clear();
+        return "docs/rule-tree.schema.json#" + (part.empty() ? std::string() : "/$defs/" + part) +
+               (field.empty() ? std::string() : "/properties/" + field);
     }
 
     std::string text(const json& j, const char* key, const std::string& where) {
