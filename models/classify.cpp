@@ -1,6 +1,5 @@
 #include "models/classify.hpp"
 
-#include "analyzer/base/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +7,22 @@
 namespace roofline {
 namespace {
 
-std::string pct(double u) { return format_percent(u); }
-std::string num(double v) { return format_number(v); }
-std::string id(const resource_use& r) { return name(r.id); }
+// A reason built field by field: reason(kind).on(load).against(other).at(threshold)...
+struct reason : verdict_reason {
+    explicit reason(reason_kind k) { kind = k; }
+    reason& on(std::optional<unit_load> u) { unit = std::move(u); return *this; }
+    reason& against(std::optional<unit_load> u) { other = std::move(u); return *this; }
+    reason& naming(resource r) { named = r; return *this; }
+    reason& of(double v) { value = v; return *this; }
+    reason& counting(double c) { count = c; return *this; }
+    reason& at(double t) { threshold = t; return *this; }
+    reason& lacking(std::string t) { text = std::move(t); return *this; }
+    reason& or_else(std::vector<std::string> a) { alternatives = std::move(a); return *this; }
+};
+
+// The load a reason records of a measured resource.
+unit_load load(const resource_use& r) { return {r.id, r.utilisation, r.practical, r.formula}; }
+std::optional<unit_load> load_of(const resource_use* r) { return r ? std::optional<unit_load>(load(*r)) : std::nullopt; }
 
 double pressure(const resource_use& r) { return r.practical > 0 ? r.utilisation / r.practical : r.utilisation; }
 double pressure_hi(const unmeasured_resource& u) { return u.practical > 0 ? u.hi / u.practical : u.hi; }
@@ -24,10 +36,6 @@ const resource_use* best(const kernel_roofline& k, bool (*pick)(resource)) {
     for (const auto& r : k.resources)
         if (pick(r.id) && (!b || pressure(r) > pressure(*b))) b = &r;
     return b;
-}
-
-std::string pressure_text(const resource_use& r) {
-    return pct(r.utilisation) + " busy" + (r.practical < 1.0 ? ", " + pct(pressure(r)) + " of its practical share" : std::string());
 }
 
 // A measured resource whose share the capture leaves open above what it measured (DRAM without the
@@ -72,45 +80,34 @@ struct openings {
 
 // Below every roof: launch overhead, too small a grid, or latency.
 roofline::bound below_roofs(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t,
-                            std::vector<std::string>* reasons) {
+                            std::vector<verdict_reason>* reasons) {
     double per_launch_ns = k.duration_ns / double(shape.launches ? shape.launches : 1);
     if (per_launch_ns < t.launch_ns) {
-        if (reasons)
-            reasons->push_back("each launch lasts " + num(per_launch_ns / 1000.0) + " us on average, under the " + num(t.launch_ns / 1000.0) +
-                               " us where launch overhead is of the same size as the work");
+        if (reasons) reasons->push_back(reason(reason_kind::short_launches).of(per_launch_ns).at(t.launch_ns));
         return bound::launch;
     }
     // Small grid means idle SMs: fewer blocks than SMs. A grid under one wave with a block for every SM
     // leaves no SM idle, only fewer warps resident than an SM holds: latency, which more warps hide.
     const bool few_blocks = shape.grid_blocks > 0 && shape.sm_count > 0 && shape.grid_blocks < shape.sm_count;
     if (few_blocks) {
-        if (reasons)
-            reasons->push_back("the grid has " + num(shape.grid_blocks) + " blocks for " + num(shape.sm_count) + " SMs, so " +
-                               num(shape.sm_count - shape.grid_blocks) + " SMs have nothing to do");
+        if (reasons) reasons->push_back(reason(reason_kind::idle_sms).of(shape.grid_blocks).counting(shape.sm_count));
         return bound::small_grid;
     }
-    if (reasons && shape.waves > 0 && shape.waves < 1.0)
-        reasons->push_back("the grid fills " + num(shape.waves) + " of one wave (launch__waves_per_multiprocessor): every SM has a block, " +
-                           "with fewer warps resident than it can hold");
-    if (reasons)
-        reasons->push_back("the grid fills the GPU (" + num(shape.grid_blocks) + " blocks, " + num(shape.waves) +
-                           " waves), so the warps wait on latency rather than on a unit's throughput");
+    if (reasons && shape.waves > 0 && shape.waves < 1.0) reasons->push_back(reason(reason_kind::under_one_wave).of(shape.waves));
+    if (reasons) reasons->push_back(reason(reason_kind::grid_fills_gpu).of(shape.grid_blocks).counting(shape.waves));
     return bound::latency;
 }
 
 void name_memory_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem, const resource_use* comp,
                          double mu, const classify_thresholds& t) {
     c.limiter = mem->id;
-    c.reasons.push_back(id(*mem) + " runs at " + pressure_text(*mem) + " (" + mem->formula + "), at or above the " + pct(t.near_roof) +
-                        " that counts as near a roof, and above every compute unit (best " +
-                        (comp ? id(*comp) + " at " + pressure_text(*comp) : std::string("none measured")) + ")");
+    c.reasons.push_back(reason(reason_kind::memory_near_roof).on(load(*mem)).against(load_of(comp)).at(t.near_roof));
     for (resource lower : {resource::dram, resource::l2}) {
         if (lower == mem->id) break;
         const resource_use* r = k.find(lower);
         if (r && pressure(*r) >= t.prefer_lower_level * mu) {
             c.limiter = r->id;
-            c.reasons.push_back(id(*r) + " runs at " + pressure_text(*r) + ", at least " + pct(t.prefer_lower_level) + " of " + id(*mem) +
-                                "'s load: the traffic comes from " + id(*r) + ", so it is named as the limiter");
+            c.reasons.push_back(reason(reason_kind::lower_level_named).on(load(*r)).against(load(*mem)).at(t.prefer_lower_level));
             break;
         }
     }
@@ -139,8 +136,7 @@ void name_compute_limiter(classification& c, openings& open, const kernel_roofli
     const bool named_precision = info(named->id).precision;
     for (const auto& u : k.unmeasured)
         if ((info(u.id).precision || (info(u.id).pipe && !named_precision)) && pressure_hi(u) >= t.specific_share * cu) open.could_be(u);
-    const std::string above = id(*comp) + " runs at " + pressure_text(*comp) + " (" + comp->formula + "), above every memory level (best " +
-                              (mem ? id(*mem) + " at " + pressure_text(*mem) : std::string("none measured")) + ")";
+    const verdict_reason above = reason(reason_kind::compute_near_roof).on(load(*comp)).against(load_of(mem));
     if (named->id == resource::pipe_tensor) {
         const resource_use* most = nullptr;
         for (const auto& r : k.resources)
@@ -149,8 +145,7 @@ void name_compute_limiter(classification& c, openings& open, const kernel_roofli
             c.limiter = most->id;
             open.limiter(most->id);
             c.reasons.push_back(above);
-            c.reasons.push_back("the tensor pipe's MMA cycles carry " + pct(named->utilisation) + ", and its work is " + id(*most) + " (" +
-                                pct(most->useful) + " of that precision's fastest-path peak), so " + id(*most) + " is named as the limiter");
+            c.reasons.push_back(reason(reason_kind::tensor_precision).on(load(*named)).naming(most->id).of(most->useful));
             return;
         }
     }
@@ -158,12 +153,9 @@ void name_compute_limiter(classification& c, openings& open, const kernel_roofli
     open.limiter(named->id);
     c.reasons.push_back(above);
     if (named != comp)
-        c.reasons.push_back(id(*named) + " carries " + pressure_text(*named) + ", at least " + pct(t.specific_share) +
-                            " of that, so it is named as the limiter");
+        c.reasons.push_back(reason(reason_kind::specific_unit).on(load(*named)).at(t.specific_share));
     else if (comp->id == resource::sm)
-        c.reasons.push_back(
-            "no single precision or pipe reaches " + pct(t.specific_share) +
-            " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM as a whole is named");
+        c.reasons.push_back(reason(reason_kind::sm_as_whole).at(t.specific_share));
 }
 
 }  // namespace
@@ -175,7 +167,7 @@ classification classify_once(const kernel_roofline& k, const launch_shape& shape
     openings open{c, k};
     if (!k.placed) {
         c.bound = bound::unknown;
-        c.reasons.push_back("the capture lacks " + k.missing);
+        c.reasons.push_back(reason(reason_kind::not_placed).lacking(k.missing));
         return c;
     }
     const resource_use* mem = best(k, is_memory);
@@ -219,20 +211,16 @@ classification classify_once(const kernel_roofline& k, const launch_shape& shape
                 open.limiter(comp->id);
             c.bound = bound::unknown;
             c.reasons.push_back(
-                "the capture does not decide what limits the kernel: the busiest measured unit is " +
-                (std::max(mu, cu) > 0 ? (mu >= cu ? id(*mem) + " at " + pressure_text(*mem) : id(*comp) + " at " + pressure_text(*comp))
-                                      : std::string("none")) +
-                ", and units it has no counters for may be near a roof");
+                reason(reason_kind::bound_open).on(std::max(mu, cu) > 0 ? load_of(mu >= cu ? mem : comp) : std::nullopt));
         }
         if (c.possible_limiters.size() > 1) {
-            c.reasons.push_back("the capture does not decide the limiter: units it has no counters for may carry as much");
+            c.reasons.push_back(reason(reason_kind::limiter_open));
             c.limiter.reset();
         }
         return c;
     }
     const resource_use* busiest = std::max(mu, cu) > 0 ? (mu >= cu ? mem : comp) : nullptr;
-    c.reasons.push_back("no resource reaches " + pct(t.near_roof) + " of its practical share (busiest: " +
-                        (busiest ? id(*busiest) + " at " + pressure_text(*busiest) : std::string("none")) + ")");
+    c.reasons.push_back(reason(reason_kind::below_every_roof).on(load_of(busiest)).at(t.near_roof));
     c.bound = below_roofs(k, shape, t, &c.reasons);
     open.bound(c.bound);
     return c;
@@ -264,13 +252,30 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
             if (other.bound != c.bound && std::find(c.tied_bounds.begin(), c.tied_bounds.end(), other.bound) == c.tied_bounds.end())
                 c.tied_bounds.push_back(other.bound);
         }
-    if (!alternatives.empty()) {
-        std::string list;
-        for (const auto& a : alternatives) list += (list.empty() ? "" : " or ") + a;
-        c.reasons.push_back("within run-to-run noise (" + pct(run_to_run_noise) + " of a busy share, measured between two captures of one "
-                            "program) the verdict could also be " + list + ": another capture of the same program may say so");
-    }
+    if (!alternatives.empty())
+        c.reasons.push_back(reason(reason_kind::verdict_within_noise).of(run_to_run_noise).or_else(alternatives));
     return c;
+}
+
+const char* name(reason_kind k) {
+    switch (k) {
+        case reason_kind::short_launches: return "short_launches";
+        case reason_kind::idle_sms: return "idle_sms";
+        case reason_kind::under_one_wave: return "under_one_wave";
+        case reason_kind::grid_fills_gpu: return "grid_fills_gpu";
+        case reason_kind::memory_near_roof: return "memory_near_roof";
+        case reason_kind::lower_level_named: return "lower_level_named";
+        case reason_kind::compute_near_roof: return "compute_near_roof";
+        case reason_kind::tensor_precision: return "tensor_precision";
+        case reason_kind::specific_unit: return "specific_unit";
+        case reason_kind::sm_as_whole: return "sm_as_whole";
+        case reason_kind::not_placed: return "not_placed";
+        case reason_kind::bound_open: return "bound_open";
+        case reason_kind::limiter_open: return "limiter_open";
+        case reason_kind::below_every_roof: return "below_every_roof";
+        case reason_kind::verdict_within_noise: return "verdict_within_noise";
+    }
+    return "?";
 }
 
 std::string verdict_text(const classification& c, const char* separator) {

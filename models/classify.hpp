@@ -39,10 +39,52 @@ struct launch_shape {
     std::size_t launches = 1;
 };
 
+// A resource's load as the verdict read it: its busy share, the practical share of its peak, and the
+// counters behind the busy share. Its pressure (busy over practical) is what the thresholds compare.
+struct unit_load {
+    resource id = resource::sm;
+    double busy = 0.0;
+    double practical = 1.0;
+    pooled_string formula;
+    double pressure() const { return practical > 0 ? busy / practical : busy; }
+};
+
+// Why the verdict is what it is: one typed record per step the classification took. The model writes
+// values only; analyzer/report/text.hpp (reason_text) words them, and the JSON report carries them.
+enum class reason_kind {
+    short_launches,       // value: ns per launch; threshold: launch_ns
+    idle_sms,             // value: blocks; count: SMs
+    under_one_wave,       // value: waves (< 1)
+    grid_fills_gpu,       // value: blocks; count: waves
+    memory_near_roof,     // unit: the busiest memory level; other: the best compute unit (absent: none measured); threshold: near_roof
+    lower_level_named,    // unit: the lower level named; other: the busiest level; threshold: prefer_lower_level
+    compute_near_roof,    // unit: the busiest compute unit; other: the best memory level (absent: none measured)
+    tensor_precision,     // unit: the tensor pipe (its busy share); named: the precision; value: its useful share
+    specific_unit,        // unit: the precision or pipe named; threshold: specific_share
+    sm_as_whole,          // threshold: specific_share
+    not_placed,           // text: what the capture lacks
+    bound_open,           // unit: the busiest measured unit (absent: none)
+    limiter_open,         //
+    below_every_roof,     // unit: the busiest unit (absent: none); threshold: near_roof
+    verdict_within_noise  // alternatives: the other verdicts; value: the noise share
+};
+
+// "short_launches", "memory_near_roof", ...: the kind as the JSON report names it.
+const char* name(reason_kind k);
+
+struct verdict_reason {
+    reason_kind kind = reason_kind::limiter_open;
+    std::optional<unit_load> unit, other;
+    std::optional<resource> named;
+    double value = 0.0, count = 0.0, threshold = 0.0;
+    std::string text;
+    std::vector<std::string> alternatives;
+};
+
 struct classification {
     roofline::bound bound = bound::unknown;
-    std::optional<resource> limiter;   // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
-    std::vector<std::string> reasons;  // the numbers that decided it, as sentences
+    std::optional<resource> limiter;       // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
+    std::vector<verdict_reason> reasons;   // the numbers that decided it, step by step
     // Where the capture lacks counters (kernel_roofline::unmeasured), the verdict the counters allow:
     // every bound and every limiter not excluded. A decided verdict has one bound and at most one
     // limiter; an undecided bound is `unknown` and an undecided limiter empty, and `missing` names the

@@ -35,6 +35,38 @@ ojson style_json(number_style s) {
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
 ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr); }
 
+// The verdict's steps as values (models/classify.hpp, verdict_reason); the markdown words them.
+ojson load_json(const std::optional<unit_load>& u) {
+    if (!u) return nullptr;
+    return ojson{{"resource", name(u->id)},
+                 {"busy", json_number<ojson>(u->busy)},
+                 {"practical_share", json_number<ojson>(u->practical)},
+                 {"formula", std::string(u->formula)}};
+}
+
+ojson reasons_json(const std::vector<verdict_reason>& reasons) {
+    ojson out = ojson::array();
+    for (const auto& r : reasons) {
+        const bool has_value = r.kind == reason_kind::short_launches || r.kind == reason_kind::idle_sms ||
+                               r.kind == reason_kind::under_one_wave || r.kind == reason_kind::grid_fills_gpu ||
+                               r.kind == reason_kind::tensor_precision || r.kind == reason_kind::verdict_within_noise;
+        const bool has_count = r.kind == reason_kind::idle_sms || r.kind == reason_kind::grid_fills_gpu;
+        const bool has_threshold = r.kind == reason_kind::short_launches || r.kind == reason_kind::memory_near_roof ||
+                                   r.kind == reason_kind::lower_level_named || r.kind == reason_kind::specific_unit ||
+                                   r.kind == reason_kind::sm_as_whole || r.kind == reason_kind::below_every_roof;
+        out.push_back({{"kind", name(r.kind)},
+                       {"unit", load_json(r.unit)},
+                       {"compared_with", load_json(r.other)},
+                       {"named", optional_name(r.named)},
+                       {"value", has_value ? json_number<ojson>(r.value) : ojson(nullptr)},
+                       {"count", has_count ? json_number<ojson>(r.count) : ojson(nullptr)},
+                       {"threshold", has_threshold ? json_number<ojson>(r.threshold) : ojson(nullptr)},
+                       {"missing", r.kind == reason_kind::not_placed ? ojson(r.text) : ojson(nullptr)},
+                       {"alternatives", r.alternatives}});
+    }
+    return out;
+}
+
 ojson resources_json(const kernel_roofline& roof) {
     ojson res = ojson::array();
     for (const auto& r : roof.resources) {
@@ -139,7 +171,7 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     e["share_of_workload"] = json_number<ojson>(k.share);
     e["bound"] = name(k.verdict.bound);
     e["limiter"] = optional_name(k.verdict.limiter);
-    e["reasons"] = k.verdict.reasons;
+    e["reasons"] = reasons_json(k.verdict.reasons);
     // What the counters leave open: every bound and limiter not excluded (one each where decided).
     ojson bounds = ojson::array(), limiters = ojson::array();
     for (bound b : k.verdict.possible_bounds) bounds.push_back(name(b));
@@ -203,7 +235,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
     // (a capture of 10,000 distinct kernels holds gigabytes as one tree). The bytes are those of
     // dumping the whole document with an indent of 2.
     ojson head;
-    head["schema"] = "roofline-report/2";
+    head["schema"] = "roofline-report/3";
     head["tool"] = {{"name", "roofline"}, {"version", ROOFLINE_VERSION}};
     const analyze_options& opt = a.options;
     head["input"] = {{"file", a.input},

@@ -265,7 +265,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
     o << "; floor " << format_duration_ns(k.roof.floor_ns) << " on " << (k.roof.binding ? name(*k.roof.binding) : "?") << ", "
       << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
     o << "\n**" << verdict_text(k.verdict) << "**\n\n";
-    for (const auto& r : k.verdict.reasons) o << "- " << r << "\n";
+    for (const auto& r : k.verdict.reasons) o << "- " << reason_text(r) << "\n";
     for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
     const auto& findings = k.diagnosis.findings;
     if (!findings.empty()) {

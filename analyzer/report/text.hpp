@@ -37,6 +37,12 @@ std::string work_unit(resource r);
 const char* bound_hex_colour(bound b);
 const char* bound_ansi_colour(bound b);
 
+// A step of the verdict (models/classify.hpp) in words: "dram runs at 86.1% busy, 96.0% of its practical
+// share (formula), at or above the 60.0% that counts as near a roof, ...".
+std::string reason_text(const verdict_reason& r);
+// "86.1% busy, 96.0% of its practical share" (the second part only where the practical share is below 1).
+std::string load_text(const unit_load& u);
+
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {
     std::size_t kernel_rank;  // index into analysis::kernels (0 = longest)
