@@ -10,6 +10,16 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 # The binary lands in PREFIX/bin (PATH's /usr/local/bin with the default prefix) and runs from there.
 [ -x "$work/prefix/bin/roofline" ] || { echo "FAIL: no bin/roofline in the install"; exit 1; }
 PATH="$work/prefix/bin:$PATH" roofline --version
+# No installed header includes Boost (the command line's library, which does, is not installed).
+if grep -rln '#include <boost' "$work/prefix/include"; then echo "FAIL: installed headers include Boost"; exit 1; fi
+# The installed binary reads nothing from the source tree: no path of it in its data (the pair
+# definitions, specs and rule trees are compiled in), and it runs on a copy of a capture folder from
+# a folder outside the tree.
+objcopy -O binary --only-section=.rodata "$work/prefix/bin/roofline" "$work/rodata"
+if grep -qF "$src" "$work/rodata"; then echo "FAIL: the binary carries the source tree's path $src"; exit 1; fi
+mkdir -p "$work/run" && cp -r "$src/examples/h100" "$work/run/h100"
+(cd "$work/run" && "$work/prefix/bin/roofline" pairs h100 > pairs.md && grep -q speedup pairs.md) ||
+    { echo "FAIL: the installed binary's pairs without the source tree"; exit 1; }
 cmake -S "$src/tests/consumer" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/build" >/dev/null
-"$work/build/consumer" "$src/examples/h100/kernels_raw.csv"
+(cd "$work/run" && "$work/build/consumer" h100/kernels_raw.csv)

@@ -15,5 +15,6 @@ struct embedded_file {
 const std::vector<embedded_file>& embedded_hwspecs();    // hwspecs/*.json
 const std::vector<embedded_file>& embedded_rules();      // rules/*.json
 const std::vector<embedded_file>& embedded_catalogue();  // analyzer/base/metrics.json
+const std::vector<embedded_file>& embedded_pairs();      // kernels/pairs.json: the naive -> fixed pairs of kernels/
 
 }  // namespace roofline

@@ -24,7 +24,7 @@ po::options_description folder_options(const std::string& usage, const char* out
     po::options_description opts(usage + "\n\noptions");
     opts.add_options()("help,h", "show this help")("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")(
         "pairs", po::value<std::string>(),
-        "the pair definitions (default: kernels/pairs.json of the source tree, wherever roofline runs from)")(
+        "the pair definitions (default: kernels/pairs.json as it was when roofline was built, compiled in)")(
         "output,o", po::value<std::string>(), output_help);
     return opts;
 }
@@ -44,13 +44,15 @@ std::optional<po::variables_map> parse_folder(const po::options_description& opt
 }
 
 std::string pairs_file(const po::variables_map& vm) {
-    return vm.count("pairs") ? vm["pairs"].as<std::string>() : std::string(ROOFLINE_SOURCE_DIR) + "/kernels/pairs.json";
+    return vm.count("pairs") ? vm["pairs"].as<std::string>() : std::string();
 }
 
 // The files a folder command reads: never written over.
 std::vector<std::string> folder_inputs(const po::variables_map& vm) {
     const std::string dir = vm["dir"].as<std::string>();
-    return {dir + "/pairs_raw.csv", dir + "/runner_timing.txt", dir + "/kernels_raw.csv", pairs_file(vm)};
+    std::vector<std::string> inputs = {dir + "/pairs_raw.csv", dir + "/runner_timing.txt", dir + "/kernels_raw.csv"};
+    if (vm.count("pairs")) inputs.push_back(pairs_file(vm));
+    return inputs;
 }
 
 }  // namespace

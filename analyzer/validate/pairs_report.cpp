@@ -1,5 +1,6 @@
 #include "analyzer/validate/pairs_report.hpp"
 
+#include "analyzer/base/embedded.hpp"
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/report/table.hpp"
@@ -117,7 +118,8 @@ void fill_reference(pair_row& row, const json& ref, const std::string& dir) {
 }  // namespace
 
 pairs_report build_pairs_report(const std::string& dir, const std::string& pairs_file) {
-    json spec = load_json(pairs_file);
+    // The pairs built in (kernels/pairs.json when roofline was built) unless a file is named.
+    json spec = pairs_file.empty() ? json::parse(embedded_pairs().at(0).contents) : load_json(pairs_file);
     pairs_report r;
     r.capture = dir + "/pairs_raw.csv";
     analyze_options keep;

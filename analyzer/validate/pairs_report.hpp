@@ -56,6 +56,7 @@ struct pairs_report {
 };
 
 // Throws input_error for a missing capture or a malformed pairs file.
+// pairs_file "": the pair definitions compiled in (kernels/pairs.json).
 pairs_report build_pairs_report(const std::string& dir, const std::string& pairs_file);
 std::string render_pairs_markdown(const pairs_report& r);
 // "`ew_scale` + `ew_shift` + `ew_relu`"
