@@ -30,7 +30,7 @@ std::optional<capture_spec> spec_from_capture(const metric_values& numbers, cons
     s.boost_clock_mhz = {sm_hz->first / 1e6, "measured: " + sm_hz->second + " (the clock of this capture, not the GPU's boost clock)"};
     const double dram_tbs = *dram_per_cycle * *dram_hz / 1e12;
     s.dram_bandwidth_tbs = {dram_tbs, "measured: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second = " +
-                                          general(*dram_per_cycle, 6) + " byte/cycle x " + general(*dram_hz / 1e9, 4) + " GHz"};
+                                          significant(*dram_per_cycle, 6) + " byte/cycle x " + significant(*dram_hz / 1e9, 4) + " GHz"};
     for (resource p : precisions())
         s.peaks_tflops[p] = {std::nullopt, "no spec file: only the capture's own peak counter for this precision, where it has one", {}};
     s.l2_mib = {std::nullopt, "no spec file", {}};

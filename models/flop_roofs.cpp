@@ -27,7 +27,7 @@ std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precisi
     p.per_second = *it->second.value * 1e12 * scale;
     p.estimated = it->second.estimated || (!it->second.at_clock_mhz && spec.boost_clock_mhz.estimated);
     p.source = std::string(p.estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") + "spec " + spec.file +
-               ": " + general(*it->second.value, 6) + " TFLOP/s at " + general(at_mhz, 6) + " MHz, scaled to the capture's SM clock (" +
+               ": " + significant(*it->second.value, 6) + " TFLOP/s at " + significant(at_mhz, 6) + " MHz, scaled to the capture's SM clock (" +
                it->second.source + ")";
     return p;
 }
@@ -178,9 +178,9 @@ std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, reso
     const double figure = *spec.peaks_tflops.at(precision).value;
     const double scale = main->per_second / (figure * 1e12);  // the clock scaling of the main figure
     return accumulate_rates{alt->second.value * 1e12 * scale, main->per_second,
-                            "spec " + spec.file + ": " + general(alt->second.value, 6) +
+                            "spec " + spec.file + ": " + significant(alt->second.value, 6) +
                                 " TFLOP/s with FP16 accumulate, scaled to the capture's SM clock (" + alt->second.source + ")",
-                            "spec " + spec.file + ": " + general(figure, 6) +
+                            "spec " + spec.file + ": " + significant(figure, 6) +
                                 " TFLOP/s with FP32 accumulate, scaled to the capture's SM clock (" +
                                 spec.peaks_tflops.at(precision).source + ")"};
 }
@@ -210,12 +210,12 @@ std::pair<double, std::string> combined_rate(double ops, std::optional<double> o
 std::optional<std::string> bf16_note(const gpu_spec& spec) {
     const auto& fp16 = spec.peaks_tflops.at(resource::fp16);
     if (!spec.fp16_bf16 || !fp16.value || spec.fp16_bf16->value >= *fp16.value * (1.0 - rates_differ_above)) return std::nullopt;
-    return "fp16: this roof is the FP16 rate (" + general(*fp16.value, 4) + " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " +
-           general(spec.fp16_bf16->value, 4) + " (" + spec.fp16_bf16->source +
+    return "fp16: this roof is the FP16 rate (" + significant(*fp16.value, 4) + " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " +
+           significant(spec.fp16_bf16->value, 4) + " (" + spec.fp16_bf16->source +
            "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be told apart: if this "
            "kernel's half-precision math is BF16, its fp16 roof is " +
-           general(spec.fp16_bf16->value, 4) + " TFLOP/s and its fp16 shares and floor are " +
-           general(*fp16.value / spec.fp16_bf16->value, 3) + "x those shown";
+           significant(spec.fp16_bf16->value, 4) + " TFLOP/s and its fp16 shares and floor are " +
+           significant(*fp16.value / spec.fp16_bf16->value, 3) + "x those shown";
 }
 
 }  // namespace
@@ -271,7 +271,7 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         if (d.peak_inst) {
             if (auto pi = m.find(d.peak_inst)) {
                 measured = *pi * d.flops_per_peak_inst * k.sm_clock_hz;
-                measured_from = general(d.flops_per_peak_inst, 6) + " x " + d.peak_inst;
+                measured_from = significant(d.flops_per_peak_inst, 6) + " x " + d.peak_inst;
             }
         } else if (auto dp = dense_tensor_peak(m, d)) {
             measured = dp->first * k.sm_clock_hz;

@@ -64,7 +64,7 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
         }
         if (nearest)
             return {nearest, "matched by CC " + id.cc + ", " + std::to_string(std::lround(id.sm_count.value_or(0.0))) +
-                                 " SMs and a DRAM clock of " + fixed(*id.dram_clock_mhz, 0) + " MHz"};
+                                 " SMs and a DRAM clock of " + decimals(*id.dram_clock_mhz, 0) + " MHz"};
     }
     if (candidates.size() == 1) {
         return {candidates.front(), "matched by compute capability " + id.cc +

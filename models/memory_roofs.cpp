@@ -115,7 +115,7 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
         dram.peak = spec_bw;
         dram.peak_estimated = spec.dram_bandwidth_tbs.estimated;
         dram.peak_source = std::string(dram.peak_estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") +
-                           "spec " + spec.file + ": " + general(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source +
+                           "spec " + spec.file + ": " + significant(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source +
                            ")";
     }
     if (bytes && dram.peak <= 0) {
@@ -218,7 +218,7 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
                 l1.formula =
                     "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
                 k.notes.push_back(
-                    "l1: " + fixed(l1s->gmma_feed, 1) +
+                    "l1: " + decimals(l1s->gmma_feed, 1) +
                     "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
                     "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
             }

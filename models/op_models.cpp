@@ -497,7 +497,7 @@ op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {
     } else if (peak.value) {
         f.compute_peak = *peak.value * 1e12;
         f.compute_peak_source =
-            std::string(name(r)) + ": " + peak.source + (peak.at_clock_mhz ? " (at " + fixed(*peak.at_clock_mhz, 0) + " MHz)" : "");
+            std::string(name(r)) + ": " + peak.source + (peak.at_clock_mhz ? " (at " + decimals(*peak.at_clock_mhz, 0) + " MHz)" : "");
     } else {
         f.compute_peak_source = std::string(name(r)) + ": the spec gives no peak (" + peak.source + ")";
     }

@@ -45,7 +45,7 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
     double ratio = measured / spec_value;
     if (std::fabs(ratio - 1.0) > 0.10)
         k.warnings.push_back(what + ": the capture's measured peak " + format_number(measured) + " differs from the spec's " +
-                             format_number(spec_value) + " (at the same clock) by " + signed_fixed((ratio - 1.0) * 100, 0) + "%" +
+                             format_number(spec_value) + " (at the same clock) by " + signed_decimals((ratio - 1.0) * 100, 0) + "%" +
                              "; the measured peak is used");
 }
 

@@ -1,22 +1,17 @@
 #include "analyzer/base/format.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 
 namespace roofline {
 namespace {
 
-std::string chars(double v, std::chars_format f, int precision) {
-    char buf[400];  // %.Nf of 1e308 needs 309 digits before the point
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, f, precision);
-    if (ec != std::errc()) return "?";
-    return std::string(buf, end);
-}
-
 // The value at three significant digits, so a prefix is chosen after rounding (999.6 k is 1.00 M).
 double round3(double v) {
     if (!std::isfinite(v) || v == 0) return v;
-    const std::string t = general(v, 3);
+    const std::string t = significant(v, 3);
     double r = v;
     std::from_chars(t.data(), t.data() + t.size(), r);  // no locale, unlike std::stod
     return r;
@@ -29,11 +24,11 @@ std::string three_digits(double v) {
     if (!std::isfinite(v)) return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
     const double r = round3(v);
     const double a = std::fabs(r);
-    if (a >= 100) return fixed(r, 0);
-    if (a >= 10) return fixed(r, 1);
-    if (a >= 1) return fixed(r, 2);
-    if (a < 1e-6) return general(r, 3);
-    return fixed(r, 2 - int(std::floor(std::log10(a))));
+    if (a >= 100) return decimals(r, 0);
+    if (a >= 10) return decimals(r, 1);
+    if (a >= 1) return decimals(r, 2);
+    if (a < 1e-6) return significant(r, 3);
+    return decimals(r, 2 - int(std::floor(std::log10(a))));
 }
 
 struct prefix {
@@ -52,9 +47,11 @@ std::string with_prefix(double value, const char* gap) {
 
 }  // namespace
 
-std::string fixed(double v, int decimals) { return chars(v, std::chars_format::fixed, decimals); }
-std::string general(double v, int significant) { return chars(v, std::chars_format::general, significant); }
-std::string signed_fixed(double v, int decimals) { return (std::signbit(v) || std::isnan(v) ? "" : "+") + fixed(v, decimals); }
+// {fmt} writes no locale and exact digits (printf's %.Nf and %.Ng rounding of the binary value), as
+// std::to_chars did; it also spells non-finite values the same way.
+std::string decimals(double v, int places) { return fmt::format("{:.{}f}", v, places); }
+std::string significant(double v, int digits) { return fmt::format("{:.{}g}", v, digits); }
+std::string signed_decimals(double v, int places) { return (std::signbit(v) || std::isnan(v) ? "" : "+") + decimals(v, places); }
 
 std::string format_duration_ns(double ns) {
     const double r = round3(ns);
@@ -70,14 +67,14 @@ std::string format_si(double value, const std::string& unit) {
     return t.back() >= 'A' ? t + unit : t + " " + unit;
 }
 
-std::string format_percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
+std::string format_percent(double fraction) { return decimals(fraction * 100.0, 1) + "%"; }
 
 std::string format_number(double v) {
     // A count under a thousand is written whole: "4 blocks", not "4.00 blocks".
-    if (std::fabs(v) < 1000 && v == std::floor(v)) return fixed(v, 0);
+    if (std::fabs(v) < 1000 && v == std::floor(v)) return decimals(v, 0);
     return with_prefix(v, "");
 }
 
-std::string format_times(double v) { return fixed(v, v >= 10 ? 1 : 2) + "x"; }
+std::string format_times(double v) { return decimals(v, v >= 10 ? 1 : 2) + "x"; }
 
 }  // namespace roofline

@@ -1,14 +1,14 @@
 // The one number formatter: every number the engine writes goes through these, so the same value
-// prints the same text on every machine (std::to_chars: no locale, no printf format strings).
+// prints the same text on every machine ({fmt}: no locale, exact shortest or fixed-precision digits).
 #pragma once
 
 #include <string>
 
 namespace roofline {
 
-std::string fixed(double v, int decimals);         // printf "%.Nf": (1.5, 2) -> "1.50"
-std::string general(double v, int significant);    // printf "%.Ng": (0.000123456, 3) -> "0.000123"
-std::string signed_fixed(double v, int decimals);  // printf "%+.Nf": (12.3, 0) -> "+12"
+std::string decimals(double v, int places);         // "{:.Nf}": (1.5, 2) -> "1.50"
+std::string significant(double v, int digits);      // "{:.Ng}": (0.000123456, 3) -> "0.000123"
+std::string signed_decimals(double v, int places);  // "{:+.Nf}": (12.3, 0) -> "+12"
 
 // The report's one number style: three significant digits, SI prefixes, no exponent (0 is "0").
 std::string format_duration_ns(double ns);                     // "182 us", "3.46 ms", "0 ns"

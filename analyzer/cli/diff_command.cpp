@@ -44,11 +44,11 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         "change: "
         "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared or went away, and "
         "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the details.\n\noptions");
-    const std::string noise_help = "the noise floor in percent of a kernel's time (default " + general(default_noise_pct, 6) +
+    const std::string noise_help = "the noise floor in percent of a kernel's time (default " + significant(default_noise_pct, 6) +
                                    "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "
                                    "run-to-run spread, see docs/diff.md)";
     const std::string noise_ns_help =
-        "the noise floor in ns per launch (default " + general(default_noise_ns, 6) + "): short kernels' spread is a few hundred ns";
+        "the noise floor in ns per launch (default " + significant(default_noise_ns, 6) + "): short kernels' spread is a few hundred ns";
     opts.add_options()("help,h", "show this help")("base", po::value<std::string>(), "the capture before the change")(
         "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
                                                                  "write the diff here (written whole or not at all); stdout otherwise")(

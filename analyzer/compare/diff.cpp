@@ -97,7 +97,7 @@ std::string kernel_words(std::size_t number, const kernel_diff& k) {
 }
 
 std::string slower_words(double pct, double base_ns, double new_ns) {
-    return "got " + fixed(pct, 2) + "% slower (" + format_duration_ns(base_ns) + " -> " + format_duration_ns(new_ns) + ")";
+    return "got " + decimals(pct, 2) + "% slower (" + format_duration_ns(base_ns) + " -> " + format_duration_ns(new_ns) + ")";
 }
 
 // The metrics whose absence left something open, over every kernel of a capture: its metric set, as the

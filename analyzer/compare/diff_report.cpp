@@ -26,10 +26,10 @@ using ojson = nlohmann::ordered_json;
 std::string change_text(const std::optional<double>& pct) {
     if (!pct) return "-";
     if (*pct == 0.0) return "0.0%";
-    return signed_fixed(*pct, std::fabs(*pct) < 0.1 ? 2 : 1) + "%";
+    return signed_decimals(*pct, std::fabs(*pct) < 0.1 ? 2 : 1) + "%";
 }
 
-std::string pct_text(double pct) { return general(pct, 3) + "%"; }
+std::string pct_text(double pct) { return significant(pct, 3) + "%"; }
 
 std::string label_of(const kernel_diff& k) {
     return kernel_label(k.any().group.name) + (k.occurrence ? " #" + std::to_string(k.occurrence) : "");
@@ -77,7 +77,7 @@ std::string noise_words(const capture_diff& d) {
 
 std::string gate_words(const capture_diff& d) {
     if (!d.options.fail_if_slower_pct) return "off (`--fail-if-slower PCT` turns it on)";
-    const std::string head = "`--fail-if-slower " + general(*d.options.fail_if_slower_pct, 6) + "`";
+    const std::string head = "`--fail-if-slower " + significant(*d.options.fail_if_slower_pct, 6) + "`";
     if (!d.gate_failed())
         return head + ": passed: neither the workload total nor any matched kernel got slower by more than " +
                pct_text(*d.options.fail_if_slower_pct) + " and beyond the noise floor";
@@ -266,10 +266,10 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     if (d.options.fail_if_slower_pct) {
         o << "\n";
         if (d.gate_failed()) {
-            o << paint("1;31", "gate failed") << " (--fail-if-slower " << general(*d.options.fail_if_slower_pct, 6) << "):\n";
+            o << paint("1;31", "gate failed") << " (--fail-if-slower " << significant(*d.options.fail_if_slower_pct, 6) << "):\n";
             for (const auto& f : d.gate_failures) o << "  " << f << "\n";
         } else {
-            o << "gate passed (--fail-if-slower " << general(*d.options.fail_if_slower_pct, 6) << ")\n";
+            o << "gate passed (--fail-if-slower " << significant(*d.options.fail_if_slower_pct, 6) << ")\n";
         }
     }
     return o.str();

@@ -15,7 +15,7 @@ struct peak_ratio {
     bool missing = false;  // the target has no such roof
 };
 
-std::string mhz(double hz) { return general(hz / 1e6, 4) + " MHz"; }
+std::string mhz(double hz) { return significant(hz / 1e6, 4) + " MHz"; }
 
 // Target peak over source peak for one resource, both from the specs (datasheet against datasheet,
 // so a capture's measured peak that disagrees with its spec does not leak into the ratio), the
@@ -45,13 +45,13 @@ peak_ratio ratio_of(const resource_use& r, const gpu_spec& s, const gpu_spec& t,
     switch (r.id) {
         case resource::dram:
             p.ratio = t.dram_bandwidth_tbs.value / s.dram_bandwidth_tbs.value;
-            p.basis = general(t.dram_bandwidth_tbs.value, 4) + " / " + general(s.dram_bandwidth_tbs.value, 4) +
+            p.basis = significant(t.dram_bandwidth_tbs.value, 4) + " / " + significant(s.dram_bandwidth_tbs.value, 4) +
                       " TB/s (spec DRAM bandwidths; the DRAM clock is not the SM's)";
             return p;
         case resource::l2:
             if (t.l2_bytes_per_clock.value && s.l2_bytes_per_clock.value) {
                 p.ratio = *t.l2_bytes_per_clock.value / *s.l2_bytes_per_clock.value * clocks;
-                p.basis = general(*t.l2_bytes_per_clock.value, 6) + " / " + general(*s.l2_bytes_per_clock.value, 6) + " B/clock x " +
+                p.basis = significant(*t.l2_bytes_per_clock.value, 6) + " / " + significant(*s.l2_bytes_per_clock.value, 6) + " B/clock x " +
                           clock_text;
             } else {
                 p.ratio = clocks;
@@ -62,20 +62,20 @@ peak_ratio ratio_of(const resource_use& r, const gpu_spec& s, const gpu_spec& t,
         case resource::l1:
             if (t.l1_bytes_per_clock_per_sm.value && s.l1_bytes_per_clock_per_sm.value) {
                 p.ratio = *t.l1_bytes_per_clock_per_sm.value / *s.l1_bytes_per_clock_per_sm.value * sms * clocks;
-                p.basis = general(*t.l1_bytes_per_clock_per_sm.value, 6) + " / " + general(*s.l1_bytes_per_clock_per_sm.value, 6) +
-                          " B/clock/SM x " + general(t.sm_count.value, 6) + " / " + general(s.sm_count.value, 6) + " SMs x " + clock_text;
+                p.basis = significant(*t.l1_bytes_per_clock_per_sm.value, 6) + " / " + significant(*s.l1_bytes_per_clock_per_sm.value, 6) +
+                          " B/clock/SM x " + significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " + clock_text;
             } else {
                 p.ratio = sms * clocks;
                 p.assumed = true;
-                p.basis = "L1 bytes per clock per SM taken equal (a spec lacks them) x " + general(t.sm_count.value, 6) + " / " +
-                          general(s.sm_count.value, 6) + " SMs x " + clock_text;
+                p.basis = "L1 bytes per clock per SM taken equal (a spec lacks them) x " + significant(t.sm_count.value, 6) + " / " +
+                          significant(s.sm_count.value, 6) + " SMs x " + clock_text;
             }
             return p;
         default:
             // Pipes and issue slots: per-SM rates of the same architecture, so SMs x clock.
             p.ratio = sms * clocks;
             p.assumed = t.compute_capability != s.compute_capability;
-            p.basis = general(t.sm_count.value, 6) + " / " + general(s.sm_count.value, 6) + " SMs x " + clock_text +
+            p.basis = significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " + clock_text +
                       (p.assumed ? " (per-SM rate taken equal across compute capabilities " + s.compute_capability + " and " +
                                        t.compute_capability + ")"
                                  : "");
@@ -202,7 +202,7 @@ workload_projection project_workload(std::vector<kernel_projection> kernels, con
     std::string estimated;
     for (const gpu_spec* g : {&source, &target}) {
         auto note = [&](bool is_estimated, std::optional<double> v, const std::string& what) {
-            if (is_estimated && v) estimated += (estimated.empty() ? "" : "; ") + g->name + " " + what + " " + general(*v, 6);
+            if (is_estimated && v) estimated += (estimated.empty() ? "" : "; ") + g->name + " " + what + " " + significant(*v, 6);
         };
         for (const auto& [r, n] : g->peaks_tflops) note(n.estimated, n.value, std::string(name(r)) + " TFLOP/s");
         note(g->dram_bandwidth_tbs.estimated, g->dram_bandwidth_tbs.value, "DRAM TB/s");
@@ -218,8 +218,8 @@ workload_projection project_workload(std::vector<kernel_projection> kernels, con
         "and a figure one spec lacks is taken equal on both (marked).",
         o.target_sm_clock_hz > 0
             ? "The target runs at an SM clock of " + mhz(o.target_sm_clock_hz) + " (--sm-clock)."
-            : "The target runs at the same share of its boost clock (" + general(target.boost_clock_mhz.value, 6) +
-                  " MHz) as the capture ran of the source's (" + general(source.boost_clock_mhz.value, 6) +
+            : "The target runs at the same share of its boost clock (" + significant(target.boost_clock_mhz.value, 6) +
+                  " MHz) as the capture ran of the source's (" + significant(source.boost_clock_mhz.value, 6) +
                   " MHz); ncu locks clocks to base, and the two GPUs' base clocks may differ: --sm-clock states the target's.",
         "Practical shares are each GPU's own (hwspecs practical_fraction, or the stated default where the GPU has none measured).",
         "A kernel under 60% of its practical floor (the near-roof line of the classification) spends its time on waste (replays, "

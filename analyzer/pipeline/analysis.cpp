@@ -30,7 +30,7 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc, const std
     id.sm_count = m.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
     if (id.sm_count && !(*id.sm_count >= 1 && *id.sm_count <= most_sms))
         throw input_error(error_code::bad_number, file, g.first_line, 0,
-                          "the SM count (device__attribute_multiprocessor_count or launch__sm_count) is " + general(*id.sm_count, 6) +
+                          "the SM count (device__attribute_multiprocessor_count or launch__sm_count) is " + significant(*id.sm_count, 6) +
                               ", not a number of SMs (1 to 65,536): the export is damaged");
     if (auto clk = m.find("dram__cycles_elapsed.avg.per_second"))
         id.dram_clock_mhz = *clk / 1e6;

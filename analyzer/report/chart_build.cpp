@@ -13,7 +13,7 @@
 namespace roofline {
 namespace chart_detail {
 
-std::string g3(double v) { return general(v, 3); }
+std::string three_significant(double v) { return significant(v, 3); }
 
 std::string precision_label(resource id) {
     std::string s = name(id);
@@ -24,7 +24,7 @@ std::string precision_label(resource id) {
 
 std::string level_label(resource id) { return id == resource::dram ? "DRAM" : id == resource::l2 ? "L2" : "L1"; }
 
-std::string rate_text(double flops_per_s) { return g3(flops_per_s / 1e12) + " TFLOP/s"; }
+std::string rate_text(double flops_per_s) { return three_significant(flops_per_s / 1e12) + " TFLOP/s"; }
 std::string bandwidth_text(double bytes_per_s) { return format_si(bytes_per_s, "B/s"); }
 
 bool is_memory(resource id) { return info(id).kind == resource_kind::memory; }
@@ -40,11 +40,11 @@ const resource_use* dominant_precision(const kernel_result& k) {
 
 std::string ceiling_label(const chart_data& c, resource id, double peak) {
     if (is_memory(id)) return level_label(id) + " " + bandwidth_text(peak);
-    if (id == resource::issue) return "issue (4 per SM per clock) " + g3(peak / 1e9) + " G inst/s";
-    return precision_label(id) + " " + (c.kind == chart_kind::flops ? rate_text(peak) : g3(peak / 1e9) + " G inst/s");
+    if (id == resource::issue) return "issue (4 per SM per clock) " + three_significant(peak / 1e9) + " G inst/s";
+    return precision_label(id) + " " + (c.kind == chart_kind::flops ? rate_text(peak) : three_significant(peak / 1e9) + " G inst/s");
 }
 
-std::string ridge_label(const chart_data& c, double ridge) { return "ridge " + g3(ridge) + (c.kind == chart_kind::flops ? " FLOP/B" : " inst/B"); }
+std::string ridge_label(const chart_data& c, double ridge) { return "ridge " + three_significant(ridge) + (c.kind == chart_kind::flops ? " FLOP/B" : " inst/B"); }
 
 const chart_ceiling* find_ceiling(const chart_data& c, resource id) {
     for (const auto& ce : c.ceilings)

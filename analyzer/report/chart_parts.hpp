@@ -13,7 +13,7 @@ inline constexpr double r_max = 22.0;  // a kernel with all the time
 inline constexpr double title_y = 24, panel_title_y = 46, plot_top = 56, plot_h = 400;
 inline constexpr double ceiling_font = 11, caption_font = 11, caption_line = 15, margin = 14;
 
-std::string g3(double v);  // three significant digits
+std::string three_significant(double v);  // three significant digits
 std::string precision_label(resource id);     // "FP32", "tensor BF16"
 std::string level_label(resource id);         // "DRAM", "L2", "L1"
 std::string rate_text(double flops_per_s);    // "54.7 TFLOP/s"

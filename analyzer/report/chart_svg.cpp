@@ -20,8 +20,8 @@ using namespace chart_detail;
 namespace {
 
 // Pixels to the hundredth, data values to six digits: fixed text, so the same chart is the same bytes.
-std::string f2(double v) { return fixed(v, 2); }
-std::string g6(double v) { return general(v, 6); }
+std::string coordinate(double v) { return decimals(v, 2); }
+std::string six_significant(double v) { return significant(v, 6); }
 
 // Text and attribute values are escaped here, in the writer, never at a call site.
 std::string xml(const std::string& s) {
@@ -125,7 +125,7 @@ struct svg_chart {
           per_byte(flops ? " FLOP/B" : " inst/B"),
           dram(find_ceiling(cd, resource::dram)) {}
 
-    std::string rate(double v) const { return flops ? rate_text(v) : g3(v / 1e9) + " G inst/s"; }
+    std::string rate(double v) const { return flops ? rate_text(v) : three_significant(v / 1e9) + " G inst/s"; }
     std::string label(resource id) const { return id == resource::issue ? std::string("issue (4 per SM per clock)") : precision_label(id); }
     const char* colour(const analysed_kernel& k) const { return bound_hex_colour(k.verdict.bound); }
     void saw(const analysed_kernel& k) {
@@ -141,40 +141,40 @@ struct svg_chart {
         return flops && std::none_of(c.memory.begin(), c.memory.end(), [](const memory_point& m) { return dominant_precision(*m.kernel) != nullptr; });
     }
     void plot_frame(const chart_layout& L, const char* clip) {
-        o << "<defs><clipPath id=\"" << clip << "\"><rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(L.plot_w)
-          << "\" height=\"" << f2(L.plot_h) << "\"/></clipPath></defs>\n";
-        o << "<rect x=\"" << f2(L.left) << "\" y=\"" << f2(L.top) << "\" width=\"" << f2(L.plot_w) << "\" height=\"" << f2(L.plot_h)
+        o << "<defs><clipPath id=\"" << clip << "\"><rect x=\"" << coordinate(L.left) << "\" y=\"" << coordinate(L.top) << "\" width=\"" << coordinate(L.plot_w)
+          << "\" height=\"" << coordinate(L.plot_h) << "\"/></clipPath></defs>\n";
+        o << "<rect x=\"" << coordinate(L.left) << "\" y=\"" << coordinate(L.top) << "\" width=\"" << coordinate(L.plot_w) << "\" height=\"" << coordinate(L.plot_h)
           << "\" fill=\"none\" stroke=\"#999\"/>\n";
     }
     void grid(const chart_layout& L, const std::function<std::string(double)>& x_text, const std::function<std::string(double)>& y_text) {
         o << "<g class=\"axes\" stroke=\"#e3e3e3\">\n";
         for (double d = L.x_min; d <= L.x_max + 1e-9; d += 1) {
             double x = L.px(std::pow(10.0, d));
-            o << "<line x1=\"" << f2(x) << "\" y1=\"" << f2(L.top) << "\" x2=\"" << f2(x) << "\" y2=\"" << f2(L.top + L.plot_h) << "\"/>"
-              << "<text x=\"" << f2(x) << "\" y=\"" << f2(L.top + L.plot_h + 18) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">"
+            o << "<line x1=\"" << coordinate(x) << "\" y1=\"" << coordinate(L.top) << "\" x2=\"" << coordinate(x) << "\" y2=\"" << coordinate(L.top + L.plot_h) << "\"/>"
+              << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(L.top + L.plot_h + 18) << "\" text-anchor=\"middle\" stroke=\"none\" fill=\"#333\">"
               << xml(x_text(d)) << "</text>\n";
         }
         for (double d = L.y_min; d <= L.y_max + 1e-9; d += 1) {
             double y = L.py(std::pow(10.0, d));
-            o << "<line x1=\"" << f2(L.left) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.left + L.plot_w) << "\" y2=\"" << f2(y) << "\"/>"
-              << "<text x=\"" << f2(L.left - 6) << "\" y=\"" << f2(y + 4) << "\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">"
+            o << "<line x1=\"" << coordinate(L.left) << "\" y1=\"" << coordinate(y) << "\" x2=\"" << coordinate(L.left + L.plot_w) << "\" y2=\"" << coordinate(y) << "\"/>"
+              << "<text x=\"" << coordinate(L.left - 6) << "\" y=\"" << coordinate(y + 4) << "\" text-anchor=\"end\" stroke=\"none\" fill=\"#333\">"
               << xml(y_text(d)) << "</text>\n";
         }
         o << "</g>\n";
     }
     void axis_titles(const chart_layout& L, const std::string& x_title, const std::string& y_title, const std::string& panel_title) {
-        o << "<text class=\"panel-title\" x=\"" << f2(L.left) << "\" y=\"" << f2(panel_title_y) << "\" font-weight=\"bold\">"
+        o << "<text class=\"panel-title\" x=\"" << coordinate(L.left) << "\" y=\"" << coordinate(panel_title_y) << "\" font-weight=\"bold\">"
           << xml(panel_title) << "</text>\n";
-        o << "<text x=\"" << f2(L.left + L.plot_w / 2) << "\" y=\"" << f2(L.top + L.plot_h + 36) << "\" text-anchor=\"middle\">"
+        o << "<text x=\"" << coordinate(L.left + L.plot_w / 2) << "\" y=\"" << coordinate(L.top + L.plot_h + 36) << "\" text-anchor=\"middle\">"
           << xml(x_title) << "</text>\n";
-        o << "<text transform=\"translate(" << f2(L.left - 66) << "," << f2(L.top + L.plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
+        o << "<text transform=\"translate(" << coordinate(L.left - 66) << "," << coordinate(L.top + L.plot_h / 2) << ") rotate(-90)\" text-anchor=\"middle\">"
           << xml(y_title) << "</text>\n";
     }
 
     void open() {
-        o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << f2(c.width) << "\" height=\"" << f2(c.height) << "\" viewBox=\"0 0 "
-          << f2(c.width) << " " << f2(c.height) << "\" font-family=\"sans-serif\" font-size=\"12\"" << " data-kernels=\"" << c.kernels
-          << "\" data-label-size=\"" << g6(c.label_size) << "\">\n";
+        o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << coordinate(c.width) << "\" height=\"" << coordinate(c.height) << "\" viewBox=\"0 0 "
+          << coordinate(c.width) << " " << coordinate(c.height) << "\" font-family=\"sans-serif\" font-size=\"12\"" << " data-kernels=\"" << c.kernels
+          << "\" data-label-size=\"" << six_significant(c.label_size) << "\">\n";
         if (c.svg_title.empty())
             o << "<title>Roofline of " << xml(a.input) << " on the " << xml(a.gpu.name) << "</title>\n";
         else
@@ -182,17 +182,17 @@ struct svg_chart {
         o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
         o << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
              "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n";
-        o << "<text x=\"" << f2(margin) << "\" y=\"" << f2(title_y) << "\" font-size=\"15\" font-weight=\"bold\">" << xml(c.title) << "</text>\n";
+        o << "<text x=\"" << coordinate(margin) << "\" y=\"" << coordinate(title_y) << "\" font-size=\"15\" font-weight=\"bold\">" << xml(c.title) << "</text>\n";
     }
 
     // ---- the roofline panel ----
     void roofline() {
         const chart_layout& L = c.roof;
-        o << "<g class=\"panel\" data-panel=\"roofline\" data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top)
-          << "\" data-plot-width=\"" << f2(L.plot_w) << "\" data-plot-height=\"" << f2(L.plot_h) << "\" data-x-decades=\"" << g6(L.x_min)
-          << " " << g6(L.x_max) << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+        o << "<g class=\"panel\" data-panel=\"roofline\" data-plot-left=\"" << coordinate(L.left) << "\" data-plot-top=\"" << coordinate(L.top)
+          << "\" data-plot-width=\"" << coordinate(L.plot_w) << "\" data-plot-height=\"" << coordinate(L.plot_h) << "\" data-x-decades=\"" << six_significant(L.x_min)
+          << " " << six_significant(L.x_max) << "\" data-y-decades=\"" << six_significant(L.y_min) << " " << six_significant(L.y_max) << "\">\n";
         plot_frame(L, "plot");
-        grid(L, [](double d) { return "1e" + g6(d); }, [](double d) { return "1e" + g6(d); });
+        grid(L, [](double d) { return "1e" + six_significant(d); }, [](double d) { return "1e" + six_significant(d); });
         // A diff draws a kernel twice (base and new) and labels it once: count the labelled marks.
         const std::size_t n = std::size_t(std::count_if(c.points.begin(), c.points.end(), [](const chart_point& p) { return p.labelled; }));
         axis_titles(L,
@@ -218,29 +218,29 @@ struct svg_chart {
         for (const auto& ce : c.ceilings) {
             if (ce.id != resource::l2 && ce.id != resource::l1) continue;
             const double x_end = top > 0 ? std::min(top / ce.peak, x_hi) : x_hi;
-            o << "<polyline class=\"ceiling\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << g6(ce.peak)
+            o << "<polyline class=\"ceiling\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << six_significant(ce.peak)
               << "\" stroke=\"#888\" stroke-width=\"1.2\""
-              << (ce.id == resource::l2 ? " stroke-dasharray=\"6,4\"" : " stroke-dasharray=\"2,3\"") << " points=\"" << f2(L.px(x_lo))
-              << "," << f2(L.py(ce.peak * x_lo)) << " " << f2(L.px(x_end)) << "," << f2(L.py(ce.peak * x_end)) << "\"/>\n";
+              << (ce.id == resource::l2 ? " stroke-dasharray=\"6,4\"" : " stroke-dasharray=\"2,3\"") << " points=\"" << coordinate(L.px(x_lo))
+              << "," << coordinate(L.py(ce.peak * x_lo)) << " " << coordinate(L.px(x_end)) << "," << coordinate(L.py(ce.peak * x_end)) << "\"/>\n";
         }
         for (const auto& ce : c.ceilings) {
             if (is_memory(ce.id)) continue;
             double ridge = dram ? ce.peak / dram->peak : x_lo;
-            o << "<polyline class=\"ceiling\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << g6(ce.peak)
+            o << "<polyline class=\"ceiling\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << six_significant(ce.peak)
               << "\" stroke=\"#444\" points=\"";
-            if (dram) o << f2(L.px(x_lo)) << "," << f2(L.py(dram->peak * x_lo)) << " ";
-            o << f2(L.px(std::max(ridge, x_lo))) << "," << f2(L.py(ce.peak)) << " " << f2(L.px(x_hi)) << "," << f2(L.py(ce.peak))
+            if (dram) o << coordinate(L.px(x_lo)) << "," << coordinate(L.py(dram->peak * x_lo)) << " ";
+            o << coordinate(L.px(std::max(ridge, x_lo))) << "," << coordinate(L.py(ce.peak)) << " " << coordinate(L.px(x_hi)) << "," << coordinate(L.py(ce.peak))
               << "\"/>\n";
             if (dram)
-                o << "<circle class=\"ridge\"" << attr("data-id", name(ce.id)) << " data-intensity=\"" << g6(ridge) << "\" cx=\""
-                  << f2(L.px(ridge)) << "\" cy=\"" << f2(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << label(ce.id)
-                  << ": " << g6(ridge) << per_byte << "</title></circle>\n";
+                o << "<circle class=\"ridge\"" << attr("data-id", name(ce.id)) << " data-intensity=\"" << six_significant(ridge) << "\" cx=\""
+                  << coordinate(L.px(ridge)) << "\" cy=\"" << coordinate(L.py(ce.peak)) << "\" r=\"3\" fill=\"#444\"><title>ridge point of " << label(ce.id)
+                  << ": " << six_significant(ridge) << per_byte << "</title></circle>\n";
         }
         if (dram && top == 0)  // the DRAM slope on its own, where no work ceiling draws it
-            o << "<polyline class=\"ceiling\" data-id=\"dram\" data-peak=\"" << g6(dram->peak) << "\" stroke=\"#444\" points=\""
-              << f2(L.px(x_lo)) << "," << f2(L.py(dram->peak * x_lo)) << " " << f2(L.px(x_hi)) << "," << f2(L.py(dram->peak * x_hi))
+            o << "<polyline class=\"ceiling\" data-id=\"dram\" data-peak=\"" << six_significant(dram->peak) << "\" stroke=\"#444\" points=\""
+              << coordinate(L.px(x_lo)) << "," << coordinate(L.py(dram->peak * x_lo)) << " " << coordinate(L.px(x_hi)) << "," << coordinate(L.py(dram->peak * x_hi))
               << "\"/>\n";
-        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"" << g6(ceiling_font) << "\" fill=\"#222\">\n";
+        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"" << six_significant(ceiling_font) << "\" fill=\"#222\">\n";
         // Compute ceilings: labelled right of the plot, pushed apart so none overlaps the next
         // (the column is as wide as the longest label: finish() measured it).
         double last_y = -1e9;
@@ -249,8 +249,8 @@ struct svg_chart {
             if (is_memory(ce.id)) continue;
             double y = std::max(L.py(ce.peak) + 4, last_y + 26);
             last_y = y;
-            o << "<text x=\"" << f2(x) << "\" y=\"" << f2(y) << "\">" << xml(ceiling_label(c, ce.id, ce.peak));
-            if (dram) o << "<tspan x=\"" << f2(x) << "\" dy=\"13\" fill=\"#666\">" << xml(ridge_label(c, ce.peak / dram->peak)) << "</tspan>";
+            o << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(y) << "\">" << xml(ceiling_label(c, ce.id, ce.peak));
+            if (dram) o << "<tspan x=\"" << coordinate(x) << "\" dy=\"13\" fill=\"#666\">" << xml(ridge_label(c, ce.peak / dram->peak)) << "</tspan>";
             o << "</text>\n";
         }
         // Memory levels: along their slopes, near the left end, where the plot shows them.
@@ -262,8 +262,8 @@ struct svg_chart {
             const double x0 = std::pow(10.0, L.x_min + at * (L.x_max - L.x_min));
             const double y0 = L.py(ce.peak * x0) - 4;
             if (y0 < L.top + 10 || y0 > L.top + L.plot_h) continue;
-            const std::string text = level_label(ce.id) + " " + g3(ce.peak / 1e12) + " TB/s";
-            o << "<text class=\"slope-label\" transform=\"translate(" << f2(L.px(x0)) << "," << f2(y0) << ") rotate(" << f2(angle) << ")\""
+            const std::string text = level_label(ce.id) + " " + three_significant(ce.peak / 1e12) + " TB/s";
+            o << "<text class=\"slope-label\" transform=\"translate(" << coordinate(L.px(x0)) << "," << coordinate(y0) << ") rotate(" << coordinate(angle) << ")\""
               << (ce.id == resource::dram ? "" : " fill=\"#666\"") << ">" << xml(text) << "</text>\n";
             // Keep number labels off it: obstacles along its length, at the middle of its glyphs.
             const double rad = angle * 3.14159265358979 / 180.0, w = text_width(text, ceiling_font);
@@ -277,8 +277,8 @@ struct svg_chart {
         const double len = std::hypot(x1 - x0, y1 - y0);
         if (len < 20) return;
         const double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
-        o << "<line class=\"arrow\" x1=\"" << f2(x0 + 9 * ux) << "\" y1=\"" << f2(y0 + 9 * uy) << "\" x2=\"" << f2(x1 - 9 * ux)
-          << "\" y2=\"" << f2(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
+        o << "<line class=\"arrow\" x1=\"" << coordinate(x0 + 9 * ux) << "\" y1=\"" << coordinate(y0 + 9 * uy) << "\" x2=\"" << coordinate(x1 - 9 * ux)
+          << "\" y2=\"" << coordinate(y1 - 9 * uy) << "\" stroke=\"#333\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n";
     }
     // The kernels' title: what a reader hovering a point sees.
     std::string kernel_title(const analysed_kernel& k, std::size_t number, const std::string& role) const {
@@ -306,21 +306,21 @@ struct svg_chart {
                 level_marks = true;
                 double lo = p->intensity, hi = p->intensity;
                 for (const auto& [lv, v] : levels) lo = std::min(lo, v), hi = std::max(hi, v);
-                o << "<line class=\"hierarchy\" x1=\"" << f2(L.px(lo)) << "\" y1=\"" << f2(y) << "\" x2=\"" << f2(L.px(hi)) << "\" y2=\""
-                  << f2(y) << "\" stroke=\"" << colour(k) << "\" stroke-opacity=\"0.5\"/>\n";
+                o << "<line class=\"hierarchy\" x1=\"" << coordinate(L.px(lo)) << "\" y1=\"" << coordinate(y) << "\" x2=\"" << coordinate(L.px(hi)) << "\" y2=\""
+                  << coordinate(y) << "\" stroke=\"" << colour(k) << "\" stroke-opacity=\"0.5\"/>\n";
                 for (const auto& [lv, v] : levels)
-                    o << "<circle class=\"level\"" << attr("data-kernel", name) << attr("data-level", lv) << " data-intensity=\"" << g6(v)
-                      << "\" cx=\"" << f2(L.px(v)) << "\" cy=\"" << f2(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour(k)
-                      << "\"><title>" << xml(numbered(p->number, name)) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << g6(v) << per_byte
+                    o << "<circle class=\"level\"" << attr("data-kernel", name) << attr("data-level", lv) << " data-intensity=\"" << six_significant(v)
+                      << "\" cx=\"" << coordinate(L.px(v)) << "\" cy=\"" << coordinate(y) << "\" r=\"3\" fill=\"white\" stroke=\"" << colour(k)
+                      << "\"><title>" << xml(numbered(p->number, name)) << " at " << (lv == "l2" ? "L2" : "L1") << ": " << six_significant(v) << per_byte
                       << "</title></circle>\n";
             }
             o << "<circle class=\"kernel\" data-panel=\"roofline\" data-number=\"" << p->number << "\"" << attr("data-kernel", name)
-              << attr("data-precision", flops ? roofline::name(p->precision) : "inst") << " data-intensity=\"" << g6(p->intensity)
-              << "\" data-rate=\"" << g6(p->rate) << "\" data-share=\"" << g6(k.share) << "\""
-              << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x) << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r)
+              << attr("data-precision", flops ? roofline::name(p->precision) : "inst") << " data-intensity=\"" << six_significant(p->intensity)
+              << "\" data-rate=\"" << six_significant(p->rate) << "\" data-share=\"" << six_significant(k.share) << "\""
+              << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << coordinate(x) << "\" cy=\"" << coordinate(y) << "\" r=\"" << coordinate(r)
               << "\" fill=\"" << colour(k) << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>"
               << xml(kernel_title(k, p->number, p->role.empty() ? p->side : p->role)) << rate(p->rate) << " "
-              << (flops ? precision_label(p->precision) + " " : std::string()) << "at " << g6(p->intensity) << per_byte << ", "
+              << (flops ? precision_label(p->precision) + " " : std::string()) << "at " << six_significant(p->intensity) << per_byte << ", "
               << format_percent(k.roof.pct_of_roof / 100.0) << " of its roof, " << xml(verdict_text(k.verdict)) << "</title></circle>\n";
         }
         for (const auto& [from, to] : c.arrows)
@@ -351,7 +351,7 @@ struct svg_chart {
         for (std::size_t i = 0; i < pts.size(); ++i)
             if (!(i < numbers.size() && numbers[i])) sorted.push_back(pts[i]);
         const auto places = place_labels(sorted, {L.left, L.top, L.left + L.plot_w, L.top + L.plot_h}, c.label_size, true);
-        o << "<g class=\"labels\" font-size=\"" << g6(c.label_size) << "\" font-weight=\"bold\" fill=\"#111\" stroke=\"white\" "
+        o << "<g class=\"labels\" font-size=\"" << six_significant(c.label_size) << "\" font-weight=\"bold\" fill=\"#111\" stroke=\"white\" "
              "stroke-width=\"3\" paint-order=\"stroke\" stroke-linejoin=\"round\">\n";
         for (std::size_t j = 0; j < order.size(); ++j) {
             const auto& l = places[j];
@@ -361,9 +361,9 @@ struct svg_chart {
                 continue;
             }
             if (l.leader)
-                o << "<line class=\"leader\" x1=\"" << f2(l.lx0) << "\" y1=\"" << f2(l.ly0) << "\" x2=\"" << f2(l.lx1) << "\" y2=\"" << f2(l.ly1)
+                o << "<line class=\"leader\" x1=\"" << coordinate(l.lx0) << "\" y1=\"" << coordinate(l.ly0) << "\" x2=\"" << coordinate(l.lx1) << "\" y2=\"" << coordinate(l.ly1)
                   << "\" stroke=\"#777\" stroke-width=\"0.8\"/>\n";
-            o << "<text class=\"label\" data-number=\"" << number << "\" x=\"" << f2(l.x) << "\" y=\"" << f2(l.y) << "\">" << number
+            o << "<text class=\"label\" data-number=\"" << number << "\" x=\"" << coordinate(l.x) << "\" y=\"" << coordinate(l.y) << "\">" << number
               << "</text>\n";
         }
         o << "</g>\n";
@@ -380,7 +380,7 @@ struct svg_chart {
                 const std::string text = p.role + ": " + names;
                 const double x = L.px(p.intensity);
                 const bool left_of = x > L.left + 0.7 * L.plot_w || x + 10 + text_width(text, 11) > c.width - 4;
-                o << "<text class=\"role\" x=\"" << f2(left_of ? x - 10 : x + 10) << "\" y=\"" << f2(L.py(p.rate) - 10)
+                o << "<text class=\"role\" x=\"" << coordinate(left_of ? x - 10 : x + 10) << "\" y=\"" << coordinate(L.py(p.rate) - 10)
                   << "\" font-size=\"11\"" << (left_of ? " text-anchor=\"end\"" : "") << ">" << xml(text) << "</text>\n";
             }
     }
@@ -388,9 +388,9 @@ struct svg_chart {
     // ---- the memory panel ----
     void memory() {
         const chart_layout& L = c.mem;
-        o << "<g class=\"panel\" data-panel=\"memory\" data-plot-left=\"" << f2(L.left) << "\" data-plot-top=\"" << f2(L.top)
-          << "\" data-plot-width=\"" << f2(L.plot_w) << "\" data-plot-height=\"" << f2(L.plot_h) << "\" data-x-decades=\"" << g6(L.x_min)
-          << " " << g6(L.x_max) << "\" data-y-decades=\"" << g6(L.y_min) << " " << g6(L.y_max) << "\">\n";
+        o << "<g class=\"panel\" data-panel=\"memory\" data-plot-left=\"" << coordinate(L.left) << "\" data-plot-top=\"" << coordinate(L.top)
+          << "\" data-plot-width=\"" << coordinate(L.plot_w) << "\" data-plot-height=\"" << coordinate(L.plot_h) << "\" data-x-decades=\"" << six_significant(L.x_min)
+          << " " << six_significant(L.x_max) << "\" data-y-decades=\"" << six_significant(L.y_min) << " " << six_significant(L.y_max) << "\">\n";
         plot_frame(L, "memory-plot");
         grid(L, [](double d) { return decade_text(d, "s"); }, [](double d) { return decade_text(d, "B/s"); });
         const std::size_t n = std::size_t(std::count_if(c.memory.begin(), c.memory.end(), [](const memory_point& m) { return m.labelled; }));
@@ -401,21 +401,21 @@ struct svg_chart {
         o << "<g class=\"ceilings\" clip-path=\"url(#memory-plot)\" fill=\"none\">\n";
         for (const auto& ce : c.ceilings) {
             if (!is_memory(ce.id)) continue;
-            o << "<line class=\"ceiling\" data-panel=\"memory\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << g6(ce.peak) << "\" x1=\""
-              << f2(L.left) << "\" y1=\"" << f2(L.py(ce.peak)) << "\" x2=\"" << f2(L.left + L.plot_w) << "\" y2=\"" << f2(L.py(ce.peak))
+            o << "<line class=\"ceiling\" data-panel=\"memory\"" << attr("data-id", name(ce.id)) << " data-peak=\"" << six_significant(ce.peak) << "\" x1=\""
+              << coordinate(L.left) << "\" y1=\"" << coordinate(L.py(ce.peak)) << "\" x2=\"" << coordinate(L.left + L.plot_w) << "\" y2=\"" << coordinate(L.py(ce.peak))
               << "\""
               << (ce.id == resource::dram ? " stroke=\"#444\" stroke-width=\"2\""
                   : ce.id == resource::l2 ? " stroke=\"#888\" stroke-width=\"1.2\" stroke-dasharray=\"6,4\""
                                           : " stroke=\"#888\" stroke-width=\"1.2\" stroke-dasharray=\"2,3\"")
               << "/>\n";
         }
-        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"" << g6(ceiling_font) << "\" fill=\"#222\">\n";
+        o << "</g>\n<g class=\"ceiling-labels\" font-size=\"" << six_significant(ceiling_font) << "\" fill=\"#222\">\n";
         double last_y = 1e9;  // from the bottom up: DRAM is the lowest
         for (auto it = c.ceilings.begin(); it != c.ceilings.end(); ++it) {
             if (!is_memory(it->id)) continue;
             const double y = std::min(L.py(it->peak) + 4, last_y - 14);
             last_y = y;
-            o << "<text x=\"" << f2(L.left + L.plot_w + 8) << "\" y=\"" << f2(y) << "\"" << (it->id == resource::dram ? "" : " fill=\"#666\"")
+            o << "<text x=\"" << coordinate(L.left + L.plot_w + 8) << "\" y=\"" << coordinate(y) << "\"" << (it->id == resource::dram ? "" : " fill=\"#666\"")
               << ">" << xml(ceiling_label(c, it->id, it->peak)) << "</text>\n";
         }
         o << "</g>\n";
@@ -440,11 +440,11 @@ struct svg_chart {
                 level_marks = true;
                 double lo = m->main(), hi = m->main();
                 for (const auto& [lv, v] : levels) lo = std::min(lo, v), hi = std::max(hi, v);
-                o << "<line class=\"hierarchy\" x1=\"" << f2(x) << "\" y1=\"" << f2(L.py(lo)) << "\" x2=\"" << f2(x) << "\" y2=\""
-                  << f2(L.py(hi)) << "\" stroke=\"" << colour(k) << "\" stroke-opacity=\"0.5\"/>\n";
+                o << "<line class=\"hierarchy\" x1=\"" << coordinate(x) << "\" y1=\"" << coordinate(L.py(lo)) << "\" x2=\"" << coordinate(x) << "\" y2=\""
+                  << coordinate(L.py(hi)) << "\" stroke=\"" << colour(k) << "\" stroke-opacity=\"0.5\"/>\n";
                 for (const auto& [lv, v] : levels) {
                     o << "<circle class=\"level\" data-panel=\"memory\"" << attr("data-kernel", name) << attr("data-level", lv)
-                      << " data-rate=\"" << g6(v) << "\" cx=\"" << f2(x) << "\" cy=\"" << f2(L.py(v)) << "\" r=\"3\" fill=\"white\" stroke=\""
+                      << " data-rate=\"" << six_significant(v) << "\" cx=\"" << coordinate(x) << "\" cy=\"" << coordinate(L.py(v)) << "\" r=\"3\" fill=\"white\" stroke=\""
                       << colour(k) << "\"><title>" << xml(numbered(m->number, name)) << " at " << (lv == "l2" ? "L2" : "L1") << ": "
                       << bandwidth_text(v) << "</title></circle>\n";
                     marks.push_back({x, L.py(v), 3, ""});
@@ -453,9 +453,9 @@ struct svg_chart {
             const char* level = m->dram ? "dram" : m->l2 ? "l2" : "l1";
             const chart_ceiling* ceiling = find_ceiling(c, m->dram ? resource::dram : m->l2 ? resource::l2 : resource::l1);
             o << "<circle class=\"kernel\" data-panel=\"memory\" data-number=\"" << m->number << "\"" << attr("data-kernel", name)
-              << " data-level=\"" << level << "\" data-seconds=\"" << g6(m->seconds) << "\" data-rate=\"" << g6(m->main())
-              << "\" data-share=\"" << g6(k.share) << "\"" << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << f2(x)
-              << "\" cy=\"" << f2(y) << "\" r=\"" << f2(r) << "\" fill=\"" << colour(k)
+              << " data-level=\"" << level << "\" data-seconds=\"" << six_significant(m->seconds) << "\" data-rate=\"" << six_significant(m->main())
+              << "\" data-share=\"" << six_significant(k.share) << "\"" << attr("data-bound", roofline::name(k.verdict.bound)) << " cx=\"" << coordinate(x)
+              << "\" cy=\"" << coordinate(y) << "\" r=\"" << coordinate(r) << "\" fill=\"" << colour(k)
               << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"><title>" << xml(kernel_title(k, m->number, m->role.empty() ? m->side : m->role))
               << (m->dram ? "DRAM " : m->l2 ? "L2 " : "L1 ") << bandwidth_text(m->main());
             if (ceiling) o << " (" << format_percent(m->main() / ceiling->peak) << " of its ceiling)";
@@ -480,15 +480,15 @@ struct svg_chart {
         double x = margin;
         for (bound b : all_bounds()) {
             if (std::find(drawn_bounds.begin(), drawn_bounds.end(), b) == drawn_bounds.end()) continue;
-            o << "<circle class=\"legend-entry\"" << attr("data-bound", name(b)) << " cx=\"" << f2(x + 5) << "\" cy=\"" << f2(y - 4)
+            o << "<circle class=\"legend-entry\"" << attr("data-bound", name(b)) << " cx=\"" << coordinate(x + 5) << "\" cy=\"" << coordinate(y - 4)
               << "\" r=\"5\" fill=\"" << bound_hex_colour(b) << "\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.6\"/><text x=\""
-              << f2(x + 14) << "\" y=\"" << f2(y) << "\">" << xml(std::string(name(b)) + " bound") << "</text>\n";
+              << coordinate(x + 14) << "\" y=\"" << coordinate(y) << "\">" << xml(std::string(name(b)) + " bound") << "</text>\n";
             x += 14 + text_width(std::string(name(b)) + " bound", 11) + 16;
         }
         if (level_marks) {
             const std::string text = "the same kernel at L2 and L1";
-            o << "<circle class=\"legend-entry\" data-mark=\"level\" cx=\"" << f2(x + 5) << "\" cy=\"" << f2(y - 4)
-              << "\" r=\"3\" fill=\"white\" stroke=\"#555\"/><text x=\"" << f2(x + 14) << "\" y=\"" << f2(y) << "\">" << text << "</text>\n";
+            o << "<circle class=\"legend-entry\" data-mark=\"level\" cx=\"" << coordinate(x + 5) << "\" cy=\"" << coordinate(y - 4)
+              << "\" r=\"3\" fill=\"white\" stroke=\"#555\"/><text x=\"" << coordinate(x + 14) << "\" y=\"" << coordinate(y) << "\">" << text << "</text>\n";
         }
         o << "</g>\n";
     }
@@ -549,7 +549,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     frame.drawn_bounds = s.drawn_bounds;
     frame.level_marks = s.level_marks;
     frame.legend(legend_y);
-    frame.o << "<g class=\"caption\" font-size=\"" << g6(caption_font) << "\" fill=\"#333\"";
+    frame.o << "<g class=\"caption\" font-size=\"" << six_significant(caption_font) << "\" fill=\"#333\"";
     if (!c.not_drawn.empty()) {
         frame.o << " data-not-drawn=\"";
         for (std::size_t i = 0; i < c.not_drawn.size(); ++i) frame.o << (i ? " " : "") << c.not_drawn[i].number;
@@ -565,7 +565,7 @@ std::string render_chart_svg(const analysis& a, const chart_data& c) {
     frame.o << ">\n";
     double y = legend_y + 22;
     for (const auto& l : lines) {
-        frame.o << "<text x=\"" << f2(margin) << "\" y=\"" << f2(y) << "\">" << xml(l) << "</text>\n";
+        frame.o << "<text x=\"" << coordinate(margin) << "\" y=\"" << coordinate(y) << "\">" << xml(l) << "</text>\n";
         y += caption_line;
     }
     frame.o << "</g>\n</svg>\n";

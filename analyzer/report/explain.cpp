@@ -37,14 +37,14 @@ std::string finding_text(const rules::rule_tree& t, const rules::rule_node& n) {
 // What each bound a verdict names means, with the thresholds classify() uses (docs/model.md).
 std::string bound_text(bound b) {
     const classify_thresholds t;
-    const std::string near = general(100.0 * t.near_roof, 3) + "%";
+    const std::string near = significant(100.0 * t.near_roof, 3) + "%";
     std::string what;
     switch (b) {
     case bound::memory:
         what = "A memory level is the binding roof: the busiest of dram, l2 and l1 is at " + near +
                " or more of its practical share and under at least as much pressure as any compute unit. The limiter names the "
                "level (`memory / dram`); DRAM, then L2, is named when it carries at least " +
-               general(100.0 * t.prefer_lower_level, 3) +
+               significant(100.0 * t.prefer_lower_level, 3) +
                "% of the busiest level's pressure, because a streaming kernel keeps L2 busy with DRAM's own fills. Fix: move fewer "
                "bytes (fuse, reuse through shared memory, coalesce, smaller types).";
         break;
@@ -52,7 +52,7 @@ std::string bound_text(bound b) {
         what = "A compute unit is the binding roof: it is at " + near +
                " or more of its practical share and under more pressure than any memory level. The limiter names a precision "
                "(`compute / fp32`, `compute / tensor_bf16`) when one carries at least " +
-               general(100.0 * t.specific_share, 3) +
+               significant(100.0 * t.specific_share, 3) +
                "% of the top compute pressure, else a pipe (`compute / pipe_alu`), else `sm`. Fix: fewer or cheaper instructions, "
                "a faster precision or the tensor cores.";
         break;
@@ -141,7 +141,7 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
         std::string text = "# Finding `" + name + "`\n\n" + rules::fusion_text::title +
                            ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on the same grid and "
                            "block, each bound by DRAM, where each reads from DRAM within " +
-                           general(100.0 * rules::fusion_text::same_buffer_tolerance, 3) + "%" +
+                           significant(100.0 * rules::fusion_text::same_buffer_tolerance, 3) + "%" +
                            " of the bytes the one before wrote.\n\n"
                            "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between them) / (peak_dram x "
                            "practical_dram), for the whole run\n";

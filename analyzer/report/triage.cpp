@@ -91,9 +91,9 @@ std::string triage_script(const triage_plan& t) {
 
 std::string triage_count(double v) { return format_number(v); }
 
-// A number as the JSON report writes it: `significant` digits, read back without the locale.
-double triage_rounded(double v, int significant) {
-    const std::string text = general(v, significant);
+// A number as the JSON report writes it: `digits` significant digits, read back without the locale.
+double triage_rounded(double v, int digits) {
+    const std::string text = significant(v, digits);
     double r = v;
     std::from_chars(text.data(), text.data() + text.size(), r);
     return r;

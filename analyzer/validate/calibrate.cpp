@@ -23,7 +23,7 @@ std::string roof_of(const std::string& expect) {
     return slash == std::string::npos ? "" : expect.substr(slash + 1);
 }
 
-std::string three_decimals(double v) { return fixed(v, 3); }
+std::string three_decimals(double v) { return decimals(v, 3); }
 
 // The "practical_fraction" entries of the fit, as the hwspecs files write them.
 nlohmann::ordered_json practical_fraction_json(const std::vector<practical_share>& fit, const std::string& dir) {

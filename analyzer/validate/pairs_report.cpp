@@ -45,7 +45,7 @@ std::map<std::string, double> read_runner_timing(const std::string& path) {
 }
 
 // Targets are judged to the hundredth: "85.0% under 85%" would read as a contradiction.
-std::string two_decimals(double v) { return fixed(v, 2); }
+std::string two_decimals(double v) { return decimals(v, 2); }
 
 std::string slash_verdict(const classification& c) { return verdict_text(c, "/"); }
 
