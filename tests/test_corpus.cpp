@@ -38,8 +38,7 @@ TEST_CASE("every corpus file behaves as its name says") {
         fs::path out = out_dir / (name + ".md");
         fs::remove(out);
         // Run with the file name alone, as a user in that folder would, so messages are stable.
-        fs::path cwd = fs::current_path();
-        fs::current_path(dir);
+        const working_folder in_folder(dir);
         int rc = -1;
         std::string message;
         try {
@@ -48,7 +47,6 @@ TEST_CASE("every corpus file behaves as its name says") {
             rc = 2;
             message = std::string(error_code_name(e.code())) + ": " + e.what();
         }
-        fs::current_path(cwd);
         if (name.rfind("pass_", 0) == 0) {
             ++passes;
             CHECK(rc == 0);

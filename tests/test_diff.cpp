@@ -348,6 +348,7 @@ TEST_CASE("diff's JSON holds every kernel with both sides, and the exit code is 
         CHECK(j["same_gpu"] == true);
         CHECK(j["total"]["change_pct"] == 0);
         CHECK(j["gate"]["failed"] == false);
+        CHECK(j["kernels"].size() == 8);  // the loop below checks every kernel, not none
         for (const auto& k : j["kernels"]) {
             CHECK(k["status"] == "within noise");
             CHECK(k["change_pct"] == 0);

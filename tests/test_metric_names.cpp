@@ -72,8 +72,12 @@ std::string text_of(const table_rows& rows) {
 }
 
 std::size_t column(const table_rows& rows, const std::string& header) {
+    // A header the listing lacks is an error, not the index one past the last column.
+    if (rows.empty()) throw std::runtime_error("no rows to find \"" + header + "\" in");
     const auto& h = rows.front();
-    return std::size_t(std::find(h.begin(), h.end(), header) - h.begin());
+    const auto at = std::find(h.begin(), h.end(), header);
+    if (at == h.end()) throw std::runtime_error("no column \"" + header + "\"");
+    return std::size_t(at - h.begin());
 }
 
 void drop_column(table_rows& rows, const std::string& header) {

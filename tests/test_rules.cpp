@@ -19,12 +19,8 @@ using namespace roofline::test;
 
 namespace {
 
-// What the pipeline does with the fusion findings: each on the first kernel of its run.
-void add_fusion(std::vector<analysed_kernel>& kernels, const gpu_spec& spec) {
-    std::vector<const kernel_result*> in_order;
-    for (const auto& k : kernels) in_order.push_back(&k);
-    for (auto& w : fusion_candidates(in_order, spec)) kernels[w.kernel].diagnosis.findings.push_back(std::move(w.what));
-}
+// The pipeline's own step: fusion findings on the first kernel of each run, ranked (analysis.hpp).
+void add_fusion(std::vector<analysed_kernel>& kernels, const gpu_spec& spec) { attach_workload_findings(kernels, spec); }
 
 }  // namespace
 

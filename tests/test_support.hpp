@@ -39,6 +39,24 @@ inline const rules::metric_plan& gh100_plan() {
 
 inline std::string source_path(const std::string& rel) { return std::string(ROOFLINE_SOURCE_DIR) + "/" + rel; }
 
+// Runs the rest of a scope in `folder` and goes back at its end, also when a REQUIRE or an exception
+// leaves it (tests whose outputs name inputs relative to the source tree, as the committed files do).
+class working_folder {
+public:
+    explicit working_folder(const std::filesystem::path& folder) : before_(std::filesystem::current_path()) {
+        std::filesystem::current_path(folder);
+    }
+    ~working_folder() {
+        std::error_code ignored;
+        std::filesystem::current_path(before_, ignored);
+    }
+    working_folder(const working_folder&) = delete;
+    working_folder& operator=(const working_folder&) = delete;
+
+private:
+    std::filesystem::path before_;
+};
+
 // A path in the temporary folder that no other test process uses: two builds' tests (or a
 // parallel CTest) run at once without writing each other's files.
 inline std::filesystem::path temp_path(const std::string& name) {

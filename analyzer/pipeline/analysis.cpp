@@ -15,6 +15,17 @@
 #include <set>
 
 namespace roofline {
+void attach_workload_findings(std::vector<analysed_kernel>& kernels, const gpu_spec& gpu) {
+    std::vector<const kernel_result*> in_order;
+    for (const auto& k : kernels) in_order.push_back(&k);
+    for (auto& w : rules::fusion_candidates(in_order, gpu)) {
+        analysed_kernel& first = kernels[w.kernel];
+        first.diagnosis.path.push_back(std::move(w.path));
+        first.diagnosis.findings.push_back(std::move(w.what));
+        rules::settle_findings(first.diagnosis, first, gpu);
+    }
+}
+
 namespace {
 
 // The most SMs a count from a file may give: far above any GPU (the B200 has 148), far below where a
@@ -143,15 +154,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
             k.group.texts.clear();
         }
     }
-    // Findings about runs of kernels, on the first kernel of each run (still in launch order here).
-    std::vector<const kernel_result*> in_order;
-    for (const auto& k : a.kernels) in_order.push_back(&k);
-    for (auto& w : rules::fusion_candidates(in_order, a.gpu)) {
-        analysed_kernel& first = a.kernels[w.kernel];
-        first.diagnosis.path.push_back(std::move(w.path));
-        first.diagnosis.findings.push_back(std::move(w.what));
-        rules::settle_findings(first.diagnosis, first, a.gpu);
-    }
+    attach_workload_findings(a.kernels, a.gpu);
     std::stable_sort(a.kernels.begin(), a.kernels.end(),
                      [](const analysed_kernel& x, const analysed_kernel& y) { return x.roof.duration_ns > y.roof.duration_ns; });
     return a;

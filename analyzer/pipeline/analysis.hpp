@@ -56,4 +56,8 @@ struct analysis {
 analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options);
 analysis analyze_file(const std::string& path, const analyze_options& options);
 
+// Findings about runs of kernels (fusion), each on the first kernel of its run, ranked with that
+// kernel's own: `kernels` in launch order, as analyze() holds them before it sorts by time.
+void attach_workload_findings(std::vector<analysed_kernel>& kernels, const gpu_spec& gpu);
+
 }  // namespace roofline
