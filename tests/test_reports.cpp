@@ -335,7 +335,7 @@ TEST_CASE("tables name kernels by a short name without namespaces or parameters,
         std::sort(labels.begin(), labels.end());
         CHECK(std::adjacent_find(labels.begin(), labels.end()) == labels.end());
         const std::string md = render_markdown(an);
-        for (const auto& k : an.kernels) CHECK(md.find("- Full name: " + code(k.group.name)) != std::string::npos);
+        for (const auto& k : an.kernels) CHECK(md.find("- Full name: " + code_span(k.group.name)) != std::string::npos);
     }
 }
 

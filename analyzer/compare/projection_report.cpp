@@ -49,7 +49,7 @@ std::string counts_text(const workload_projection& w) {
 std::string markdown(const analysis& a, const workload_projection& w) {
     const auto labels = kernel_labels(a);
     std::ostringstream out;
-    out << "# " << code(a.input) << " projected from the " << w.source_gpu << " onto the " << w.target_gpu << "\n\n"
+    out << "# " << code_span(a.input) << " projected from the " << w.source_gpu << " onto the " << w.target_gpu << "\n\n"
         << "Workload: " << format_duration_ns(w.measured_ns) << " measured on the " << w.source_gpu << ", "
         << format_duration_ns(w.projected_ns) << " projected on the " << w.target_gpu << " ("
         << (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) << "); " << counts_text(w) << ".\n\n"
@@ -63,7 +63,7 @@ std::string markdown(const analysis& a, const workload_projection& w) {
         const resource_projection* b = find(k, k.target_binding);
         const bool by_floor = k.basis == projection_basis::floor;
         const bool scaled = k.kind == projection_kind::scaled;
-        t.row({code(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict), format_duration_ns(k.measured_ns),
+        t.row({code_span(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict), format_duration_ns(k.measured_ns),
                scaled ? name(k.basis) : "-", scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
                scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
                b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-", format_duration_ns(k.projected_ns),
@@ -72,7 +72,7 @@ std::string markdown(const analysis& a, const workload_projection& w) {
     out << t.markdown() << "\n## How each kernel was projected\n\n";
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
-        out << "- " << code(labels[i]) << ": " << k.why;
+        out << "- " << code_span(labels[i]) << ": " << k.why;
         if (k.kind == projection_kind::scaled && k.binding_changes && k.source_binding && k.target_binding)
             out << "; the floor moves from " << name(*k.source_binding) << " to " << name(*k.target_binding);
         if (const resource_projection* b = find(k, k.target_binding); b && k.kind == projection_kind::scaled)

@@ -18,7 +18,7 @@ namespace {
 // here too.
 std::string heading_name(const std::string& label) {
     std::string out;
-    for (char c : code(label)) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    for (char c : code_span(label)) out += c == '|' ? std::string("\\|") : std::string(1, c);
     return out;
 }
 
@@ -59,7 +59,7 @@ std::string gain_text(const rules::finding& f) {
 
 std::string evidence_line(const std::vector<rules::evidence_value>& values) {
     std::string out;
-    for (const auto& e : values) out += (out.empty() ? "" : ", ") + code(e.expression) + " = " + named_value_text(e);
+    for (const auto& e : values) out += (out.empty() ? "" : ", ") + code_span(e.expression) + " = " + named_value_text(e);
     return out;
 }
 
@@ -151,7 +151,7 @@ void write_summary(std::ostream& o, const analysis& a, const std::vector<std::st
     table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof", "bound / limiter"});
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
-        t.row({std::to_string(i + 1), code(labels[i]), std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
+        t.row({std::to_string(i + 1), code_span(labels[i]), std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
                format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k), roof_pct_text(k),
                verdict_text(k.verdict)});
     }
@@ -168,7 +168,7 @@ void write_opportunities(std::ostream& o, const analysis& a, const std::vector<s
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
-        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code(labels[op.kernel_rank]), op.finding->id,
+        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code_span(labels[op.kernel_rank]), op.finding->id,
                format_times(*op.finding->est_speedup), format_duration_ns(saved),
                a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
     }
@@ -232,7 +232,7 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
     }
     if (!flags.uncollectable.empty()) {
         std::string u;
-        for (const auto& id : flags.uncollectable) u += (u.empty() ? "" : ", ") + code(id);
+        for (const auto& id : flags.uncollectable) u += (u.empty() ? "" : ", ") + code_span(id);
         o << "- No counter of this GPU measures " << u << ": what depends on it stays undecided here.\n";
     }
 }
@@ -241,7 +241,7 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
 // the top findings; then a collapsed block with everything else.
 void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form, const chip* c) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
-    o << "- Full name: " << code(k.group.name) << "\n";
+    o << "- Full name: " << code_span(k.group.name) << "\n";
     o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line " << k.group.first_line
       << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
     if (!k.roof.placed) {
@@ -254,7 +254,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
                 o << ", " << format_si(*k.roof.bytes_dram, "B") << " of DRAM traffic ("
                   << format_si(*k.roof.bytes_dram / (k.roof.duration_ns * 1e-9), "B/s") << ")";
             for (const auto& r : k.roof.resources)
-                o << ", " << name(r.id) << " " << format_percent(r.utilisation) << " busy (" << code(r.formula) << ")";
+                o << ", " << name(r.id) << " " << format_percent(r.utilisation) << " busy (" << code_span(r.formula) << ")";
             o << "\n";
         }
         write_ncu_rules(o, k);

@@ -120,13 +120,13 @@ std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
         r.names[p.for_chip] = cell;
     };
     for (const auto& p : plans) {
-        for (const auto& m : p.metrics) add(p, m, m.names == std::vector<std::string>{m.id} ? "id" : code(plan_joined(m.names, " + ")));
+        for (const auto& m : p.metrics) add(p, m, m.names == std::vector<std::string>{m.id} ? "id" : code_span(plan_joined(m.names, " + ")));
         for (const auto& m : p.section_only) add(p, m, "section");
         for (const auto& m : p.unavailable) add(p, m, "no counter");
     }
     table t(head);
     for (const auto& [id, r] : rows) {
-        std::vector<std::string> cells = {code(id), r.required ? "required" : "optional",
+        std::vector<std::string> cells = {code_span(id), r.required ? "required" : "optional",
                                           plan_joined(std::vector<std::string>(r.by.begin(), r.by.end()), ", ")};
         for (const auto& p : plans) {
             auto it = r.names.find(p.for_chip);

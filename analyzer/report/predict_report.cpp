@@ -77,7 +77,7 @@ std::string defaulted_keys(const op_cost& c) {
 
 std::string markdown(const prediction& p) {
     const op_cost& c = p.cost;
-    std::string out = "# roofline predict: " + c.op + "\n\n" + code(prediction_command(c));
+    std::string out = "# roofline predict: " + c.op + "\n\n" + code_span(prediction_command(c));
     const std::string defaults = defaulted_keys(c);
     out += defaults.empty() ? "\n\n" : " (defaults: " + defaults + ")\n\n";
     out += "## The work (the same on every GPU)\n\n";

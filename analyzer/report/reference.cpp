@@ -73,7 +73,7 @@ std::string other_chips_text(const metric_entry& m) {
             case chip_form::kind::same:
                 return;
             case chip_form::kind::counters:
-                for (const auto& c : f.counters) what += (what.empty() ? "" : " + ") + code(c);
+                for (const auto& c : f.counters) what += (what.empty() ? "" : " + ") + code_span(c);
                 if (f.scale != 1.0) what = format_number(f.scale) + " x (" + what + ")";
                 break;
             case chip_form::kind::zero:
@@ -120,17 +120,17 @@ std::string metric_catalogue_markdown() {
     for (const auto& x : chips()) {
         std::string ccs;
         for (const auto& cc : x.compute_capabilities) ccs += (ccs.empty() ? "" : ", ") + cc;
-        c.row({x.id, ccs, x.gpus, code("tests/data/ncu_metric_names/" + x.listing + ".txt")});
+        c.row({x.id, ccs, x.gpus, code_span("tests/data/ncu_metric_names/" + x.listing + ".txt")});
     }
     out += c.markdown() + "\n";
     table t({"metric", "unit", "meaning", "pitfall", "collected by", "on other chips"});
-    for (const auto& m : metric_catalogue()) t.row({code(m.id), m.unit, m.meaning, m.pitfall, m.collected_by, other_chips_text(m)});
+    for (const auto& m : metric_catalogue()) t.row({code_span(m.id), m.unit, m.meaning, m.pitfall, m.collected_by, other_chips_text(m)});
     out += t.markdown();
     if (metric_families().empty()) return out;
     out += "\nRead by name pattern, because which of them exist differs by GPU:\n\n";
     table f({"pattern", "for example", "meaning", "collected by"});
     for (const auto& m : metric_families())
-        f.row({code(m.prefix + "*" + m.suffix), code(m.example),
+        f.row({code_span(m.prefix + "*" + m.suffix), code_span(m.example),
                m.meaning + (m.not_planned.empty() ? "" : " Not in `roofline metrics`: " + m.not_planned + "."), m.collected_by});
     return out + f.markdown();
 }

@@ -102,7 +102,7 @@ std::string table::text(const text_layout& layout) const {
     return out;
 }
 
-std::string code(const std::string& text) {
+std::string code_span(const std::string& text) {
     // A span holds backticks when its fence is longer than any run of them inside (CommonMark).
     std::size_t run = 0, longest = 0;
     std::string body;

@@ -63,6 +63,6 @@ private:
 
 // A markdown code span: "`text`", with a longer fence where the text holds backticks and spaces for
 // line breaks. The table escapes any '|' in it.
-std::string code(const std::string& text);
+std::string code_span(const std::string& text);
 
 }  // namespace roofline

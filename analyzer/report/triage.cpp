@@ -195,7 +195,7 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
 std::string triage_markdown(const triage_plan& t) {
     std::ostringstream o;
     const auto& s = *t.summary;
-    o << "# Triage of " << code(s.file) << "\n\n";
+    o << "# Triage of " << code_span(s.file) << "\n\n";
     o << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns) << " of GPU time (nsys " << s.layout
       << ", header at line " << s.header_line << "). Profile " << triage_selection(t) << ".\n\n";
     table tb({"#", "share", "cumulative", "total time", "instances", "average", "kernel"});
@@ -204,7 +204,7 @@ std::string triage_markdown(const triage_plan& t) {
         const auto& r = t.ranked[i];
         const double avg = r.kernel->instances > 0 ? r.kernel->total_ns / r.kernel->instances : 0.0;
         tb.row({std::to_string(i + 1) + (i < t.selected ? " *" : ""), format_percent(r.share), format_percent(r.cumulative),
-                format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances), format_duration_ns(avg), code(r.kernel->name)});
+                format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances), format_duration_ns(avg), code_span(r.kernel->name)});
     }
     o << tb.markdown();
     if (shown < t.ranked.size())

@@ -111,7 +111,7 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     table t({"roof", "practical share", "kernels", "lowest", "highest", "spread (geometric sd)", "fitted on"});
     for (const auto& p : fit) {
         std::string names;
-        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + code(k);
+        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + code_span(k);
         t.row({p.roof, format_percent(p.fraction), std::to_string(p.kernels.size()), format_percent(p.lowest), format_percent(p.highest),
                three_decimals(p.spread), names});
     }
@@ -124,11 +124,11 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     table c({"roof", "kernels", "checked", "typical error (geometric rms)", "worst error", "worst kernel"});
     for (const auto& x : cv.roofs)
         c.row({x.roof, std::to_string(x.kernels), std::to_string(x.checked), x.checked ? three_decimals(x.rms) : "-",
-               x.checked ? three_decimals(x.worst) : "-", x.checked ? code(x.worst_kernel) : "-"});
+               x.checked ? three_decimals(x.worst) : "-", x.checked ? code_span(x.worst_kernel) : "-"});
     out << c.markdown() << "\n";
     table h({"roof", "kernel", "half", "measured share", "share fitted on the other half", "error"});
     for (const auto& x : cv.samples)
-        h.row({x.roof, code(x.kernel), std::to_string(x.fold + 1), format_percent(x.utilisation), format_percent(x.predicted),
+        h.row({x.roof, code_span(x.kernel), std::to_string(x.fold + 1), format_percent(x.utilisation), format_percent(x.predicted),
                three_decimals(x.error())});
     out << h.markdown();
     out << "\n## Bandwidth and latency of each memory level\n\n"
@@ -147,7 +147,7 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     table br({"level", "kernel", "bytes per launch", "measured", "fitted", "fitted / measured"});
     for (const auto& f : bandwidths)
         for (const auto& x : f.residuals)
-            br.row({f.level, code(x.kernel), format_si(x.bytes, "B"), format_duration_ns(x.ns),
+            br.row({f.level, code_span(x.kernel), format_si(x.bytes, "B"), format_duration_ns(x.ns),
                     f.fitted ? format_duration_ns(x.fitted_ns) : "-", f.fitted ? three_decimals(x.error()) : "-"});
     out << br.markdown();
     const nlohmann::ordered_json j = practical_fraction_json(fit, dir);

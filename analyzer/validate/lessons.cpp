@@ -30,7 +30,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
 
     const double ncu_speedup = p.naive.ncu_ns / p.fixed.ncu_ns;
     auto pct = [](const std::optional<double>& v) { return v ? format_percent(*v / 100.0) : std::string("-"); };
-    auto finding_id = [](const std::string& id) { return id.empty() ? std::string("-") : code(id); };
+    auto finding_id = [](const std::string& id) { return id.empty() ? std::string("-") : code_span(id); };
     table sides({"", "naive", "fixed"});
     sides.row({"kernel", side_kernels(p.naive), side_kernels(p.fixed)});
     sides.row({"time under ncu (base clock)", format_duration_ns(p.naive.ncu_ns), format_duration_ns(p.fixed.ncu_ns)});
@@ -55,7 +55,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
         for (const auto& e : f->evidence) {
             rules::evidence_value on_fixed = e;
             on_fixed.set_value(rules::evaluate_evidence(e, fixed, a.gpu));
-            evidence.row({code(e.expression), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
+            evidence.row({code_span(e.expression), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
         }
     }
     for (resource res : {resource::dram, resource::l2, resource::l1, resource::sm}) {

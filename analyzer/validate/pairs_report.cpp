@@ -228,7 +228,7 @@ std::string render_pairs_markdown(const pairs_report& r) {
     o << "\n## Roof references\n\n";
     table refs({"kernel", "verdict", "roof", "% of roof", "target"});
     for (const auto& ref : r.references)
-        refs.row({code(ref.kernel.substr(0, ref.kernel.find('('))),
+        refs.row({code_span(ref.kernel.substr(0, ref.kernel.find('('))),
                   ref.verdict + (ref.verdict == ref.expect ? "" : " (built for " + ref.expect + ")"), ref.roof,
                   ref.roof_pct ? format_percent(*ref.roof_pct / 100.0) : "-",
                   ref.target_pct ? format_percent(*ref.target_pct / 100.0) : "-"});
