@@ -14,7 +14,8 @@ std::vector<bandwidth_fit> fit_bandwidths(const std::vector<transfer_sample>& sa
         if (s.bytes > 0 && s.ns > 0) by_level[s.level].push_back(s);
     std::vector<bandwidth_fit> out;
     for (auto& [level, list] : by_level) {
-        std::stable_sort(list.begin(), list.end(), [](const transfer_sample& a, const transfer_sample& b) { return a.bytes < b.bytes; });
+        std::stable_sort(list.begin(), list.end(),
+                         [](const transfer_sample& a, const transfer_sample& b) { return a.bytes < b.bytes; });
         bandwidth_fit f;
         f.level = level;
         f.kernels = list.size();

@@ -9,10 +9,10 @@
 namespace roofline {
 
 struct transfer_sample {
-    std::string level;   // dram, l2, l1
-    std::string kernel;  // for the record
-    double bytes = 0;    // per launch
-    double ns = 0;       // per launch
+    std::string level;            // dram, l2, l1
+    std::string kernel;           // for the record
+    double bytes = 0;             // per launch
+    double ns = 0;                // per launch
     double peak_bytes_per_s = 0;  // the level's peak at the capture's clocks (0: unknown)
 };
 
@@ -26,11 +26,11 @@ struct transfer_residual {
 struct bandwidth_fit {
     std::string level;
     std::size_t kernels = 0;
-    bool fitted = false;        // false: under 3 kernels, or their sizes too alike to separate t0
-    double bytes_per_s = 0.0;   // the slope's inverse
-    double t0_ns = 0.0;         // the intercept: what a launch costs before its first byte arrives
-    double rms = 1.0;           // exp(root mean square of log(error)): 1.03 = 3% typical miss
-    double peak_bytes_per_s = 0.0;  // the median of the kernels' peaks (0: unknown)
+    bool fitted = false;                       // false: under 3 kernels, or their sizes too alike to separate t0
+    double bytes_per_s = 0.0;                  // the slope's inverse
+    double t0_ns = 0.0;                        // the intercept: what a launch costs before its first byte arrives
+    double rms = 1.0;                          // exp(root mean square of log(error)): 1.03 = 3% typical miss
+    double peak_bytes_per_s = 0.0;             // the median of the kernels' peaks (0: unknown)
     std::vector<transfer_residual> residuals;  // by bytes
 };
 

@@ -1,6 +1,5 @@
 #include "models/classify.hpp"
 
-
 #include <algorithm>
 #include <cmath>
 
@@ -10,19 +9,45 @@ namespace {
 // A reason built field by field: reason(kind).on(load).against(other).at(threshold)...
 struct reason : verdict_reason {
     explicit reason(reason_kind k) { kind = k; }
-    reason& on(std::optional<unit_load> u) { unit = std::move(u); return *this; }
-    reason& against(std::optional<unit_load> u) { other = std::move(u); return *this; }
-    reason& naming(resource r) { named = r; return *this; }
-    reason& of(double v) { value = v; return *this; }
-    reason& counting(double c) { count = c; return *this; }
-    reason& at(double t) { threshold = t; return *this; }
-    reason& lacking(std::string t) { text = std::move(t); return *this; }
-    reason& or_else(std::vector<std::string> a) { alternatives = std::move(a); return *this; }
+    reason& on(std::optional<unit_load> u) {
+        unit = std::move(u);
+        return *this;
+    }
+    reason& against(std::optional<unit_load> u) {
+        other = std::move(u);
+        return *this;
+    }
+    reason& naming(resource r) {
+        named = r;
+        return *this;
+    }
+    reason& of(double v) {
+        value = v;
+        return *this;
+    }
+    reason& counting(double c) {
+        count = c;
+        return *this;
+    }
+    reason& at(double t) {
+        threshold = t;
+        return *this;
+    }
+    reason& lacking(std::string t) {
+        text = std::move(t);
+        return *this;
+    }
+    reason& or_else(std::vector<std::string> a) {
+        alternatives = std::move(a);
+        return *this;
+    }
 };
 
 // The load a reason records of a measured resource.
 unit_load load(const resource_use& r) { return {r.id, r.utilisation, r.practical, r.formula}; }
-std::optional<unit_load> load_of(const resource_use* r) { return r ? std::optional<unit_load>(load(*r)) : std::nullopt; }
+std::optional<unit_load> load_of(const resource_use* r) {
+    return r ? std::optional<unit_load>(load(*r)) : std::nullopt;
+}
 
 double pressure(const resource_use& r) { return r.practical > 0 ? r.utilisation / r.practical : r.utilisation; }
 double pressure_hi(const unmeasured_resource& u) { return u.practical > 0 ? u.hi / u.practical : u.hi; }
@@ -62,7 +87,8 @@ struct openings {
     classification& c;
     const kernel_roofline& k;
     void bound(roofline::bound b) {
-        if (std::find(c.possible_bounds.begin(), c.possible_bounds.end(), b) == c.possible_bounds.end()) c.possible_bounds.push_back(b);
+        if (std::find(c.possible_bounds.begin(), c.possible_bounds.end(), b) == c.possible_bounds.end())
+            c.possible_bounds.push_back(b);
     }
     void limiter(resource r) {
         if (std::find(c.possible_limiters.begin(), c.possible_limiters.end(), r) == c.possible_limiters.end())
@@ -74,7 +100,8 @@ struct openings {
     void could_be(resource id, const std::vector<pooled_string>& missing) {
         limiter(id);
         for (const auto& m : missing)
-            if (std::find(c.missing.begin(), c.missing.end(), std::string(m)) == c.missing.end()) c.missing.push_back(m);
+            if (std::find(c.missing.begin(), c.missing.end(), std::string(m)) == c.missing.end())
+                c.missing.push_back(m);
     }
 };
 
@@ -93,13 +120,14 @@ roofline::bound below_roofs(const kernel_roofline& k, const launch_shape& shape,
         if (reasons) reasons->push_back(reason(reason_kind::idle_sms).of(shape.grid_blocks).counting(shape.sm_count));
         return bound::small_grid;
     }
-    if (reasons && shape.waves > 0 && shape.waves < 1.0) reasons->push_back(reason(reason_kind::under_one_wave).of(shape.waves));
+    if (reasons && shape.waves > 0 && shape.waves < 1.0)
+        reasons->push_back(reason(reason_kind::under_one_wave).of(shape.waves));
     if (reasons) reasons->push_back(reason(reason_kind::grid_fills_gpu).of(shape.grid_blocks).counting(shape.waves));
     return bound::latency;
 }
 
-void name_memory_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem, const resource_use* comp,
-                         double mu, const classify_thresholds& t) {
+void name_memory_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem,
+                         const resource_use* comp, double mu, const classify_thresholds& t) {
     c.limiter = mem->id;
     c.reasons.push_back(reason(reason_kind::memory_near_roof).on(load(*mem)).against(load_of(comp)).at(t.near_roof));
     for (resource lower : {resource::dram, resource::l2}) {
@@ -107,7 +135,8 @@ void name_memory_limiter(classification& c, openings& open, const kernel_rooflin
         const resource_use* r = k.find(lower);
         if (r && pressure(*r) >= t.prefer_lower_level * mu) {
             c.limiter = r->id;
-            c.reasons.push_back(reason(reason_kind::lower_level_named).on(load(*r)).against(load(*mem)).at(t.prefer_lower_level));
+            c.reasons.push_back(
+                reason(reason_kind::lower_level_named).on(load(*r)).against(load(*mem)).at(t.prefer_lower_level));
             break;
         }
     }
@@ -117,11 +146,12 @@ void name_memory_limiter(classification& c, openings& open, const kernel_rooflin
         if (is_memory(u.id) && pressure_hi(u) >= t.prefer_lower_level * mu) open.could_be(u);
     // A level measured, but open above it, that may carry as much: DRAM owing writes it did not make yet.
     for (const auto& r : k.resources)
-        if (is_memory(r.id) && r.id != *c.limiter && open_above(r) && pressure_hi(r) >= t.prefer_lower_level * mu) open.could_be(r);
+        if (is_memory(r.id) && r.id != *c.limiter && open_above(r) && pressure_hi(r) >= t.prefer_lower_level * mu)
+            open.could_be(r);
 }
 
-void name_compute_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem, const resource_use* comp,
-                          double cu, const classify_thresholds& t) {
+void name_compute_limiter(classification& c, openings& open, const kernel_roofline& k, const resource_use* mem,
+                          const resource_use* comp, double cu, const classify_thresholds& t) {
     // Name the most specific unit that explains most of the SM's load: a precision first
     // (a FLOP roof), then a pipe, else the SM as a whole (issue-bound). The MMA pipe names
     // the tensor precision with the most FLOPs: its cycles are that precision's work.
@@ -135,7 +165,8 @@ void name_compute_limiter(classification& c, openings& open, const kernel_roofli
     // A precision or pipe without counters that may reach the share that would name it instead.
     const bool named_precision = info(named->id).precision;
     for (const auto& u : k.unmeasured)
-        if ((info(u.id).precision || (info(u.id).pipe && !named_precision)) && pressure_hi(u) >= t.specific_share * cu) open.could_be(u);
+        if ((info(u.id).precision || (info(u.id).pipe && !named_precision)) && pressure_hi(u) >= t.specific_share * cu)
+            open.could_be(u);
     const verdict_reason above = reason(reason_kind::compute_near_roof).on(load(*comp)).against(load_of(mem));
     if (named->id == resource::pipe_tensor) {
         const resource_use* most = nullptr;
@@ -145,7 +176,8 @@ void name_compute_limiter(classification& c, openings& open, const kernel_roofli
             c.limiter = most->id;
             open.limiter(most->id);
             c.reasons.push_back(above);
-            c.reasons.push_back(reason(reason_kind::tensor_precision).on(load(*named)).naming(most->id).of(most->useful));
+            c.reasons.push_back(
+                reason(reason_kind::tensor_precision).on(load(*named)).naming(most->id).of(most->useful));
             return;
         }
     }
@@ -174,7 +206,8 @@ classification classify_once(const kernel_roofline& k, const launch_shape& shape
     const resource_use* comp = best(k, is_compute_unit);
     const double mu = mem ? pressure(*mem) : 0.0, cu = comp ? pressure(*comp) : 0.0;
     // What the resources without counters allow: each may be as busy as its speed of light.
-    const double mu_hi = std::max(mu, unmeasured_hi(k, is_memory)), cu_hi = std::max(cu, unmeasured_hi(k, is_compute_unit));
+    const double mu_hi = std::max(mu, unmeasured_hi(k, is_memory)),
+                 cu_hi = std::max(cu, unmeasured_hi(k, is_compute_unit));
     const bool near = std::max(mu, cu) >= t.near_roof;
     const bool maybe_near = std::max(mu_hi, cu_hi) >= t.near_roof;
     if (near || maybe_near) {
@@ -193,10 +226,13 @@ classification classify_once(const kernel_roofline& k, const launch_shape& shape
             const bool compute_side = is_compute_unit(u.id);
             if (!compute_side && !is_memory(u.id)) continue;
             const double hi = pressure_hi(u);
-            if (hi >= t.near_roof && hi >= (compute_side ? mu : cu) && (compute_side ? !compute_wins : !memory_wins)) open.could_be(u);
+            if (hi >= t.near_roof && hi >= (compute_side ? mu : cu) && (compute_side ? !compute_wins : !memory_wins))
+                open.could_be(u);
         }
         for (const auto& r : k.resources)
-            if (is_memory(r.id) && open_above(r) && !memory_wins && pressure_hi(r) >= t.near_roof && pressure_hi(r) >= cu) open.could_be(r);
+            if (is_memory(r.id) && open_above(r) && !memory_wins && pressure_hi(r) >= t.near_roof &&
+                pressure_hi(r) >= cu)
+                open.could_be(r);
         if (c.possible_bounds.size() == 1 && memory_wins) {
             c.bound = bound::memory;
             name_memory_limiter(c, open, k, mem, comp, mu, t);
@@ -205,13 +241,15 @@ classification classify_once(const kernel_roofline& k, const launch_shape& shape
             name_compute_limiter(c, open, k, mem, comp, cu, t);
         } else {
             // The measured leader of each side that stays possible is a possible limiter too.
-            if (mem && std::find(c.possible_bounds.begin(), c.possible_bounds.end(), bound::memory) != c.possible_bounds.end())
+            if (mem &&
+                std::find(c.possible_bounds.begin(), c.possible_bounds.end(), bound::memory) != c.possible_bounds.end())
                 open.limiter(mem->id);
-            if (comp && std::find(c.possible_bounds.begin(), c.possible_bounds.end(), bound::compute) != c.possible_bounds.end())
+            if (comp && std::find(c.possible_bounds.begin(), c.possible_bounds.end(), bound::compute) !=
+                            c.possible_bounds.end())
                 open.limiter(comp->id);
             c.bound = bound::unknown;
-            c.reasons.push_back(
-                reason(reason_kind::bound_open).on(std::max(mu, cu) > 0 ? load_of(mu >= cu ? mem : comp) : std::nullopt));
+            c.reasons.push_back(reason(reason_kind::bound_open)
+                                    .on(std::max(mu, cu) > 0 ? load_of(mu >= cu ? mem : comp) : std::nullopt));
         }
         if (c.possible_limiters.size() > 1) {
             c.reasons.push_back(reason(reason_kind::limiter_open));
@@ -245,11 +283,13 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
             // A move that leaves the verdict open names no other verdict (the open one says so itself).
             if ((other.bound == c.bound && other.limiter == c.limiter) || !other.decided()) continue;
             const std::string text = verdict_text(other);
-            if (std::find(alternatives.begin(), alternatives.end(), text) == alternatives.end()) alternatives.push_back(text);
+            if (std::find(alternatives.begin(), alternatives.end(), text) == alternatives.end())
+                alternatives.push_back(text);
             if (other.limiter && other.limiter != c.limiter &&
                 std::find(c.tied_limiters.begin(), c.tied_limiters.end(), *other.limiter) == c.tied_limiters.end())
                 c.tied_limiters.push_back(*other.limiter);
-            if (other.bound != c.bound && std::find(c.tied_bounds.begin(), c.tied_bounds.end(), other.bound) == c.tied_bounds.end())
+            if (other.bound != c.bound &&
+                std::find(c.tied_bounds.begin(), c.tied_bounds.end(), other.bound) == c.tied_bounds.end())
                 c.tied_bounds.push_back(other.bound);
         }
     if (!alternatives.empty())
@@ -259,21 +299,36 @@ classification classify(const kernel_roofline& k, const launch_shape& shape, con
 
 const char* name(reason_kind k) {
     switch (k) {
-        case reason_kind::short_launches: return "short_launches";
-        case reason_kind::idle_sms: return "idle_sms";
-        case reason_kind::under_one_wave: return "under_one_wave";
-        case reason_kind::grid_fills_gpu: return "grid_fills_gpu";
-        case reason_kind::memory_near_roof: return "memory_near_roof";
-        case reason_kind::lower_level_named: return "lower_level_named";
-        case reason_kind::compute_near_roof: return "compute_near_roof";
-        case reason_kind::tensor_precision: return "tensor_precision";
-        case reason_kind::specific_unit: return "specific_unit";
-        case reason_kind::sm_as_whole: return "sm_as_whole";
-        case reason_kind::not_placed: return "not_placed";
-        case reason_kind::bound_open: return "bound_open";
-        case reason_kind::limiter_open: return "limiter_open";
-        case reason_kind::below_every_roof: return "below_every_roof";
-        case reason_kind::verdict_within_noise: return "verdict_within_noise";
+        case reason_kind::short_launches:
+            return "short_launches";
+        case reason_kind::idle_sms:
+            return "idle_sms";
+        case reason_kind::under_one_wave:
+            return "under_one_wave";
+        case reason_kind::grid_fills_gpu:
+            return "grid_fills_gpu";
+        case reason_kind::memory_near_roof:
+            return "memory_near_roof";
+        case reason_kind::lower_level_named:
+            return "lower_level_named";
+        case reason_kind::compute_near_roof:
+            return "compute_near_roof";
+        case reason_kind::tensor_precision:
+            return "tensor_precision";
+        case reason_kind::specific_unit:
+            return "specific_unit";
+        case reason_kind::sm_as_whole:
+            return "sm_as_whole";
+        case reason_kind::not_placed:
+            return "not_placed";
+        case reason_kind::bound_open:
+            return "bound_open";
+        case reason_kind::limiter_open:
+            return "limiter_open";
+        case reason_kind::below_every_roof:
+            return "below_every_roof";
+        case reason_kind::verdict_within_noise:
+            return "verdict_within_noise";
     }
     return "?";
 }

@@ -23,9 +23,11 @@ inline constexpr double run_to_run_noise = 0.04;
 // on this GPU), so a DRAM at 80% of peak (92% of practical) outranks a pipe at 85% of a peak no
 // kernel reaches.
 struct classify_thresholds {
-    double near_roof = 0.60;       // ncu's SOLBottleneck uses 60% as "high throughput"; here 60% of the practical share
-    double specific_share = 0.80;  // a precision or pipe names the compute limiter if it reaches this share of the SM's pressure
-    double launch_ns = 5000.0;  // a launch shorter than this is dominated by launch overhead (twice the shortest launch, ~2.3 us on H100)
+    double near_roof = 0.60;  // ncu's SOLBottleneck uses 60% as "high throughput"; here 60% of the practical share
+    double specific_share =
+        0.80;  // a precision or pipe names the compute limiter if it reaches this share of the SM's pressure
+    double launch_ns = 5000.0;  // a launch shorter than this is dominated by launch overhead (twice the shortest
+                                // launch, ~2.3 us on H100)
     // Among memory levels the one nearest DRAM is named when it is at least this share of the
     // busiest level: a streaming kernel keeps L2 busy with DRAM's own fills, so an L2 a few
     // points busier than DRAM (seen on the H200: 93% against 86%) is fed by DRAM, not the limit.
@@ -56,7 +58,8 @@ enum class reason_kind {
     idle_sms,             // value: blocks; count: SMs
     under_one_wave,       // value: waves (< 1)
     grid_fills_gpu,       // value: blocks; count: waves
-    memory_near_roof,     // unit: the busiest memory level; other: the best compute unit (absent: none measured); threshold: near_roof
+    memory_near_roof,     // unit: the busiest memory level; other: the best compute unit (absent: none measured);
+                          // threshold: near_roof
     lower_level_named,    // unit: the lower level named; other: the busiest level; threshold: prefer_lower_level
     compute_near_roof,    // unit: the busiest compute unit; other: the best memory level (absent: none measured)
     tensor_precision,     // unit: the tensor pipe (its busy share); named: the precision; value: its useful share
@@ -83,8 +86,8 @@ struct verdict_reason {
 
 struct classification {
     roofline::bound bound = bound::unknown;
-    std::optional<resource> limiter;       // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
-    std::vector<verdict_reason> reasons;   // the numbers that decided it, step by step
+    std::optional<resource> limiter;      // dram, l2, l1, fp32, tensor_bf16, pipe_alu, sm, ... (none below the roofs)
+    std::vector<verdict_reason> reasons;  // the numbers that decided it, step by step
     // Where the capture lacks counters (kernel_roofline::unmeasured), the verdict the counters allow:
     // every bound and every limiter not excluded. A decided verdict has one bound and at most one
     // limiter; an undecided bound is `unknown` and an undecided limiter empty, and `missing` names the

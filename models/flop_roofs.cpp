@@ -26,9 +26,9 @@ std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precisi
     spec_peak p;
     p.per_second = *it->second.value * 1e12 * scale;
     p.estimated = it->second.estimated || (!it->second.at_clock_mhz && spec.boost_clock_mhz.estimated);
-    p.source = std::string(p.estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") + "spec " + spec.file +
-               ": " + significant(*it->second.value, 6) + " TFLOP/s at " + significant(at_mhz, 6) + " MHz, scaled to the capture's SM clock (" +
-               it->second.source + ")";
+    p.source = std::string(p.estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") +
+               "spec " + spec.file + ": " + significant(*it->second.value, 6) + " TFLOP/s at " +
+               significant(at_mhz, 6) + " MHz, scaled to the capture's SM clock (" + it->second.source + ")";
     return p;
 }
 
@@ -73,19 +73,61 @@ const std::vector<precision_def>& precision_defs() {
           {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 4}},
          "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained",
          4},
-        {resource::tensor_fp64, "tensor ops with FP64 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp64.sum", {"fp64"}},
-        {resource::tensor_tf32, "tensor ops with TF32 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_tf32_dst_fp32.sum", {"tf32"}},
-        {resource::tensor_fp16, "tensor ops with FP16 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_fp16.sum", {"fp16"},
+        {resource::tensor_fp64,
+         "tensor ops with FP64 sources",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_fp64.sum",
+         {"fp64"}},
+        {resource::tensor_tf32,
+         "tensor ops with TF32 sources",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_tf32_dst_fp32.sum",
+         {"tf32"}},
+        {resource::tensor_fp16,
+         "tensor ops with FP16 sources",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_fp16.sum",
+         {"fp16"},
          "sm__ops_path_tensor_src_fp16_dst_fp16.sum"},
-        {resource::tensor_bf16, "tensor ops with BF16 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_bf16_dst_fp32.sum", {"bf16"}},
+        {resource::tensor_bf16,
+         "tensor ops with BF16 sources",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
+         {"bf16"}},
         // The FP8-rate path: FP8 on every chip that has it, and on Blackwell the FP6 and FP4 operands of
         // kind::f8f6f4 MMAs, which run at the FP8 rate (GB100 counts them as one source type,
         // src_fp4_fp6_fp8; GB20x splits them into src_fp8 with any partner and src_fp4_fp6).
-        {resource::tensor_fp8, "tensor ops on the FP8-rate path (FP8; FP6 and FP4 in kind::f8f6f4 MMAs on Blackwell)", {}, nullptr, 0,
-         "sm__ops_path_tensor_src_fp8.sum", {"fp8", "fp4_fp6_fp8", "fp4_fp6"}, "sm__ops_path_tensor_src_fp8_dst_fp16.sum"},
-        {resource::tensor_int8, "tensor ops with INT8 sources", {}, nullptr, 0, "sm__ops_path_tensor_src_int8.sum", {"int8"}},
+        {resource::tensor_fp8,
+         "tensor ops on the FP8-rate path (FP8; FP6 and FP4 in kind::f8f6f4 MMAs on Blackwell)",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_fp8.sum",
+         {"fp8", "fp4_fp6_fp8", "fp4_fp6"},
+         "sm__ops_path_tensor_src_fp8_dst_fp16.sum"},
+        {resource::tensor_int8,
+         "tensor ops with INT8 sources",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_int8.sum",
+         {"int8"}},
         // Block-scaled FP4 (kind::mxf4 / mxf4nvf4 on Blackwell), at twice the FP8 rate.
-        {resource::tensor_fp4, "tensor ops of block-scaled FP4 MMAs", {}, nullptr, 0, "sm__ops_path_tensor_src_fp4.sum", {"fp4"}},
+        {resource::tensor_fp4,
+         "tensor ops of block-scaled FP4 MMAs",
+         {},
+         nullptr,
+         0,
+         "sm__ops_path_tensor_src_fp4.sum",
+         {"fp4"}},
     };
     return defs;
 }
@@ -115,15 +157,18 @@ std::optional<tensor_path> dense_path_of(const std::string& id) {
 // is given: the instruction paths (sm__ops_path_tensor_op_*, Hopper and Blackwell) and the
 // source-type paths (sm__ops_path_tensor_src_*_sparsity_off: Ampere, Ada, Hopper's FP8, GB20x's FP8
 // and FP4). The plain src_* peaks count 2:4 sparse rates, twice the dense ones.
-std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const precision_def& d, const char* dst = nullptr) {
+std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const precision_def& d,
+                                                                 const char* dst = nullptr) {
     std::optional<std::pair<double, std::string>> best;
     for (const auto& [key, v] : m.numbers.entries()) {
         const std::string& id = metric_name(key);
         auto path = dense_path_of(id);
-        if (!path || std::find(d.path_sources.begin(), d.path_sources.end(), path->source) == d.path_sources.end()) continue;
+        if (!path || std::find(d.path_sources.begin(), d.path_sources.end(), path->source) == d.path_sources.end())
+            continue;
         if (dst && path->dst != dst) continue;
         metric_read_log::note(id);  // read by name, though not through find(): `roofline metrics` counts it
-        if (!best || v > best->first || (v == best->first && id < best->second)) best = std::make_pair(v, id);  // ties: the first name
+        if (!best || v > best->first || (v == best->first && id < best->second))
+            best = std::make_pair(v, id);  // ties: the first name
     }
     return best;
 }
@@ -162,13 +207,14 @@ struct accumulate_rates {
 // Rates closer than this are one rate (the dense peaks of the two paths on the H100 are equal).
 constexpr double rates_differ_above = 0.01;
 
-std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& m, const precision_def& d, double sm_clock_hz) {
+std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& m, const precision_def& d,
+                                                          double sm_clock_hz) {
     if (!d.fp16_accumulate_ops) return std::nullopt;
     auto p16 = fastest_dense_path(m, d, "fp16");
     auto p32 = fastest_dense_path(m, d, "fp32");
     if (!p16 || !p32 || p32->first <= 0 || p32->first >= p16->first * (1.0 - rates_differ_above)) return std::nullopt;
-    return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz, "measured: " + p16->second + " x SM clock",
-                            "measured: " + p32->second + " x SM clock"};
+    return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz,
+                            "measured: " + p16->second + " x SM clock", "measured: " + p32->second + " x SM clock"};
 }
 
 std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, resource precision, double sm_clock_hz) {
@@ -179,7 +225,8 @@ std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, reso
     const double scale = main->per_second / (figure * 1e12);  // the clock scaling of the main figure
     return accumulate_rates{alt->second.value * 1e12 * scale, main->per_second,
                             "spec " + spec.file + ": " + significant(alt->second.value, 6) +
-                                " TFLOP/s with FP16 accumulate, scaled to the capture's SM clock (" + alt->second.source + ")",
+                                " TFLOP/s with FP16 accumulate, scaled to the capture's SM clock (" +
+                                alt->second.source + ")",
                             "spec " + spec.file + ": " + significant(figure, 6) +
                                 " TFLOP/s with FP32 accumulate, scaled to the capture's SM clock (" +
                                 spec.peaks_tflops.at(precision).source + ")"};
@@ -193,12 +240,14 @@ std::pair<double, std::string> combined_rate(double ops, std::optional<double> o
     std::string text = "the FP16- and FP32-accumulate rates differ on this GPU; ";
     if (!ops16)
         text +=
-            "the capture does not split the ops by accumulate type, so all are taken at the FP32-accumulate rate (what frameworks "
+            "the capture does not split the ops by accumulate type, so all are taken at the FP32-accumulate rate (what "
+            "frameworks "
             "use; a kernel that accumulates in FP16 reads up to twice its real share): " +
             r.fp32_from;
     else
-        text += format_number(in16) + " ops with FP16 accumulate at " + format_number(r.fp16) + "/s (" + r.fp16_from + ") and " +
-                format_number(ops - in16) + " with FP32 accumulate at " + format_number(r.fp32) + "/s (" + r.fp32_from + ")";
+        text += format_number(in16) + " ops with FP16 accumulate at " + format_number(r.fp16) + "/s (" + r.fp16_from +
+                ") and " + format_number(ops - in16) + " with FP32 accumulate at " + format_number(r.fp32) + "/s (" +
+                r.fp32_from + ")";
     return {rate, text};
 }
 
@@ -209,10 +258,13 @@ std::pair<double, std::string> combined_rate(double ops, std::optional<double> o
 // which the kernel ran: the roof stays FP16's, the rate ncu's own HFMA peak measures.
 std::optional<std::string> bf16_note(const gpu_spec& spec) {
     const auto& fp16 = spec.peaks_tflops.at(resource::fp16);
-    if (!spec.fp16_bf16 || !fp16.value || spec.fp16_bf16->value >= *fp16.value * (1.0 - rates_differ_above)) return std::nullopt;
-    return "fp16: this roof is the FP16 rate (" + significant(*fp16.value, 4) + " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " +
-           significant(spec.fp16_bf16->value, 4) + " (" + spec.fp16_bf16->source +
-           "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be told apart: if this "
+    if (!spec.fp16_bf16 || !fp16.value || spec.fp16_bf16->value >= *fp16.value * (1.0 - rates_differ_above))
+        return std::nullopt;
+    return "fp16: this roof is the FP16 rate (" + significant(*fp16.value, 4) +
+           " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " + significant(spec.fp16_bf16->value, 4) +
+           " (" + spec.fp16_bf16->source +
+           "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be told "
+           "apart: if this "
            "kernel's half-precision math is BF16, its fp16 roof is " +
            significant(spec.fp16_bf16->value, 4) + " TFLOP/s and its fp16 shares and floor are " +
            significant(*fp16.value / spec.fp16_bf16->value, 3) + "x those shown";
@@ -254,10 +306,10 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         }
         if (r.id == resource::fp16 && r.work > 0) {
             if (fp16_counts_are_moves(m)) {
-                k.notes.push_back(
-                    "fp16: the " + format_number(r.work) +
-                    " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves (sm__inst_executed_pipe_fma_type_fp16 "
-                    "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
+                k.notes.push_back("fp16: the " + format_number(r.work) +
+                                  " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves "
+                                  "(sm__inst_executed_pipe_fma_type_fp16 "
+                                  "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
                 continue;
             }
             // Without the FMA pipe's half-precision count, the HFMA counts may all be HFMA2.MMA moves:
@@ -312,8 +364,9 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
             r.peak_source = spec_p->source;
             r.peak_estimated = spec_p->estimated;
         } else {
-            k.warnings.push_back(std::string(name(d.id)) + ": the kernel did " + format_number(r.work) +
-                                 " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");
+            k.warnings.push_back(
+                std::string(name(d.id)) + ": the kernel did " + format_number(r.work) +
+                " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");
             continue;
         }
         r.utilisation = r.useful = r.work / (r.peak * t_s);
@@ -323,7 +376,8 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         k.resources.push_back(std::move(r));
     }
     // FLOPs are counted where every precision is: a precision without counters leaves the total open.
-    k.flops_counted = std::none_of(k.unmeasured.begin(), k.unmeasured.end(), [](const unmeasured_resource& u) { return info(u.id).precision; });
+    k.flops_counted = std::none_of(k.unmeasured.begin(), k.unmeasured.end(),
+                                   [](const unmeasured_resource& u) { return info(u.id).precision; });
 }
 
 }  // namespace detail

@@ -38,13 +38,16 @@ std::string describe(const gpu_identity& id) {
 
 }  // namespace
 
-gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced, const std::string& file) {
+gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced,
+                     const std::string& file) {
     if (!forced.empty()) {
         for (const auto& s : specs)
             if (lower(s.id) == lower(forced) || lower(s.name) == lower(forced)) return {&s, "chosen with --gpu"};
-        throw input_error(error_code::unknown_gpu, file, 0, 0, "--gpu " + forced + " names no known GPU; known: " + known_ids(specs));
+        throw input_error(error_code::unknown_gpu, file, 0, 0,
+                          "--gpu " + forced + " names no known GPU; known: " + known_ids(specs));
     }
-    if (const gpu_spec* s = spec_of_device(specs, id.display_name)) return {s, "matched by device name \"" + id.display_name + "\""};
+    if (const gpu_spec* s = spec_of_device(specs, id.display_name))
+        return {s, "matched by device name \"" + id.display_name + "\""};
     std::vector<const gpu_spec*> candidates;
     for (const auto& s : specs) {
         if (id.cc.empty() || s.compute_capability != id.cc) continue;
@@ -67,8 +70,9 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
                                  " SMs and a DRAM clock of " + decimals(*id.dram_clock_mhz, 0) + " MHz"};
     }
     if (candidates.size() == 1) {
-        return {candidates.front(), "matched by compute capability " + id.cc +
-                                        (id.sm_count ? " and " + std::to_string(std::lround(*id.sm_count)) + " SMs" : std::string())};
+        return {candidates.front(),
+                "matched by compute capability " + id.cc +
+                    (id.sm_count ? " and " + std::to_string(std::lround(*id.sm_count)) + " SMs" : std::string())};
     }
     if (candidates.size() > 1) {
         std::string names;
@@ -76,14 +80,15 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           describe(id) + " fits several GPU specs (" + names + "); pass --gpu with one of them");
     }
-    throw input_error(
-        error_code::unknown_gpu, file, 0, 0,
-        "no GPU spec matches " + describe(id) + "; pass --gpu (known: " + known_ids(specs) + ") or add a spec file with --hwspecs DIR");
+    throw input_error(error_code::unknown_gpu, file, 0, 0,
+                      "no GPU spec matches " + describe(id) + "; pass --gpu (known: " + known_ids(specs) +
+                          ") or add a spec file with --hwspecs DIR");
 }
 
 // --gpu naming another GPU than the one the capture says it ran on (its device name is another
 // spec's, or its compute capability differs) is a mistake unless asked for with --gpu-override.
-void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id, const std::string& file) {
+void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id,
+                      const std::string& file) {
     const gpu_spec* named = spec_of_device(specs, id.display_name);
     const std::string ran_on = named && named->id != chosen.id ? named->id : "";
     const bool cc_differs = !id.cc.empty() && !chosen.compute_capability.empty() && id.cc != chosen.compute_capability;
@@ -91,7 +96,8 @@ void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen
     throw input_error(error_code::unknown_gpu, file, 0, 0,
                       "--gpu " + chosen.id + " contradicts the capture, which ran on " +
                           (id.display_name.empty() ? std::string("a GPU") : "\"" + id.display_name + "\"") +
-                          (ran_on.empty() ? "" : " (spec " + ran_on + ")") + " of compute capability " + (id.cc.empty() ? "?" : id.cc) +
+                          (ran_on.empty() ? "" : " (spec " + ran_on + ")") + " of compute capability " +
+                          (id.cc.empty() ? "?" : id.cc) +
                           (cc_differs ? ", not " + chosen.compute_capability : std::string()) +
                           "; add --gpu-override to place its kernels under " + chosen.id + "'s roofs anyway");
 }

@@ -24,10 +24,12 @@ struct gpu_choice {
 };
 
 // Throws input_error (unknown_gpu) naming `file` when nothing matches or the match is ambiguous.
-gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced, const std::string& file);
+gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced,
+                     const std::string& file);
 
 // Throws input_error (unknown_gpu) when `chosen` (from --gpu) contradicts the capture: its device
 // name is another spec's, or its compute capability differs. --gpu-override skips the check.
-void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id, const std::string& file);
+void check_forced_gpu(const std::vector<gpu_spec>& specs, const gpu_spec& chosen, const gpu_identity& id,
+                      const std::string& file);
 
 }  // namespace roofline

@@ -19,7 +19,8 @@ using json = nlohmann::json;
 // property; a peak's or a figure's own fields are in the schema's $defs).
 [[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& what) {
     throw input_error(error_code::bad_spec, file, 0, 0,
-                      "field \"" + field + "\": " + what + " [docs/gpu-spec.schema.json#/properties/" + field.substr(0, field.find('.')) + "]");
+                      "field \"" + field + "\": " + what + " [docs/gpu-spec.schema.json#/properties/" +
+                          field.substr(0, field.find('.')) + "]");
 }
 
 const json& member(const json& j, const std::string& key, const std::string& file, const std::string& path) {
@@ -29,7 +30,8 @@ const json& member(const json& j, const std::string& key, const std::string& fil
 
 std::string text(const json& j, const std::string& key, const std::string& file, const std::string& path = "") {
     const json& v = member(j, key, file, path);
-    if (!v.is_string() || v.get<std::string>().empty()) fail(file, path.empty() ? key : path + "." + key, "expected a non-empty string");
+    if (!v.is_string() || v.get<std::string>().empty())
+        fail(file, path.empty() ? key : path + "." + key, "expected a non-empty string");
     return v.get<std::string>();
 }
 
@@ -63,10 +65,12 @@ sourced_number number(const json& j, const std::string& key, const std::string& 
 }
 
 // An optional second rate inside a peak's object ("fp16_accumulate": {"value", "source"}).
-std::optional<alternate_rate> alternate(const json& peak, const std::string& key, const std::string& file, const std::string& where) {
+std::optional<alternate_rate> alternate(const json& peak, const std::string& key, const std::string& file,
+                                        const std::string& where) {
     if (!peak.is_object() || !peak.contains(key)) return std::nullopt;
     sourced_number n = number(peak, key, file, where);
-    if (!n.value) fail(file, where + "." + key + ".value", "required (leave the field out where the rate is not published)");
+    if (!n.value)
+        fail(file, where + "." + key + ".value", "required (leave the field out where the rate is not published)");
     return alternate_rate{*n.value, n.source};
 }
 
@@ -87,12 +91,14 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
     s.compute_capability = text(j, "compute_capability", file);
     const json& detect = member(j, "detect", file, "");
     const json& names = member(detect, "device_names", file, "detect");
-    if (!names.is_array() || names.empty()) fail(file, "detect.device_names", "expected a non-empty list of device names");
+    if (!names.is_array() || names.empty())
+        fail(file, "detect.device_names", "expected a non-empty list of device names");
     for (const auto& n : names) {
         if (!n.is_string()) fail(file, "detect.device_names", "expected strings");
         s.device_names.push_back(n.get<std::string>());
     }
-    if (detect.contains("dram_clock_mhz")) s.detect_dram_clock_mhz = positive(detect["dram_clock_mhz"], file, "detect.dram_clock_mhz");
+    if (detect.contains("dram_clock_mhz"))
+        s.detect_dram_clock_mhz = positive(detect["dram_clock_mhz"], file, "detect.dram_clock_mhz");
     s.sm_count = required(j, "sm_count", file);
     s.boost_clock_mhz = required(j, "boost_clock_mhz", file);
     const json& peaks = member(j, "peaks_tflops", file, "");
@@ -100,17 +106,20 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
         s.peaks_tflops[p] = number(peaks, name(p), file, "peaks_tflops");
         const std::string where = std::string("peaks_tflops.") + name(p);
         if (auto a = alternate(peaks.at(name(p)), "fp16_accumulate", file, where)) {
-            if (!info(p).tensor) fail(file, where + ".fp16_accumulate", "only a tensor precision has an accumulate type");
+            if (!info(p).tensor)
+                fail(file, where + ".fp16_accumulate", "only a tensor precision has an accumulate type");
             s.fp16_accumulate[p] = *a;
         }
         if (auto a = alternate(peaks.at(name(p)), "bf16", file, where)) {
-            if (p != resource::fp16) fail(file, where + ".bf16", "only fp16 (half-precision CUDA-core work) has a BF16 rate");
+            if (p != resource::fp16)
+                fail(file, where + ".bf16", "only fp16 (half-precision CUDA-core work) has a BF16 rate");
             s.fp16_bf16 = *a;
         }
     }
     for (auto it = peaks.begin(); it != peaks.end(); ++it) {
         auto r = resource_named(it.key());
-        if (!r || !info(*r).precision) fail(file, "peaks_tflops." + it.key(), "unknown precision (known: " + resource_names(true) + ")");
+        if (!r || !info(*r).precision)
+            fail(file, "peaks_tflops." + it.key(), "unknown precision (known: " + resource_names(true) + ")");
     }
     s.dram_bandwidth_tbs = required(j, "dram_bandwidth_tbs", file);
     s.l2_mib = number(j, "l2_mib", file);
@@ -118,7 +127,8 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
     s.l2_bytes_per_clock = number(j, "l2_bytes_per_clock", file);
     if (j.contains("practical_fraction")) {
         const json& pf = j["practical_fraction"];
-        if (!pf.is_object()) fail(file, "practical_fraction", "expected {\"dram\": {\"value\": 0.88, \"source\": \"...\"}, ...}");
+        if (!pf.is_object())
+            fail(file, "practical_fraction", "expected {\"dram\": {\"value\": 0.88, \"source\": \"...\"}, ...}");
         for (auto it = pf.begin(); it != pf.end(); ++it) {
             auto r = resource_named(it.key());
             if (!r) fail(file, "practical_fraction." + it.key(), "unknown resource (known: " + resource_names() + ")");

@@ -49,8 +49,10 @@ l1_split split_l1(const metric_view& m) {
     const double conflicts = need("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
     if (ld_waves > 0) s.shared_ld_conflicts = s.shared_ld * std::min(1.0, conflicts / ld_waves);
     s.global = std::max(0.0, s.lsu - s.shared);
-    const double sectors = need("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-    const double requests = need("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+    const double sectors =
+        need("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    const double requests = need("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") +
+                            need("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
     const double excess = need("derived__memory_l2_theoretical_sectors_global_excessive");
     const double cycles = need("l1tex__cycles_elapsed.avg");
     auto sms = m.first_of({"launch__sm_count", "device__attribute_multiprocessor_count"});
@@ -93,9 +95,9 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
         }
         k.bytes_dram_owed_write = owed;
         bytes = *k.bytes_dram_read + owed;
-        bytes_from = owed > *k.bytes_dram_written
-                         ? "(dram__bytes_read.sum + max(dram__bytes_write.sum, global store bytes up to L2's capacity beyond it))"
-                         : "(dram__bytes_read.sum + dram__bytes_write.sum)";
+        bytes_from = owed > *k.bytes_dram_written ? "(dram__bytes_read.sum + max(dram__bytes_write.sum, global store "
+                                                    "bytes up to L2's capacity beyond it))"
+                                                  : "(dram__bytes_read.sum + dram__bytes_write.sum)";
     } else if (auto b = m.find("dram__bytes.sum")) {
         bytes = *b;
         bytes_from = "dram__bytes.sum";
@@ -114,9 +116,11 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     } else {
         dram.peak = spec_bw;
         dram.peak_estimated = spec.dram_bandwidth_tbs.estimated;
-        dram.peak_source = std::string(dram.peak_estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") +
-                           "spec " + spec.file + ": " + significant(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" + spec.dram_bandwidth_tbs.source +
-                           ")";
+        dram.peak_source =
+            std::string(dram.peak_estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): "
+                                            : "") +
+            "spec " + spec.file + ": " + significant(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" +
+            spec.dram_bandwidth_tbs.source + ")";
     }
     if (bytes && dram.peak <= 0) {
         // No peak (no spec could be chosen, the capture has no peak counter): the bytes are known,
@@ -154,7 +158,8 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
 void add_l2(kernel_roofline& k, const metric_view& m, std::vector<pooled_string> excess_missing) {
     auto pct = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed");
     if (!pct) {
-        k.unmeasured.push_back({resource::l2, 1.0, 1.0, {pooled_string("lts__throughput.avg.pct_of_peak_sustained_elapsed")}});
+        k.unmeasured.push_back(
+            {resource::l2, 1.0, 1.0, {pooled_string("lts__throughput.avg.pct_of_peak_sustained_elapsed")}});
         return;
     }
     resource_use r;
@@ -169,14 +174,16 @@ void add_l2(kernel_roofline& k, const metric_view& m, std::vector<pooled_string>
     if (asked && k.l2_excess_share) {
         r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
         r.useful_formula =
-            "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 / "
+            "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 "
+            "/ "
             "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
     } else {
         if (!asked) r.missing.emplace_back("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
         for (auto& id : excess_missing) r.missing.push_back(id);
         if (asked) r.useful = std::min(r.useful, *asked / 100.0);
-        r.useful_formula = "at most " + std::string(asked ? "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed"
-                                                          : "lts__throughput.avg.pct_of_peak_sustained_elapsed") +
+        r.useful_formula = "at most " +
+                           std::string(asked ? "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed"
+                                             : "lts__throughput.avg.pct_of_peak_sustained_elapsed") +
                            ": without the excess sectors of uncoalesced accesses the useful share is not known";
     }
     r.useful_lo = r.exact() ? r.useful : 0.0;
@@ -201,7 +208,8 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
         auto elapsed = m.find("sm__cycles_elapsed.max");
         if (busy && elapsed && *elapsed > 0) {
             l1.utilisation = *active / 100.0 * std::min(1.0, *busy / *elapsed);
-            l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_active x sm__cycles_active.avg / sm__cycles_elapsed.max";
+            l1.formula =
+                "l1tex__throughput.avg.pct_of_peak_sustained_active x sm__cycles_active.avg / sm__cycles_elapsed.max";
         } else {
             l1.utilisation = *active / 100.0;
             l1.formula = "l1tex__throughput.avg.pct_of_peak_sustained_active (over active cycles only)";
@@ -216,16 +224,20 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
             if (l1s->gmma_feed > 0.0 && l1.utilisation * 100.0 <= l1s->lsu + 0.5) {
                 l1.utilisation = std::max(0.0, l1s->lsu - l1s->gmma_feed) / 100.0;
                 l1.formula =
-                    "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from shared memory";
-                k.notes.push_back(
-                    "l1: " + decimals(l1s->gmma_feed, 1) +
-                    "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts that are no "
-                    "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
+                    "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from "
+                    "shared memory";
+                k.notes.push_back("l1: " + decimals(l1s->gmma_feed, 1) +
+                                  "% of the L1 data path's peak are wgmma operand reads from shared memory "
+                                  "(shared-memory wavefronts that are no "
+                                  "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
             }
-            l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) + l1s->global * l1s->global_ideal_share) / 100.0;
+            l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) +
+                                          l1s->global * l1s->global_ideal_share) /
+                        100.0;
             l1.useful_formula =
                 "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
-                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global wavefronts at "
+                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global "
+                "wavefronts at "
                 "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
         } else {
             l1.missing = split_missing;
@@ -234,7 +246,8 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
         l1.useful_lo = l1.exact() ? l1.useful : 0.0;
         k.resources.push_back(std::move(l1));
     } else {
-        k.unmeasured.push_back({resource::l1, 1.0, 1.0, {pooled_string("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")}});
+        k.unmeasured.push_back(
+            {resource::l1, 1.0, 1.0, {pooled_string("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")}});
     }
 }
 
@@ -249,7 +262,8 @@ namespace detail {
 // 128-byte wavefront per SM per cycle: every global store goes through it). Where none is known, the
 // share is open up to 1.
 void owes_unknown_writes(kernel_roofline& k, const metric_view& m, const gpu_spec& spec, double t_s) {
-    auto dram = std::find_if(k.resources.begin(), k.resources.end(), [](const resource_use& r) { return r.id == resource::dram; });
+    auto dram = std::find_if(k.resources.begin(), k.resources.end(),
+                             [](const resource_use& r) { return r.id == resource::dram; });
     if (k.bytes_stored || dram == k.resources.end() || dram->peak <= 0 || t_s <= 0) return;
     double owed = spec.l2_mib.value ? *spec.l2_mib.value * 1024.0 * 1024.0 : std::numeric_limits<double>::infinity();
     const auto l2_busy = m.find("lts__throughput.avg.pct_of_peak_sustained_elapsed");
@@ -260,9 +274,10 @@ void owes_unknown_writes(kernel_roofline& k, const metric_view& m, const gpu_spe
         owed = std::min(owed, l1->utilisation * 128.0 * spec.sm_count.value * k.sm_clock_hz * t_s);
     dram->useful = std::isfinite(owed) ? dram->useful_lo + owed / (dram->peak * t_s) : std::max(1.0, dram->useful_lo);
     dram->missing.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-    dram->useful_formula = "at least the busy share; at most that plus the writes its stores still owe (dirty in L2 at its end), "
-                           "unknown without l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum: at most L2's capacity, and at most what L1's "
-                           "LSU data stage carried (l1's busy share x 128 B x SMs x SM clock x duration)";
+    dram->useful_formula =
+        "at least the busy share; at most that plus the writes its stores still owe (dirty in L2 at its end), "
+        "unknown without l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum: at most L2's capacity, and at most what L1's "
+        "LSU data stage carried (l1's busy share x 128 B x SMs x SM clock x duration)";
 }
 
 void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
@@ -276,9 +291,11 @@ void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) 
     needs need{m, {}};
     const double sectors = need("lts__t_sectors_srcunit_tex.sum");
     const double g_excess = need("derived__memory_l2_theoretical_sectors_global_excessive");
-    const double g_sectors = need("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    const double g_sectors =
+        need("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") + need("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
     if (need.missing.empty())
-        k.l2_excess_share = sectors > 0 ? std::min(g_excess, std::max(0.0, sectors - (g_sectors - g_excess))) / sectors : 0.0;
+        k.l2_excess_share =
+            sectors > 0 ? std::min(g_excess, std::max(0.0, sectors - (g_sectors - g_excess))) / sectors : 0.0;
     add_l2(k, m, std::move(need.missing));
     add_l1(k, m, split.missing);
     owes_unknown_writes(k, m, spec, t_s);
@@ -292,9 +309,10 @@ void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec
         if (a && b && *a * *b > 0) return *a * *b;
         return std::nullopt;
     };
-    k.peak_l2_bytes_per_s = product("derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second");
-    k.peak_l1_bytes_per_s =
-        product("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained", "l1tex__cycles_elapsed.avg.per_second");
+    k.peak_l2_bytes_per_s =
+        product("derived__lts__lts2xbar_bytes.sum.peak_sustained", "lts__cycles_elapsed.avg.per_second");
+    k.peak_l1_bytes_per_s = product("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained",
+                                    "l1tex__cycles_elapsed.avg.per_second");
     if (auto n = m.find("smsp__inst_executed.sum"); n && *n > 0) k.warp_instructions = *n;
     if (k.sm_clock_hz > 0) k.issue_peak_per_s = 4.0 * spec.sm_count.value * k.sm_clock_hz;
 }

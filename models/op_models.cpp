@@ -38,7 +38,9 @@ double element_bytes(const std::string& dtype) {
 }
 
 // A command-line mistake, located at "roofline" as every usage error is (the message names the argument).
-[[noreturn]] void fail(const std::string& what) { throw input_error(error_code::usage, "roofline", 0, 0, "predict: " + what); }
+[[noreturn]] void fail(const std::string& what) {
+    throw input_error(error_code::usage, "roofline", 0, 0, "predict: " + what);
+}
 
 std::string list(const std::vector<std::string>& names, const char* separator = ", ") {
     std::string s;
@@ -59,18 +61,22 @@ public:
             const std::string& kv = key_values[i];
             const std::string where = "argument " + std::to_string(i + 1) + " after " + op.name + " (\"" + kv + "\")";
             const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) fail(where + ": expected KEY=VALUE (" + op.name + " takes " + list(names) + ")");
+            if (eq == std::string::npos || eq == 0)
+                fail(where + ": expected KEY=VALUE (" + op.name + " takes " + list(names) + ")");
             const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
-            const auto it = std::find_if(op.keys.begin(), op.keys.end(), [&](const op_key& k) { return k.name == key; });
+            const auto it =
+                std::find_if(op.keys.begin(), op.keys.end(), [&](const op_key& k) { return k.name == key; });
             if (it == op.keys.end())
-                fail(where + ": " + op.name + " has no key \"" + key + "\"" + did_you_mean(key, names) + " (keys: " + list(names) + ")");
+                fail(where + ": " + op.name + " has no key \"" + key + "\"" + did_you_mean(key, names) +
+                     " (keys: " + list(names) + ")");
             if (given_.count(key)) fail(where + ": " + key + " is given twice");
             check(*it, value, where);
             given_[key] = value;
         }
         std::vector<std::string> missing;
         for (const auto& k : op.keys)
-            if (k.fallback.empty() && k.follows.empty() && !given_.count(k.name)) missing.push_back(k.name + "=... (" + k.meaning + ")");
+            if (k.fallback.empty() && k.follows.empty() && !given_.count(k.name))
+                missing.push_back(k.name + "=... (" + k.meaning + ")");
         if (!missing.empty()) fail(op.name + " needs " + list(missing, ", ") + "; e.g. " + example());
     }
 
@@ -106,19 +112,21 @@ private:
     void check(const op_key& k, const std::string& value, const std::string& where) const {
         if (!k.choices.empty()) {
             if (std::find(k.choices.begin(), k.choices.end(), value) == k.choices.end())
-                fail(where + ": " + k.name + " takes " + list(k.choices, "|") + ", not \"" + value + "\"" + did_you_mean(value, k.choices));
+                fail(where + ": " + k.name + " takes " + list(k.choices, "|") + ", not \"" + value + "\"" +
+                     did_you_mean(value, k.choices));
             return;
         }
         const auto v = parse_whole(value);
         if (!v || *v < k.least || *v > op_key_max)
-            fail(where + ": " + k.name + " takes a whole number from " + std::to_string(k.least) + " to " + std::to_string(op_key_max) +
-                 ", not \"" + value + "\"");
+            fail(where + ": " + k.name + " takes a whole number from " + std::to_string(k.least) + " to " +
+                 std::to_string(op_key_max) + ", not \"" + value + "\"");
     }
 
     std::string example() const {
         std::string s = "roofline predict " + op_.name;
         for (const auto& k : op_.keys)
-            if (k.fallback.empty() && k.follows.empty()) s += " " + k.name + "=" + (k.choices.empty() ? "1024" : k.choices.front());
+            if (k.fallback.empty() && k.follows.empty())
+                s += " " + k.name + "=" + (k.choices.empty() ? "1024" : k.choices.front());
         return s;
     }
 
@@ -156,20 +164,28 @@ op_cost gemm(const op_args& a) {
     c.flops_formula = "2 x M x N x K x batch = 2 x " + n(m) + " x " + n(nn) + " x " + n(k) + " x " + n(batch);
     c.compute = matrix_roof(dtype);
     c.bytes = batch * ((double(m) * k + double(k) * nn) * in_b + double(m) * nn * out_b);
-    c.bytes_formula = "batch x ((M x K + K x N) x " + b(in_b) + " + M x N x " + b(out_b) + ") = " + n(batch) + " x ((" + n(m) + " x " +
-                      n(k) + " + " + n(k) + " x " + n(nn) + ") x " + b(in_b) + " + " + n(m) + " x " + n(nn) + " x " + b(out_b) + ")";
+    c.bytes_formula = "batch x ((M x K + K x N) x " + b(in_b) + " + M x N x " + b(out_b) + ") = " + n(batch) + " x ((" +
+                      n(m) + " x " + n(k) + " + " + n(k) + " x " + n(nn) + ") x " + b(in_b) + " + " + n(m) + " x " +
+                      n(nn) + " x " + b(out_b) + ")";
     c.notes = {
-        "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B would add M x N x " + b(out_b) +
-            " per batch).",
+        "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B would add M x "
+        "N x " +
+            b(out_b) + " per batch).",
         "transa=" + a.text("transa") + " transb=" + a.text("transb") +
-            " are recorded and change nothing here: a transpose changes the order in which a kernel walks A and B, not how many "
+            " are recorded and change nothing here: a transpose changes the order in which a kernel walks A and B, not "
+            "how many "
             "FLOPs it does or how many bytes must cross DRAM at least once.",
-        "Each batch reads its own A and B; a batched GEMM that shares one operand across the batch (weights) reads it once, "
+        "Each batch reads its own A and B; a batched GEMM that shares one operand across the batch (weights) reads it "
+        "once, "
         "so its compulsory bytes are lower.",
     };
-    if (dtype == "fp32") c.notes.push_back("fp32 runs on the CUDA cores (FFMA); allow TF32 (dtype=tf32) to put it on the tensor cores.");
-    if (dtype == "fp64") c.notes.push_back("fp64 runs on the FP64 tensor path (DMMA) where the GPU has one, else on the FP64 CUDA cores.");
-    if (dtype == "int8") c.notes.push_back("int8 work is counted in integer OPs (multiply-add = 2), against the spec's TOPS.");
+    if (dtype == "fp32")
+        c.notes.push_back("fp32 runs on the CUDA cores (FFMA); allow TF32 (dtype=tf32) to put it on the tensor cores.");
+    if (dtype == "fp64")
+        c.notes.push_back(
+            "fp64 runs on the FP64 tensor path (DMMA) where the GPU has one, else on the FP64 CUDA cores.");
+    if (dtype == "int8")
+        c.notes.push_back("int8 work is counted in integer OPs (multiply-add = 2), against the spec's TOPS.");
     return c;
 }
 
@@ -183,8 +199,8 @@ double causal_pairs(std::uint64_t q, std::uint64_t kv) {
 }
 
 op_cost attention(const op_args& a) {
-    const std::uint64_t batch = a.whole("batch"), heads = a.whole("heads"), q = a.whole("q_len"), kv = a.whole("kv_len"),
-                        d = a.whole("head_dim");
+    const std::uint64_t batch = a.whole("batch"), heads = a.whole("heads"), q = a.whole("q_len"),
+                        kv = a.whole("kv_len"), d = a.whole("head_dim");
     const std::uint64_t kv_heads = a.whole("kv_heads");
     if (heads % kv_heads != 0)
         fail("attention: heads (" + n(heads) + ") must be a multiple of kv_heads (" + n(kv_heads) +
@@ -196,24 +212,30 @@ op_cost attention(const op_args& a) {
     const double pairs = causal ? causal_pairs(q, kv) : double(q) * kv;
     c.flops = 4.0 * batch * heads * d * pairs;
     c.flops_formula =
-        causal ? "4 x batch x heads x head_dim x pairs, pairs = the (query, key) pairs the causal mask keeps = " + format_number(pairs) +
-                     " of " + n(q) + " x " + n(kv) + "; = 4 x " + n(batch) + " x " + n(heads) + " x " + n(d) + " x " + format_number(pairs)
-               : "4 x batch x heads x q_len x kv_len x head_dim = 4 x " + n(batch) + " x " + n(heads) + " x " + n(q) + " x " + n(kv) +
-                     " x " + n(d);
+        causal ? "4 x batch x heads x head_dim x pairs, pairs = the (query, key) pairs the causal mask keeps = " +
+                     format_number(pairs) + " of " + n(q) + " x " + n(kv) + "; = 4 x " + n(batch) + " x " + n(heads) +
+                     " x " + n(d) + " x " + format_number(pairs)
+               : "4 x batch x heads x q_len x kv_len x head_dim = 4 x " + n(batch) + " x " + n(heads) + " x " + n(q) +
+                     " x " + n(kv) + " x " + n(d);
     c.compute = matrix_roof(dtype);
     c.bytes = batch * d * eb * (2.0 * heads * q + 2.0 * kv_heads * kv);
-    c.bytes_formula = "batch x head_dim x " + b(eb) + " x (2 x heads x q_len + 2 x kv_heads x kv_len) (Q and O; K and V) = " + n(batch) +
-                      " x " + n(d) + " x " + b(eb) + " x (2 x " + n(heads) + " x " + n(q) + " + 2 x " + n(kv_heads) + " x " + n(kv) + ")";
+    c.bytes_formula = "batch x head_dim x " + b(eb) +
+                      " x (2 x heads x q_len + 2 x kv_heads x kv_len) (Q and O; K and V) = " + n(batch) + " x " + n(d) +
+                      " x " + b(eb) + " x (2 x " + n(heads) + " x " + n(q) + " + 2 x " + n(kv_heads) + " x " + n(kv) +
+                      ")";
     c.notes = {
-        "Fused (FlashAttention-style): the scores S = Q K^T and probabilities P never reach DRAM; Q, K, V are read once and O "
+        "Fused (FlashAttention-style): the scores S = Q K^T and probabilities P never reach DRAM; Q, K, V are read "
+        "once and O "
         "written once.",
-        "FLOPs: Q K^T and P V, 2 x head_dim FLOPs per (query, key) pair each. The softmax's exponentials and sums (about 5 "
+        "FLOPs: Q K^T and P V, 2 x head_dim FLOPs per (query, key) pair each. The softmax's exponentials and sums "
+        "(about 5 "
         "per score) run on the CUDA cores and the SFU beside the tensor work and are not counted.",
         "Forward pass only (no log-sum-exp written for a backward pass).",
     };
     if (causal)
         c.notes.push_back(
-            "causal=1: the mask is aligned bottom-right (query i sees keys up to i + kv_len - q_len, FlashAttention 2.1+), "
+            "causal=1: the mask is aligned bottom-right (query i sees keys up to i + kv_len - q_len, FlashAttention "
+            "2.1+), "
             "and masked pairs cost nothing; with q_len = kv_len that keeps q(q+1)/2 pairs, about half.");
     if (kv_heads != heads)
         c.notes.push_back("Grouped-query attention: " + n(kv_heads) + " K/V heads for " + n(heads) +
@@ -228,7 +250,8 @@ void cuda_core_work(op_cost& c, const std::string& dtype) {
 }
 
 op_cost elementwise(const op_args& a) {
-    const std::uint64_t e = a.whole("elements"), in = a.whole("inputs"), out = a.whole("outputs"), f = a.whole("flops_per_element");
+    const std::uint64_t e = a.whole("elements"), in = a.whole("inputs"), out = a.whole("outputs"),
+                        f = a.whole("flops_per_element");
     const std::string dtype = a.text("dtype");
     const double eb = element_bytes(dtype);
     op_cost c;
@@ -236,10 +259,13 @@ op_cost elementwise(const op_args& a) {
     c.flops_formula = "elements x flops_per_element = " + n(e) + " x " + n(f);
     if (f > 0) cuda_core_work(c, dtype);
     c.bytes = double(e) * (in + out) * eb;
-    c.bytes_formula = "elements x (inputs + outputs) x " + b(eb) + " = " + n(e) + " x (" + n(in) + " + " + n(out) + ") x " + b(eb);
-    c.notes = {"Every input tensor has `elements` elements (no broadcast: a broadcast operand is far smaller and read once).",
-               "flops_per_element is yours to state: 1 for add or multiply, about 5 for erf-GELU (x/sqrt(2), erf, +1, x x, x 0.5), "
-               "more for tanh-GELU; at these intensities the floor is the memory time whatever it is."};
+    c.bytes_formula =
+        "elements x (inputs + outputs) x " + b(eb) + " = " + n(e) + " x (" + n(in) + " + " + n(out) + ") x " + b(eb);
+    c.notes = {
+        "Every input tensor has `elements` elements (no broadcast: a broadcast operand is far smaller and read once).",
+        "flops_per_element is yours to state: 1 for add or multiply, about 5 for erf-GELU (x/sqrt(2), erf, +1, x x, x "
+        "0.5), "
+        "more for tanh-GELU; at these intensities the floor is the memory time whatever it is."};
     return c;
 }
 
@@ -254,15 +280,18 @@ row_op rows_of(const op_args& a) {
 }
 
 // Row ops: FLOPs per element x rows x cols; bytes read x once, write the output, plus weights.
-op_cost row_cost(const row_op& r, double per_element, double outputs_per_row, std::uint64_t weight_vectors, const std::string& out_text) {
+op_cost row_cost(const row_op& r, double per_element, double outputs_per_row, std::uint64_t weight_vectors,
+                 const std::string& out_text) {
     op_cost c;
     c.flops = per_element * double(r.rows) * r.cols;
-    c.flops_formula = format_number(per_element) + " x rows x cols = " + format_number(per_element) + " x " + n(r.rows) + " x " + n(r.cols);
+    c.flops_formula = format_number(per_element) + " x rows x cols = " + format_number(per_element) + " x " +
+                      n(r.rows) + " x " + n(r.cols);
     cuda_core_work(c, r.dtype);
     const double out_elements = outputs_per_row < 0 ? double(r.rows) * r.cols : double(r.rows) * outputs_per_row;
     c.bytes = (double(r.rows) * r.cols + out_elements + double(weight_vectors) * r.cols) * r.eb;
-    c.bytes_formula = "(rows x cols (x) + " + out_text + (weight_vectors ? " + " + n(weight_vectors) + " x cols (weights)" : "") + ") x " +
-                      b(r.eb) + " = (" + n(r.rows) + " x " + n(r.cols) + " + " +
+    c.bytes_formula = "(rows x cols (x) + " + out_text +
+                      (weight_vectors ? " + " + n(weight_vectors) + " x cols (weights)" : "") + ") x " + b(r.eb) +
+                      " = (" + n(r.rows) + " x " + n(r.cols) + " + " +
                       (outputs_per_row < 0 ? n(r.rows) + " x " + n(r.cols) : n(r.rows)) +
                       (weight_vectors ? " + " + n(weight_vectors) + " x " + n(r.cols) : "") + ") x " + b(r.eb);
     return c;
@@ -287,7 +316,8 @@ op_cost layernorm(const op_args& a) {
 op_cost rmsnorm(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 4, -1, 1, "rows x cols (y)");
     c.notes = {
-        "4 FLOPs per element: x squared and summed (2), times 1/rms (1), times gamma (1); the per-row square root is not "
+        "4 FLOPs per element: x squared and summed (2), times 1/rms (1), times gamma (1); the per-row square root is "
+        "not "
         "counted.",
         "Bytes: x read once, y written once, gamma (cols) read once."};
     return c;
@@ -296,7 +326,8 @@ op_cost rmsnorm(const op_args& a) {
 op_cost softmax(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 5, -1, 0, "rows x cols (y)");
     c.notes = {
-        "5 FLOPs per element: the row maximum (1 compare), x - max (1), exp (1, on the SFU), the sum (1), the scaling by "
+        "5 FLOPs per element: the row maximum (1 compare), x - max (1), exp (1, on the SFU), the sum (1), the scaling "
+        "by "
         "1/sum (1).",
         "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, moves more)."};
     return c;
@@ -311,9 +342,10 @@ op_cost embedding(const op_args& a) {
     c.flops = 0;
     c.flops_formula = "0 (a gather moves data, it computes nothing)";
     c.bytes = double(rows) * hidden * eb + double(tokens) * 8 + double(tokens) * hidden * eb;
-    c.bytes_formula = "min(tokens, vocab) x hidden x " + b(eb) + " (rows gathered) + tokens x 8 B (int64 indices) + tokens x hidden x " +
-                      b(eb) + " (output) = " + n(rows) + " x " + n(hidden) + " x " + b(eb) + " + " + n(tokens) + " x 8 B + " + n(tokens) +
-                      " x " + n(hidden) + " x " + b(eb);
+    c.bytes_formula = "min(tokens, vocab) x hidden x " + b(eb) +
+                      " (rows gathered) + tokens x 8 B (int64 indices) + tokens x hidden x " + b(eb) +
+                      " (output) = " + n(rows) + " x " + n(hidden) + " x " + b(eb) + " + " + n(tokens) + " x 8 B + " +
+                      n(tokens) + " x " + n(hidden) + " x " + b(eb);
     c.notes = {"Only the rows gathered cross DRAM, not the whole table (" + n(vocab) + " x " + n(hidden) +
                    "); at most `vocab` distinct rows exist, so repeated tokens are counted once (compulsory traffic).",
                "Indices are int64 (PyTorch's type for embedding indices)."};
@@ -321,26 +353,27 @@ op_cost embedding(const op_args& a) {
 }
 
 op_cost conv2d(const op_args& a) {
-    const std::uint64_t nb = a.whole("N"), ch = a.whole("C"), h = a.whole("H"), w = a.whole("W"), k = a.whole("K"), r = a.whole("R"),
-                        s = a.whole("S"), stride = a.whole("stride"), pad = a.whole("pad");
+    const std::uint64_t nb = a.whole("N"), ch = a.whole("C"), h = a.whole("H"), w = a.whole("W"), k = a.whole("K"),
+                        r = a.whole("R"), s = a.whole("S"), stride = a.whole("stride"), pad = a.whole("pad");
     if (h + 2 * pad < r || w + 2 * pad < s)
-        fail("conv2d: the filter (R x S = " + n(r) + " x " + n(s) + ") is larger than the padded input (" + n(h + 2 * pad) + " x " +
-             n(w + 2 * pad) + ")");
+        fail("conv2d: the filter (R x S = " + n(r) + " x " + n(s) + ") is larger than the padded input (" +
+             n(h + 2 * pad) + " x " + n(w + 2 * pad) + ")");
     const std::uint64_t p = (h + 2 * pad - r) / stride + 1, q = (w + 2 * pad - s) / stride + 1;
     const std::string dtype = a.text("dtype");
     const double eb = element_bytes(dtype);
     op_cost c;
     c.flops = 2.0 * nb * k * p * q * double(ch) * r * s;
     c.flops_formula = "2 x N x K x P x Q x C x R x S, P = (H + 2 pad - R) / stride + 1 = " + n(p) +
-                      ", Q = (W + 2 pad - S) / stride + 1 = " + n(q) + "; = 2 x " + n(nb) + " x " + n(k) + " x " + n(p) + " x " + n(q) +
-                      " x " + n(ch) + " x " + n(r) + " x " + n(s);
+                      ", Q = (W + 2 pad - S) / stride + 1 = " + n(q) + "; = 2 x " + n(nb) + " x " + n(k) + " x " +
+                      n(p) + " x " + n(q) + " x " + n(ch) + " x " + n(r) + " x " + n(s);
     c.compute = matrix_roof(dtype);
     c.bytes = (double(nb) * ch * h * w + double(k) * ch * r * s + double(nb) * k * p * q) * eb;
-    c.bytes_formula = "(N x C x H x W (input) + K x C x R x S (filter) + N x K x P x Q (output)) x " + b(eb) + " = (" + n(nb) + " x " +
-                      n(ch) + " x " + n(h) + " x " + n(w) + " + " + n(k) + " x " + n(ch) + " x " + n(r) + " x " + n(s) + " + " + n(nb) +
-                      " x " + n(k) + " x " + n(p) + " x " + n(q) + ") x " + b(eb);
+    c.bytes_formula = "(N x C x H x W (input) + K x C x R x S (filter) + N x K x P x Q (output)) x " + b(eb) + " = (" +
+                      n(nb) + " x " + n(ch) + " x " + n(h) + " x " + n(w) + " + " + n(k) + " x " + n(ch) + " x " +
+                      n(r) + " x " + n(s) + " + " + n(nb) + " x " + n(k) + " x " + n(p) + " x " + n(q) + ") x " + b(eb);
     c.notes = {
-        "Implicit GEMM: M = N x P x Q, N = K, K = C x R x S, 2 FLOPs per multiply-add; a Winograd or FFT kernel does fewer "
+        "Implicit GEMM: M = N x P x Q, N = K, K = C x R x S, 2 FLOPs per multiply-add; a Winograd or FFT kernel does "
+        "fewer "
         "multiplies, so its floor can sit below this one.",
         "Bytes: input, filter and output once each; implicit GEMM's im2col reuse happens in cache, not in DRAM."};
     if (dtype == "fp32") c.notes.push_back("fp32 runs on the CUDA cores; dtype=tf32 puts it on the tensor cores.");
@@ -446,23 +479,32 @@ op_cost model_op(const std::string& op, const std::vector<std::string>& key_valu
 
 const std::vector<std::string>& op_floor_assumptions() {
     static const std::vector<std::string> a = {
-        "Compulsory traffic only: every input crosses DRAM once and every output once; anything a kernel re-reads (a tile that "
+        "Compulsory traffic only: every input crosses DRAM once and every output once; anything a kernel re-reads (a "
+        "tile that "
         "fell out of L2, a second pass) adds to it.",
-        "Practical share of each peak: what well-written kernels measured on this GPU sustain (the spec's practical_fraction, "
-        "a geometric mean over roofline calibrate's kernels, or the documented default where it has none): a typical best, not a "
-        "ceiling, so a kernel can beat it by a few percent; nothing beats the floor at 100% of each peak, given beside it.",
-        "Cold caches: inputs come from DRAM and every output is counted as written; an input a previous kernel left in L2, or an "
-        "output a write-back L2 still holds when the kernel ends, does not cross DRAM inside the kernel (up to the L2's size).",
-        "No launch overhead: a kernel lasts a few microseconds at least (the spec's min_kernel_ns where measured), whatever its work.",
+        "Practical share of each peak: what well-written kernels measured on this GPU sustain (the spec's "
+        "practical_fraction, "
+        "a geometric mean over roofline calibrate's kernels, or the documented default where it has none): a typical "
+        "best, not a "
+        "ceiling, so a kernel can beat it by a few percent; nothing beats the floor at 100% of each peak, given beside "
+        "it.",
+        "Cold caches: inputs come from DRAM and every output is counted as written; an input a previous kernel left in "
+        "L2, or an "
+        "output a write-back L2 still holds when the kernel ends, does not cross DRAM inside the kernel (up to the "
+        "L2's size).",
+        "No launch overhead: a kernel lasts a few microseconds at least (the spec's min_kernel_ns where measured), "
+        "whatever its work.",
         "Perfect overlap of compute and memory: the floor is the larger of the two times, not their sum.",
-        "Peaks at the clocks the spec publishes them at (boost clock; tensor figures at the datasheet's tensor clock): a GPU held at "
+        "Peaks at the clocks the spec publishes them at (boost clock; tensor figures at the datasheet's tensor clock): "
+        "a GPU held at "
         "a lower clock (as ncu does) runs compute-bound work proportionally slower.",
     };
     return a;
 }
 
 const std::string& op_floor_formula() {
-    static const std::string f = "floor = max(FLOPs / (compute peak x practical share), bytes / (DRAM bandwidth x practical share))";
+    static const std::string f =
+        "floor = max(FLOPs / (compute peak x practical share), bytes / (DRAM bandwidth x practical share))";
     return f;
 }
 
@@ -496,8 +538,8 @@ op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {
         f.compute_peak_source = "fp16.bf16: " + spec.fp16_bf16->source;
     } else if (peak.value) {
         f.compute_peak = *peak.value * 1e12;
-        f.compute_peak_source =
-            std::string(name(r)) + ": " + peak.source + (peak.at_clock_mhz ? " (at " + decimals(*peak.at_clock_mhz, 0) + " MHz)" : "");
+        f.compute_peak_source = std::string(name(r)) + ": " + peak.source +
+                                (peak.at_clock_mhz ? " (at " + decimals(*peak.at_clock_mhz, 0) + " MHz)" : "");
     } else {
         f.compute_peak_source = std::string(name(r)) + ": the spec gives no peak (" + peak.source + ")";
     }

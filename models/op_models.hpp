@@ -50,9 +50,9 @@ struct op_cost {
     std::vector<op_parameter> parameters;  // every key of the op, in catalogue order, defaults filled in
     double flops = 0.0;                    // OPs for int8
     std::optional<resource> compute;       // the FLOP roof the work runs on; nullopt: no arithmetic (a gather)
-    bool bf16 = false;                     // half-precision CUDA-core work in BF16 (its own rate where the spec gives one)
-    std::string flops_formula;             // "2 x M x N x K x batch = 2 x 8192 x 8192 x 8192 x 1"
-    double bytes = 0.0;                    // compulsory DRAM bytes
+    bool bf16 = false;          // half-precision CUDA-core work in BF16 (its own rate where the spec gives one)
+    std::string flops_formula;  // "2 x M x N x K x batch = 2 x 8192 x 8192 x 8192 x 1"
+    double bytes = 0.0;         // compulsory DRAM bytes
     std::string bytes_formula;
     std::vector<std::string> notes;  // what this op's model counts and assumes, and why
     // FLOP per compulsory byte; 0 where there is no arithmetic.

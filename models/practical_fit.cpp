@@ -13,7 +13,8 @@ std::vector<practical_share> fit_practical_shares(const std::vector<roof_sample>
     std::map<std::string, int> column;
     for (const auto& s : samples) {
         if (!(s.utilisation > 0.0 && s.utilisation <= 1.5))
-            throw std::invalid_argument(s.kernel + ": utilisation " + std::to_string(s.utilisation) + " is not a share of a roof");
+            throw std::invalid_argument(s.kernel + ": utilisation " + std::to_string(s.utilisation) +
+                                        " is not a share of a roof");
         column.emplace(s.roof, 0);
     }
     int k = 0;
@@ -59,7 +60,8 @@ cross_validation cross_validate_practical_shares(const std::vector<roof_sample>&
     std::vector<roof_sample> half[2];
     std::vector<std::pair<int, roof_sample>> all;
     for (auto& [roof, list] : by_roof) {
-        std::stable_sort(list.begin(), list.end(), [](const roof_sample& a, const roof_sample& b) { return a.kernel < b.kernel; });
+        std::stable_sort(list.begin(), list.end(),
+                         [](const roof_sample& a, const roof_sample& b) { return a.kernel < b.kernel; });
         for (std::size_t i = 0; i < list.size(); ++i) {
             half[i % 2].push_back(list[i]);
             all.emplace_back(int(i % 2), list[i]);

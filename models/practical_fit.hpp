@@ -31,9 +31,9 @@ std::vector<practical_share> fit_practical_shares(const std::vector<roof_sample>
 // One kernel checked against a share fitted without it.
 struct held_out_sample {
     std::string roof, kernel;
-    int fold = 0;             // 0 or 1: the half it belongs to (fitted on the other)
-    double utilisation = 0.0;  // measured share of the roof
-    double predicted = 0.0;    // the share fitted on the other half
+    int fold = 0;                                             // 0 or 1: the half it belongs to (fitted on the other)
+    double utilisation = 0.0;                                 // measured share of the roof
+    double predicted = 0.0;                                   // the share fitted on the other half
     double error() const { return utilisation / predicted; }  // 1 = the held-out share predicts it exactly
 };
 

@@ -96,7 +96,8 @@ std::optional<bound> bound_named(std::string_view n) {
 }
 
 const std::vector<bound>& all_bounds() {
-    static const std::vector<bound> b = {bound::memory, bound::compute, bound::latency, bound::small_grid, bound::launch, bound::unknown};
+    static const std::vector<bound> b = {bound::memory,     bound::compute, bound::latency,
+                                         bound::small_grid, bound::launch,  bound::unknown};
     return b;
 }
 

@@ -44,9 +44,9 @@ void check_against_spec(kernel_roofline& k, const std::string& what, double meas
     if (spec_value <= 0 || measured <= 0) return;
     double ratio = measured / spec_value;
     if (std::fabs(ratio - 1.0) > 0.10)
-        k.warnings.push_back(what + ": the capture's measured peak " + format_number(measured) + " differs from the spec's " +
-                             format_number(spec_value) + " (at the same clock) by " + signed_decimals((ratio - 1.0) * 100, 0) + "%" +
-                             "; the measured peak is used");
+        k.warnings.push_back(what + ": the capture's measured peak " + format_number(measured) +
+                             " differs from the spec's " + format_number(spec_value) + " (at the same clock) by " +
+                             signed_decimals((ratio - 1.0) * 100, 0) + "%" + "; the measured peak is used");
 }
 
 }  // namespace detail
@@ -90,11 +90,13 @@ std::optional<std::pair<double, std::string>> measured_tensor_mean(const gpu_spe
 }  // namespace
 
 const std::string& default_practical_reason() {
-    static const std::string text =
-        std::string("not measured on this GPU: each is ") + default_practical_gpu +
-        " measured share of the same roof (hwspecs/h100-sxm.json, fitted by roofline calibrate), since what the best kernels sustain "
-        "against a datasheet peak comes from the same mechanisms on recent NVIDIA parts (the H200, the other GPU measured, is within 5 "
-        "points of it on every roof but L2); run roofline calibrate on a capture of kernels/ on this GPU to measure them";
+    static const std::string text = std::string("not measured on this GPU: each is ") + default_practical_gpu +
+                                    " measured share of the same roof (hwspecs/h100-sxm.json, fitted by roofline "
+                                    "calibrate), since what the best kernels sustain "
+                                    "against a datasheet peak comes from the same mechanisms on recent NVIDIA parts "
+                                    "(the H200, the other GPU measured, is within 5 "
+                                    "points of it on every roof but L2); run roofline calibrate on a capture of "
+                                    "kernels/ on this GPU to measure them";
     return text;
 }
 
@@ -104,8 +106,8 @@ practical_choice practical_share_of(const gpu_spec& spec, resource r) {
     if (info(r).tensor)
         if (auto mean = measured_tensor_mean(spec))
             return {mean->first,
-                    "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" + mean->second +
-                        "): the same pipe and the same operand feed",
+                    "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" +
+                        mean->second + "): the same pipe and the same operand feed",
                     false};
     for (const auto& d : default_practical)
         if (d.id == r) return {d.share, std::string("default, ") + default_practical_reason(), true};
@@ -114,10 +116,11 @@ practical_choice practical_share_of(const gpu_spec& spec, resource r) {
         int n = 0;
         for (const auto& d : default_practical)
             if (info(d.id).tensor) sum += d.share, ++n;
-        return {sum / n,
-                std::string("default, the mean of the default tensor shares (the same pipe and the same operand feed); ") +
-                    default_practical_reason(),
-                true};
+        return {
+            sum / n,
+            std::string("default, the mean of the default tensor shares (the same pipe and the same operand feed); ") +
+                default_practical_reason(),
+            true};
     }
     return {1.0, "none measured: the raw peak (estimates stay upper bounds)", false};
 }
@@ -158,13 +161,14 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     kernel_roofline k;
     auto duration = m.find("gpu__time_duration.sum");
     if (!duration || *duration <= 0) {
-        k.missing = "gpu__time_duration.sum (collect it with --section SpeedOfLight or --metrics gpu__time_duration.sum)";
+        k.missing =
+            "gpu__time_duration.sum (collect it with --section SpeedOfLight or --metrics gpu__time_duration.sum)";
         return k;
     }
     k.placed = true;
     k.duration_ns = *duration;
-    if (auto clk = m.first_of(
-            {"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second", "gpc__cycles_elapsed.avg.per_second"})) {
+    if (auto clk = m.first_of({"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second",
+                               "gpc__cycles_elapsed.avg.per_second"})) {
         k.sm_clock_hz = *clk;
         k.sm_clock_source = "sm__cycles_elapsed.avg.per_second";
     } else {
@@ -212,15 +216,16 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         // A GPU nothing identifies (capture_spec.hpp, spec_without_peaks): the kernel's time and
         // bytes are measured, but no roof is known to place it against, nor whether memory binds.
         k.placed = false;
-        k.missing = "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass --gpu, or "
-                    "collect --set full and export --page raw, whose rows hold the peaks)";
+        k.missing =
+            "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass --gpu, or "
+            "collect --set full and export --page raw, whose rows hold the peaks)";
     }
     // Above the roof only where the counters prove it: the lower bound of the share (an upper bound
     // above 1 is what the capture leaves open, not a measurement).
     for (const auto& r : k.resources)
         if (r.useful_min() > 1.0)
-            k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful_min()) + " of " +
-                                 (r.peak > 0 ? r.peak_source : r.formula) +
+            k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful_min()) +
+                                 " of " + (r.peak > 0 ? r.peak_source : r.formula) +
                                  "; the peak or the work count is wrong, so treat this point with suspicion");
     return k;
 }

@@ -30,18 +30,18 @@ namespace roofline {
 // whether it carries a floor is in its id's entry of models/resources.hpp.
 struct resource_use {
     resource id = resource::sm;
-    bool peak_estimated = false;  // the peak is a spec figure marked estimated (hwspecs "estimated": true)
+    bool peak_estimated = false;     // the peak is a spec figure marked estimated (hwspecs "estimated": true)
     bool practical_default = false;  // the practical share is a default, not measured on this GPU
-    double work = 0.0;           // FLOPs or bytes; 0 when only a utilisation is known
-    double peak = 0.0;           // per second at the capture's clock; 0 when not applicable
-    pooled_string peak_source;     // "measured: ..." or "spec: ..."
-    double utilisation = 0.0;    // busy share (1.0 = busy all the time)
-    double useful = 0.0;         // useful work at peak / duration
-    pooled_string formula;         // how the busy share was computed, with metric names
-    pooled_string useful_formula;  // how the useful share was computed ("" = the same as busy)
-    double practical = 1.0;      // share of the peak real kernels reach on this GPU
+    double work = 0.0;               // FLOPs or bytes; 0 when only a utilisation is known
+    double peak = 0.0;               // per second at the capture's clock; 0 when not applicable
+    pooled_string peak_source;       // "measured: ..." or "spec: ..."
+    double utilisation = 0.0;        // busy share (1.0 = busy all the time)
+    double useful = 0.0;             // useful work at peak / duration
+    pooled_string formula;           // how the busy share was computed, with metric names
+    pooled_string useful_formula;    // how the useful share was computed ("" = the same as busy)
+    double practical = 1.0;          // share of the peak real kernels reach on this GPU
     pooled_string practical_source;
-    double floor_ns = 0.0;           // useful x duration / practical
+    double floor_ns = 0.0;  // useful x duration / practical
     // Where the capture lacks what separates useful work from waste, `useful` (and `floor_ns`) is an
     // upper bound and these the lower one; `missing` names the metrics that would decide it.
     double useful_lo = 0.0, floor_lo_ns = 0.0;

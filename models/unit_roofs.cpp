@@ -21,7 +21,9 @@ void add_pipes(kernel_roofline& k, const metric_view& m) {
     // Every pipe of the vocabulary but the tensor pipe, whose instruction count would include
     // HFMA2.MMA moves: sm__inst_executed_pipe_<alu, fma, ...>.
     // A pipe or the issue slots without their counter: unmeasured (build_roofline bounds it).
-    auto unmeasured = [&](resource id, std::vector<pooled_string> missing) { k.unmeasured.push_back({id, 1.0, 1.0, std::move(missing)}); };
+    auto unmeasured = [&](resource id, std::vector<pooled_string> missing) {
+        k.unmeasured.push_back({id, 1.0, 1.0, std::move(missing)});
+    };
     for (const auto& p : all_resources()) {
         if (!p.pipe || p.id == resource::pipe_tensor) continue;
         std::string metric = std::string("sm__inst_executed_") + p.name + ".avg.pct_of_peak_sustained_elapsed";
@@ -40,7 +42,8 @@ void add_pipes(kernel_roofline& k, const metric_view& m) {
     auto dmma = m.find(dmma_cycles);
     if (mma && dmma)
         add(resource::pipe_tensor, *mma + *dmma,
-            "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active + sm__pipe_tensor_op_dmma_cycles_active "
+            "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active + "
+            "sm__pipe_tensor_op_dmma_cycles_active "
             "(MMA cycles only, avg.pct_of_peak_sustained_elapsed)");
     else {
         std::vector<pooled_string> lacking;
@@ -51,11 +54,13 @@ void add_pipes(kernel_roofline& k, const metric_view& m) {
     // Issue slots: one warp instruction per cycle per scheduler.
     static const char* const issued = "sm__inst_issued.avg.pct_of_peak_sustained_elapsed";
     if (auto v = m.find(issued))
-        add(resource::issue, *v, "sm__inst_issued.avg.pct_of_peak_sustained_elapsed (one instruction per scheduler per cycle)");
+        add(resource::issue, *v,
+            "sm__inst_issued.avg.pct_of_peak_sustained_elapsed (one instruction per scheduler per cycle)");
     else
         unmeasured(resource::issue, {pooled_string(issued)});
     if (auto v = m.find("sm__throughput.avg.pct_of_peak_sustained_elapsed"))
-        add(resource::sm, *v, "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)");
+        add(resource::sm, *v,
+            "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)");
 }
 
 }  // namespace roofline::detail

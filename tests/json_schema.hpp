@@ -1,8 +1,8 @@
 // A JSON Schema validator for the subset docs/report.schema.json uses (no validator library is
 // among the project's dependencies): type (a name or a list, "null" for nullable), enum,
 // properties, required, additionalProperties (false or a schema), items, minItems, maxItems,
-// minimum, exclusiveMinimum, maximum, minLength, oneOf and "$ref" into the document's "$defs". Any other keyword is an error,
-// so the schema cannot use one this validator would silently skip.
+// minimum, exclusiveMinimum, maximum, minLength, oneOf and "$ref" into the document's "$defs". Any other keyword is an
+// error, so the schema cannot use one this validator would silently skip.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -39,12 +39,14 @@ private:
 
     const nlohmann::json& resolve(const std::string& ref) const {
         const std::string prefix = "#/$defs/";
-        if (ref.rfind(prefix, 0) != 0 || !root_.contains("$defs") || !root_["$defs"].contains(ref.substr(prefix.size())))
+        if (ref.rfind(prefix, 0) != 0 || !root_.contains("$defs") ||
+            !root_["$defs"].contains(ref.substr(prefix.size())))
             throw std::runtime_error("schema: cannot resolve " + ref);
         return root_["$defs"][ref.substr(prefix.size())];
     }
 
-    void check(const nlohmann::json& s, const nlohmann::json& v, const std::string& at, std::vector<std::string>& out) const {
+    void check(const nlohmann::json& s, const nlohmann::json& v, const std::string& at,
+               std::vector<std::string>& out) const {
         const std::string where = at.empty() ? "/" : at;
         for (const auto& [key, rule] : s.items()) {
             if (key == "$schema" || key == "$defs" || key == "title" || key == "description") continue;
@@ -64,18 +66,23 @@ private:
                 for (const auto& e : rule) ok |= e == v;
                 if (!ok) out.push_back(where + ": " + v.dump() + " is not one of " + rule.dump());
             } else if (key == "minimum") {
-                if (v.is_number() && v.get<double>() < rule.get<double>()) out.push_back(where + ": " + v.dump() + " < " + rule.dump());
+                if (v.is_number() && v.get<double>() < rule.get<double>())
+                    out.push_back(where + ": " + v.dump() + " < " + rule.dump());
             } else if (key == "maximum") {
-                if (v.is_number() && v.get<double>() > rule.get<double>()) out.push_back(where + ": " + v.dump() + " > " + rule.dump());
+                if (v.is_number() && v.get<double>() > rule.get<double>())
+                    out.push_back(where + ": " + v.dump() + " > " + rule.dump());
             } else if (key == "exclusiveMinimum") {
-                if (v.is_number() && v.get<double>() <= rule.get<double>()) out.push_back(where + ": " + v.dump() + " <= " + rule.dump());
+                if (v.is_number() && v.get<double>() <= rule.get<double>())
+                    out.push_back(where + ": " + v.dump() + " <= " + rule.dump());
             } else if (key == "minLength") {
                 if (v.is_string() && v.get<std::string>().size() < rule.get<std::size_t>())
                     out.push_back(where + ": shorter than " + rule.dump() + " characters");
             } else if (key == "minItems") {
-                if (v.is_array() && v.size() < rule.get<std::size_t>()) out.push_back(where + ": fewer than " + rule.dump() + " items");
+                if (v.is_array() && v.size() < rule.get<std::size_t>())
+                    out.push_back(where + ": fewer than " + rule.dump() + " items");
             } else if (key == "maxItems") {
-                if (v.is_array() && v.size() > rule.get<std::size_t>()) out.push_back(where + ": more than " + rule.dump() + " items");
+                if (v.is_array() && v.size() > rule.get<std::size_t>())
+                    out.push_back(where + ": more than " + rule.dump() + " items");
             } else if (key == "items") {
                 if (v.is_array())
                     for (std::size_t i = 0; i < v.size(); ++i) check(rule, v[i], at + "/" + std::to_string(i), out);
@@ -104,7 +111,8 @@ private:
                     check(alt, v, at, e);
                     matched += e.empty();
                 }
-                if (matched != 1) out.push_back(where + ": matches " + std::to_string(matched) + " of the oneOf schemas, not 1");
+                if (matched != 1)
+                    out.push_back(where + ": matches " + std::to_string(matched) + " of the oneOf schemas, not 1");
             } else {
                 throw std::runtime_error("schema: keyword " + key + " is not supported by tests/json_schema.hpp");
             }

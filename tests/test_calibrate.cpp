@@ -82,9 +82,10 @@ TEST_CASE("cross-validation fits each half of a roof's kernels, sorted by name, 
     CHECK(cv.roofs[0].roof == "dram");
     CHECK(cv.roofs[0].checked == 4);
     CHECK(cv.roofs[0].worst_kernel == "d");
-    const double l[] = {std::log(0.8 / std::sqrt(0.54)), std::log(0.7 / std::sqrt(0.54)), std::log(0.9 / std::sqrt(0.56)),
-                        std::log(0.6 / std::sqrt(0.56))};
-    CHECK(cv.roofs[0].rms == doctest::Approx(std::exp(std::sqrt((l[0] * l[0] + l[1] * l[1] + l[2] * l[2] + l[3] * l[3]) / 4))));
+    const double l[] = {std::log(0.8 / std::sqrt(0.54)), std::log(0.7 / std::sqrt(0.54)),
+                        std::log(0.9 / std::sqrt(0.56)), std::log(0.6 / std::sqrt(0.56))};
+    CHECK(cv.roofs[0].rms ==
+          doctest::Approx(std::exp(std::sqrt((l[0] * l[0] + l[1] * l[1] + l[2] * l[2] + l[3] * l[3]) / 4))));
     CHECK(cv.roofs[1].roof == "fp64");
     CHECK(cv.roofs[1].kernels == 1);
     CHECK(cv.roofs[1].checked == 0);
@@ -126,8 +127,12 @@ TEST_CASE("on the real captures no share is checked on a kernel it was fitted to
 
 TEST_CASE("bandwidth with a latency term: the line through hand-made transfers, and what it will not fit") {
     // t = bytes / 2 TB/s + 3 us exactly: 100 MB in 53 us, 200 MB in 103 us, 400 MB in 203 us.
-    auto fits = fit_bandwidths({{"dram", "a", 1e8, 53000}, {"dram", "b", 2e8, 103000}, {"dram", "c", 4e8, 203000},
-                                {"l2", "x", 1e8, 10000}, {"l2", "y", 1e8, 11000}, {"l1", "z", 1e8, 1000}});
+    auto fits = fit_bandwidths({{"dram", "a", 1e8, 53000},
+                                {"dram", "b", 2e8, 103000},
+                                {"dram", "c", 4e8, 203000},
+                                {"l2", "x", 1e8, 10000},
+                                {"l2", "y", 1e8, 11000},
+                                {"l1", "z", 1e8, 1000}});
     REQUIRE(fits.size() == 3);
     CHECK(fits[0].level == "dram");  // levels in name order
     CHECK(fits[0].fitted);
@@ -192,13 +197,15 @@ TEST_CASE("calibrate --spec-out writes a whole spec with the fitted shares that 
     auto r = build_pairs_report(test::source_path("examples/h200"), test::source_path("kernels/pairs.json"));
     for (const auto& p : fit_practical_shares(calibration_samples(r))) {
         CAPTURE(p.roof);
-        CHECK(*h200->practical_fraction.at(resource_named(p.roof).value()).value == doctest::Approx(p.fraction).epsilon(0.001));
+        CHECK(*h200->practical_fraction.at(resource_named(p.roof).value()).value ==
+              doctest::Approx(p.fraction).epsilon(0.001));
     }
     // pipe_alu is not fitted: it keeps the shipped entry.
     CHECK(*h200->practical_fraction.at(resource::pipe_alu).value == 0.83);
     std::ostringstream o, e;
-    std::vector<std::string> args = {"roofline", "analyze", test::source_path("examples/h200/kernels_raw.csv"), "--format", "json",
-                                     "--hwspecs", folder.string()};
+    std::vector<std::string> args = {"roofline",     "analyze", test::source_path("examples/h200/kernels_raw.csv"),
+                                     "--format",     "json",    "--hwspecs",
+                                     folder.string()};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     CHECK(cli::run(int(argv.size()), argv.data(), o, e, {}) == 0);

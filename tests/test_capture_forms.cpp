@@ -23,20 +23,27 @@ const analysis& analysed(const std::string& rel) {
 
 const analysed_kernel* twin(const analysis& a, const analysed_kernel& k) {
     for (const auto& x : a.kernels)
-        if (x.group.name == k.group.name && x.group.grid_size == k.group.grid_size && x.group.block_size == k.group.block_size) return &x;
+        if (x.group.name == k.group.name && x.group.grid_size == k.group.grid_size &&
+            x.group.block_size == k.group.block_size)
+            return &x;
     return nullptr;
 }
 
-std::string first(const analysed_kernel& k) { return k.diagnosis.findings.empty() ? "" : std::string(k.diagnosis.findings.front().id); }
+std::string first(const analysed_kernel& k) {
+    return k.diagnosis.findings.empty() ? "" : std::string(k.diagnosis.findings.front().id);
+}
 
-bool says_what_it_lacks(const analysed_kernel& k) { return !k.diagnosis.undecided.empty() && !k.diagnosis.missing_metrics.empty(); }
+bool says_what_it_lacks(const analysed_kernel& k) {
+    return !k.diagnosis.undecided.empty() && !k.diagnosis.missing_metrics.empty();
+}
 
 // The first findings another capture of the same program may give: the first and those tied with it.
 bool same_or_tied(const analysed_kernel& a, const analysed_kernel& b) {
     if (first(a) == first(b)) return true;
     const auto& ta = a.diagnosis.tied_with_first;
     const auto& tb = b.diagnosis.tied_with_first;
-    return std::find(ta.begin(), ta.end(), first(b)) != ta.end() || std::find(tb.begin(), tb.end(), first(a)) != tb.end();
+    return std::find(ta.begin(), ta.end(), first(b)) != ta.end() ||
+           std::find(tb.begin(), tb.end(), first(a)) != tb.end();
 }
 
 struct counts {
@@ -77,8 +84,9 @@ counts compare(const std::string& complete, const std::string& lesser) {
 
 TEST_CASE("details and raw pages of one report: the same answer, or the details page says what it lacks") {
     counts all;
-    for (const char* p : {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
-                          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref"}) {
+    for (const char* p :
+         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
     }
@@ -92,7 +100,8 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
 
 TEST_CASE("the sections profiling guides recommend: the same answer, or the capture says what it lacks") {
     // ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy
-    for (const char* lesser : {"examples/h200/forms/kernels_guide_raw.csv", "examples/h200/forms/kernels_guide_details.csv"}) {
+    for (const char* lesser :
+         {"examples/h200/forms/kernels_guide_raw.csv", "examples/h200/forms/kernels_guide_details.csv"}) {
         const auto n = compare("examples/h200/forms/kernels_full_raw.csv", lesser);
         CHECK(n.kernels == 14);
     }
@@ -116,7 +125,8 @@ TEST_CASE("the metric plan's capture and --set full of one program: the same ans
         CHECK(n.said == 0);
     }
     // The file the captures were made with is the one roofline metrics writes today.
-    CHECK(metric_plan_section(rules::make_metric_plans()) == read_text(source_path("examples/h200/forms/sections/roofline.section")));
+    CHECK(metric_plan_section(rules::make_metric_plans()) ==
+          read_text(source_path("examples/h200/forms/sections/roofline.section")));
 }
 
 TEST_CASE("one program captured twice gives the same first finding (or names the tie)") {
@@ -137,7 +147,8 @@ TEST_CASE("one program captured twice gives the same first finding (or names the
             // A verdict that differs is one each names as a tie.
             if (verdict_text(k.verdict) != verdict_text(t->verdict)) {
                 const auto& tl = k.verdict.tied_limiters;
-                const bool tied = t->verdict.limiter && std::find(tl.begin(), tl.end(), *t->verdict.limiter) != tl.end();
+                const bool tied =
+                    t->verdict.limiter && std::find(tl.begin(), tl.end(), *t->verdict.limiter) != tl.end();
                 CHECK(tied);
             }
         }
@@ -146,13 +157,14 @@ TEST_CASE("one program captured twice gives the same first finding (or names the
 }
 
 TEST_CASE("every complete capture in examples/ lacks nothing: no kernel lists a missing metric") {
-    for (const char* rel : {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/torch_ops_raw.csv",
-                            "examples/h100/cublas_ref_raw.csv", "examples/h200/kernels_raw.csv", "examples/h200/pairs_raw.csv",
-                            "examples/h200/torch_ops_raw.csv", "examples/h200/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
-                            "examples/wild/lib_b_raw.csv", "examples/wild/lib_c_raw.csv", "examples/wild/own_raw.csv", "examples/wild/own2_raw.csv",
-                            "examples/h100/diff/before.csv", "examples/h100/diff/after.csv",
-                            "examples/h200/forms/kernels_full_raw.csv", "examples/h200/forms/kernels_plan_raw.csv",
-                            "examples/h200/forms/layer_full_raw.csv", "examples/h200/forms/layer_plan_raw.csv"}) {
+    for (const char* rel :
+         {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/torch_ops_raw.csv",
+          "examples/h100/cublas_ref_raw.csv", "examples/h200/kernels_raw.csv", "examples/h200/pairs_raw.csv",
+          "examples/h200/torch_ops_raw.csv", "examples/h200/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
+          "examples/wild/lib_b_raw.csv", "examples/wild/lib_c_raw.csv", "examples/wild/own_raw.csv",
+          "examples/wild/own2_raw.csv", "examples/h100/diff/before.csv", "examples/h100/diff/after.csv",
+          "examples/h200/forms/kernels_full_raw.csv", "examples/h200/forms/kernels_plan_raw.csv",
+          "examples/h200/forms/layer_full_raw.csv", "examples/h200/forms/layer_plan_raw.csv"}) {
         CAPTURE(rel);
         for (const auto& k : analysed(rel).kernels) {
             CAPTURE(k.group.name);
@@ -183,7 +195,8 @@ TEST_CASE("a capture made with an older plan names what today's plan added, and 
         REQUIRE_FALSE(k.diagnosis.findings.empty());
         const auto& f = k.diagnosis.findings.front();
         CHECK((f.id == "missing-counters" ||
-               (f.est_time_after_ns && *f.est_time_after_ns <= k.roof.practical_floor_ns * (1.0 + roofline::run_to_run_noise))));
+               (f.est_time_after_ns &&
+                *f.est_time_after_ns <= k.roof.practical_floor_ns * (1.0 + roofline::run_to_run_noise))));
     }
     CHECK(lacking == analysed("examples/h100/metric_plan/plan_pairs.csv").kernels.size());
 }

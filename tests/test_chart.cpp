@@ -50,7 +50,8 @@ panel read_panel(const pt::ptree& g) {
     p.top = g.get<double>("<xmlattr>.data-plot-top");
     p.width = g.get<double>("<xmlattr>.data-plot-width");
     p.height = g.get<double>("<xmlattr>.data-plot-height");
-    std::istringstream xs(g.get<std::string>("<xmlattr>.data-x-decades")), ys(g.get<std::string>("<xmlattr>.data-y-decades"));
+    std::istringstream xs(g.get<std::string>("<xmlattr>.data-x-decades")),
+        ys(g.get<std::string>("<xmlattr>.data-y-decades"));
     xs >> p.x_min >> p.x_max;
     ys >> p.y_min >> p.y_max;
     return p;
@@ -58,8 +59,8 @@ panel read_panel(const pt::ptree& g) {
 
 // The box of a line of text drawn at (x, y), turned by `degrees` about that point (SVG's
 // translate(x,y) rotate(degrees)), by the chart's width estimate: ascent 0.8, descent 0.25 of the size.
-void text_extent(parsed_chart& c, const pt::ptree& t, const std::string& content, double x, double y, double size, bool bold,
-                 const std::string& anchor, double degrees) {
+void text_extent(parsed_chart& c, const pt::ptree& t, const std::string& content, double x, double y, double size,
+                 bool bold, const std::string& anchor, double degrees) {
     const double w = text_width(content, size, bold);
     const double u0 = anchor == "middle" ? -w / 2 : anchor == "end" ? -w : 0.0, u1 = u0 + w;
     const double a = degrees * 3.14159265358979 / 180.0, cs = std::cos(a), sn = std::sin(a);
@@ -80,7 +81,8 @@ void collect(const pt::ptree& node, parsed_chart& c, double size, bool bold) {
         const std::string cls = child.get("<xmlattr>.class", "");
         if (tag == "g" && cls == "panel") c.panels[child.get<std::string>("<xmlattr>.data-panel")] = read_panel(child);
         if (tag == "g" && cls == "caption") {
-            std::istringstream in(child.get("<xmlattr>.data-unlabelled", "")), out(child.get("<xmlattr>.data-not-drawn", ""));
+            std::istringstream in(child.get("<xmlattr>.data-unlabelled", "")),
+                out(child.get("<xmlattr>.data-not-drawn", ""));
             for (std::size_t n; in >> n;) c.unlabelled.insert(n);
             for (std::size_t n; out >> n;) c.not_drawn.insert(n);
         }
@@ -94,13 +96,14 @@ void collect(const pt::ptree& node, parsed_chart& c, double size, bool bold) {
             if (cls == "label") c.labels.push_back(child);
             const std::string transform = child.get("<xmlattr>.transform", "");
             double x = child.get("<xmlattr>.x", 0.0), y = child.get("<xmlattr>.y", 0.0), degrees = 0;
-            if (!transform.empty()) CHECK(std::sscanf(transform.c_str(), "translate(%lf,%lf) rotate(%lf)", &x, &y, &degrees) == 3);
+            if (!transform.empty())
+                CHECK(std::sscanf(transform.c_str(), "translate(%lf,%lf) rotate(%lf)", &x, &y, &degrees) == 3);
             const std::string anchor = child.get("<xmlattr>.text-anchor", "start");
             text_extent(c, child, child.data(), x, y, my_size, my_bold, anchor, degrees);
             for (const auto& [sub, span] : child)
                 if (sub == "tspan")
-                    text_extent(c, span, span.data(), span.get("<xmlattr>.x", x), y + span.get("<xmlattr>.dy", 0.0), my_size, my_bold, anchor,
-                                degrees);
+                    text_extent(c, span, span.data(), span.get("<xmlattr>.x", x), y + span.get("<xmlattr>.dy", 0.0),
+                                my_size, my_bold, anchor, degrees);
             continue;
         }
         collect(child, c, my_size, my_bold);
@@ -115,8 +118,8 @@ parsed_chart parse_chart(const std::string& svg) {
     parsed_chart c;
     c.width = root.get<double>("<xmlattr>.width");
     c.height = root.get<double>("<xmlattr>.height");
-    CHECK(root.get<std::string>("<xmlattr>.viewBox") == "0 0 " + root.get<std::string>("<xmlattr>.width") + " " +
-                                                           root.get<std::string>("<xmlattr>.height"));
+    CHECK(root.get<std::string>("<xmlattr>.viewBox") ==
+          "0 0 " + root.get<std::string>("<xmlattr>.width") + " " + root.get<std::string>("<xmlattr>.height"));
     collect(root, c, root.get<double>("<xmlattr>.font-size"), false);
     return c;
 }
@@ -154,7 +157,9 @@ std::string repeated_kernels(std::size_t n) {
             if (copy * kernel_of.size() + kernel[r] >= n) continue;
             auto cells = rows[r];
             cells[0] = "\"" + std::to_string(id++);
-            if (copy) cells[4].insert(cells[4].find_first_of("<(", cells[4].rfind("::", cells[4].find('(')) + 2), "_" + std::to_string(copy + 1));
+            if (copy)
+                cells[4].insert(cells[4].find_first_of("<(", cells[4].rfind("::", cells[4].find('(')) + 2),
+                                "_" + std::to_string(copy + 1));
             for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? "\",\"" : "") + cells[i];
             out += "\n";
         }
@@ -180,7 +185,8 @@ void check_every_kernel_drawn_and_numbered(const analysis& a, const parsed_chart
         ++drawn[n];
         REQUIRE(n >= 1);
         REQUIRE(n <= a.kernels.size());
-        CHECK(p.get<std::string>("<xmlattr>.data-kernel") == short_name(a.kernels[n - 1].group.name));  // the summary's row n
+        CHECK(p.get<std::string>("<xmlattr>.data-kernel") ==
+              short_name(a.kernels[n - 1].group.name));  // the summary's row n
     }
     for (std::size_t n : c.not_drawn) CHECK(drawn.emplace(n, 0).second);  // listed, not drawn
     CHECK(drawn.size() == a.kernels.size());
@@ -210,8 +216,8 @@ void check_nothing_clipped(const parsed_chart& c) {
         if (t.cls == "label") labels.push_back(&t);
     for (std::size_t i = 0; i < labels.size(); ++i)
         for (std::size_t j = i + 1; j < labels.size(); ++j) {
-            const bool apart = labels[i]->x1 <= labels[j]->x0 || labels[j]->x1 <= labels[i]->x0 || labels[i]->y1 <= labels[j]->y0 ||
-                               labels[j]->y1 <= labels[i]->y0;
+            const bool apart = labels[i]->x1 <= labels[j]->x0 || labels[j]->x1 <= labels[i]->x0 ||
+                               labels[i]->y1 <= labels[j]->y0 || labels[j]->y1 <= labels[i]->y0;
             CAPTURE(labels[i]->text);
             CAPTURE(labels[j]->text);
             CHECK(apart);
@@ -237,8 +243,8 @@ void check_legend(const parsed_chart& c) {
 }  // namespace
 
 TEST_CASE("the chart of each real capture places every kernel where the model puts it, under its roofs") {
-    for (const char* capture : {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h200/pairs_raw.csv",
-                                "examples/h100/torch_ops_raw.csv"}) {
+    for (const char* capture : {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv",
+                                "examples/h200/pairs_raw.csv", "examples/h100/torch_ops_raw.csv"}) {
         CAPTURE(capture);
         auto a = analyze_example(capture, keeping_metrics());
         const std::string svg = render_chart_svg(a, build_chart(a));
@@ -259,10 +265,11 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
         // L2 and L1: ncu's peak bytes per cycle x the level's clock.
         for (const auto& k : a.kernels) {
             const auto& n = k.group.numbers;
-            peaks["l2"] =
-                std::max(peaks["l2"], n.at("derived__lts__lts2xbar_bytes.sum.peak_sustained") * n.at("lts__cycles_elapsed.avg.per_second"));
-            peaks["l1"] = std::max(peaks["l1"], n.at("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained") *
-                                                    n.at("l1tex__cycles_elapsed.avg.per_second"));
+            peaks["l2"] = std::max(peaks["l2"], n.at("derived__lts__lts2xbar_bytes.sum.peak_sustained") *
+                                                    n.at("lts__cycles_elapsed.avg.per_second"));
+            peaks["l1"] =
+                std::max(peaks["l1"], n.at("derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.peak_sustained") *
+                                          n.at("l1tex__cycles_elapsed.avg.per_second"));
         }
         std::set<std::string> drawn_ceilings;
         for (const auto& ce : c.ceilings) drawn_ceilings.insert(ce.get<std::string>("<xmlattr>.data-id"));
@@ -280,10 +287,12 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
             CAPTURE(name);
             const analysed_kernel& k = by_short_name(a, name);
             // Area proportional to the share of time (radius floored at 2.5 px to stay visible), on both panels.
-            CHECK(p.get<double>("<xmlattr>.r") == doctest::Approx(std::max(2.5, 22.0 * std::sqrt(k.share))).epsilon(0.002));
+            CHECK(p.get<double>("<xmlattr>.r") ==
+                  doctest::Approx(std::max(2.5, 22.0 * std::sqrt(k.share))).epsilon(0.002));
             const double seconds = k.roof.duration_ns * 1e-9;
             if (p.get<std::string>("<xmlattr>.data-panel") == "memory") {
-                // Off the roofline: no FLOPs, or no DRAM bytes; at its time and DRAM bytes per second, under the DRAM ceiling.
+                // Off the roofline: no FLOPs, or no DRAM bytes; at its time and DRAM bytes per second, under the DRAM
+                // ceiling.
                 const panel& mem = c.panels.at("memory");
                 bool flops = false;
                 for (const auto& r : k.roof.resources) flops |= roofline::info(r.id).precision && r.work > 0;
@@ -295,10 +304,12 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
                 CHECK(p.get<double>("<xmlattr>.cy") >= mem.py(peaks.at("dram")) - 0.01);
                 continue;
             }
-            const resource_use* dom = k.roof.find(resource_named(p.get<std::string>("<xmlattr>.data-precision")).value());
+            const resource_use* dom =
+                k.roof.find(resource_named(p.get<std::string>("<xmlattr>.data-precision")).value());
             REQUIRE(dom);
             for (const auto& r : k.roof.resources)
-                if (roofline::info(r.id).precision) CHECK(r.work <= dom->work);  // the dominant precision does the most work
+                if (roofline::info(r.id).precision)
+                    CHECK(r.work <= dom->work);  // the dominant precision does the most work
             const double ai = dom->work / *k.roof.bytes_dram, rate = dom->work / seconds;
             CHECK(std::abs(p.get<double>("<xmlattr>.cx") - roof.px(ai)) <= 0.01);
             CHECK(std::abs(p.get<double>("<xmlattr>.cy") - roof.py(rate)) <= 0.01);
@@ -331,7 +342,9 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
     }
 }
 
-TEST_CASE("the shipped capture's zero-FLOP copies and transposes are on the memory panel, every kernel numbered as in the summary") {
+TEST_CASE(
+    "the shipped capture's zero-FLOP copies and transposes are on the memory panel, every kernel numbered as in the "
+    "summary") {
     auto a = analyze_example("examples/h100/kernels_raw.csv");
     REQUIRE(a.kernels.size() == 8);
     auto chart = build_chart(a);
@@ -350,7 +363,9 @@ TEST_CASE("the shipped capture's zero-FLOP copies and transposes are on the memo
     CHECK(svg.find(" more") == std::string::npos);  // no list cut short
 }
 
-TEST_CASE("charts of 1, 8, 40 and 200 kernels: each kernel drawn once and numbered, the legend only what is drawn, nothing clipped") {
+TEST_CASE(
+    "charts of 1, 8, 40 and 200 kernels: each kernel drawn once and numbered, the legend only what is drawn, nothing "
+    "clipped") {
     for (std::size_t n : {std::size_t(1), std::size_t(8), std::size_t(40), std::size_t(200)}) {
         CAPTURE(n);
         auto a = analyze_repeated(n);
@@ -366,7 +381,9 @@ TEST_CASE("charts of 1, 8, 40 and 200 kernels: each kernel drawn once and number
     }
 }
 
-TEST_CASE("with no DRAM bytes anywhere only the memory panel is drawn, at L2; a kernel with no bytes at all is named, with its number, as not drawn") {
+TEST_CASE(
+    "with no DRAM bytes anywhere only the memory panel is drawn, at L2; a kernel with no bytes at all is named, with "
+    "its number, as not drawn") {
     auto a = analyze_example("examples/h100/kernels_raw.csv");
     for (auto& k : a.kernels) k.roof.bytes_dram.reset();
     a.kernels[2].roof.bytes_l2.reset(), a.kernels[2].roof.bytes_l1.reset();
@@ -386,7 +403,8 @@ TEST_CASE("with no DRAM bytes anywhere only the memory panel is drawn, at L2; a 
     check_nothing_clipped(c);
     check_legend(c);
     CHECK(svg.find("no bytes at any memory level") != std::string::npos);
-    CHECK(svg.find("No kernel here has the DRAM bytes a roofline divides its work by") != std::string::npos);  // they do FLOPs
+    CHECK(svg.find("No kernel here has the DRAM bytes a roofline divides its work by") !=
+          std::string::npos);  // they do FLOPs
 }
 
 TEST_CASE("labels are placed clear of every point and of each other, or not at all") {
@@ -414,13 +432,14 @@ TEST_CASE("the chart names the ridge point of each precision") {
     REQUIRE(chart.ceilings.front().id == roofline::resource::dram);
     for (std::size_t i = 1; i < chart.ceilings.size(); ++i) {
         const auto& ce = chart.ceilings[i];
-        if (ce.id == roofline::resource::l2 || ce.id == roofline::resource::l1) continue;  // memory slopes: no ridge against DRAM
+        if (ce.id == roofline::resource::l2 || ce.id == roofline::resource::l1)
+            continue;  // memory slopes: no ridge against DRAM
         char exact[64], label[64];
         std::snprintf(exact, sizeof exact, "%.6g", ce.peak / chart.ceilings.front().peak);
         std::snprintf(label, sizeof label, "%.3g", ce.peak / chart.ceilings.front().peak);
         const std::string svg = render_chart_svg(a, chart);
-        CHECK(svg.find("class=\"ridge\" data-id=\"" + std::string(name(ce.id)) + "\" data-intensity=\"" + exact + "\"") !=
-              std::string::npos);
+        CHECK(svg.find("class=\"ridge\" data-id=\"" + std::string(name(ce.id)) + "\" data-intensity=\"" + exact +
+                       "\"") != std::string::npos);
         CHECK(svg.find(std::string("ridge ") + label + " FLOP/B") != std::string::npos);
     }
 }

@@ -41,16 +41,22 @@ TEST_CASE("memory against compute: the higher utilisation wins, memory on a tie"
 }
 
 TEST_CASE("DRAM is named over a busier L2 when it carries at least 90% of L2's load") {
-    CHECK(classify(roof(1e6, {{"dram", 0.67}, {"l2", 0.75}}), big_grid()).limiter == roofline::resource::l2);    // 0.893
-    CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.75}}), big_grid()).limiter == roofline::resource::dram);  // 0.907
-    CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter == roofline::resource::dram);
-    CHECK(classify(roof(1e6, {{"dram", 0.10}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter == roofline::resource::l2);
+    CHECK(classify(roof(1e6, {{"dram", 0.67}, {"l2", 0.75}}), big_grid()).limiter == roofline::resource::l2);  // 0.893
+    CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.75}}), big_grid()).limiter ==
+          roofline::resource::dram);  // 0.907
+    CHECK(classify(roof(1e6, {{"dram", 0.68}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter ==
+          roofline::resource::dram);
+    CHECK(classify(roof(1e6, {{"dram", 0.10}, {"l2", 0.70}, {"l1", 0.75}}), big_grid()).limiter ==
+          roofline::resource::l2);
 }
 
 TEST_CASE("the compute limiter is the precision or pipe that explains 80% of the SM's load") {
-    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.85}, {"pipe_fma", 0.85}}), big_grid()).limiter == roofline::resource::fp32);
-    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.70}, {"pipe_alu", 0.80}}), big_grid()).limiter == roofline::resource::pipe_alu);
-    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.70}, {"pipe_alu", 0.70}}), big_grid()).limiter == roofline::resource::sm);
+    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.85}, {"pipe_fma", 0.85}}), big_grid()).limiter ==
+          roofline::resource::fp32);
+    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.70}, {"pipe_alu", 0.80}}), big_grid()).limiter ==
+          roofline::resource::pipe_alu);
+    CHECK(classify(roof(1e6, {{"sm", 0.93}, {"fp32", 0.70}, {"pipe_alu", 0.70}}), big_grid()).limiter ==
+          roofline::resource::sm);
 }
 
 TEST_CASE("below every roof: launch under 5 us per launch, then small grid, then latency") {
@@ -78,7 +84,9 @@ TEST_CASE("the real H100 capture: each kernel gets the bound it was written to s
     CHECK(verdict("tiny_add") == "launch");
 }
 
-TEST_CASE("raw and details exports of one capture: the same verdict where the details page decides it, else it says what it lacks") {
+TEST_CASE(
+    "raw and details exports of one capture: the same verdict where the details page decides it, else it says what it "
+    "lacks") {
     std::size_t decided = 0;
     for (const char* base : {"examples/h100/kernels", "examples/h100/torch_ops"}) {
         auto raw = analyze_example(std::string(base) + "_raw.csv");
@@ -94,7 +102,8 @@ TEST_CASE("raw and details exports of one capture: the same verdict where the de
             // The raw page's verdict is always among what the details page leaves possible.
             CHECK(std::find(d.possible_bounds.begin(), d.possible_bounds.end(), r.bound) != d.possible_bounds.end());
             if (r.limiter && !d.possible_limiters.empty())
-                CHECK(std::find(d.possible_limiters.begin(), d.possible_limiters.end(), *r.limiter) != d.possible_limiters.end());
+                CHECK(std::find(d.possible_limiters.begin(), d.possible_limiters.end(), *r.limiter) !=
+                      d.possible_limiters.end());
             if (d.possible_bounds.size() == 1) {
                 ++decided;
                 CHECK(r.bound == d.bound);
@@ -114,7 +123,9 @@ TEST_CASE("the real H200 capture: same kernels, same bounds as on the H100") {
     CHECK(raw.gpu.id == "h200");
     CHECK(det.gpu.id == "h200");  // no device name on the details page: told apart by the DRAM clock
     CHECK(det.gpu_how.find("DRAM clock") != std::string::npos);
-    auto bound = [&](const analysis& a, const char* kernel) { return std::string(name(kernel_named(a, kernel).verdict.bound)); };
+    auto bound = [&](const analysis& a, const char* kernel) {
+        return std::string(name(kernel_named(a, kernel).verdict.bound));
+    };
     for (const auto* a : {&raw, &det}) {
         CHECK(bound(*a, "copy_vec4") == "memory");
         CHECK(bound(*a, "transpose_smem") == "memory");

@@ -30,7 +30,8 @@ std::vector<std::string> kernel_names(const std::string& json) {
 }  // namespace
 
 TEST_CASE("--threads changes no byte of a report") {
-    const auto csv = source_path("examples/h100/kernels_raw_instances.csv");  // 1.4 MB: the workers read 14 of its 15 launches
+    const auto csv =
+        source_path("examples/h100/kernels_raw_instances.csv");  // 1.4 MB: the workers read 14 of its 15 launches
     const auto one = run_cli({"analyze", csv, "--format", "markdown", "--no-chart", "--threads", "1"});
     REQUIRE(one.rc == 0);
     CHECK(one.out.find("transpose") != std::string::npos);
@@ -55,29 +56,33 @@ TEST_CASE("--kernel-name takes an exact name or regex:, like ncu") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
     // A plain name matches exactly, as ncu's: "transpose" is no kernel's function name.
     CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "transpose_smem"}).out).size() == 1);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "transpose"}), doctest::Contains("passes the filters"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "transpose"}), doctest::Contains("passes the filters"),
+                         input_error);
     auto sub = kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:transpose"}).out);
     CHECK(sub.size() == 2);
-    auto re = kernel_names(
-        run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "regex:^void .*fma_chain<(float|double)>"})
-            .out);
+    auto re = kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k",
+                                    "regex:^void .*fma_chain<(float|double)>"})
+                               .out);
     CHECK(re.size() == 2);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:(("}), doctest::Contains("not a valid regular expression"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}), doctest::Contains("none of the 15 launches passes the filters"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:(("}),
+                         doctest::Contains("not a valid regular expression"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "no_such_kernel"}),
+                         doctest::Contains("none of the 15 launches passes the filters"), input_error);
 }
 
 TEST_CASE("--launch-skip and --launch-count count matching launches in capture order") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
     auto j = nlohmann::json::parse(
-        run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"}).out);
+        run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"})
+            .out);
     REQUIRE(j["kernels"].size() == 1);
     CHECK(j["kernels"][0]["launches"] == 3);
     CHECK(j["input"]["launches_read"] == 15);
     CHECK(j["input"]["launches_analysed"] == 3);
 }
 
-TEST_CASE("--gpu overrides detection; a live run without a device name gets what it measured, and --gpu adds the roofs") {
+TEST_CASE(
+    "--gpu overrides detection; a live run without a device name gets what it measured, and --gpu adds the roofs") {
     auto live = source_path("examples/h100/live_metrics_stdout.txt");
     // CC 9.0 fits five specs and the --metrics list holds no peak: no kernel is placed on a roof,
     // and none is given a bound it cannot know (copy_vec4 is 6% on ncu's SM percentage, which
@@ -92,7 +97,8 @@ TEST_CASE("--gpu overrides detection; a live run without a device name gets what
     // The section still says what was measured: copy_vec4 moved 268,453,632 + 250,164,736 bytes
     // (the capture's dram__bytes_read.sum and _write.sum) in 184,128 ns: 519 MB at 2.82 TB/s.
     auto md = run_cli({"analyze", live, "--format", "markdown"}).out;
-    CHECK(md.find("- Measured: 184 us (88.9% of the workload), 519 MB of DRAM traffic (2.82 TB/s), sm 6.1% busy") != std::string::npos);
+    CHECK(md.find("- Measured: 184 us (88.9% of the workload), 519 MB of DRAM traffic (2.82 TB/s), sm 6.1% busy") !=
+          std::string::npos);
     auto r = run_cli({"analyze", live, "--gpu", "h100-sxm", "--format", "json"});
     auto j = nlohmann::json::parse(r.out);
     CHECK(j["gpu"]["id"] == "h100-sxm");
@@ -101,22 +107,27 @@ TEST_CASE("--gpu overrides detection; a live run without a device name gets what
 
 TEST_CASE("--gpu that contradicts the capture's device is an error unless --gpu-override") {
     auto csv = source_path("examples/h100/kernels_raw.csv");
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "rtx-5090"}),
-                         doctest::Contains("--gpu rtx-5090 contradicts the capture, which ran on \"NVIDIA H100 80GB HBM3\""), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h200"}), doctest::Contains("add --gpu-override"), input_error);
+    CHECK_THROWS_WITH_AS(
+        run_cli({"analyze", csv, "--gpu", "rtx-5090"}),
+        doctest::Contains("--gpu rtx-5090 contradicts the capture, which ran on \"NVIDIA H100 80GB HBM3\""),
+        input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h200"}), doctest::Contains("add --gpu-override"),
+                         input_error);
     auto r = run_cli({"analyze", csv, "--gpu", "h200", "--gpu-override", "--format", "json"});
     CHECK(r.rc == 0);
     CHECK(nlohmann::json::parse(r.out)["gpu"]["id"] == "h200");
-    CHECK(nlohmann::json::parse(run_cli({"analyze", csv, "--gpu", "h100-sxm", "--format", "json"}).out)["gpu"]["id"] == "h100-sxm");
+    CHECK(nlohmann::json::parse(run_cli({"analyze", csv, "--gpu", "h100-sxm", "--format", "json"}).out)["gpu"]["id"] ==
+          "h100-sxm");
 }
 
 TEST_CASE("launches of two GPU models are never analysed as one; --device picks one") {
     auto csv = source_path("tests/corpus/fail_two_gpu_models.csv");
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv}),
-                         doctest::Contains("more than one GPU model (device 0 \"NVIDIA H100 80GB HBM3\" (CC 9.0, 1 launch), device 1 "
-                                           "\"NVIDIA H200\" (CC 9.0, 1 launch)); kernels of different GPUs are never analysed as one: "
-                                           "pass --device"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        run_cli({"analyze", csv}),
+        doctest::Contains("more than one GPU model (device 0 \"NVIDIA H100 80GB HBM3\" (CC 9.0, 1 launch), device 1 "
+                          "\"NVIDIA H200\" (CC 9.0, 1 launch)); kernels of different GPUs are never analysed as one: "
+                          "pass --device"),
+        input_error);
     for (const auto& [device, gpu] : {std::pair{"0", "h100-sxm"}, std::pair{"1", "h200"}}) {
         auto j = nlohmann::json::parse(run_cli({"analyze", csv, "--device", device, "--format", "json"}).out);
         CHECK(j["gpu"]["id"] == gpu);
@@ -125,8 +136,8 @@ TEST_CASE("launches of two GPU models are never analysed as one; --device picks 
 }
 
 TEST_CASE("a GPU no spec file describes is placed by the capture's own peaks") {
-    auto j =
-        nlohmann::json::parse(run_cli({"analyze", source_path("tests/corpus/pass_unknown_gpu_from_capture.csv"), "--format", "json"}).out);
+    auto j = nlohmann::json::parse(
+        run_cli({"analyze", source_path("tests/corpus/pass_unknown_gpu_from_capture.csv"), "--format", "json"}).out);
     CHECK(j["gpu"]["id"] == "from-capture");
     CHECK(j["gpu"]["name"] == "Mystery GPU");
     CHECK(j["kernels"][0]["share_of_roof"].is_number());  // placed under a roof
@@ -137,7 +148,8 @@ TEST_CASE("usage errors are errors, help is not") {
     CHECK(run_cli({"nonsense"}).rc == 2);
     CHECK_THROWS_AS(run_cli({"analyze"}), input_error);
     CHECK_THROWS_AS(run_cli({"analyze", "x.csv", "--format", "pdf"}), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", "/no/such/file.csv"}), "/no/such/file.csv: cannot open the file", input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", "/no/such/file.csv"}), "/no/such/file.csv: cannot open the file",
+                         input_error);
 }
 
 TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and -o still give markdown") {
@@ -158,9 +170,11 @@ TEST_CASE("on a terminal, analyze prints the compact view; --format markdown and
     // Forced markdown on a terminal, and markdown when stdout is a pipe.
     CHECK(run_cli({"analyze", csv, "--format", "markdown"}, tty).out.rfind("# Roofline report", 0) == 0);
     CHECK(run_cli({"analyze", csv}).out.rfind("# Roofline report", 0) == 0);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--format", "htm"}),
-                         doctest::Contains("--format takes markdown, json, terminal, html, svg or auto, not \"htm\"; did you mean \"html\"?"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        run_cli({"analyze", csv, "--format", "htm"}),
+        doctest::Contains(
+            "--format takes markdown, json, terminal, html, svg or auto, not \"htm\"; did you mean \"html\"?"),
+        input_error);
 }
 
 TEST_CASE("long inputs show progress on stderr, only when stderr is a terminal") {
@@ -204,9 +218,10 @@ TEST_CASE("a report written as it is made leaves nothing behind when its writer 
         out << "half a report";
         throw input_error(error_code::io, "r.svg", 0, 0, "failed while writing");
     };
-    CHECK_THROWS_AS(write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
-                        {report, [](std::ostream& out) { out << "new report"; }}, {chart, half_then_fail}},
-                                           write_policy{true, {}}),
+    CHECK_THROWS_AS(write_files_atomically(
+                        std::vector<std::pair<std::string, file_writer>>{
+                            {report, [](std::ostream& out) { out << "new report"; }}, {chart, half_then_fail}},
+                        write_policy{true, {}}),
                     input_error);
     std::ifstream in(report);
     std::string kept((std::istreambuf_iterator<char>(in)), {});
@@ -227,9 +242,11 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     // and as nsys writes them ("(anonymous namespace)", not a parameter list): the name is the
     // function's, not a template argument's and not the namespace before it.
     const std::string ncu_softmax =
-        "void at::<unnamed>::cunn_SoftMaxForwardReg<float, float, float, at::<unnamed>::SoftMaxForwardEpilogue, long, 8>(T3 *, const T1 *, T5)";
+        "void at::<unnamed>::cunn_SoftMaxForwardReg<float, float, float, at::<unnamed>::SoftMaxForwardEpilogue, long, "
+        "8>(T3 *, const T1 *, T5)";
     CHECK(function_name(ncu_softmax) == "cunn_SoftMaxForwardReg");
-    CHECK(plain_name(ncu_softmax) == "cunn_SoftMaxForwardReg<float, float, float, at::<unnamed>::SoftMaxForwardEpilogue, long, 8>");
+    CHECK(plain_name(ncu_softmax) ==
+          "cunn_SoftMaxForwardReg<float, float, float, at::<unnamed>::SoftMaxForwardEpilogue, long, 8>");
     const std::string nsys_softmax =
         "void at::native::(anonymous namespace)::cunn_SoftMaxForward<8, c10::BFloat16, float, c10::BFloat16, "
         "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)";
@@ -239,17 +256,23 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     // ncu users anchor on the function name: the full signature starts "unnamed>::" or "void ".
     CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^transpose"}).out).size() == 2);
     CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "-k", "regex:^fma_chain$"}).out).size() == 3);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:^void"}), doctest::Contains("passes the filters"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-k", "regex:^void"}), doctest::Contains("passes the filters"),
+                         input_error);
     // The signature, on request: template arguments and parameters.
-    CHECK(kernel_names(run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "regex:<double>"}).out).size() == 1);
+    CHECK(kernel_names(
+              run_cli({"analyze", csv, "--format", "json", "--kernel-name-base", "demangled", "-k", "regex:<double>"})
+                  .out)
+              .size() == 1);
     CHECK_THROWS_WITH_AS(
         run_cli({"analyze", csv, "--kernel-name-base", "demangle", "-k", "x"}),
-        doctest::Contains("--kernel-name-base takes function, demangled or mangled, not \"demangle\"; did you mean \"demangled\"?"),
+        doctest::Contains(
+            "--kernel-name-base takes function, demangled or mangled, not \"demangle\"; did you mean \"demangled\"?"),
         input_error);
     // This export holds demangled names only: mangled says so, with the export that has them.
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--kernel-name-base", "mangled", "-k", "_Z"}),
-                         doctest::Contains("kernels_raw.csv:3: --kernel-name-base mangled: this export holds demangled names only"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        run_cli({"analyze", csv, "--kernel-name-base", "mangled", "-k", "_Z"}),
+        doctest::Contains("kernels_raw.csv:3: --kernel-name-base mangled: this export holds demangled names only"),
+        input_error);
     // An export made with --print-kernel-base mangled: both bases work on it.
     std::string text = read_text(source_path("tests/corpus/pass_trimmed_raw.csv"));
     const std::string from = "unnamed>::copy_vec4(const float4 *, float4 *, unsigned long)";
@@ -259,8 +282,9 @@ TEST_CASE("-k matches the function name by default, like ncu's --kernel-name-bas
     const auto path = temp_path("mangled.csv").string();
     std::ofstream(path) << text;
     CHECK(
-        kernel_names(run_cli({"analyze", path, "--format", "json", "--kernel-name-base", "mangled", "-k", "regex:^_Z9copy"}).out).size() ==
-        1);
+        kernel_names(
+            run_cli({"analyze", path, "--format", "json", "--kernel-name-base", "mangled", "-k", "regex:^_Z9copy"}).out)
+            .size() == 1);
     CHECK(kernel_names(run_cli({"analyze", path, "--format", "json", "-k", "regex:^copy_vec4$"}).out).size() == 1);
     std::filesystem::remove(path);
 }
@@ -294,7 +318,8 @@ TEST_CASE("--format follows -o's extension; an explicit --format that contradict
     CHECK(run_cli({"analyze", csv, "-o", (dir / "agree.json").string(), "--format", "json"}).rc == 0);
     CHECK(run_cli({"analyze", csv, "-o", (dir / "data.out").string(), "--format", "json"}).rc == 0);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", (dir / "x.json").string(), "--format", "markdown"}),
-                         doctest::Contains("x.json asks for json by its extension, but --format is markdown"), input_error);
+                         doctest::Contains("x.json asks for json by its extension, but --format is markdown"),
+                         input_error);
     CHECK_FALSE(fs::exists(dir / "x.json"));
     fs::remove_all(dir);
 }
@@ -370,10 +395,12 @@ TEST_CASE("output errors name the real cause and leave no file behind") {
 }
 
 TEST_CASE("did you mean: explain names and rule trees") {
-    CHECK_THROWS_WITH_AS(run_cli({"explain", "uncoalesced-globel"}), doctest::Contains("did you mean \"uncoalesced-global\"?"),
-                         input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"rules", "--tree", "memory-acess"}), doctest::Contains("did you mean \"memory-access\"?"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"explain", "zzzzzzzzzzzz"}), doctest::Contains("nothing is known as \"zzzzzzzzzzzz\": try"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"explain", "uncoalesced-globel"}),
+                         doctest::Contains("did you mean \"uncoalesced-global\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"rules", "--tree", "memory-acess"}),
+                         doctest::Contains("did you mean \"memory-access\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"explain", "zzzzzzzzzzzz"}),
+                         doctest::Contains("nothing is known as \"zzzzzzzzzzzz\": try"), input_error);
 }
 
 TEST_CASE("did you mean: command names and GPU ids") {
@@ -383,8 +410,10 @@ TEST_CASE("did you mean: command names and GPU ids") {
     CHECK(run_cli({"explian"}).err.find("did you mean \"explain\"?") != std::string::npos);
     CHECK(run_cli({"zzzzzzzz"}).err.find("did you mean") == std::string::npos);  // nothing close: no guess
     const auto csv = source_path("examples/h100/kernels_raw.csv");
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h100sxm"}), doctest::Contains("did you mean \"h100-sxm\"?"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h20"}), doctest::Contains("did you mean \"h200\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h100sxm"}), doctest::Contains("did you mean \"h100-sxm\"?"),
+                         input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--gpu", "h20"}), doctest::Contains("did you mean \"h200\"?"),
+                         input_error);
     try {
         run_cli({"analyze", csv, "--gpu", "rtx-9999-ti-super"});
         FAIL("accepted");
@@ -406,24 +435,26 @@ TEST_CASE("an .ncu-rep or any binary input names the command that exports it") {
     };
     // The first 512 bytes of a real report (ncu 2025.3.1 on an H100), by name and renamed.
     const auto real = source_path("tests/data/ncu_report_head.ncu-rep");
-    CHECK(refused(real) == real + ": an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " + real +
-                               " --csv --page raw > " + real.substr(0, real.size() - 8) + ".csv");
+    CHECK(refused(real) == real + ": an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " +
+                               real + " --csv --page raw > " + real.substr(0, real.size() - 8) + ".csv");
     const auto renamed = temp_path("renamed.csv").string();
     std::filesystem::copy_file(real, renamed, std::filesystem::copy_options::overwrite_existing);
-    CHECK(refused(renamed).find("an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " + renamed +
-                                " --csv --page raw > report.csv") != std::string::npos);
+    CHECK(refused(renamed).find("an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " +
+                                renamed + " --csv --page raw > report.csv") != std::string::npos);
     std::filesystem::remove(renamed);
     // Any other bytes that are not text.
     const auto bin = temp_path("capture.bin").string();
     std::ofstream(bin, std::ios::binary) << std::string("\x7f\0\0\x01", 4);
-    CHECK(refused(bin).find("binary, not text (an Nsight Compute .ncu-rep report?), not a CSV export; export it with: ncu -i "
-                            "REPORT.ncu-rep --csv --page raw > report.csv") != std::string::npos);
+    CHECK(refused(bin).find(
+              "binary, not text (an Nsight Compute .ncu-rep report?), not a CSV export; export it with: ncu -i "
+              "REPORT.ncu-rep --csv --page raw > report.csv") != std::string::npos);
     std::filesystem::remove(bin);
 }
 
 TEST_CASE("a details-page export's missing metrics point at the raw page of the same report") {
     const auto md = run_cli({"analyze", source_path("examples/h100/kernels_details.csv"), "--format", "markdown"}).out;
-    CHECK(md.find("the raw page of the same report holds every metric it collected (`ncu -i REPORT.ncu-rep --csv --page raw > "
+    CHECK(md.find("the raw page of the same report holds every metric it collected (`ncu -i REPORT.ncu-rep --csv "
+                  "--page raw > "
                   "report.csv`)") != std::string::npos);
     const auto raw = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "--format", "markdown"}).out;
     CHECK(raw.find("raw page of the same report") == std::string::npos);
@@ -496,23 +527,23 @@ TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way
     summary[summary.find("sgemm_128x64_nn")] = char(0xFF);
     const auto nsys = temp_path("latin1_kern_sum.csv");
     std::ofstream(nsys, std::ios::binary) << summary;
-    const std::vector<std::vector<std::string>> runs = {
-        {"analyze", csv.string(), "--format", "json"},
-        {"diff", csv.string(), csv.string(), "--format", "json"},
-        {"project", csv.string(), "--to", "h200", "--format", "json"},
-        {"triage", nsys.string(), "--format", "json"}};
+    const std::vector<std::vector<std::string>> runs = {{"analyze", csv.string(), "--format", "json"},
+                                                        {"diff", csv.string(), csv.string(), "--format", "json"},
+                                                        {"project", csv.string(), "--to", "h200", "--format", "json"},
+                                                        {"triage", nsys.string(), "--format", "json"}};
     for (const auto& args : runs) {
         CAPTURE(args[0]);
         const auto r = run_cli(args);
         CHECK(r.rc == 0);
-        CHECK(nlohmann::json::parse(r.out).is_object());  // valid JSON
+        CHECK(nlohmann::json::parse(r.out).is_object());         // valid JSON
         CHECK(r.out.find("\xEF\xBF\xBD") != std::string::npos);  // U+FFFD where the byte was
     }
     std::filesystem::remove(csv);
     std::filesystem::remove(nsys);
 }
 
-TEST_CASE("-o keeps an existing file unless -f, never writes over an input, creates the folders it names, keeps the mode") {
+TEST_CASE(
+    "-o keeps an existing file unless -f, never writes over an input, creates the folders it names, keeps the mode") {
     namespace fs = std::filesystem;
     const fs::path dir = temp_path("outputs");
     fs::create_directories(dir);
@@ -522,9 +553,12 @@ TEST_CASE("-o keeps an existing file unless -f, never writes over an input, crea
     // An existing file without -f: nothing changes, and the message names the flag; before any work.
     CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "-o", report}), doctest::Contains("pass -f (--force)"), input_error);
     CHECK(read_text(report) == "keep me");
-    for (const std::vector<std::string> cmd : {std::vector<std::string>{"diff", csv, csv}, {"project", csv, "--to", "h200"},
-                                               {"predict", "gemm", "M=64", "N=64", "K=64", "dtype=fp16", "--gpu", "h100-sxm"},
-                                               {"metrics"}, {"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}}) {
+    for (const std::vector<std::string> cmd :
+         {std::vector<std::string>{"diff", csv, csv},
+          {"project", csv, "--to", "h200"},
+          {"predict", "gemm", "M=64", "N=64", "K=64", "dtype=fp16", "--gpu", "h100-sxm"},
+          {"metrics"},
+          {"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}}) {
         CAPTURE(cmd[0]);
         auto args = cmd;
         args.insert(args.end(), {"-o", report});
@@ -568,22 +602,28 @@ TEST_CASE("-o keeps an existing file unless -f, never writes over an input, crea
 
 TEST_CASE("a misspelt option gets the nearest one of its command") {
     const std::string csv = source_path("examples/h100/diff/before.csv");
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--formt", "json"}), doctest::Contains("did you mean \"--format\"?"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"diff", csv, csv, "--noize", "5"}), doctest::Contains("did you mean \"--noise\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", csv, "--formt", "json"}), doctest::Contains("did you mean \"--format\"?"),
+                         input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"diff", csv, csv, "--noize", "5"}), doctest::Contains("did you mean \"--noise\"?"),
+                         input_error);
 }
 
 TEST_CASE("analyze given a folder, or an Nsight Systems summary, says what to run instead") {
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("examples/wild")}),
-                         doctest::Contains("is a folder; roofline analyze reads one CSV export (this one holds 6: lib_a_raw.csv"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("examples/h100")}), doctest::Contains("roofline pairs, lessons and calibrate"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        run_cli({"analyze", source_path("examples/wild")}),
+        doctest::Contains("is a folder; roofline analyze reads one CSV export (this one holds 6: lib_a_raw.csv"),
+        input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("examples/h100")}),
+                         doctest::Contains("roofline pairs, lessons and calibrate"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("tests/data/nsys/old_gpukernsum.csv")}),
                          doctest::Contains("is what roofline triage reads"), input_error);
 }
 
 TEST_CASE("-s and -c are --launch-skip and --launch-count, as ncu users type them") {
     const std::string csv = source_path("examples/h100/kernels_raw.csv");
-    const auto long_form = run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"}).out;
+    const auto long_form =
+        run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "--launch-skip", "2", "--launch-count", "3"})
+            .out;
     const auto short_form = run_cli({"analyze", csv, "--format", "json", "-k", "tiny_add", "-s", "2", "-c", "3"}).out;
     CHECK(short_form == long_form);
     CHECK(short_form.find("\"launches\": 3") != std::string::npos);
@@ -601,7 +641,8 @@ TEST_CASE("the terminal view gives each distinct kernel a distinct name within 1
         CAPTURE(line);
         CHECK(line.size() <= 100);
         if (line.rfind("Top opportunities", 0) == 0) table = false;
-        if (table && line.size() > 40 && line[2] >= '1' && line[2] <= '9' && line.substr(3, 2) == "  " && line.find(" us ") != std::string::npos) {
+        if (table && line.size() > 40 && line[2] >= '1' && line[2] <= '9' && line.substr(3, 2) == "  " &&
+            line.find(" us ") != std::string::npos) {
             ++rows;
             labels.insert(line.substr(5, 34));
             // The roof column says whose roof: "76.9% tensor_bf16", "67.4% issue".
@@ -629,17 +670,22 @@ TEST_CASE("gpus and rules print JSON for scripts, every figure with its source a
     for (const auto& t : r["trees"])
         for (const auto& n : t["roots"]) count(n);
     CHECK(nodes >= 20);
-    CHECK_THROWS_WITH_AS(run_cli({"gpus", "--format", "jsno"}), doctest::Contains("did you mean \"json\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"gpus", "--format", "jsno"}), doctest::Contains("did you mean \"json\"?"),
+                         input_error);
 }
 
 TEST_CASE("every command decides its output format in one place: --format, else -o's extension, else the console") {
     namespace fs = std::filesystem;
     const fs::path dir = temp_path("formats");
     fs::create_directories(dir);
-    const std::string csv = source_path("examples/h100/diff/before.csv"), nsys = source_path("tests/data/nsys/old_gpukernsum.csv");
-    const std::vector<std::vector<std::string>> commands = {{"analyze", csv}, {"diff", csv, csv}, {"project", csv, "--to", "h200"},
-                                                            {"predict", "gemm", "M=64", "N=64", "K=64", "dtype=fp16", "--gpu", "h100-sxm"},
-                                                            {"triage", nsys}};
+    const std::string csv = source_path("examples/h100/diff/before.csv"),
+                      nsys = source_path("tests/data/nsys/old_gpukernsum.csv");
+    const std::vector<std::vector<std::string>> commands = {
+        {"analyze", csv},
+        {"diff", csv, csv},
+        {"project", csv, "--to", "h200"},
+        {"predict", "gemm", "M=64", "N=64", "K=64", "dtype=fp16", "--gpu", "h100-sxm"},
+        {"triage", nsys}};
     for (const auto& cmd : commands) {
         CAPTURE(cmd[0]);
         // -o x.json writes JSON without --format (triage ignored the extension before).
@@ -650,7 +696,8 @@ TEST_CASE("every command decides its output format in one place: --format, else 
         CHECK(nlohmann::json::parse(read_text(out)).is_object());
         // A --format that contradicts the extension, and a misspelt one, get the same words everywhere.
         args.insert(args.end(), {"--format", "markdown", "-f"});
-        CHECK_THROWS_WITH_AS(run_cli(args), doctest::Contains("asks for json by its extension, but --format is markdown"), input_error);
+        CHECK_THROWS_WITH_AS(
+            run_cli(args), doctest::Contains("asks for json by its extension, but --format is markdown"), input_error);
         auto bad = cmd;
         bad.insert(bad.end(), {"--format", "jsn"});
         CHECK_THROWS_WITH_AS(run_cli(bad), doctest::Contains("did you mean \"json\"?"), input_error);

@@ -71,7 +71,8 @@ TEST_CASE("a failed run leaves an existing report untouched") {
         std::ofstream o(out);
         o << "previous report\n";
     }
-    CHECK_THROWS_AS(run_cli({"analyze", source_path("tests/corpus/fail_column_count.csv"), "-o", out.string()}), input_error);
+    CHECK_THROWS_AS(run_cli({"analyze", source_path("tests/corpus/fail_column_count.csv"), "-o", out.string()}),
+                    input_error);
     CHECK(read_text(out.string()) == "previous report\n");
     // No temporary file is left beside it either.
     for (const auto& e : fs::directory_iterator(out.parent_path()))
@@ -106,7 +107,8 @@ TEST_CASE("hostile names reach no output raw: terminal, markdown, SVG and JSON e
 TEST_CASE("a line with no end, a regex over an endless name, and a report onto a folder are refused by name") {
     // 65 MiB without a line break: refused at line 1 before memory grows further.
     std::istringstream zeros(std::string(65u << 20, '\0'));
-    CHECK_THROWS_WITH_AS(analyze(zeros, "zeros", {}), doctest::Contains("zeros:1: a line longer than 64 MiB"), input_error);
+    CHECK_THROWS_WITH_AS(analyze(zeros, "zeros", {}), doctest::Contains("zeros:1: a line longer than 64 MiB"),
+                         input_error);
     // A 40,000-character kernel name under --kernel-name regex:
     std::string csv = read_text(source_path("tests/corpus/pass_trimmed_raw.csv"));
     const std::string from = "unnamed>::copy_vec4(";
@@ -114,7 +116,8 @@ TEST_CASE("a line with no end, a regex over an endless name, and a report onto a
     std::istringstream in(csv);
     analyze_options o;
     o.filter.kernel_name = "regex:copy";
-    CHECK_THROWS_WITH_AS(analyze(in, "long.csv", o), doctest::Contains("long.csv:3: a kernel name of 400"), input_error);
+    CHECK_THROWS_WITH_AS(analyze(in, "long.csv", o), doctest::Contains("long.csv:3: a kernel name of 400"),
+                         input_error);
     // -o onto a folder: an error, and neither the report nor its chart is written.
     fs::path dir = temp_path("report-dir.md");
     fs::create_directories(dir);

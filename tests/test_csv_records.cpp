@@ -32,7 +32,8 @@ TEST_CASE("a trailing comma, as on details metric rows, ends with an empty field
 }
 
 TEST_CASE("lines that are not ncu CSV rows are skipped and counted") {
-    std::istringstream in("==PROF== Connected to process 631\nseed 42\n\"ID\",\"x\"\r\n==PROF== Disconnected\n\"1\",\"2\"\n");
+    std::istringstream in(
+        "==PROF== Connected to process 631\nseed 42\n\"ID\",\"x\"\r\n==PROF== Disconnected\n\"1\",\"2\"\n");
     csv_records r(in, "x.csv");
     csv_record rec;
     REQUIRE(r.next(rec));
@@ -140,7 +141,8 @@ TEST_CASE("the block splitter agrees with a plain splitter on random lines, and 
                 for (int k = 0; k < len; ++k) line += "ab, 1("[rng() % 6];
                 line += '"';
             }
-            if (rng() % 4 == 0) line[rng() % line.size()] = alphabet[rng() % (sizeof alphabet - 1)];  // sometimes broken
+            if (rng() % 4 == 0)
+                line[rng() % line.size()] = alphabet[rng() % (sizeof alphabet - 1)];  // sometimes broken
         } else {
             const int len = int(rng() % 200);
             for (int k = 0; k < len; ++k) line += alphabet[rng() % (sizeof alphabet - 1)];

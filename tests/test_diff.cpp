@@ -48,7 +48,8 @@ using shape_key = std::tuple<std::string, std::optional<launch_dims>, std::optio
 // Each kernel's total time in ns, summed over its launch rows straight from the export.
 std::map<shape_key, double> raw_times(const std::string& rel) {
     std::map<shape_key, double> t;
-    for (const auto& r : read_example(rel)) t[{r.kernel_name, r.grid_size, r.block_size}] += r.get("gpu__time_duration.sum");
+    for (const auto& r : read_example(rel))
+        t[{r.kernel_name, r.grid_size, r.block_size}] += r.get("gpu__time_duration.sum");
     return t;
 }
 std::map<shape_key, std::size_t> raw_launches(const std::string& rel) {
@@ -78,12 +79,16 @@ struct diff_case {
     bool quiet;      // nothing but noise between them: every kernel within noise, no alarm at any threshold
 };
 const diff_case cases[] = {
-    {"examples/h100/kernels_raw.csv", "examples/h100/kernels_raw_lc_c.csv", "one report exported twice (grouped and plain numbers)", true,
-     true, true},
-    {"examples/h100/kernels_raw.csv", "examples/h200/kernels_raw.csv", "the same kernels on the H100 and on the H200", false, false, false},
-    {"examples/h200/kernels_raw.csv", "examples/h100/kernels_raw.csv", "the same kernels on the H200 and on the H100", false, false, false},
-    {"examples/h100/diff/before.csv", "examples/h100/diff/before_again.csv", "one binary profiled twice", true, false, true},
-    {"examples/h100/diff/before.csv", "examples/h100/diff/after.csv", "before and after the transpose fix", true, false, false},
+    {"examples/h100/kernels_raw.csv", "examples/h100/kernels_raw_lc_c.csv",
+     "one report exported twice (grouped and plain numbers)", true, true, true},
+    {"examples/h100/kernels_raw.csv", "examples/h200/kernels_raw.csv", "the same kernels on the H100 and on the H200",
+     false, false, false},
+    {"examples/h200/kernels_raw.csv", "examples/h100/kernels_raw.csv", "the same kernels on the H200 and on the H100",
+     false, false, false},
+    {"examples/h100/diff/before.csv", "examples/h100/diff/before_again.csv", "one binary profiled twice", true, false,
+     true},
+    {"examples/h100/diff/before.csv", "examples/h100/diff/after.csv", "before and after the transpose fix", true, false,
+     false},
 };
 
 }  // namespace
@@ -114,7 +119,9 @@ TEST_CASE("every kernel's change is its time in the new capture against the base
             CAPTURE(k.any().group.name);
             if (!k.base || !k.next) {  // gone or new: its key is on one side only
                 const auto& g = k.any().group;
-                CHECK(base_t.count({g.name, g.grid_size, g.block_size}) + new_t.count({g.name, g.grid_size, g.block_size}) == 1);
+                CHECK(base_t.count({g.name, g.grid_size, g.block_size}) +
+                          new_t.count({g.name, g.grid_size, g.block_size}) ==
+                      1);
                 CHECK(k.status == (k.base ? diff_status::gone : diff_status::added));
                 continue;
             }
@@ -126,7 +133,9 @@ TEST_CASE("every kernel's change is its time in the new capture against the base
             CHECK(*k.change_pct == doctest::Approx(expect));
             // The status follows the noise floor (2% or 250 ns per launch by default, the larger).
             const int beyond = beyond_default_floor(t0, t1, std::max(base_n.at(key), new_n.at(key)));
-            CHECK(k.status == (beyond > 0 ? diff_status::slower : beyond < 0 ? diff_status::faster : diff_status::within_noise));
+            CHECK(k.status == (beyond > 0   ? diff_status::slower
+                               : beyond < 0 ? diff_status::faster
+                                            : diff_status::within_noise));
             if (c.quiet) CHECK(k.status == diff_status::within_noise);
             if (c.identical) {
                 CHECK(*k.change_pct == 0.0);
@@ -138,7 +147,9 @@ TEST_CASE("every kernel's change is its time in the new capture against the base
     }
 }
 
-TEST_CASE("the gate trips exactly above the largest slowdown, never within the noise floor, and never on an identical export") {
+TEST_CASE(
+    "the gate trips exactly above the largest slowdown, never within the noise floor, and never on an identical "
+    "export") {
     for (const auto& c : cases) {
         CAPTURE(c.what);
         const auto base_t = raw_times(c.base), new_t = raw_times(c.next);
@@ -174,8 +185,9 @@ TEST_CASE("the gate trips exactly above the largest slowdown, never within the n
     // (the spec sheets' 4.8 TB/s against 3.35: 1.43x; copy_vec4 runs at 81% and 85% of it), far past 5%.
     diff_options o;
     o.fail_if_slower_pct = 5.0;
-    CHECK(
-        diff_analyses(analyze_example("examples/h200/kernels_raw.csv"), analyze_example("examples/h100/kernels_raw.csv"), o).gate_failed());
+    CHECK(diff_analyses(analyze_example("examples/h200/kernels_raw.csv"),
+                        analyze_example("examples/h100/kernels_raw.csv"), o)
+              .gate_failed());
 }
 
 TEST_CASE("a kernel only in the base is gone, only in the new capture new; the workload total counts both") {
@@ -259,7 +271,8 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
     const auto dir = temp_path("diff-chart");
     std::filesystem::create_directories(dir);
     const std::string md = (dir / "diff.md").string();
-    auto r = run_diff_cli({source_path("examples/h100/kernels_raw.csv"), source_path("examples/h200/kernels_raw.csv"), "-o", md});
+    auto r = run_diff_cli(
+        {source_path("examples/h100/kernels_raw.csv"), source_path("examples/h200/kernels_raw.csv"), "-o", md});
     CHECK(r.rc == 0);
     const std::string text = read_text(md);
     CHECK(text.find("](diff.svg)") != std::string::npos);
@@ -272,11 +285,15 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
     boost::property_tree::read_xml(in, tree);  // well-formed
     // Every kernel twice (base and new) and one arrow per matched kernel whose points are apart:
     // each pair of marks must be counted, and arrows are at most the kernels matched.
-    const capture_diff d =
-        diff_analyses(analyze_example("examples/h100/kernels_raw.csv"), analyze_example("examples/h200/kernels_raw.csv"), {});
+    const capture_diff d = diff_analyses(analyze_example("examples/h100/kernels_raw.csv"),
+                                         analyze_example("examples/h200/kernels_raw.csv"), {});
     std::size_t kernels = 0, arrows = 0;
-    for (std::size_t at = svg.find("class=\"kernel\""); at != std::string::npos; at = svg.find("class=\"kernel\"", at + 1)) ++kernels;
-    for (std::size_t at = svg.find("class=\"arrow\""); at != std::string::npos; at = svg.find("class=\"arrow\"", at + 1)) ++arrows;
+    for (std::size_t at = svg.find("class=\"kernel\""); at != std::string::npos;
+         at = svg.find("class=\"kernel\"", at + 1))
+        ++kernels;
+    for (std::size_t at = svg.find("class=\"arrow\""); at != std::string::npos;
+         at = svg.find("class=\"arrow\"", at + 1))
+        ++arrows;
     std::size_t drawn = 0;
     for (const auto& k : d.kernels) drawn += (k.base && k.base->roof.placed) + (k.next && k.next->roof.placed);
     CHECK(kernels == drawn);
@@ -302,8 +319,8 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
                                  child.get("<xmlattr>.data-number", ""), title.substr(0, title.find(':'))});
             }
             if (tag == "line" && cls == "arrow")
-                lines.push_back({child.get<double>("<xmlattr>.x1"), child.get<double>("<xmlattr>.y1"), child.get<double>("<xmlattr>.x2"),
-                                 child.get<double>("<xmlattr>.y2")});
+                lines.push_back({child.get<double>("<xmlattr>.x1"), child.get<double>("<xmlattr>.y1"),
+                                 child.get<double>("<xmlattr>.x2"), child.get<double>("<xmlattr>.y2")});
             if (tag == "text" && cls == "label") labels.insert(child.get("<xmlattr>.data-number", "")), ++label_count;
             walk(child);
         }
@@ -326,8 +343,8 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
     CHECK(label_count == d.kernels.size());
     for (std::size_t i = 1; i <= d.kernels.size(); ++i) CHECK(labels.count(std::to_string(i)) == 1);
     // The same diff twice: the same bytes; --no-chart links none.
-    const std::vector<std::string> again = {source_path("examples/h100/kernels_raw.csv"), source_path("examples/h200/kernels_raw.csv"),
-                                            "--format", "markdown"};
+    const std::vector<std::string> again = {source_path("examples/h100/kernels_raw.csv"),
+                                            source_path("examples/h200/kernels_raw.csv"), "--format", "markdown"};
     const auto first = run_diff_cli(again).out;
     CHECK(first == run_diff_cli(again).out);
     CHECK(first.find("](diff.svg)") == std::string::npos);
@@ -339,7 +356,8 @@ TEST_CASE("diff -o diff.md writes the report and its chart, with an arrow for ea
 }
 
 TEST_CASE("diff's JSON holds every kernel with both sides, and the exit code is the gate's") {
-    const std::string a = source_path("examples/h100/kernels_raw.csv"), b = source_path("examples/h100/kernels_raw_lc_c.csv");
+    const std::string a = source_path("examples/h100/kernels_raw.csv"),
+                      b = source_path("examples/h100/kernels_raw_lc_c.csv");
     for (const char* gate : {"0", "0%", "5"}) {
         auto r = run_diff_cli({a, b, "--format", "json", "--fail-if-slower", gate});
         CHECK(r.rc == 0);  // an identical export: no alarm at any threshold
@@ -356,7 +374,8 @@ TEST_CASE("diff's JSON holds every kernel with both sides, and the exit code is 
             CHECK(k["base"]["findings"] == k["new"]["findings"]);
         }
     }
-    const std::string h100 = source_path("examples/h100/kernels_raw.csv"), h200 = source_path("examples/h200/kernels_raw.csv");
+    const std::string h100 = source_path("examples/h100/kernels_raw.csv"),
+                      h200 = source_path("examples/h200/kernels_raw.csv");
     auto slow = run_diff_cli({h200, h100, "--format", "json", "--fail-if-slower", "5"});
     CHECK(slow.rc == 1);
     auto j = nlohmann::json::parse(slow.out);
@@ -373,7 +392,8 @@ TEST_CASE("diff's JSON holds every kernel with both sides, and the exit code is 
     };
     CHECK(tiny(run_diff_cli({h100, h200, "--format", "json"}).out) == "faster");
     CHECK(tiny(run_diff_cli({h100, h200, "--format", "json", "--noise-ns", "1000"}).out) == "within noise");
-    CHECK_THROWS_WITH_AS(run_diff_cli({h100, h200, "--noise-ns", "5%"}), doctest::Contains("--noise-ns takes a number"), input_error);
+    CHECK_THROWS_WITH_AS(run_diff_cli({h100, h200, "--noise-ns", "5%"}), doctest::Contains("--noise-ns takes a number"),
+                         input_error);
     // A noise floor above every change: no alarm.
     CHECK(run_diff_cli({h200, h100, "--format", "json", "--fail-if-slower", "5", "--noise", "1000"}).rc == 0);
 }
@@ -383,11 +403,12 @@ TEST_CASE("diff's command-line mistakes are usage errors and write nothing") {
     CHECK(run_diff_cli({"--help"}).rc == 0);
     CHECK(run_diff_cli({"--help"}).out.find("roofline diff before.csv after.csv") != std::string::npos);
     CHECK_THROWS_WITH_AS(run_diff_cli({a}), doctest::Contains("diff needs two CSV files"), input_error);
-    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--noise", "-1"}), doctest::Contains("--noise takes a percentage"), input_error);
-    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--fail-if-slower", "abc"}), doctest::Contains("--fail-if-slower takes a percentage"),
+    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--noise", "-1"}), doctest::Contains("--noise takes a percentage"),
                          input_error);
-    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--format", "svg"}), doctest::Contains("--format takes markdown, json, terminal"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--fail-if-slower", "abc"}),
+                         doctest::Contains("--fail-if-slower takes a percentage"), input_error);
+    CHECK_THROWS_WITH_AS(run_diff_cli({a, a, "--format", "svg"}),
+                         doctest::Contains("--format takes markdown, json, terminal"), input_error);
     const auto out = temp_path("diff-bad.md");
     CHECK_THROWS_AS(run_diff_cli({a, "/no/such/file.csv", "-o", out.string()}), input_error);
     CHECK_FALSE(std::filesystem::exists(out));
@@ -398,7 +419,8 @@ TEST_CASE("diff's command-line mistakes are usage errors and write nothing") {
 TEST_CASE("on a terminal, diff prints the compact view") {
     cli::console tty;
     tty.stdout_terminal = true;
-    auto r = run_diff_cli({source_path("examples/h100/kernels_raw.csv"), source_path("examples/h200/kernels_raw.csv")}, tty);
+    auto r =
+        run_diff_cli({source_path("examples/h100/kernels_raw.csv"), source_path("examples/h200/kernels_raw.csv")}, tty);
     CHECK(r.rc == 0);
     CHECK(r.out.rfind("roofline diff", 0) == 0);
     CHECK(r.out.find("different GPUs") != std::string::npos);
@@ -418,8 +440,8 @@ TEST_CASE("a fix that renames its kernel shows the naive one gone and the fixed 
     }
     REQUIRE(t_naive > 0);
     REQUIRE(t_fixed > 0);
-    const capture_diff d =
-        diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive), analyze_example("examples/h100/pairs_raw.csv", fixed), {});
+    const capture_diff d = diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive),
+                                         analyze_example("examples/h100/pairs_raw.csv", fixed), {});
     CHECK(d.matched == 0);
     CHECK(d.gone == 1);
     CHECK(d.added == 1);
@@ -436,9 +458,9 @@ TEST_CASE("a fix that renames its kernel shows the naive one gone and the fixed 
     // No matched kernel: the gate reads the workload total alone, which got faster.
     diff_options o;
     o.fail_if_slower_pct = 0;
-    CHECK_FALSE(
-        diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive), analyze_example("examples/h100/pairs_raw.csv", fixed), o)
-            .gate_failed());
+    CHECK_FALSE(diff_analyses(analyze_example("examples/h100/pairs_raw.csv", naive),
+                              analyze_example("examples/h100/pairs_raw.csv", fixed), o)
+                    .gate_failed());
     const std::string md = render_diff_markdown(d, "");
     CHECK(md.find("(gone)") != std::string::npos);
     CHECK(md.find("(new)") != std::string::npos);
@@ -449,8 +471,8 @@ TEST_CASE("a real fix: the transpose tiled through shared memory, and nothing el
     // Its before.csv row says 1.312100 ms, after.csv 251.904 us: -80.80%. The naive version's stores
     // touch 32 rows per warp (uncoalesced-global); the tiled one's do not, so that finding must go.
     // Every other kernel is the same code: each must be within noise, and a 2% gate must not trip.
-    auto r = run_diff_cli({source_path("examples/h100/diff/before.csv"), source_path("examples/h100/diff/after.csv"), "--format", "json",
-                           "--fail-if-slower", "2"});
+    auto r = run_diff_cli({source_path("examples/h100/diff/before.csv"), source_path("examples/h100/diff/after.csv"),
+                           "--format", "json", "--fail-if-slower", "2"});
     CHECK(r.rc == 0);
     auto j = nlohmann::json::parse(r.out);
     int transposes = 0;
@@ -460,7 +482,8 @@ TEST_CASE("a real fix: the transpose tiled through shared memory, and nothing el
         if (name.rfind("transpose(", 0) == 0) {
             ++transposes;
             CHECK(k["status"] == "faster");
-            CHECK(k["change_pct"].get<double>() == doctest::Approx(100.0 * (251904.0 - 1312100.0) / 1312100.0).epsilon(1e-4));
+            CHECK(k["change_pct"].get<double>() ==
+                  doctest::Approx(100.0 * (251904.0 - 1312100.0) / 1312100.0).epsilon(1e-4));
             CHECK(k["findings_gone"] == nlohmann::json::array({"uncoalesced-global"}));
         } else {
             CHECK(k["status"] == "within noise");
@@ -471,15 +494,18 @@ TEST_CASE("a real fix: the transpose tiled through shared memory, and nothing el
 }
 
 TEST_CASE("diff warns when the captures differ in page or metric set, and not when they are alike") {
-    const auto details = source_path("examples/h100/kernels_details.csv"), raw = source_path("examples/h100/kernels_raw.csv");
+    const auto details = source_path("examples/h100/kernels_details.csv"),
+               raw = source_path("examples/h100/kernels_raw.csv");
     const auto mixed = nlohmann::json::parse(run_cli({"diff", details, raw, "--format", "json"}).out);
     const auto& w = mixed["comparability_warnings"];
     REQUIRE(w.size() == 2);
-    CHECK(w[0].get<std::string>().find("different pages of ncu's export (base: details page, new: raw page)") != std::string::npos);
+    CHECK(w[0].get<std::string>().find("different pages of ncu's export (base: details page, new: raw page)") !=
+          std::string::npos);
     CHECK(w[1].get<std::string>().find("different metric sets (base lacks ") != std::string::npos);
     const auto md = run_cli({"diff", details, raw, "--format", "markdown"}).out;
     CHECK(md.find("> Warning: the captures are different pages") != std::string::npos);
     // Two raw pages of one program: nothing to warn about.
-    const auto same = nlohmann::json::parse(run_cli({"diff", raw, source_path("examples/h100/kernels_raw_base.csv"), "--format", "json"}).out);
+    const auto same = nlohmann::json::parse(
+        run_cli({"diff", raw, source_path("examples/h100/kernels_raw_base.csv"), "--format", "json"}).out);
     CHECK(same["comparability_warnings"].empty());
 }

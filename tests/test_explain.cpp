@@ -58,7 +58,8 @@ TEST_CASE("every finding the trees can report is in the catalogue of rules/READM
     std::set<std::string> documented;
     std::regex row(R"(\n\| ([a-z0-9-]+) \| ([a-z0-9-]+) \|)");
     std::string catalogue = readme.substr(catalogue_at);
-    for (std::sregex_iterator it(catalogue.begin(), catalogue.end(), row), end; it != end; ++it) documented.insert((*it)[1]);
+    for (std::sregex_iterator it(catalogue.begin(), catalogue.end(), row), end; it != end; ++it)
+        documented.insert((*it)[1]);
     documented.erase("id");          // the header row
     ids.insert("fusion-candidate");  // found across kernels (analyzer/diagnose/fusion.cpp), not by a tree
     ids.insert("unexplained");       // the catch-all of analyzer/diagnose/diagnose.cpp
@@ -108,7 +109,8 @@ TEST_CASE("explain knows every label a report prints: bounds, resources, verdict
     CHECK(explain("small_grid", trees)->find("fewer blocks than the GPU has SMs") != std::string::npos);
     CHECK(explain("compute / tensor_bf16", trees)->find("tensor-core FLOP roof") != std::string::npos);
     // Every bound, limiter and finding the shipped captures' reports hold, as the JSON report names them.
-    for (const char* capture : {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/kernels_details.csv"}) {
+    for (const char* capture :
+         {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/kernels_details.csv"}) {
         const analysis a = analyze_file(source_path(capture), {});
         for (const auto& k : a.kernels) {
             knows(verdict_text(k.verdict));

@@ -32,8 +32,8 @@ TEST_CASE("the shipped specs load and carry a source for every number") {
     auto specs = load_gpu_specs();
     std::vector<std::string> ids;
     for (const auto& s : specs) ids.push_back(s.id);
-    for (const char* want : {"h100-sxm", "h100-pcie", "h200", "b200", "rtx-5090", "a100-sxm4-80gb", "l4", "l40s", "a10g", "a100-sxm4-40gb",
-                             "a100-pcie-80gb", "gh200-96gb", "gh200-144gb", "rtx-4090", "t4"})
+    for (const char* want : {"h100-sxm", "h100-pcie", "h200", "b200", "rtx-5090", "a100-sxm4-80gb", "l4", "l40s",
+                             "a10g", "a100-sxm4-40gb", "a100-pcie-80gb", "gh200-96gb", "gh200-144gb", "rtx-4090", "t4"})
         CHECK(std::find(ids.begin(), ids.end(), want) != ids.end());
     // Every file in hwspecs/ is one of them: a file the loader skipped or refused would be missing.
     std::size_t files = 0;
@@ -112,9 +112,10 @@ TEST_CASE("without a device name the new GPUs are found by CC and SM count, the 
     CHECK(id_of("8.0", 108, 1215.0) == "a100-sxm4-40gb");
     CHECK(id_of("8.0", 108, 1512.0) == "a100-pcie-80gb");
     CHECK(id_of("8.0", 108, 1593.0) == "a100-sxm4-80gb");
-    CHECK_THROWS_WITH_AS(match_gpu(specs, {"", "8.0", 108, std::nullopt}, "", "f"),
-                         doctest::Contains("fits several GPU specs (a100-pcie-80gb, a100-sxm4-40gb, a100-sxm4-80gb); pass --gpu"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        match_gpu(specs, {"", "8.0", 108, std::nullopt}, "", "f"),
+        doctest::Contains("fits several GPU specs (a100-pcie-80gb, a100-sxm4-40gb, a100-sxm4-80gb); pass --gpu"),
+        input_error);
     // The GH200s share CC, SMs and (nearly) DRAM clocks with the H100 SXM and the H200: a capture
     // with no device name keeps matching those two, as before; a GH200 needs its name or --gpu.
     CHECK(id_of("9.0", 132, 2618.0) == "h100-sxm");
@@ -125,15 +126,23 @@ TEST_CASE("a spec with a missing field names the file and the field") {
     auto text = roofline::test::read_text(roofline::test::source_path("hwspecs/h100-sxm.json"));
     auto j = nlohmann::json::parse(text);
     j["peaks_tflops"].erase("fp32");
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"peaks_tflops.fp32\": missing [docs/gpu-spec.schema.json#/properties/peaks_tflops]", input_error);
+    CHECK_THROWS_WITH_AS(
+        parse_gpu_spec(j.dump(), "my.json"),
+        "my.json: field \"peaks_tflops.fp32\": missing [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
+        input_error);
     j = nlohmann::json::parse(text);
     j["dram_bandwidth_tbs"]["value"] = "fast";
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null [docs/gpu-spec.schema.json#/properties/dram_bandwidth_tbs]",
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
+                         "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null "
+                         "[docs/gpu-spec.schema.json#/properties/dram_bandwidth_tbs]",
                          input_error);
     j = nlohmann::json::parse(text);
     j["sm_count"].erase("source");
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"), "my.json: field \"sm_count.source\": missing [docs/gpu-spec.schema.json#/properties/sm_count]", input_error);
-    CHECK_THROWS_WITH_AS(parse_gpu_spec("{\n  \"id\": \"x\",\n  oops\n}", "bad.json"), "bad.json:3:3: not valid JSON", input_error);
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
+                         "my.json: field \"sm_count.source\": missing [docs/gpu-spec.schema.json#/properties/sm_count]",
+                         input_error);
+    CHECK_THROWS_WITH_AS(parse_gpu_spec("{\n  \"id\": \"x\",\n  oops\n}", "bad.json"), "bad.json:3:3: not valid JSON",
+                         input_error);
 }
 
 TEST_CASE("detection: device name first, then CC and SMs, then the DRAM clock") {
@@ -144,14 +153,17 @@ TEST_CASE("detection: device name first, then CC and SMs, then the DRAM clock") 
     CHECK(match_gpu(specs, {"", "9.0", 132, 3201.0}, "", "f").spec->id == "h200");
     CHECK(match_gpu(specs, {"", "9.0", 114, std::nullopt}, "", "f").spec->id == "h100-pcie");
     CHECK(match_gpu(specs, {"", "8.0", 108, 1593.0}, "", "f").spec->id == "a100-sxm4-80gb");
-    CHECK_THROWS_WITH_AS(match_gpu(specs, {"", "9.0", std::nullopt, std::nullopt}, "", "f"),
-                         doctest::Contains("fits several GPU specs (gh200-144gb, gh200-96gb, h100-pcie, h100-sxm, h200); pass --gpu"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(
+        match_gpu(specs, {"", "9.0", std::nullopt, std::nullopt}, "", "f"),
+        doctest::Contains("fits several GPU specs (gh200-144gb, gh200-96gb, h100-pcie, h100-sxm, h200); pass --gpu"),
+        input_error);
     // A name no spec lists, with a CC and SM count none has (a V100's), is refused by name.
     CHECK_THROWS_WITH_AS(match_gpu(specs, {"Mystery GPU", "7.0", 80, std::nullopt}, "", "cap.csv"),
-                         doctest::Contains("cap.csv: no GPU spec matches \"Mystery GPU\" (CC 7.0, 80 SMs)"), input_error);
+                         doctest::Contains("cap.csv: no GPU spec matches \"Mystery GPU\" (CC 7.0, 80 SMs)"),
+                         input_error);
     CHECK(match_gpu(specs, {"NVIDIA H100 80GB HBM3", "9.0", 132, 2619}, "h200", "f").spec->id == "h200");
-    CHECK_THROWS_WITH_AS(match_gpu(specs, {}, "v100", "f"), doctest::Contains("--gpu v100 names no known GPU"), input_error);
+    CHECK_THROWS_WITH_AS(match_gpu(specs, {}, "v100", "f"), doctest::Contains("--gpu v100 names no known GPU"),
+                         input_error);
 }
 
 TEST_CASE("--hwspecs overrides a shipped spec by id and adds a new one; the shipped list is left as it was") {
@@ -184,7 +196,11 @@ TEST_CASE("every figure a roof is built from is finite and above zero") {
         auto j = nlohmann::json::parse(text);
         edit(j);
         CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
-                             ("my.json: field \"" + field + "\": must be a finite number above zero [docs/gpu-spec.schema.json#/properties/" + field.substr(0, field.find('.')) + "]").c_str(), input_error);
+                             ("my.json: field \"" + field +
+                              "\": must be a finite number above zero [docs/gpu-spec.schema.json#/properties/" +
+                              field.substr(0, field.find('.')) + "]")
+                                 .c_str(),
+                             input_error);
     };
     refused([](auto& j) { j["peaks_tflops"]["fp32"]["at_clock_mhz"] = 0; }, "peaks_tflops.fp32.at_clock_mhz");
     refused([](auto& j) { j["boost_clock_mhz"]["value"] = -1980; }, "boost_clock_mhz.value");
@@ -194,13 +210,15 @@ TEST_CASE("every figure a roof is built from is finite and above zero") {
     const std::string from = "\"value\": 1980";
     REQUIRE(inf.find(from) != std::string::npos);
     inf.replace(inf.find(from), from.size(), "\"value\": 1e999");
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(inf, "my.json"), doctest::Contains("my.json: a number out of range"), input_error);
+    CHECK_THROWS_WITH_AS(parse_gpu_spec(inf, "my.json"), doctest::Contains("my.json: a number out of range"),
+                         input_error);
 }
 
 TEST_CASE("tensor figures quoted at a lower clock than the CUDA-core ones carry that clock, and scale from it") {
     auto specs = load_gpu_specs();
     const gpu_spec& pcie = spec_named(specs, "h100-pcie");
-    for (resource r : {resource::tensor_tf32, resource::tensor_fp16, resource::tensor_bf16, resource::tensor_fp8, resource::tensor_int8}) {
+    for (resource r : {resource::tensor_tf32, resource::tensor_fp16, resource::tensor_bf16, resource::tensor_fp8,
+                       resource::tensor_int8}) {
         CAPTURE(name(r));
         CHECK(pcie.peaks_tflops.at(r).at_clock_mhz == 1620.0);
     }
@@ -214,8 +232,8 @@ TEST_CASE("tensor figures quoted at a lower clock than the CUDA-core ones carry 
     CHECK(*spec_peak_per_second(pcie, resource::fp32, 1755e6) == doctest::Approx(51e12));
 
     const gpu_spec& b200 = spec_named(specs, "b200");
-    for (resource r : {resource::tensor_tf32, resource::tensor_fp16, resource::tensor_bf16, resource::tensor_fp8, resource::tensor_int8,
-                       resource::tensor_fp4}) {
+    for (resource r : {resource::tensor_tf32, resource::tensor_fp16, resource::tensor_bf16, resource::tensor_fp8,
+                       resource::tensor_int8, resource::tensor_fp4}) {
         CAPTURE(name(r));
         CHECK(b200.peaks_tflops.at(r).at_clock_mhz == 1856.0);
     }
@@ -224,7 +242,8 @@ TEST_CASE("tensor figures quoted at a lower clock than the CUDA-core ones carry 
     // The GH200s carry the H100 SXM5's figures and tensor clock.
     for (const char* id : {"gh200-96gb", "gh200-144gb"}) {
         CAPTURE(id);
-        CHECK(peak(spec_named(specs, id), resource::tensor_fp16) == peak(spec_named(specs, "h100-sxm"), resource::tensor_fp16));
+        CHECK(peak(spec_named(specs, id), resource::tensor_fp16) ==
+              peak(spec_named(specs, "h100-sxm"), resource::tensor_fp16));
         CHECK(spec_named(specs, id).peaks_tflops.at(resource::tensor_fp16).at_clock_mhz == 1830.0);
     }
     CHECK(spec_named(specs, "gh200-96gb").dram_bandwidth_tbs.value == 4.0);
@@ -275,12 +294,14 @@ TEST_CASE("a second rate is refused where it means nothing") {
     auto bad = j;
     bad["peaks_tflops"]["fp32"]["fp16_accumulate"] = {{"value", 1}, {"source", "x"}};
     CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         "my.json: field \"peaks_tflops.fp32.fp16_accumulate\": only a tensor precision has an accumulate type [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
+                         "my.json: field \"peaks_tflops.fp32.fp16_accumulate\": only a tensor precision has an "
+                         "accumulate type [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
                          input_error);
     bad = j;
     bad["peaks_tflops"]["tensor_bf16"]["bf16"] = {{"value", 1}, {"source", "x"}};
     CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         "my.json: field \"peaks_tflops.tensor_bf16.bf16\": only fp16 (half-precision CUDA-core work) has a BF16 rate [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
+                         "my.json: field \"peaks_tflops.tensor_bf16.bf16\": only fp16 (half-precision CUDA-core work) "
+                         "has a BF16 rate [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
                          input_error);
     bad = j;
     bad["peaks_tflops"]["tensor_fp16"]["fp16_accumulate"]["value"] = nullptr;
@@ -288,7 +309,9 @@ TEST_CASE("a second rate is refused where it means nothing") {
                          doctest::Contains("peaks_tflops.tensor_fp16.fp16_accumulate.value\": required"), input_error);
 }
 
-TEST_CASE("every GPU has a practical share for every roof the H100 measured: its own, or the H100 SXM's as a marked default") {
+TEST_CASE(
+    "every GPU has a practical share for every roof the H100 measured: its own, or the H100 SXM's as a marked "
+    "default") {
     auto specs = load_gpu_specs();
     const gpu_spec& h100 = spec_named(specs, "h100-sxm");
     // The defaults are the H100 SXM's measured shares: recalibrating the H100 without updating the

@@ -54,30 +54,37 @@ std::vector<std::string> markdown_words(const std::string& md) {
 TEST_CASE("markdown becomes HTML for the subset the report writes, and every other character is text") {
     CHECK(to_html("# Roofline report: a<b>&c.csv\n") == "<h1>Roofline report: a&lt;b&gt;&amp;c.csv</h1>\n");
     CHECK(to_html("- one **bold** `x<y>`\n  - nested\n- two\n") ==
-          "<ul>\n<li>one <strong>bold</strong> <code>x&lt;y&gt;</code><ul>\n<li>nested</li>\n</ul>\n</li>\n<li>two</li>\n</ul>\n");
+          "<ul>\n<li>one <strong>bold</strong> "
+          "<code>x&lt;y&gt;</code><ul>\n<li>nested</li>\n</ul>\n</li>\n<li>two</li>\n</ul>\n");
     // A table: escaped bars stay in their cell; a code span with backticks inside keeps them.
     CHECK(to_html("| a | b |\n|---|---|\n| x\\|y | `` a`b `` |\n") ==
-          "<table>\n<thead><tr><th>a</th><th>b</th></tr></thead>\n<tbody>\n<tr><td>x|y</td><td><code>a`b</code></td></tr>\n</tbody>\n</table>\n");
+          "<table>\n<thead><tr><th>a</th><th>b</th></tr></thead>\n<tbody>\n<tr><td>x|y</td><td><code>a`b</code></td></"
+          "tr>\n</tbody>\n</table>\n");
     CHECK(to_html("text\nmore\n\nnext\n") == "<p>text\nmore</p>\n<p>next</p>\n");
-    CHECK(to_html("```sh\nncu --set full <app>\n```\n") == "<pre><code class=\"language-sh\">ncu --set full &lt;app&gt;\n</code></pre>\n");
+    CHECK(to_html("```sh\nncu --set full <app>\n```\n") ==
+          "<pre><code class=\"language-sh\">ncu --set full &lt;app&gt;\n</code></pre>\n");
     // Only the report's own <details> lines are markup; anything else that looks like a tag is text.
-    CHECK(to_html("<details><summary>Clocks</summary>\n\n</details>\n") == "<details><summary>Clocks</summary>\n</details>\n");
+    CHECK(to_html("<details><summary>Clocks</summary>\n\n</details>\n") ==
+          "<details><summary>Clocks</summary>\n</details>\n");
     CHECK(to_html("<details><summary><script>x</script></summary>\n") ==
           "<p>&lt;details&gt;&lt;summary&gt;&lt;script&gt;x&lt;/script&gt;&lt;/summary&gt;</p>\n");
     CHECK(to_html("a lone ** and ` stay\n") == "<p>a lone ** and ` stay</p>\n");
     // Hooks: the image, heading ids and table classes.
     markdown_html_hooks hooks;
-    hooks.image = [](const std::string& alt, const std::string& src) { return "<figure>" + alt + "@" + src + "</figure>\n"; };
+    hooks.image = [](const std::string& alt, const std::string& src) {
+        return "<figure>" + alt + "@" + src + "</figure>\n";
+    };
     hooks.heading_id = [](int level, const std::string& text) { return level == 3 ? "id-" + text : std::string(); };
     hooks.table_class = [](const std::vector<std::string>& header) { return header[0]; };
     CHECK(to_html("![chart](c.svg)\n### `k`\n| t |\n|---|\n", hooks) ==
-          "<figure>chart@c.svg</figure>\n<h3 id=\"id-k\"><code>k</code></h3>\n<table class=\"t\">\n<thead><tr><th>t</th></tr></thead>\n<tbody>\n</tbody>\n</table>\n");
+          "<figure>chart@c.svg</figure>\n<h3 id=\"id-k\"><code>k</code></h3>\n<table "
+          "class=\"t\">\n<thead><tr><th>t</th></tr></thead>\n<tbody>\n</tbody>\n</table>\n");
     CHECK(to_html("![chart](c.svg)\n") == "<p><img src=\"c.svg\" alt=\"chart\"></p>\n");
 }
 
 TEST_CASE("the HTML report says what the markdown report says, word for word, in one page with the chart inline") {
-    for (const char* rel : {"examples/h100/kernels_raw.csv", "examples/h100/kernels_details.csv", "examples/h100/torch_ops_raw.csv",
-                            "examples/h200/kernels_raw.csv"}) {
+    for (const char* rel : {"examples/h100/kernels_raw.csv", "examples/h100/kernels_details.csv",
+                            "examples/h100/torch_ops_raw.csv", "examples/h200/kernels_raw.csv"}) {
         CAPTURE(rel);
         const analysis a = analyze_example(rel);
         const std::string html = render_html(a), md = render_markdown(a);
@@ -99,8 +106,11 @@ TEST_CASE("the HTML report says what the markdown report says, word for word, in
         CHECK(html.find("<svg ", fig) < fig_end);
         for (std::size_t i = 1; i <= a.kernels.size(); ++i) {
             CAPTURE(i);
-            const bool on_chart = html.find("class=\"kernel\" data-panel=\"roofline\" data-number=\"" + std::to_string(i) + "\"") != std::string::npos ||
-                                  html.find("class=\"kernel\" data-panel=\"memory\" data-number=\"" + std::to_string(i) + "\"") != std::string::npos;
+            const bool on_chart =
+                html.find("class=\"kernel\" data-panel=\"roofline\" data-number=\"" + std::to_string(i) + "\"") !=
+                    std::string::npos ||
+                html.find("class=\"kernel\" data-panel=\"memory\" data-number=\"" + std::to_string(i) + "\"") !=
+                    std::string::npos;
             CHECK(on_chart);
             CHECK(html.find("<h3 id=\"kernel-" + std::to_string(i) + "\">") != std::string::npos);
         }
@@ -110,13 +120,14 @@ TEST_CASE("the HTML report says what the markdown report says, word for word, in
 
 TEST_CASE("a kernel name cannot become markup in the HTML report, nor end its data block") {
     const std::string csv = read_text(source_path("examples/h100/kernels_raw.csv"));
-    const std::string hostile = std::regex_replace(csv, std::regex("copy_vec4"), "copy</script><img src=x onerror=alert(1)>\xff");
+    const std::string hostile =
+        std::regex_replace(csv, std::regex("copy_vec4"), "copy</script><img src=x onerror=alert(1)>\xff");
     std::istringstream in(hostile);
     const std::string html = render_html(analyze(in, "hostile.csv", {}));
     CHECK(html.find("<img src=x") == std::string::npos);
     CHECK(html.find("</script><img") == std::string::npos);
     CHECK(html.find("copy&lt;/script&gt;&lt;img src=x") != std::string::npos);  // as text in the sections
-    CHECK(html.find("copy\\u003c/script>\\u003cimg") != std::string::npos);      // and in the panel's data
+    CHECK(html.find("copy\\u003c/script>\\u003cimg") != std::string::npos);     // and in the panel's data
     // Exactly the page's own three scripts: the panel's data, the panel, sorting.
     std::size_t scripts = 0;
     for (std::size_t at = 0; (at = html.find("<script", at)) != std::string::npos; ++at) ++scripts;

@@ -33,7 +33,8 @@ TEST_CASE("counters add up over launches and rates are averaged by duration") {
     CHECK(g[0].launches == 2);
     CHECK(g[0].numbers["gpu__time_duration.sum"] == 400);
     CHECK(g[0].numbers["dram__bytes_read.sum"] == 40);
-    CHECK(g[0].numbers["sm__throughput.avg.pct_of_peak_sustained_elapsed"] == doctest::Approx(40));  // (10*100+50*300)/400
+    CHECK(g[0].numbers["sm__throughput.avg.pct_of_peak_sustained_elapsed"] ==
+          doctest::Approx(40));  // (10*100+50*300)/400
 }
 
 TEST_CASE("the eight tiny_add launches of the real capture fold into one kernel") {
@@ -79,9 +80,10 @@ TEST_CASE("a metric set twice in one launch counts once, with its last value") {
 TEST_CASE("the kernel table keeps the metrics some stage reads, and only those") {
     launch_record r;
     r.kernel_name = "k";
-    r.set("gpu__time_duration.sum", 100);                                                          // in the catalogue
-    r.set("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 512);  // a catalogued family
-    r.set("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this", 7);                        // neither
+    r.set("gpu__time_duration.sum", 100);  // in the catalogue
+    r.set("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained",
+          512);                                                              // a catalogued family
+    r.set("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this", 7);  // neither
     kernel_table t;
     t.add(std::move(r));
     auto g = t.finish();

@@ -88,7 +88,8 @@ void drop_column(table_rows& rows, const std::string& header) {
 
 // A raw page with its columns changed: `rename` maps a header to its new name ("" drops the column),
 // `cc` replaces the CC column.
-std::string edited(const std::string& rel, const std::map<std::string, std::string>& rename, const std::string& cc = "") {
+std::string edited(const std::string& rel, const std::map<std::string, std::string>& rename,
+                   const std::string& cc = "") {
     table_rows rows = rows_of(rel);
     for (const auto& [from, to] : rename) {
         if (to.empty())
@@ -156,7 +157,9 @@ analysis analyzed(const std::string& text, const std::string& name, const std::s
     return analyze(in, name, o);
 }
 
-std::string first_finding(const analysed_kernel& k) { return k.diagnosis.findings.empty() ? "" : std::string(k.diagnosis.findings.front().id); }
+std::string first_finding(const analysed_kernel& k) {
+    return k.diagnosis.findings.empty() ? "" : std::string(k.diagnosis.findings.front().id);
+}
 
 }  // namespace
 
@@ -217,7 +220,8 @@ TEST_CASE("every name the catalogue gives a chip is in its listing, and every qu
 }
 
 TEST_CASE("roofline metrics --gpu ID names only metrics that chip's ncu lists, for the GPUs the design card names") {
-    for (const char* gpu : {"h100-sxm", "b200", "rtx-5090", "a100-sxm4-80gb", "rtx-4090", "l40s", "a10g", "h200", "l4"}) {
+    for (const char* gpu :
+         {"h100-sxm", "b200", "rtx-5090", "a100-sxm4-80gb", "rtx-4090", "l40s", "a10g", "h200", "l4"}) {
         CAPTURE(gpu);
         const auto plan = rules::make_metric_plan_for(gpu);
         const chip& c = *plan.for_chip;
@@ -238,7 +242,9 @@ TEST_CASE("roofline metrics --gpu ID names only metrics that chip's ncu lists, f
     }
 }
 
-TEST_CASE("a real H100 capture in another chip's names gives the same answers, or says which quantity that chip cannot count") {
+TEST_CASE(
+    "a real H100 capture in another chip's names gives the same answers, or says which quantity that chip cannot "
+    "count") {
     const auto original = analyze_file(source_path("examples/h100/kernels_raw.csv"), {});
     for (const auto& c : chips()) {
         CAPTURE(c.id);
@@ -268,7 +274,9 @@ TEST_CASE("a real H100 capture in another chip's names gives the same answers, o
     }
 }
 
-TEST_CASE("GB20x's DRAM names: renamed columns give the same findings, removed ones flag every kernel whose answer they change") {
+TEST_CASE(
+    "GB20x's DRAM names: renamed columns give the same findings, removed ones flag every kernel whose answer they "
+    "change") {
     const auto original = analyze_file(source_path("examples/h100/kernels_raw.csv"), {});
     // dram__bytes_read/_write are dram__bytes_op_read/_write on GB202 (rtx5090-gb202 listing). Only those
     // columns are renamed (the full translation, CC included, is the test above).
@@ -298,27 +306,33 @@ TEST_CASE("GB20x's DRAM names: renamed columns give the same findings, removed o
         CAPTURE(o.group.name);
         const bool same = verdict_text(k.verdict) == verdict_text(o.verdict) && first_finding(k) == first_finding(o);
         const bool said = !k.diagnosis.undecided.empty() &&
-                          std::find(k.diagnosis.missing_metrics.begin(), k.diagnosis.missing_metrics.end(), "dram__bytes_read.sum") !=
-                              k.diagnosis.missing_metrics.end();
+                          std::find(k.diagnosis.missing_metrics.begin(), k.diagnosis.missing_metrics.end(),
+                                    "dram__bytes_read.sum") != k.diagnosis.missing_metrics.end();
         CHECK((same || said));
         flagged += said ? 1 : 0;
         // The command names GB20x's counters, not Hopper's.
-        if (said) CHECK(rules::ncu_flags_for(k.diagnosis.missing_metrics, find_chip("gb20x")).text().find("dram__bytes_op_read.sum") != std::string::npos);
+        if (said)
+            CHECK(rules::ncu_flags_for(k.diagnosis.missing_metrics, find_chip("gb20x"))
+                      .text()
+                      .find("dram__bytes_op_read.sum") != std::string::npos);
     }
     // copy_vec4 and transpose_smem run at DRAM's roof: without DRAM counters their verdict is open.
     CHECK(flagged >= 2);
 }
 
-TEST_CASE("Blackwell: tensor work on the legacy mma.sync path where tcgen05 is faster is named (a renamed H100 capture)") {
+TEST_CASE(
+    "Blackwell: tensor work on the legacy mma.sync path where tcgen05 is faster is named (a renamed H100 capture)") {
     // The H100 pairs capture in GB100's names, with Hopper's wgmma paths (HGMMA, IGMMA) renamed to
     // Blackwell's tcgen05 paths (UTCHMMA, UTCIMMA): mma.sync's HMMA stays the slower path of its type, as
     // on a B200. Not a B200 capture: the device machine has H100/H200 only.
     std::string text = translated_to("examples/h100/pairs_raw.csv", *find_chip("gb10x"));
     const std::size_t header_end = text.find('\n');
     std::string header = text.substr(0, header_end);
-    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"sm__ops_path_tensor_op_hgmma_", "sm__ops_path_tensor_op_utchmma_"},
-                                                                                  {"sm__ops_path_tensor_op_igmma_", "sm__ops_path_tensor_op_utcimma_"}})
-        for (std::size_t at = header.find(from); at != std::string::npos; at = header.find(from, at + to.size())) header.replace(at, from.size(), to);
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"sm__ops_path_tensor_op_hgmma_", "sm__ops_path_tensor_op_utchmma_"},
+             {"sm__ops_path_tensor_op_igmma_", "sm__ops_path_tensor_op_utcimma_"}})
+        for (std::size_t at = header.find(from); at != std::string::npos; at = header.find(from, at + to.size()))
+            header.replace(at, from.size(), to);
     text = header + text.substr(header_end);
     const auto a = analyzed(text, "pairs-as-gb100.csv", "h100-sxm");
     auto share = [&](const char* kernel) -> std::optional<double> {
@@ -347,7 +361,8 @@ TEST_CASE("Blackwell: tensor work on the legacy mma.sync path where tcgen05 is f
 TEST_CASE("a roof from an estimated spec figure says so in the resource table, the header, the terminal and the JSON") {
     // The H100 kernels capture without its HFMA peak counter, read against the H200's spec, whose FP16
     // CUDA-core figure is derived (2 x FP32), not published: fma_chain<__half2>'s fp16 roof is that figure.
-    const auto text = edited("examples/h100/kernels_raw.csv", {{"sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", ""}});
+    const auto text = edited("examples/h100/kernels_raw.csv",
+                             {{"sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained", ""}});
     const auto a = analyzed(text, "no-hfma-peak.csv", "h200");
     const resource_use* fp16 = nullptr;
     for (const auto& k : a.kernels)
@@ -360,7 +375,8 @@ TEST_CASE("a roof from an estimated spec figure says so in the resource table, t
     const auto md = run_cli({"analyze", path.string(), "--gpu", "h200", "--gpu-override", "--format", "markdown"}).out;
     CHECK(md.find("- Estimated roofs: fp16 come from spec figures that are neither published") != std::string::npos);
     CHECK(md.find(" (estimated) |") != std::string::npos);
-    const auto term = run_cli({"analyze", path.string(), "--gpu", "h200", "--gpu-override", "--format", "terminal"}).out;
+    const auto term =
+        run_cli({"analyze", path.string(), "--gpu", "h200", "--gpu-override", "--format", "terminal"}).out;
     CHECK(term.find("* the roof is an estimated spec figure (fp16 on NVIDIA H200") != std::string::npos);
     const auto js = run_cli({"analyze", path.string(), "--gpu", "h200", "--gpu-override", "--format", "json"}).out;
     CHECK(js.find("\"peak_estimated\": true") != std::string::npos);

@@ -78,24 +78,28 @@ TEST_CASE("each chip's plan: catalogue quantities the chip counts, under its own
             CHECK_FALSE(source_level);  // --metrics cannot ask for a source-level metric
             if (const metric_entry* e = find_metric(m.id)) {
                 CHECK(m.names == names_on(*e, c));
-                CHECK(e->form_on(c).what != chip_form::kind::zero);  // a unit the chip lacks reads 0 and is never collected
+                CHECK(e->form_on(c).what !=
+                      chip_form::kind::zero);  // a unit the chip lacks reads 0 and is never collected
             }
             CHECK((m.required || !m.needed_by.empty()));  // nothing planned that nothing reads
         }
         for (const auto& m : plan.unavailable) CHECK(find_metric(m.id)->form_on(c).what == chip_form::kind::none);
         // Every quantity the model reads on this chip is planned, zero on it, or unavailable on it.
-        for (const auto& id : {"dram__bytes_read.sum", "gpu__time_duration.sum", "lts__throughput.avg.pct_of_peak_sustained_elapsed",
-                               "sm__ops_path_tensor_src_fp8.sum", "sm__ops_path_tensor_src_fp4.sum"}) {
+        for (const auto& id :
+             {"dram__bytes_read.sum", "gpu__time_duration.sum", "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+              "sm__ops_path_tensor_src_fp8.sum", "sm__ops_path_tensor_src_fp4.sum"}) {
             const auto in = [&](const std::vector<rules::planned_metric>& v) {
                 return std::any_of(v.begin(), v.end(), [&](const rules::planned_metric& m) { return m.id == id; });
             };
-            const bool accounted = in(plan.metrics) || in(plan.unavailable) || find_metric(id)->form_on(c).what == chip_form::kind::zero;
+            const bool accounted =
+                in(plan.metrics) || in(plan.unavailable) || find_metric(id)->form_on(c).what == chip_form::kind::zero;
             CHECK_MESSAGE(accounted, id);
         }
     }
     // The GH100 plan asks for the two FP8 counters of --set full, GB20x for its own DRAM names.
     const auto gh100_names = gh100_plan().ncu_names();
-    for (const char* n : {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"})
+    for (const char* n :
+         {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"})
         CHECK(std::find(gh100_names.begin(), gh100_names.end(), n) != gh100_names.end());
     CHECK(std::find(gh100_names.begin(), gh100_names.end(), "sm__ops_path_tensor_src_fp8.sum") == gh100_names.end());
     const auto gb20x = rules::make_metric_plan_for("rtx-5090");
@@ -124,7 +128,8 @@ TEST_CASE("every planned metric exists on an H100; every quantity a GH100 lacks 
     for (const auto& m : gh100_plan().section_only) CHECK_MESSAGE(bases.count(base_of(m.id)) == 1, m.id);
     for (const auto& m : metric_catalogue()) {
         const auto what = m.form_on(find_chip("gh100")).what;
-        if (what == chip_form::kind::zero || what == chip_form::kind::none) CHECK_MESSAGE(bases.count(base_of(m.id)) == 0, m.id);
+        if (what == chip_form::kind::zero || what == chip_form::kind::none)
+            CHECK_MESSAGE(bases.count(base_of(m.id)) == 0, m.id);
     }
 }
 
@@ -197,14 +202,17 @@ TEST_CASE("roofline metrics: one line for --metrics per chip, one section file f
     // Without --gpu, one line per chip after its comment.
     auto all = run_cli({"metrics"}).out;
     CHECK(std::count(all.begin(), all.end(), '\n') == long(2 * chips().size()));
-    CHECK(all.find("# gh100 (CC 9.0: H100, H200, GH200)\n" + rules::metrics_argument(gh100_plan()) + "\n") != std::string::npos);
+    CHECK(all.find("# gh100 (CC 9.0: H100, H200, GH200)\n" + rules::metrics_argument(gh100_plan()) + "\n") !=
+          std::string::npos);
     CHECK(all.find("# gb20x (CC 12.0") != std::string::npos);
     auto section = run_cli({"metrics", "--format", "section"}).out;
     CHECK(section.find("Identifier: \"roofline\"\n") != std::string::npos);
     // A name every chip counts carries every chip's compute capability; a chip's own name only its own.
-    CHECK(section.find("  Metrics {\n    Label: \"gpu__time_duration.sum\"\n    Name: \"gpu__time_duration.sum\"\n    Filter {\n"
-                       "      Items {\n        MinArch: CC_80\n        MaxArch: CC_80\n      }\n") != std::string::npos);
-    CHECK(section.find("    Name: \"dram__bytes_op_read.sum\"\n    Filter {\n      Items {\n        MinArch: CC_120\n        MaxArch: CC_120\n"
+    CHECK(section.find(
+              "  Metrics {\n    Label: \"gpu__time_duration.sum\"\n    Name: \"gpu__time_duration.sum\"\n    Filter {\n"
+              "      Items {\n        MinArch: CC_80\n        MaxArch: CC_80\n      }\n") != std::string::npos);
+    CHECK(section.find("    Name: \"dram__bytes_op_read.sum\"\n    Filter {\n      Items {\n        MinArch: CC_120\n  "
+                       "      MaxArch: CC_120\n"
                        "      }\n    }\n") != std::string::npos);
     // One Metrics block per name any chip collects, each with a Label and a Name; the source-level
     // derived__ metrics defined in the file itself.
@@ -216,10 +224,14 @@ TEST_CASE("roofline metrics: one line for --metrics per chip, one section file f
     std::size_t blocks = 0;
     const auto metrics_end = section.find("\nSourceMetrics {");
     REQUIRE(metrics_end != std::string::npos);
-    for (std::size_t at = section.find("    Name: \""); at < metrics_end; at = section.find("    Name: \"", at + 1)) ++blocks;
+    for (std::size_t at = section.find("    Name: \""); at < metrics_end; at = section.find("    Name: \"", at + 1))
+        ++blocks;
     CHECK(blocks == names.size());
-    CHECK(section.find("MetricDefinitions {\n  MetricDefinitions {\n    Name: \"derived__memory_l1_wavefronts_shared_excessive\"\n"
-                       "    Expression: \"memory_l1_wavefronts_shared - memory_l1_wavefronts_shared_ideal\"\n  }\n") != std::string::npos);
+    CHECK(
+        section.find(
+            "MetricDefinitions {\n  MetricDefinitions {\n    Name: \"derived__memory_l1_wavefronts_shared_excessive\"\n"
+            "    Expression: \"memory_l1_wavefronts_shared - memory_l1_wavefronts_shared_ideal\"\n  }\n") !=
+        std::string::npos);
     auto md = run_cli({"metrics", "--format", "markdown"}).out;
     CHECK(md.find("| `gpu__time_duration.sum` | required | | id | id | id | id | id | id |") != std::string::npos);
     CHECK(md.find("| `dram__bytes_read.sum` | required |") != std::string::npos);
@@ -227,24 +239,30 @@ TEST_CASE("roofline metrics: one line for --metrics per chip, one section file f
     std::filesystem::remove(path);
     CHECK(run_cli({"metrics", "--format", "section", "-o", path}).rc == 0);
     CHECK(read_text(path) == section);
-    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--format", "lst"}), doctest::Contains("did you mean \"list\""), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--format", "lst"}), doctest::Contains("did you mean \"list\""),
+                         input_error);
     CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "t4"}), doctest::Contains("compute capability 7.5"), input_error);
-    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "h900"}), doctest::Contains("\"h900\" names no known GPU; did you mean \"h200\"?"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"metrics", "--gpu", "h900"}),
+                         doctest::Contains("\"h900\" names no known GPU; did you mean \"h200\"?"), input_error);
 }
 
 TEST_CASE("analyze says what a --metrics capture does not decide, and the command that collects it") {
     // A real live run with five metrics (examples/h100/MANIFEST.md): gpu__time_duration.sum,
     // dram__bytes_read.sum, dram__bytes_write.sum, sm__throughput...pct_of_peak_sustained_elapsed, launch__grid_size.
     const std::string live = read_text(source_path("examples/h100/live_metrics_stdout.txt"));
-    auto md = run_cli({"analyze", source_path("examples/h100/live_metrics_stdout.txt"), "--gpu", "h100-sxm", "--format", "markdown"}).out;
+    auto md = run_cli({"analyze", source_path("examples/h100/live_metrics_stdout.txt"), "--gpu", "h100-sxm", "--format",
+                       "markdown"})
+                  .out;
     CHECK(md.find("- Counters missing: ") != std::string::npos);
     CHECK(md.find("`roofline metrics --format section` writes every metric the engine reads") != std::string::npos);
     std::size_t kernels = 0;
     std::istringstream in(md);
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("- Rule nodes not evaluated: ", 0) == 0)
-            CHECK(line.find("`memory-access/shared-bank-conflicts` (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum, "
-                            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum)") != std::string::npos);
+            CHECK(
+                line.find(
+                    "`memory-access/shared-bank-conflicts` (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum, "
+                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum)") != std::string::npos);
         if (line.rfind("- Collect what is missing with `ncu --metrics ", 0) != 0) continue;
         ++kernels;
         // Every metric the command asks for is one the capture did not collect.
@@ -259,7 +277,8 @@ TEST_CASE("analyze says what a --metrics capture does not decide, and the comman
     CHECK(full.find("Counters missing") == std::string::npos);
 }
 
-TEST_CASE("without the section-only metrics a finding is not silently lost: it is undecided, and says what would decide it") {
+TEST_CASE(
+    "without the section-only metrics a finding is not silently lost: it is undecided, and says what would decide it") {
     // kernels_raw.csv without its derived__ columns, as a --metrics capture without the sections would be.
     std::istringstream in(read_text(source_path("examples/h100/kernels_raw.csv")));
     std::string out, line;
@@ -289,7 +308,8 @@ TEST_CASE("without the section-only metrics a finding is not silently lost: it i
         throw std::logic_error("no kernel " + name);
     };
     auto has = [](const analysed_kernel& k, const std::string& finding) {
-        return std::any_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(), [&](const auto& f) { return f.id == finding; });
+        return std::any_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(),
+                           [&](const auto& f) { return f.id == finding; });
     };
     CHECK(has(kernel(with, "transpose_naive"), "uncoalesced-global"));
     CHECK(kernel(with, "transpose_naive").diagnosis.missing_metrics.empty());
@@ -309,7 +329,8 @@ TEST_CASE("without the section-only metrics a finding is not silently lost: it i
     CHECK(gh100_plan().sections == std::vector<std::string>{"SourceCounters"});
 }
 
-TEST_CASE("a capture made with the plan gives every kernel the bound, limiter and first finding of its --set full twin") {
+TEST_CASE(
+    "a capture made with the plan gives every kernel the bound, limiter and first finding of its --set full twin") {
     // examples/h100/metric_plan/MANIFEST.md: the same programs profiled on the H100 with
     // `--metrics "$(roofline metrics)"` plus the two sections that define the derived__ metrics, and
     // with --set full. Whatever the plan leaves out must not change an answer.
@@ -325,7 +346,8 @@ TEST_CASE("a capture made with the plan gives every kernel the bound, limiter an
         std::size_t compared = 0;
         for (const auto& k : f.kernels) {
             auto same = std::find_if(p.kernels.begin(), p.kernels.end(), [&](const analysed_kernel& x) {
-                return x.group.name == k.group.name && x.group.grid_size == k.group.grid_size && x.group.block_size == k.group.block_size;
+                return x.group.name == k.group.name && x.group.grid_size == k.group.grid_size &&
+                       x.group.block_size == k.group.block_size;
             });
             CAPTURE(k.group.name);
             REQUIRE(same != p.kernels.end());

@@ -38,8 +38,8 @@ TEST_CASE("raw page in base units and in the C locale give the same numbers") {
     auto c = read_example("examples/h100/kernels_raw_lc_c.csv", &sc);
     REQUIRE(a.size() == b.size());
     REQUIRE(a.size() == c.size());
-    for (const char* m : {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum", "smsp__cycles_elapsed.avg.per_second",
-                          "launch__waves_per_multiprocessor"}) {
+    for (const char* m : {"gpu__time_duration.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+                          "smsp__cycles_elapsed.avg.per_second", "launch__waves_per_multiprocessor"}) {
         CAPTURE(m);
         for (std::size_t i = 0; i < a.size(); ++i) {
             // Auto units keep 6 decimals of the scaled value: agreement to 1e-5 relative.
@@ -62,7 +62,8 @@ TEST_CASE("details page: display names mapped to metric ids, rule rows kept") {
     CHECK(c.texts.at("launch__func_cache_config") == "CachePreferNone");
     const auto& fma = by_name(v, "fma_chain<float>");
     bool high_pipe = false;
-    for (const auto& r : fma.rules) high_pipe |= r.name == "HighPipeUtilization" && r.type == "OPT" && !r.description.empty();
+    for (const auto& r : fma.rules)
+        high_pipe |= r.name == "HighPipeUtilization" && r.type == "OPT" && !r.description.empty();
     CHECK(high_pipe);
     bool occupancy = false;
     for (const auto& r : fma.rules)
@@ -134,7 +135,8 @@ TEST_CASE("the 2019.5 layout reads with its nsecond durations") {
 
 TEST_CASE("unknown metrics are kept out of the way, not errors") {
     auto v = read_launches(
-        "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\",\"my__made_up_metric.sum\"\n"
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid "
+        "Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\",\"my__made_up_metric.sum\"\n"
         "\"\",\"\",\"\",\"\",\"\",\"\",\"us\",\"\"\n"
         "\"0\",\"k\",\"(1, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\",\"1.5\",\"7\"\n");
     REQUIRE(v.size() == 1);

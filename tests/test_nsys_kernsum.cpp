@@ -21,7 +21,8 @@ std::string located(const std::string& text) {
     try {
         read_text_summary(text);
     } catch (const input_error& e) {
-        return std::string(error_code_name(e.code())) + " " + std::to_string(e.line()) + ":" + std::to_string(e.column());
+        return std::string(error_code_name(e.code())) + " " + std::to_string(e.line()) + ":" +
+               std::to_string(e.column());
     }
     return "no error";
 }
@@ -50,7 +51,8 @@ TEST_CASE("a stream of several nsys stats reports: the kernel summary is found a
     auto s = read_nsys_kernsum_file(source_path("tests/data/nsys/training_step_stats_stdout.txt"));
     auto plain = read_nsys_kernsum_file(source_path("tests/data/nsys/training_step_kern_sum.csv"));
     CHECK(s.layout == "cuda_gpu_kern_sum");
-    // Lines 1-6 are the trace report (its Processing line, header, four rows), 7 blank, 8 the summary's Processing line.
+    // Lines 1-6 are the trace report (its Processing line, header, four rows), 7 blank, 8 the summary's Processing
+    // line.
     CHECK(s.header_line == 9);
     REQUIRE(s.kernels.size() == plain.kernels.size());
     for (std::size_t i = 0; i < s.kernels.size(); ++i) {
@@ -79,17 +81,21 @@ TEST_CASE("the layout with GridXYZ and BlockXYZ: one kernel's launch shapes are 
 }
 
 TEST_CASE("--timeunit's other units are converted to ns; a doubled quote is one quote") {
-    auto s = read_text_summary("Time (%),Total Time (us),Instances,Avg (us),Med (us),Min (us),Max (us),StdDev (us),Name\n"
-                               "100.0,12.5,5,2.5,2.5,2.4,2.6,0.1,\"k<\"\"a\"\", 2>(int)\"\n");
+    auto s = read_text_summary(
+        "Time (%),Total Time (us),Instances,Avg (us),Med (us),Min (us),Max (us),StdDev (us),Name\n"
+        "100.0,12.5,5,2.5,2.5,2.4,2.6,0.1,\"k<\"\"a\"\", 2>(int)\"\n");
     REQUIRE(s.kernels.size() == 1);
     CHECK(s.kernels[0].total_ns == 12500.0);
     CHECK(s.kernels[0].name == "k<\"a\", 2>(int)");
-    auto ms = read_text_summary("Time (%),Total Time (ms),Instances,Avg (ms),Med (ms),Min (ms),Max (ms),StdDev (ms),Name\n100.0,2,1,2,2,2,2,0,k\n");
+    auto ms = read_text_summary(
+        "Time (%),Total Time (ms),Instances,Avg (ms),Med (ms),Min (ms),Max (ms),StdDev "
+        "(ms),Name\n100.0,2,1,2,2,2,2,0,k\n");
     CHECK(ms.kernels[0].total_ns == 2e6);
 }
 
 TEST_CASE("bad summaries name the file, line and column") {
-    const std::string header = "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
+    const std::string header =
+        "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
     // A name with a comma left unquoted makes one field too many: the 10th starts at column 36.
     CHECK(located(header + "100.0,10,1,10.0,10.0,10,10,0.0,k<1, 2>(int)\n") == "column_count 2:36");
     CHECK(located(header + "100.0,10,1,10.0,10.0,10,10,0.0,\"k<1, 2>(int)\n") == "bad_quote 2:32");
@@ -99,7 +105,8 @@ TEST_CASE("bad summaries name the file, line and column") {
     CHECK(located("") == "empty_input 0:0");
     CHECK(located("Time (%),Total Time (min),Instances,Name\n") == "bad_unit 1:10");
     CHECK(located("Start (ns),Duration (ns),CorrId,Name\n1,2,3,k\n") == "unknown_format 1:1");
-    CHECK(located(header + "100.0,10,1,10.0,10.0,10,10,0.0,k\n\n" + header + "100.0,10,1,10.0,10.0,10,10,0.0,k\n") == "unknown_format 4:1");
-    CHECK_THROWS_WITH_AS(read_nsys_kernsum_file(source_path("examples/h100/kernels_raw.csv")), doctest::Contains("roofline analyze"),
-                         input_error);
+    CHECK(located(header + "100.0,10,1,10.0,10.0,10,10,0.0,k\n\n" + header + "100.0,10,1,10.0,10.0,10,10,0.0,k\n") ==
+          "unknown_format 4:1");
+    CHECK_THROWS_WITH_AS(read_nsys_kernsum_file(source_path("examples/h100/kernels_raw.csv")),
+                         doctest::Contains("roofline analyze"), input_error);
 }

@@ -46,7 +46,8 @@ TEST_CASE("metric-instance cells give their aggregate") {
 }
 
 TEST_CASE("missing markers and strings are not numbers") {
-    for (const char* m : {"", "n/a", "nan", "no data", "N/A"}) CHECK(read_cell(m, number_style::point).what == cell_value::kind::missing);
+    for (const char* m : {"", "n/a", "nan", "no data", "N/A"})
+        CHECK(read_cell(m, number_style::point).what == cell_value::kind::missing);
     for (const char* t : {"NVIDIA H100 80GB HBM3", "PolicySpread", "No-CC", "all", "12,3x", "1,23,4"})
         CHECK(read_cell(t, number_style::point).what == cell_value::kind::text);
 }
@@ -97,7 +98,8 @@ TEST_CASE("the one-pass reading of grouped and plain cells gives std::from_chars
         std::from_chars(plain.data(), plain.data() + plain.size(), expected);
         // The same value grouped as ncu prints it, in both styles.
         const std::size_t point = plain.find('.'), begin = plain[0] == '-' ? 1 : 0;
-        std::string integer = plain.substr(0, point), fraction = point == std::string::npos ? "" : plain.substr(point + 1);
+        std::string integer = plain.substr(0, point),
+                    fraction = point == std::string::npos ? "" : plain.substr(point + 1);
         for (std::size_t at = integer.size(); at > begin + 3; at -= 3) integer.insert(at - 3, ",");
         const std::string grouped = integer + (fraction.empty() ? "" : "." + fraction);
         std::string european = grouped;
@@ -105,6 +107,7 @@ TEST_CASE("the one-pass reading of grouped and plain cells gives std::from_chars
         INFO(plain, " ", grouped, " ", european);
         CHECK(std::bit_cast<std::uint64_t>(num(plain.c_str())) == std::bit_cast<std::uint64_t>(expected));
         CHECK(std::bit_cast<std::uint64_t>(num(grouped.c_str())) == std::bit_cast<std::uint64_t>(expected));
-        CHECK(std::bit_cast<std::uint64_t>(num(european.c_str(), number_style::comma)) == std::bit_cast<std::uint64_t>(expected));
+        CHECK(std::bit_cast<std::uint64_t>(num(european.c_str(), number_style::comma)) ==
+              std::bit_cast<std::uint64_t>(expected));
     }
 }

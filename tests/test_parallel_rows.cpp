@@ -29,8 +29,8 @@ read_result read_with(const std::string& text, std::size_t threads, std::size_t 
     try {
         r.launches = read_launches(text, &r.summary, o);
     } catch (const input_error& e) {
-        r.error =
-            std::string(error_code_name(e.code())) + " " + std::to_string(e.line()) + ":" + std::to_string(e.column()) + " " + e.what();
+        r.error = std::string(error_code_name(e.code())) + " " + std::to_string(e.line()) + ":" +
+                  std::to_string(e.column()) + " " + e.what();
     }
     return r;
 }
@@ -116,7 +116,8 @@ TEST_CASE("the workers hand a row they do not take back to one thread, which rea
         const read_result r = read_with(text, 2, 1);
         CHECK(r.error.empty());
         CHECK(r.summary.launches == rows);
-        CHECK(r.summary.parallel_launches == 3);  // lines 4-6: line 3 is read before the workers start, line 7 after they stop
+        CHECK(r.summary.parallel_launches ==
+              3);  // lines 4-6: line 3 is read before the workers start, line 7 after they stop
     }
     SUBCASE("a field over a line break") {
         auto edited = lines;

@@ -20,7 +20,6 @@ using namespace roofline::test;
 
 namespace {
 
-
 gpu_spec spec(const std::string& id) {
     for (const auto& s : load_gpu_specs())
         if (s.id == id) return s;
@@ -63,22 +62,26 @@ TEST_CASE("gemm: 2 M N K FLOPs, A and B read once, C written once") {
 TEST_CASE("attention: Q K^T and P V on the tensor cores, S and P never in DRAM, causal keeps the lower triangle") {
     // batch 1, 32 heads, 2048 x 2048, head_dim 128, bf16: 4 x 32 x 2048 x 2048 x 128 = 68,719,476,736
     // FLOP; bytes Q, K, V, O each 32 x 2048 x 128 x 2 = 16,777,216: 67,108,864.
-    op_cost c = model_op("attention", {"batch=1", "heads=32", "q_len=2048", "kv_len=2048", "head_dim=128", "dtype=bf16"});
+    op_cost c =
+        model_op("attention", {"batch=1", "heads=32", "q_len=2048", "kv_len=2048", "head_dim=128", "dtype=bf16"});
     CHECK(c.flops == 68719476736.0);
     CHECK(c.bytes == 67108864.0);
     CHECK(*c.compute == resource::tensor_bf16);
     // causal: 2048 x 2049 / 2 = 2,098,176 pairs of 4,194,304; 4 x 32 x 128 x 2,098,176 = 34,376,515,584.
-    c = model_op("attention", {"batch=1", "heads=32", "q_len=2048", "kv_len=2048", "head_dim=128", "causal=1", "dtype=bf16"});
+    c = model_op("attention",
+                 {"batch=1", "heads=32", "q_len=2048", "kv_len=2048", "head_dim=128", "causal=1", "dtype=bf16"});
     CHECK(c.flops == 34376515584.0);
     CHECK(c.bytes == 67108864.0);  // the mask saves FLOPs, not the bytes every Q, K, V element needs
     // A decode step (one query, causal) sees every one of the 4096 keys: 4 x 32 x 128 x 4096.
-    c = model_op("attention", {"batch=1", "heads=32", "q_len=1", "kv_len=4096", "head_dim=128", "causal=1", "dtype=fp16"});
+    c = model_op("attention",
+                 {"batch=1", "heads=32", "q_len=1", "kv_len=4096", "head_dim=128", "causal=1", "dtype=fp16"});
     CHECK(c.flops == 4.0 * 32 * 128 * 4096);
     // More queries than keys, aligned bottom-right: queries 0..3 see -1, 0, 1, 2 keys -> 0+0+1+2 = 3 pairs.
     c = model_op("attention", {"batch=1", "heads=1", "q_len=4", "kv_len=2", "head_dim=8", "causal=1", "dtype=fp16"});
     CHECK(c.flops == 4.0 * 8 * 3);
     // GQA, 8 K/V heads: bytes 128 x 2 x (2 x 32 x 2048 + 2 x 8 x 2048) = 256 x 163,840 = 41,943,040.
-    c = model_op("attention", {"batch=1", "heads=32", "kv_heads=8", "q_len=2048", "kv_len=2048", "head_dim=128", "dtype=bf16"});
+    c = model_op("attention",
+                 {"batch=1", "heads=32", "kv_heads=8", "q_len=2048", "kv_len=2048", "head_dim=128", "dtype=bf16"});
     CHECK(c.bytes == 41943040.0);
     CHECK(c.flops == 68719476736.0);
 }
@@ -196,13 +199,15 @@ TEST_CASE("predict refuses bad ops, keys and values with the nearest name") {
     refuses({"gemm", "M=-4", "N=8", "K=8", "dtype=fp16"}, "not \"-4\"");
     refuses({"gemm", "M=8x", "N=8", "K=8", "dtype=fp16"}, "not \"8x\"");
     refuses({"gemm", "M=1000000000001", "N=8", "K=8", "dtype=fp16"}, "to 1000000000000");
-    refuses({"gemm", "M=8", "N=8", "K=8", "dtype=fp17"}, "dtype takes fp16|bf16|fp32|tf32|fp64|fp8|int8, not \"fp17\"; did you mean");
+    refuses({"gemm", "M=8", "N=8", "K=8", "dtype=fp17"},
+            "dtype takes fp16|bf16|fp32|tf32|fp64|fp8|int8, not \"fp17\"; did you mean");
     refuses({"gemm", "M=8", "M=9", "N=8", "K=8", "dtype=fp16"}, "M is given twice");
     refuses({"gemm", "M", "N=8", "K=8", "dtype=fp16"}, "expected KEY=VALUE");
     refuses({"gemm", "M=8", "N=8", "K=8", "dtype=fp16", "transa=x"}, "transa takes n|t");
     refuses({"attention", "batch=1", "heads=32", "kv_heads=5", "q_len=1", "kv_len=1", "head_dim=64", "dtype=bf16"},
             "must be a multiple of kv_heads");
-    refuses({"attention", "batch=1", "heads=2", "q_len=1", "kv_len=1", "head_dim=64", "dtype=fp32"}, "dtype takes fp16|bf16|fp8");
+    refuses({"attention", "batch=1", "heads=2", "q_len=1", "kv_len=1", "head_dim=64", "dtype=fp32"},
+            "dtype takes fp16|bf16|fp8");
     refuses({"conv2d", "N=1", "C=1", "H=2", "W=2", "K=1", "R=5", "S=5", "dtype=fp16"}, "larger than the padded input");
     refuses({"softmax", "rows=1", "cols=1", "dtype=fp16", "--gpu", "h100-sx"}, "did you mean \"h100-sxm\"?");
     refuses({"softmax", "rows=1", "cols=1", "dtype=fp16", "--format", "jsn"}, "did you mean \"json\"?");
@@ -232,8 +237,9 @@ TEST_CASE("predict's JSON carries floor_ns per GPU and --gpu all covers every sp
     CHECK(g["floor_ns"].get<double>() == doctest::Approx(1.33569e6).epsilon(1e-5));
     CHECK(g["bound"] == "compute");
     CHECK(g["limiter"] == "tensor_fp16");
-    for (const char* key : {"peak_floor_ns", "compute_ns", "memory_ns", "ridge_flop_per_byte", "compute_peak_per_second",
-                            "compute_practical_share", "dram_bytes_per_second", "dram_practical_share", "dram_practical_source"})
+    for (const char* key :
+         {"peak_floor_ns", "compute_ns", "memory_ns", "ridge_flop_per_byte", "compute_peak_per_second",
+          "compute_practical_share", "dram_bytes_per_second", "dram_practical_share", "dram_practical_source"})
         CHECK_MESSAGE(g.contains(key), key);
     CHECK(j["assumptions"].size() == op_floor_assumptions().size());
     CHECK(g["min_kernel_ns"] == 2304);  // hwspecs/h100-sxm.json
@@ -255,7 +261,8 @@ TEST_CASE("predict's JSON carries floor_ns per GPU and --gpu all covers every sp
 }
 
 TEST_CASE("predict's outputs state the assumptions and the formula, and are deterministic") {
-    const std::vector<std::string> call = {"predict", "softmax", "rows=8192", "cols=8192", "dtype=fp32", "--gpu", "all"};
+    const std::vector<std::string> call = {"predict",    "softmax", "rows=8192", "cols=8192",
+                                           "dtype=fp32", "--gpu",   "all"};
     for (const char* format : {"markdown", "terminal", "json"}) {
         auto args = call;
         args.insert(args.end(), {"--format", format});
@@ -291,7 +298,9 @@ TEST_CASE("predict's outputs state the assumptions and the formula, and are dete
 // kernels (hwspecs/*.json), a typical best, not a ceiling; PyTorch's vectorized elementwise kernels
 // sustain 88-93% of the datasheet bandwidth, and a write-back L2 still holds part of the output when
 // the kernel ends (dram__bytes_write.sum 250.9 of 268.4 MB for the H100 add). docs/predict.md says so.
-TEST_CASE("measured cuBLAS and PyTorch kernels never beat their floor at peak; four beat the practical floor, as documented") {
+TEST_CASE(
+    "measured cuBLAS and PyTorch kernels never beat their floor at peak; four beat the practical floor, as "
+    "documented") {
     struct row {
         const char* gpu;
         const char* file;
@@ -303,8 +312,10 @@ TEST_CASE("measured cuBLAS and PyTorch kernels never beat their floor at peak; f
     const std::vector<std::string> gemm16 = {"M=4096", "N=4096", "K=4096", "dtype=fp16", "transb=t"};
     const std::vector<std::string> gemmb = {"M=4096", "N=4096", "K=4096", "dtype=bf16"};
     const std::vector<std::string> gemm32 = {"M=4096", "N=4096", "K=4096", "dtype=fp32"};
-    const std::vector<std::string> add = {"elements=67108864", "inputs=2", "outputs=1", "flops_per_element=1", "dtype=fp32"};
-    const std::vector<std::string> gelu = {"elements=67108864", "inputs=1", "outputs=1", "flops_per_element=5", "dtype=fp32"};
+    const std::vector<std::string> add = {"elements=67108864", "inputs=2", "outputs=1", "flops_per_element=1",
+                                          "dtype=fp32"};
+    const std::vector<std::string> gelu = {"elements=67108864", "inputs=1", "outputs=1", "flops_per_element=5",
+                                           "dtype=fp32"};
     const std::vector<std::string> soft = {"rows=8192", "cols=8192", "dtype=fp32"};
     std::vector<row> rows;
     for (const char* g : {"h100", "h200"}) {
@@ -322,8 +333,8 @@ TEST_CASE("measured cuBLAS and PyTorch kernels never beat their floor at peak; f
         const op_cost cost = model_op(r.op, r.keys);
         const op_floor f = floor_on(cost, spec(r.gpu == std::string("h100") ? "h100-sxm" : "h200"));
         REQUIRE(f.floor_ns);
-        INFO(r.gpu << " " << r.kernel << ": measured " << measured << " ns, floor " << *f.floor_ns << " ns, at peak " << *f.peak_floor_ns
-                   << " ns");
+        INFO(r.gpu << " " << r.kernel << ": measured " << measured << " ns, floor " << *f.floor_ns << " ns, at peak "
+                   << *f.peak_floor_ns << " ns");
         CHECK(measured > 0);
         CHECK(measured >= *f.peak_floor_ns);
         CHECK((measured < *f.floor_ns) == r.beats_practical);

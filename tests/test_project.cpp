@@ -62,7 +62,8 @@ kernel_result one_resource_kernel(resource id, double useful, double busy, bound
 TEST_CASE("a DRAM-bound kernel scales with the DRAM bandwidths and practical shares of the two GPUs") {
     // 80% of the H100's DRAM peak for 1000 ns: 1000 x (3.35 / 4.8 TB/s) x (0.872 / 0.823, the two
     // GPUs' practical DRAM shares in hwspecs) = 739.5 ns on the H200.
-    auto p = project_kernel(one_resource_kernel(resource::dram, 0.8, 0.8, bound::memory), spec("h100-sxm"), spec("h200"));
+    auto p =
+        project_kernel(one_resource_kernel(resource::dram, 0.8, 0.8, bound::memory), spec("h100-sxm"), spec("h200"));
     CHECK(p.kind == projection_kind::scaled);
     CHECK(p.basis == projection_basis::floor);
     CHECK(p.projected_ns == doctest::Approx(1000.0 * 3.35 / 4.8 * 0.897 / 0.85));
@@ -70,7 +71,8 @@ TEST_CASE("a DRAM-bound kernel scales with the DRAM bandwidths and practical sha
     CHECK(p.target_binding == resource::dram);
     CHECK_FALSE(p.binding_changes);
     // And back: the inverse ratio.
-    auto back = project_kernel(one_resource_kernel(resource::dram, 0.8, 0.8, bound::memory), spec("h200"), spec("h100-sxm"));
+    auto back =
+        project_kernel(one_resource_kernel(resource::dram, 0.8, 0.8, bound::memory), spec("h200"), spec("h100-sxm"));
     CHECK(back.kind == projection_kind::scaled);
 }
 
@@ -135,13 +137,14 @@ namespace {
 struct compared {
     std::string label;
     kernel_projection p;
-    double actual_ns;         // measured on the target GPU
-    double clock_ratio;       // target capture's SM clock / source capture's
+    double actual_ns;    // measured on the target GPU
+    double clock_ratio;  // target capture's SM clock / source capture's
 };
 
 // Every kernel of `file` captured on `from`, projected onto `to`'s spec and matched by name to the
 // same kernel in the capture on `to`.
-std::vector<compared> project_and_compare(const std::string& file, const std::string& from, const std::string& to, const std::string& to_id) {
+std::vector<compared> project_and_compare(const std::string& file, const std::string& from, const std::string& to,
+                                          const std::string& to_id) {
     const analysis src = analyze_example("examples/" + from + "/" + file);
     const analysis dst = analyze_example("examples/" + to + "/" + file);
     std::map<std::string, const analysed_kernel*> by_name;
@@ -159,7 +162,8 @@ std::vector<compared> project_and_compare(const std::string& file, const std::st
 
 }  // namespace
 
-TEST_CASE("H100 <-> H200 on the real captures: DRAM-bound kernels within 10%, compute-bound within 2% of the clock ratio") {
+TEST_CASE(
+    "H100 <-> H200 on the real captures: DRAM-bound kernels within 10%, compute-bound within 2% of the clock ratio") {
     // Why these bounds (docs/project.md has the whole distribution):
     // - DRAM-bound (scaled by the floor, DRAM setting it on both GPUs): the projection is exact when a
     //   kernel sits at the same share of each GPU's practical DRAM share. Each GPU's practical share
@@ -251,7 +255,9 @@ cli_result run_project(std::vector<std::string> args) {
 }
 }  // namespace
 
-TEST_CASE("roofline project: the format follows -o, and bad targets, formats and clocks are refused before anything is written") {
+TEST_CASE(
+    "roofline project: the format follows -o, and bad targets, formats and clocks are refused before anything is "
+    "written") {
     const std::string csv = source_path("examples/h100/kernels_raw.csv");
     const auto json = run_project({csv, "--to", "h200", "--format", "json"});
     CHECK(json.rc == 0);
@@ -261,11 +267,13 @@ TEST_CASE("roofline project: the format follows -o, and bad targets, formats and
     CHECK(run_project({csv, "--to", "h200", "-o", out.string()}).rc == 0);
     CHECK(read_text(out.string()) == json.out);
     std::filesystem::remove(out);
-    CHECK_THROWS_WITH_AS(run_project({csv, "--to", "h2000", "-o", out.string()}), doctest::Contains("did you mean \"h200\""), input_error);
+    CHECK_THROWS_WITH_AS(run_project({csv, "--to", "h2000", "-o", out.string()}),
+                         doctest::Contains("did you mean \"h200\""), input_error);
     CHECK_THROWS_AS(run_project({csv}), input_error);  // no --to
     CHECK_THROWS_AS(run_project({csv, "--to", "h200", "--format", "svg"}), input_error);
     CHECK_THROWS_AS(run_project({csv, "--to", "h200", "-o", out.string(), "--format", "markdown"}), input_error);
     CHECK_THROWS_AS(run_project({csv, "--to", "h200", "--sm-clock", "fast"}), input_error);
-    CHECK_THROWS_AS(run_project({source_path("examples/h100/no_such.csv"), "--to", "h200", "-o", out.string()}), input_error);
+    CHECK_THROWS_AS(run_project({source_path("examples/h100/no_such.csv"), "--to", "h200", "-o", out.string()}),
+                    input_error);
     CHECK_FALSE(std::filesystem::exists(out));
 }

@@ -29,11 +29,14 @@ std::string joined(const std::vector<std::string>& errors) {
     return out;
 }
 
-json report_of(const std::string& rel, const analyze_options& o = {}) { return json::parse(render_json(analyze_example(rel, o))); }
+json report_of(const std::string& rel, const analyze_options& o = {}) {
+    return json::parse(render_json(analyze_example(rel, o)));
+}
 
 }  // namespace
 
-TEST_CASE("the validator checks types, nullable types, enums, bounds, required and extra properties, items, oneOf and $ref") {
+TEST_CASE(
+    "the validator checks types, nullable types, enums, bounds, required and extra properties, items, oneOf and $ref") {
     schema_validator v(json::parse(R"({
       "type": "object",
       "properties": {
@@ -60,10 +63,10 @@ TEST_CASE("the validator checks types, nullable types, enums, bounds, required a
     CHECK(v.errors(json::parse(R"({"n": 1, "v": [1, 11]})")).size() == 1);    // an item over its $ref's maximum
     CHECK(v.errors(json::parse(R"({"n": 1, "v": []})")).size() == 1);         // fewer items than minItems
     CHECK(v.errors(json::parse(R"({"n": 1, "v": [1, 2, 3]})")).size() == 1);  // more than maxItems
-    CHECK(v.errors(json::parse(R"({"n": 1, "o": 3})")).size() == 1);          // an integer is also a number: two of oneOf
-    CHECK(v.errors(json::parse(R"({"n": 1, "o": null})")).size() == 1);       // none of oneOf
-    CHECK(v.errors(json::parse(R"({"n": 1, "m": {"k": 1}})")).size() == 1);   // additionalProperties as a schema
-    CHECK(v.errors(json::parse(R"([1])")).size() == 1);                       // not an object
+    CHECK(v.errors(json::parse(R"({"n": 1, "o": 3})")).size() == 1);     // an integer is also a number: two of oneOf
+    CHECK(v.errors(json::parse(R"({"n": 1, "o": null})")).size() == 1);  // none of oneOf
+    CHECK(v.errors(json::parse(R"({"n": 1, "m": {"k": 1}})")).size() == 1);  // additionalProperties as a schema
+    CHECK(v.errors(json::parse(R"([1])")).size() == 1);                      // not an object
     // A keyword it does not know is an error, not a rule silently skipped.
     CHECK_THROWS(schema_validator(json::parse(R"({"pattern": "^a"})")).errors(json::parse(R"("b")")));
     CHECK_THROWS(schema_validator(json::parse(R"({"$ref": "#/$defs/none"})")).errors(json::parse("1")));
@@ -85,7 +88,8 @@ TEST_CASE("every JSON report of the committed captures and the corpus validates 
         try {
             a = analyze_example(rel);
         } catch (const input_error&) {
-            continue;  // not a capture this engine analyses (a session page, a summary without a GPU): no report to check
+            continue;  // not a capture this engine analyses (a session page, a summary without a GPU): no report to
+                       // check
         }
         const auto errors = report_schema().errors(json::parse(render_json(a)));
         CHECK_MESSAGE(errors.empty(), joined(errors));
@@ -114,8 +118,9 @@ TEST_CASE("the golden JSON report validates, and a report broken in any of these
     CHECK(broken([](json& j) { j["kernels"][0]["grid_size"] = "(4, 1, 1)"; }) == 1);          // the old string form
     CHECK(broken([](json& j) { j["kernels"][0]["grid_size"] = json::array({4, 1}); }) == 1);  // two of three
     CHECK(broken([](json& j) { j["kernels"][0]["flops"] = ""; }) == 1);                       // "" for unknown
-    CHECK(broken([](json& j) { j["kernels"][0]["launches"] = 1.5; }) == 1);                   // a count that is not an integer
-    CHECK(broken([](json& j) { j["kernels"][0]["share_of_workload"] = 34.5; }) == 1);         // a percentage where a fraction goes
+    CHECK(broken([](json& j) { j["kernels"][0]["launches"] = 1.5; }) == 1);  // a count that is not an integer
+    CHECK(broken([](json& j) { j["kernels"][0]["share_of_workload"] = 34.5; }) ==
+          1);  // a percentage where a fraction goes
     CHECK(broken([](json& j) { j["kernels"][0]["bound"] = "memory / dram"; }) == 1);
     CHECK(broken([](json& j) { j.erase("tool"); }) == 1);
     CHECK(broken([](json& j) { j["input"]["options"]["extra"] = 1; }) == 1);
@@ -127,7 +132,8 @@ TEST_CASE("the golden JSON report validates, and a report broken in any of these
 namespace {
 
 std::vector<std::string> schema_errors(const std::string& schema_rel, const nlohmann::json& doc) {
-    return roofline::test::schema_validator(nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path(schema_rel))))
+    return roofline::test::schema_validator(
+               nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path(schema_rel))))
         .errors(doc);
 }
 
@@ -137,7 +143,7 @@ TEST_CASE("every shipped rule tree and GPU spec validates against the schema its
     namespace fs = std::filesystem;
     std::size_t files = 0;
     for (const auto& [folder, schema] : {std::pair<std::string, std::string>{"rules", "docs/rule-tree.schema.json"},
-                                        std::pair<std::string, std::string>{"hwspecs", "docs/gpu-spec.schema.json"}}) {
+                                         std::pair<std::string, std::string>{"hwspecs", "docs/gpu-spec.schema.json"}}) {
         for (const auto& entry : fs::directory_iterator(roofline::test::source_path(folder))) {
             if (entry.path().extension() != ".json") continue;
             CAPTURE(entry.path().string());
@@ -151,7 +157,8 @@ TEST_CASE("every shipped rule tree and GPU spec validates against the schema its
     CHECK(files >= 20);
 }
 
-TEST_CASE("the schemas refuse what the parsers refuse: a missing field, a wrong kind of fix, a figure of zero, a typo") {
+TEST_CASE(
+    "the schemas refuse what the parsers refuse: a missing field, a wrong kind of fix, a figure of zero, a typo") {
     auto tree = nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path("rules/stalls.json")));
     tree["roots"][0].erase("explain");
     CHECK(schema_errors("docs/rule-tree.schema.json", tree) == std::vector<std::string>{"/roots/0: lacks explain"});
@@ -166,5 +173,6 @@ TEST_CASE("the schemas refuse what the parsers refuse: a missing field, a wrong 
     CHECK(schema_errors("docs/gpu-spec.schema.json", spec) == std::vector<std::string>{"/sm_count/value: 0 <= 0"});
     spec = nlohmann::json::parse(roofline::test::read_text(roofline::test::source_path("hwspecs/h200.json")));
     spec["peaks_tflops"].erase("tensor_fp8");
-    CHECK(schema_errors("docs/gpu-spec.schema.json", spec) == std::vector<std::string>{"/peaks_tflops: lacks tensor_fp8"});
+    CHECK(schema_errors("docs/gpu-spec.schema.json", spec) ==
+          std::vector<std::string>{"/peaks_tflops: lacks tensor_fp8"});
 }

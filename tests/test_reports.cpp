@@ -72,8 +72,8 @@ TEST_CASE("the JSON report carries the documented fields") {
     CHECK(j["gpu"]["id"] == "h100-sxm");
     REQUIRE(j["kernels"].size() == 8);
     for (const auto& k : j["kernels"]) {
-        for (const char* f :
-             {"name", "launches", "duration_ns", "bound", "limiter", "share_of_roof", "floor_ns", "arithmetic_intensity", "findings"})
+        for (const char* f : {"name", "launches", "duration_ns", "bound", "limiter", "share_of_roof", "floor_ns",
+                              "arithmetic_intensity", "findings"})
             CHECK(k.contains(f));
         for (const auto& f : k["findings"]) {
             CHECK((f["source"] == "ncu" || f["source"] == "roofline"));
@@ -85,7 +85,8 @@ TEST_CASE("the JSON report carries the documented fields") {
     }
 }
 
-TEST_CASE("on a GPU with no measured practical shares the estimates stay, and both reports say the shares are defaults") {
+TEST_CASE(
+    "on a GPU with no measured practical shares the estimates stay, and both reports say the shares are defaults") {
     // The H100 capture read against the H100 PCIe spec, which has no practical_fraction: every
     // roof the H100 SXM measured takes its share as a default.
     analyze_options o;
@@ -93,7 +94,8 @@ TEST_CASE("on a GPU with no measured practical shares the estimates stay, and bo
     o.gpu_override = true;  // the capture says H100 SXM: the spec is chosen on purpose
     auto a = analyze_example("examples/h100/pairs_raw.csv", o);
     REQUIRE_FALSE(a.default_practical.empty());
-    CHECK(std::find(a.default_practical.begin(), a.default_practical.end(), resource::dram) != a.default_practical.end());
+    CHECK(std::find(a.default_practical.begin(), a.default_practical.end(), resource::dram) !=
+          a.default_practical.end());
     std::size_t findings = 0, estimated = 0;
     bool fusion_estimated = false;
     for (const auto& k : a.kernels) {
@@ -133,7 +135,8 @@ TEST_CASE("the same input gives byte-identical reports") {
 }
 
 TEST_CASE(
-    "the opportunities list every estimated finding of the workload by the time it adds, most first, never more than a kernel's time") {
+    "the opportunities list every estimated finding of the workload by the time it adds, most first, never more than a "
+    "kernel's time") {
     auto a = analyze_example("examples/h100/pairs_raw.csv");
     auto j = nlohmann::json::parse(render_json(a));
     const auto& ops = j["opportunities"];
@@ -143,7 +146,8 @@ TEST_CASE(
         for (const auto& f : k["findings"]) {
             if (f.value("source", "") != "roofline" || !f["est_time_saved_combined_ns"].is_number()) continue;
             // An opportunity: a saving, by a fix that gains more than run-to-run noise.
-            if (f["est_time_saved_combined_ns"].get<double>() > 0 && f["est_speedup"].get<double>() >= 1.0 + roofline::run_to_run_noise)
+            if (f["est_time_saved_combined_ns"].get<double>() > 0 &&
+                f["est_speedup"].get<double>() >= 1.0 + roofline::run_to_run_noise)
                 ++estimated;
             // Savings on one kernel overlap: what each adds to those above it never sums past the kernel's time.
             if (f["tree"] != "workload") combined += f["est_time_saved_combined_ns"].get<double>();
@@ -187,7 +191,9 @@ TEST_CASE("the table prints as fixed-width text: widths, alignment, cuts, painti
     CHECK(t.text() == "  #  name       time  note\n  1  copy_~  1.81 ms  first\n 10  ab         9 us\n");
     text_layout layout;
     layout.header = false;
-    layout.paint_cell = [](std::size_t row, std::size_t col, const std::string& cell) { return row == 0 && col == 1 ? "[" + cell + "]" : cell; };
+    layout.paint_cell = [](std::size_t row, std::size_t col, const std::string& cell) {
+        return row == 0 && col == 1 ? "[" + cell + "]" : cell;
+    };
     layout.after_row = [](std::size_t row) { return row == 1 ? std::string("\n     more") : std::string(); };
     CHECK(t.text(layout) == "  1  [copy_~]  1.81 ms  first\n 10  ab         9 us\n     more\n");
 }
@@ -235,7 +241,9 @@ std::vector<std::string> kernel_sections(const std::string& md) {
 
 }  // namespace
 
-TEST_CASE("the markdown report reads top-down: GPU, input, one line on the ceilings, summary, opportunities, chart, kernels") {
+TEST_CASE(
+    "the markdown report reads top-down: GPU, input, one line on the ceilings, summary, opportunities, chart, "
+    "kernels") {
     print_options o;
     o.chart_file = "report.svg";
     const std::string md = render_markdown(analyze_named("examples/h100/kernels_raw.csv"), o);
@@ -248,10 +256,13 @@ TEST_CASE("the markdown report reads top-down: GPU, input, one line on the ceili
     CHECK(kernels != std::string::npos);
     const auto head = lines_of(md.substr(0, summary));
     CHECK(head.size() <= 8);
-    CHECK(std::count_if(head.begin(), head.end(), [](const std::string& l) { return l.rfind("- Ceilings:", 0) == 0; }) == 1);
+    CHECK(std::count_if(head.begin(), head.end(),
+                        [](const std::string& l) { return l.rfind("- Ceilings:", 0) == 0; }) == 1);
 }
 
-TEST_CASE("a kernel's section shows at most 25 lines before a collapsed block that keeps every resource and the whole tree walk") {
+TEST_CASE(
+    "a kernel's section shows at most 25 lines before a collapsed block that keeps every resource and the whole tree "
+    "walk") {
     for (const char* input : report_inputs) {
         CAPTURE(input);
         const auto a = analyze_named(input);
@@ -270,16 +281,19 @@ TEST_CASE("a kernel's section shows at most 25 lines before a collapsed block th
             CHECK(s.find("| pipe_alu ") > details);  // the long resource table, empty pipe rows included
             CHECK(s.find("- Full name: ") < details);
             CHECK(s.find("**" + verdict_text(a.kernels[i].verdict) + "**") < details);
-            for (const auto& f : a.kernels[i].diagnosis.findings) CHECK(s.find("- **" + f.id + "**") != std::string::npos);
+            for (const auto& f : a.kernels[i].diagnosis.findings)
+                CHECK(s.find("- **" + f.id + "**") != std::string::npos);
         }
     }
 }
 
-TEST_CASE("every report writes numbers one way: no exponents, shares as percentages, 1 launch and 1 kernel in the singular") {
-    const std::regex exponent(
-        "[0-9][eE][+-][0-9]{2}");  // how printf %g writes one (prose like "1e-3" in a fix is no number the engine wrote)
+TEST_CASE(
+    "every report writes numbers one way: no exponents, shares as percentages, 1 launch and 1 kernel in the singular") {
+    const std::regex exponent("[0-9][eE][+-][0-9]{2}");  // how printf %g writes one (prose like "1e-3" in a fix is no
+                                                         // number the engine wrote)
     // Shares, not the durations that share a prefix (practical_floor_ns is a time).
-    const std::regex share_not_percent("(util|useful|pressure|practical)_(?!floor_ns)[a-z0-9_]+ = [-0-9.]+[kMGT]?(?![%0-9.kMGT])");
+    const std::regex share_not_percent(
+        "(util|useful|pressure|practical)_(?!floor_ns)[a-z0-9_]+ = [-0-9.]+[kMGT]?(?![%0-9.kMGT])");
     const std::regex bad_plural("[^0-9.]1 (launches|kernels|lines)\\b");
     for (const char* input : report_inputs) {
         CAPTURE(input);
@@ -310,13 +324,15 @@ TEST_CASE("every report writes numbers one way: no exponents, shares as percenta
 }
 
 TEST_CASE("tables name kernels by a short name without namespaces or parameters, unique within the report") {
-    CHECK(kernel_label("void (anonymous namespace)::copy_vec4(const float4 *, float4 *, unsigned long)") == "copy_vec4");
+    CHECK(kernel_label("void (anonymous namespace)::copy_vec4(const float4 *, float4 *, unsigned long)") ==
+          "copy_vec4");
     CHECK(kernel_label("void unnamed>::fma_chain<float>(float *, int)") == "fma_chain<float>");
-    CHECK(kernel_label("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                       "at::detail::Array<char *, 1>>(int, at::native::FillFunctor<float>, at::detail::Array<char *, 1>)") ==
+    CHECK(kernel_label(
+              "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+              "at::detail::Array<char *, 1>>(int, at::native::FillFunctor<float>, at::detail::Array<char *, 1>)") ==
           "vectorized_elementwise_kernel<...>");
-    const std::string long_template =
-        "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_" + std::string(200, 'x') + "<" + std::string(40, 'y') + ">>(Params)";
+    const std::string long_template = "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_" + std::string(200, 'x') +
+                                      "<" + std::string(40, 'y') + ">>(Params)";
     CHECK(kernel_label(long_template).size() <= 40);
     CHECK(kernel_label("gemm") == "gemm");
     // Names that shorten alike are numbered in kernel order.
@@ -342,7 +358,8 @@ TEST_CASE("tables name kernels by a short name without namespaces or parameters,
 namespace {
 
 // Calls `f` on every value of the document with its path.
-void walk(const nlohmann::json& j, const std::string& at, const std::function<void(const nlohmann::json&, const std::string&)>& f) {
+void walk(const nlohmann::json& j, const std::string& at,
+          const std::function<void(const nlohmann::json&, const std::string&)>& f) {
     f(j, at);
     if (j.is_object())
         for (const auto& [k, v] : j.items()) walk(v, at + "/" + k, f);
@@ -352,7 +369,8 @@ void walk(const nlohmann::json& j, const std::string& at, const std::function<vo
 
 }  // namespace
 
-TEST_CASE("the JSON report writes integers as integers, null for the unknown, and no more than six significant digits") {
+TEST_CASE(
+    "the JSON report writes integers as integers, null for the unknown, and no more than six significant digits") {
     for (const char* input : report_inputs) {
         CAPTURE(input);
         const auto j = nlohmann::json::parse(render_json(analyze_named(input)));

@@ -83,7 +83,8 @@ TEST_CASE("a wrong spec is reported, and a point above its roof is flagged") {
                                        {"dram__cycles_elapsed.avg.per_second", 2.618e9}};
     auto k = build_roofline(metric_view{m, 1}, spec);
     bool disagreement = false;
-    for (const auto& w : k.warnings) disagreement |= w.find("dram bandwidth") != std::string::npos && w.find("+68%") != std::string::npos;
+    for (const auto& w : k.warnings)
+        disagreement |= w.find("dram bandwidth") != std::string::npos && w.find("+68%") != std::string::npos;
     CHECK(disagreement);
     // Without the capture's peak the spec is used, and 3 MB in 1 us at 2 TB/s is 150%: flagged.
     m.erase("dram__bytes.sum.peak_sustained");
@@ -96,17 +97,19 @@ TEST_CASE("a wrong spec is reported, and a point above its roof is flagged") {
 
 TEST_CASE("a kernel mixing tensor and CUDA-core work is bound by the unit with the most time") {
     auto specs = load_gpu_specs();
-    const gpu_spec& spec = *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& s) { return s.id == "h100-sxm"; });
+    const gpu_spec& spec =
+        *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& s) { return s.id == "h100-sxm"; });
     // 1 ms at 1.5 GHz: tensor bf16 at 40% of 540,672 ops/cycle, FP32 at 60% of 33,792 FLOP/cycle.
     const double clk = 1.5e9, t = 1e-3;
-    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
-                                       {"sm__cycles_elapsed.avg.per_second", clk},
-                                       {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 0.4 * 540672 * clk * t},
-                                       {"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 540672},
-                                       {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 0.6 * 16896},
-                                       {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 0},
-                                       {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 0},
-                                       {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896}};
+    std::map<std::string, double> m = {
+        {"gpu__time_duration.sum", 1e6},
+        {"sm__cycles_elapsed.avg.per_second", clk},
+        {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 0.4 * 540672 * clk * t},
+        {"sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained", 540672},
+        {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 0.6 * 16896},
+        {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 0},
+        {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 0},
+        {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896}};
     auto k = build_roofline(metric_view{m, 1}, spec);
     REQUIRE(k.find(roofline::resource::fp32) != nullptr);
     CHECK(k.find(roofline::resource::tensor_bf16)->utilisation == doctest::Approx(0.4));
@@ -152,12 +155,13 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     // the 2407 MHz boost, the FP32-accumulate one at half that (RTX Blackwell whitepaper).
     const double clk = 2e9, t = 1e-3, p16 = 419e12 / 2407e6, p32 = p16 / 2;
     const double ops16 = 0.25 * p16 * clk * t, ops32 = 0.5 * p32 * clk * t;  // a quarter and a half of each path's time
-    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
-                                       {"sm__cycles_elapsed.avg.per_second", clk},
-                                       {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", ops16},
-                                       {"sm__ops_path_tensor_src_fp16_dst_fp32.sum", ops32},
-                                       {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained", p16},
-                                       {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", p32}};
+    std::map<std::string, double> m = {
+        {"gpu__time_duration.sum", 1e6},
+        {"sm__cycles_elapsed.avg.per_second", clk},
+        {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", ops16},
+        {"sm__ops_path_tensor_src_fp16_dst_fp32.sum", ops32},
+        {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained", p16},
+        {"sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", p32}};
     auto k = built(m, shipped("rtx-5090"));
     const resource_use* t16 = k.find(roofline::resource::tensor_fp16);
     REQUIRE(t16);
@@ -167,7 +171,8 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     CHECK(t16->peak == doctest::Approx((ops16 + ops32) / (ops16 / p16 + ops32 / p32) * clk));
     CHECK(t16->peak_source.find("with FP16 accumulate at") != std::string::npos);
     CHECK(t16->peak_source.find("with FP32 accumulate at") != std::string::npos);
-    CHECK(t16->peak_source.find("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained") != std::string::npos);
+    CHECK(t16->peak_source.find("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained") !=
+          std::string::npos);
     // The spec's two rates, combined the same way, agree with the capture's: no disagreement reported.
     for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
 
@@ -188,14 +193,19 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     k = built(m, shipped("rtx-5090"));
     CHECK(k.find(roofline::resource::tensor_fp16) == nullptr);
     REQUIRE(k.find_unmeasured(roofline::resource::tensor_fp16) != nullptr);
-    CHECK(k.find_unmeasured(roofline::resource::tensor_fp16)->missing == std::vector<pooled_string>{"sm__ops_path_tensor_src_fp16.sum"});
+    CHECK(k.find_unmeasured(roofline::resource::tensor_fp16)->missing ==
+          std::vector<pooled_string>{"sm__ops_path_tensor_src_fp16.sum"});
 }
 
-TEST_CASE("Ada counts FP8 tensor ops in one total: the rate lies between its two accumulate rates, and the share is bounded") {
+TEST_CASE(
+    "Ada counts FP8 tensor ops in one total: the rate lies between its two accumulate rates, and the share is "
+    "bounded") {
     // An RTX 4090-like capture at 2 GHz for 1 ms: FP8 ops of a quarter of the FP16-accumulate path's time.
     const double clk = 2e9, t = 1e-3, scale = clk / 2520e6;
     const double r16 = 660.6e12 * scale, r32 = 330.3e12 * scale, ops = 0.25 * r16 * t;
-    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6}, {"sm__cycles_elapsed.avg.per_second", clk}, {"sm__ops_path_tensor_src_fp8.sum", ops}};
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
+                                       {"sm__cycles_elapsed.avg.per_second", clk},
+                                       {"sm__ops_path_tensor_src_fp8.sum", ops}};
     const auto& rtx4090 = shipped("rtx-4090");
     REQUIRE(rtx4090.boost_clock_mhz.value == 2520);
     auto k = built(m, rtx4090);
@@ -207,12 +217,13 @@ TEST_CASE("Ada counts FP8 tensor ops in one total: the rate lies between its two
     CHECK(t8->useful_lo == doctest::Approx(ops / (r16 * t)));
     CHECK(t8->missing.front() == pooled_string("sm__ops_path_tensor_src_fp8_dst_fp16.sum"));
     // No counter of AD10x splits FP8 ops by accumulate type: nothing can narrow it there.
-    CHECK(find_metric("sm__ops_path_tensor_src_fp8_dst_fp16.sum")->form_on(find_chip("ad10x")).what == chip_form::kind::none);
+    CHECK(find_metric("sm__ops_path_tensor_src_fp8_dst_fp16.sum")->form_on(find_chip("ad10x")).what ==
+          chip_form::kind::none);
 }
 
-
-
-TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fastest path is the roof, and split counts add up") {
+TEST_CASE(
+    "where both accumulate types run at one rate (A100, L4, H100) the fastest path is the roof, and split counts add "
+    "up") {
     // An A100-like capture: no per-instruction paths, the FP16-source ops counted per accumulate type.
     const double clk = 1.4e9, t = 1e-3, p = 312e12 / 1410e6;  // the dense FP16 rate, ops per cycle
     std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
@@ -230,7 +241,8 @@ TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fast
     for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
     // The kernel table keeps these counters (the catalogue lists them), or the model would never see them.
     for (const char* id : {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
-                           "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained", "sm__ops_path_tensor_src_fp8_dst_fp32.sum",
+                           "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained",
+                           "sm__ops_path_tensor_src_fp8_dst_fp32.sum",
                            "sm__ops_path_tensor_src_fp4_fp6_fp8_dst_fp32.sum", "dram__bytes_op_read.sum"}) {
         CAPTURE(id);
         CHECK(engine_reads(id));
@@ -240,13 +252,14 @@ TEST_CASE("where both accumulate types run at one rate (A100, L4, H100) the fast
 TEST_CASE("half-precision CUDA-core work on an A100 says what its roof would be for BF16") {
     // HFMA thread instructions at half the peak rate for 1 ms; the FMA pipe ran half-precision work.
     const double clk = 1.41e9;
-    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6},
-                                       {"sm__cycles_elapsed.avg.per_second", clk},
-                                       {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 0.5 * 128 * 108},
-                                       {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", 0},
-                                       {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 0},
-                                       // GA100 runs half precision on its FP16 pipe (GA10x and later: the FMA pipe's fp16 type).
-                                       {"sm__inst_executed_pipe_fp16.avg.pct_of_peak_sustained_elapsed", 50}};
+    std::map<std::string, double> m = {
+        {"gpu__time_duration.sum", 1e6},
+        {"sm__cycles_elapsed.avg.per_second", clk},
+        {"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum.per_cycle_elapsed", 0.5 * 128 * 108},
+        {"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum.per_cycle_elapsed", 0},
+        {"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum.per_cycle_elapsed", 0},
+        // GA100 runs half precision on its FP16 pipe (GA10x and later: the FMA pipe's fp16 type).
+        {"sm__inst_executed_pipe_fp16.avg.pct_of_peak_sustained_elapsed", 50}};
     auto k = built(m, shipped("a100-sxm4-80gb"));
     const resource_use* fp16 = k.find(roofline::resource::fp16);
     REQUIRE(fp16);
@@ -254,7 +267,8 @@ TEST_CASE("half-precision CUDA-core work on an A100 says what its roof would be 
     CHECK(fp16->peak == doctest::Approx(78e12 * clk / 1410e6));  // FP16's rate: the counters cannot tell BF16 apart
     bool said = false;
     for (const auto& n : k.notes)
-        said |= n.find("BF16 on the CUDA cores at 39") != std::string::npos && n.find("2x those shown") != std::string::npos;
+        said |= n.find("BF16 on the CUDA cores at 39") != std::string::npos &&
+                n.find("2x those shown") != std::string::npos;
     CHECK(said);
     // Hopper runs both at one rate: no such note. Without its FMA pipe's fp16 count, the HFMA counts may be
     // HFMA2.MMA moves: the share is bounded, and says what would decide it.

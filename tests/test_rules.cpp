@@ -20,7 +20,9 @@ using namespace roofline::test;
 namespace {
 
 // The pipeline's own step: fusion findings on the first kernel of each run, ranked (analysis.hpp).
-void add_fusion(std::vector<analysed_kernel>& kernels, const gpu_spec& spec) { attach_workload_findings(kernels, spec); }
+void add_fusion(std::vector<analysed_kernel>& kernels, const gpu_spec& spec) {
+    attach_workload_findings(kernels, spec);
+}
 
 }  // namespace
 
@@ -48,13 +50,16 @@ std::vector<std::string> finding_ids(const diagnosis& d) {
     return ids;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 // The near-roof node fired; on a synthetic kernel that lacks the counters of other nodes it is not
 // reported (diagnose(): "look elsewhere" is not decided), and a note says so.
 bool near_roof_fired(const diagnosis& d) {
-    return std::any_of(d.path.begin(), d.path.end(),
-                       [](const visited_node& v) { return v.tree == "near-roof" && v.node == "near-roof" && v.result == visited_node::outcome::fired; });
+    return std::any_of(d.path.begin(), d.path.end(), [](const visited_node& v) {
+        return v.tree == "near-roof" && v.node == "near-roof" && v.result == visited_node::outcome::fired;
+    });
 }
 
 const gpu_spec& h100() {
@@ -62,12 +67,14 @@ const gpu_spec& h100() {
     return *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& g) { return g.id == "h100-sxm"; });
 }
 
-diagnosis diagnose(const std::vector<rule_tree>& trees, const analysed_kernel& k) { return rules::diagnose(trees, k, h100()); }
+diagnosis diagnose(const std::vector<rule_tree>& trees, const analysed_kernel& k) {
+    return rules::diagnose(trees, k, h100());
+}
 
 // A kernel with just the metrics a test names, classified as `bound`.
 // `roof_share`: its largest floor at the practical shares over its duration, in percent.
-analysed_kernel synthetic(const std::string& bound, std::map<std::string, double> metrics, double roof_share = 50, std::size_t launches = 1,
-                          const std::string& limiter = "") {
+analysed_kernel synthetic(const std::string& bound, std::map<std::string, double> metrics, double roof_share = 50,
+                          std::size_t launches = 1, const std::string& limiter = "") {
     analysed_kernel k;
     k.group.launches = launches;
     k.group.numbers = std::move(metrics);
@@ -85,7 +92,8 @@ analysed_kernel synthetic(const std::string& bound, std::map<std::string, double
         k.group.numbers[std::string("lts__t_requests_srcunit_tex_op_") + op + ".sum"] += 0.0;
         k.group.numbers[std::string("lts__t_sectors_srcunit_tex_op_") + op + "_lookup_miss.sum"] += 0.0;
     }
-    if (!k.group.numbers.find("lts__cycles_elapsed.avg.per_second")) k.group.numbers["lts__cycles_elapsed.avg.per_second"] = 1.6e9;
+    if (!k.group.numbers.find("lts__cycles_elapsed.avg.per_second"))
+        k.group.numbers["lts__cycles_elapsed.avg.per_second"] = 1.6e9;
     return k;
 }
 }  // namespace
@@ -98,13 +106,15 @@ TEST_CASE("expressions: precedence, comparisons, logic, and missing values") {
     CHECK(*eval("1 < 2 and not (3 <= 2) or false") == 1);
     CHECK(*eval("pct_of_roof >= 85", {{"pct_of_roof", 85}}) == 1);
     CHECK(*eval("pct_of_roof >= 85", {{"pct_of_roof", 84.9}}) == 0);
-    CHECK(*eval("dram__bytes_read.sum / gpu__time_duration.sum", {{"dram__bytes_read.sum", 10}, {"gpu__time_duration.sum", 4}}) == 2.5);
+    CHECK(*eval("dram__bytes_read.sum / gpu__time_duration.sum",
+                {{"dram__bytes_read.sum", 10}, {"gpu__time_duration.sum", 4}}) == 2.5);
     CHECK_FALSE(eval("1 / 0").has_value());
     CHECK(*eval("false and lts__t_sector_hit_rate.pct > 1") == 0);  // a known false decides "and"
     CHECK(*eval("lts__t_sector_hit_rate.pct > 1 or true") == 1);    // a known true decides "or"
     CHECK_FALSE(eval("true and lts__t_sector_hit_rate.pct > 1").has_value());
     // Metric ids are checked against the catalogue: a misspelt counter is an error, not a hint.
-    CHECK_THROWS_AS(expression::parse("l1tex__t_request_pipe_lsu_mem_global_op_ld.sum > 1", fact_type), expression_error);
+    CHECK_THROWS_AS(expression::parse("l1tex__t_request_pipe_lsu_mem_global_op_ld.sum > 1", fact_type),
+                    expression_error);
     CHECK(*eval("0 / 0") == 0);  // two idle counters
     auto e = expression::parse("util_dram > 0.6 and lts__t_sector_hit_rate.pct < 50", fact_type);
     std::vector<std::string> missing;
@@ -149,7 +159,8 @@ TEST_CASE("the shipped trees load, and --rules overrides one by id") {
     auto dir = temp_path("rules-override");
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "mine.json")
-        << R"({"id": "near-roof", "title": "Mine", "roots": [{"id": "n", "title": "N", "explain": "x", "when": "true", "finding": "always"}]})";
+        << R"({"id": "near-roof", "title": "Mine", "roots": [)"
+        << R"({"id": "n", "title": "N", "explain": "x", "when": "true", "finding": "always"}]})";
     auto over = load_rule_trees(dir.string());
     CHECK(over.size() == 5);
     auto it = std::find_if(over.begin(), over.end(), [](const rule_tree& t) { return t.id == "near-roof"; });
@@ -180,8 +191,9 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     CHECK(has(finding_ids(diagnose(trees, synthetic("memory", banks(31)))), "shared-bank-conflicts"));
 
     auto barrier = [](double stalled) {
-        return std::map<std::string, double>{{"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", stalled},
-                                             {"smsp__average_warp_latency_per_inst_issued.ratio", 10}};
+        return std::map<std::string, double>{
+            {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", stalled},
+            {"smsp__average_warp_latency_per_inst_issued.ratio", 10}};
     };
     CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("latency", barrier(1.0)))), "barrier-stalls"));
     CHECK(has(finding_ids(diagnose(trees, synthetic("latency", barrier(1.01)))), "barrier-stalls"));
@@ -189,7 +201,8 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     // Not asked of a kernel one pipe saturates (its warps wait for that pipe), nor of a kernel its
     // tensor cores bind, nor of a warp-specialised one (wgmma or TMA: mbarrier waits by design).
     for (const char* limiter : {"tensor_fp16", "tensor_bf16", "tensor_fp8", "pipe_alu", "fp32"})
-        CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("compute", barrier(5.0), 50, 1, limiter))), "barrier-stalls"));
+        CHECK_FALSE(
+            has(finding_ids(diagnose(trees, synthetic("compute", barrier(5.0), 50, 1, limiter))), "barrier-stalls"));
     auto specialised = barrier(5.0);
     specialised["smsp__inst_executed_op_tma_ld.sum"] = 1;
     CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("latency", specialised))), "barrier-stalls"));
@@ -198,12 +211,14 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     const auto at_80 = diagnose(trees, synthetic("compute", {}, 80));
     CHECK(near_roof_fired(at_80));
     CHECK_FALSE(has(finding_ids(at_80), "near-roof"));  // other nodes lack counters here: not reported
-    CHECK(std::any_of(at_80.notes.begin(), at_80.notes.end(), [](const std::string& n) { return n.rfind("near-roof is not reported", 0) == 0; }));
+    CHECK(std::any_of(at_80.notes.begin(), at_80.notes.end(),
+                      [](const std::string& n) { return n.rfind("near-roof is not reported", 0) == 0; }));
     CHECK_FALSE(near_roof_fired(diagnose(trees, synthetic("compute", {}, 79.9))));
 
     auto launch = diagnose(trees, synthetic("launch", {}, 10, 8));
     REQUIRE(has(finding_ids(launch), "launch-bound"));
-    auto f = std::find_if(launch.findings.begin(), launch.findings.end(), [](const finding& x) { return x.id == "launch-bound"; });
+    auto f = std::find_if(launch.findings.begin(), launch.findings.end(),
+                          [](const finding& x) { return x.id == "launch-bound"; });
     CHECK(f->fixes.size() == 3);
     // One short launch is launch-bound too: its own start and drain are as long as its work. Folding
     // it into a neighbour saves at most the GPU's shortest launch, so it is one of 3 us here.
@@ -229,7 +244,8 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
     CHECK_FALSE(has(finding_ids(waves(4.1)), "tail-effect"));  // from 4 waves on, the tail is left to the scheduler
     CHECK(has(finding_ids(waves(2.5)), "tail-effect"));
     auto tail = waves(1.25);
-    auto f = std::find_if(tail.findings.begin(), tail.findings.end(), [](const finding& x) { return x.id == "tail-effect"; });
+    auto f = std::find_if(tail.findings.begin(), tail.findings.end(),
+                          [](const finding& x) { return x.id == "tail-effect"; });
     REQUIRE(f != tail.findings.end());
     CHECK(*f->est_speedup == doctest::Approx(2.0 / 1.25));  // 2 waves of time for 1.25 waves of work
 
@@ -256,7 +272,8 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
     CHECK_FALSE(has(finding_ids(dram(0.3, "memory", "l1")), "dram-bandwidth-low"));       // L1 limits it
     CHECK_FALSE(has(finding_ids(dram(0.3, "small_grid", "")), "dram-bandwidth-low"));     // the grid explains it
     auto low = dram(0.5 * practical);
-    auto g = std::find_if(low.findings.begin(), low.findings.end(), [](const finding& x) { return x.id == "dram-bandwidth-low"; });
+    auto g = std::find_if(low.findings.begin(), low.findings.end(),
+                          [](const finding& x) { return x.id == "dram-bandwidth-low"; });
     REQUIRE(g != low.findings.end());
     CHECK(*g->est_speedup == doctest::Approx(2.0));  // to the practical share of the DRAM roof
 }
@@ -293,7 +310,8 @@ TEST_CASE("the estimator: a restructuring fix falls to the floors it leaves, and
     // Coalescing restructures the kernel: whichever unit limits now, it falls to the floors of what it
     // leaves, here DRAM's at its practical share.
     auto d = diagnose(trees, kernel(0.4));
-    auto f = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& x) { return x.id == "uncoalesced-global"; });
+    auto f = std::find_if(d.findings.begin(), d.findings.end(),
+                          [](const finding& x) { return x.id == "uncoalesced-global"; });
     REQUIRE(f != d.findings.end());
     REQUIRE(f->est_time_after_ns.has_value());
     CHECK(*f->est_time_after_ns == doctest::Approx(0.8 * 1e6 / practical));
@@ -301,7 +319,8 @@ TEST_CASE("the estimator: a restructuring fix falls to the floors it leaves, and
     auto l1_bound = kernel(0.95);
     l1_bound.verdict.limiter = roofline::resource::l1;
     auto e = diagnose(trees, l1_bound);
-    auto g = std::find_if(e.findings.begin(), e.findings.end(), [](const finding& x) { return x.id == "uncoalesced-global"; });
+    auto g = std::find_if(e.findings.begin(), e.findings.end(),
+                          [](const finding& x) { return x.id == "uncoalesced-global"; });
     REQUIRE(g != e.findings.end());
     CHECK(*g->est_time_after_ns == doctest::Approx(0.8 * 1e6 / practical));
     // Every estimate stays above the floors it leaves: DRAM's work at its practical share.
@@ -363,23 +382,28 @@ TEST_CASE("a rule that lacks counters says which, and the ncu flags that collect
             cannot = true;
             // The value it could not decide is shown as such.
             bool open = false;
-            for (const auto& x : v.values) open = open || (x.expression == pooled_string("global_excess_share") && !x.value());
+            for (const auto& x : v.values)
+                open = open || (x.expression == pooled_string("global_excess_share") && !x.value());
             CHECK(open);
         }
     CHECK(cannot);
     // On GB20x the DRAM bytes are dram__bytes_op_read, FP16 tensor ops come split by accumulate type,
     // the excess sectors need the section that defines them, and the immediate-constant stall has no counter.
-    const std::vector<std::string> missing = {"dram__bytes_read.sum", "derived__memory_l2_theoretical_sectors_global_excessive",
-                                              "sm__ops_path_tensor_src_fp16.sum",
-                                              "smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio"};
+    const std::vector<std::string> missing = {
+        "dram__bytes_read.sum", "derived__memory_l2_theoretical_sectors_global_excessive",
+        "sm__ops_path_tensor_src_fp16.sum", "smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio"};
     const auto gb20x = ncu_flags_for(missing, find_chip("gb20x"));
     CHECK(gb20x.text() ==
-          "--metrics dram__bytes_op_read.sum,sm__ops_path_tensor_src_fp16_dst_fp16.sum,sm__ops_path_tensor_src_fp16_dst_fp32.sum "
+          "--metrics "
+          "dram__bytes_op_read.sum,sm__ops_path_tensor_src_fp16_dst_fp16.sum,sm__ops_path_tensor_src_fp16_dst_fp32.sum "
           "--section SourceCounters");
-    CHECK(gb20x.uncollectable == std::vector<std::string>{"smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio"});
+    CHECK(gb20x.uncollectable ==
+          std::vector<std::string>{"smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio"});
     const auto gh100 = ncu_flags_for(missing, find_chip("gh100"));
     CHECK(gh100.text() ==
-          "--metrics dram__bytes_read.sum,sm__ops_path_tensor_src_fp16.sum,smsp__average_warps_issue_stalled_imc_miss_per_issue_active.ratio "
+          "--metrics "
+          "dram__bytes_read.sum,sm__ops_path_tensor_src_fp16.sum,smsp__average_warps_issue_stalled_imc_miss_per_issue_"
+          "active.ratio "
           "--section SourceCounters");
     CHECK(gh100.uncollectable.empty());
 }
@@ -397,19 +421,20 @@ struct pair_case {
     const char* or_first = nullptr;
 };
 const std::vector<pair_case>& pair_cases() {
-    static const std::vector<pair_case> cases = {{"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
-                                                 {"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
-                                                 {"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
-                                                 {"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
-                                                 {"wmma_global(", "wgmma_tma(", "tensor-underused"},
-                                                 {"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
-                                                 {"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited", "uncoalesced-global"},
-                                                 {"copy_few_blocks(", "copy_vec4(", "small-grid"},
-                                                 {"tiny_add(", "tiny_add_fused(", "launch-bound"},
-                                                 {"branch_divergent(", "branch_free(", "thread-divergence"},
-                                                 {"bins_local_array(", "bins_shared(", "register-spills"},
-                                                 {"ew_scale(", "ew_fused(", "fusion-candidate", "near-roof"},
-                                                 {"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"}};
+    static const std::vector<pair_case> cases = {
+        {"transpose_naive(", "transpose_smem(", "uncoalesced-global"},
+        {"aos_strided(", "soa_contiguous(", "uncoalesced-global"},
+        {"transpose_unpadded(", "transpose_smem(", "shared-bank-conflicts"},
+        {"reduce_naive(", "reduce_shuffle(", "barrier-stalls"},
+        {"wmma_global(", "wgmma_tma(", "tensor-underused"},
+        {"sgemm_smem_tiled(", "sgemm_register_blocked(", "mio-throttle"},
+        {"gather_smem_limited(", "gather_full_occupancy(", "occupancy-limited", "uncoalesced-global"},
+        {"copy_few_blocks(", "copy_vec4(", "small-grid"},
+        {"tiny_add(", "tiny_add_fused(", "launch-bound"},
+        {"branch_divergent(", "branch_free(", "thread-divergence"},
+        {"bins_local_array(", "bins_shared(", "register-spills"},
+        {"ew_scale(", "ew_fused(", "fusion-candidate", "near-roof"},
+        {"poly_chain<double>(", "poly_chain<float>(", "fp64-slow-pipe"}};
     return cases;
 }
 }  // namespace
@@ -424,7 +449,8 @@ TEST_CASE("on the real H100 and H200 pairs: each naive kernel shows its bottlene
             REQUIRE(has(ids(p.naive), p.finding));
             const auto& naive_findings = kernel_named(a, p.naive).diagnosis.findings;
             if (p.or_first && naive_findings.front().id == p.or_first) {
-                const auto own = std::find_if(naive_findings.begin(), naive_findings.end(), [&](const auto& f) { return f.id == p.finding; });
+                const auto own = std::find_if(naive_findings.begin(), naive_findings.end(),
+                                              [&](const auto& f) { return f.id == p.finding; });
                 REQUIRE(own != naive_findings.end());
                 if (own->below_kernel_findings) continue;
                 REQUIRE(own->est_speedup);
@@ -507,7 +533,8 @@ TEST_CASE("gain estimates land within 25% of the measured speedup of each pair (
         const auto& copy = kernel_named(a, "copy_vec4(");
         for (const auto& f : copy.diagnosis.findings)
             if (f.id == "near-roof")
-                CHECK(*f.est_time_after_ns >= std::min(copy.roof.practical_floor_ns, copy.roof.duration_ns) * (1 - 1e-9));
+                CHECK(*f.est_time_after_ns >=
+                      std::min(copy.roof.practical_floor_ns, copy.roof.duration_ns) * (1 - 1e-9));
     }
 }
 
@@ -522,28 +549,32 @@ TEST_CASE("rule files that would run the loader or the walk off the stack are re
         return "{\"id\": \"t\", \"title\": \"T\", \"roots\": [" + nodes + "]}";
     };
     CHECK_NOTHROW(parse_rule_tree(tree("launches > 1", 33), "ok.json"));
-    CHECK_THROWS_WITH_AS(parse_rule_tree(tree("true", 20000), "deep.json"), doctest::Contains("nodes nested more than 32 deep"),
-                         input_error);
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree("true", 20000), "deep.json"),
+                         doctest::Contains("nodes nested more than 32 deep"), input_error);
     std::string parens = std::string(5000, '(') + "launches" + std::string(5000, ')') + " > 1";
-    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(parens, 1), "parens.json"), doctest::Contains("longer than 2000 characters"), input_error);
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(parens, 1), "parens.json"),
+                         doctest::Contains("longer than 2000 characters"), input_error);
     std::string nested = std::string(40, '(') + "launches" + std::string(40, ')') + " > 1";
-    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(nested, 1), "nested.json"), doctest::Contains("nested too deeply"), input_error);
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(nested, 1), "nested.json"), doctest::Contains("nested too deeply"),
+                         input_error);
     std::string sum = "launches";
     for (int i = 0; i < 70000; ++i) sum += " + launches";
-    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(sum + " > 1", 1), "sum.json"), doctest::Contains("longer than 2000 characters"), input_error);
-    CHECK_THROWS_WITH_AS(expression::parse(std::string(200, '-') + "1", fact_type), doctest::Contains("nested too deeply"),
-                         expression_error);
-    CHECK(expression::parse(std::string(20, '(') + "1" + std::string(20, ')'), fact_type).evaluate([](const std::string&) {
-        return 0.0;
-    }) == 1.0);
+    CHECK_THROWS_WITH_AS(parse_rule_tree(tree(sum + " > 1", 1), "sum.json"),
+                         doctest::Contains("longer than 2000 characters"), input_error);
+    CHECK_THROWS_WITH_AS(expression::parse(std::string(200, '-') + "1", fact_type),
+                         doctest::Contains("nested too deeply"), expression_error);
+    CHECK(expression::parse(std::string(20, '(') + "1" + std::string(20, ')'), fact_type)
+              .evaluate([](const std::string&) { return 0.0; }) == 1.0);
 }
 
 TEST_CASE("an over-long rule expression is quoted in part in its error, not whole") {
     std::string expr;
     for (int i = 0; i < 40000; ++i) expr += "1 + ";
     expr += "1";  // 160,001 characters: over the parser's 2,000
-    const std::string file = "{\"id\": \"t\", \"title\": \"T\", \"roots\": [{\"id\": \"a\", \"title\": \"A\", \"explain\": \"x\", \"when\": \"" + expr +
-                             " > 0\", \"finding\": \"f\"}]}";
+    const std::string file =
+        "{\"id\": \"t\", \"title\": \"T\", \"roots\": [{\"id\": \"a\", \"title\": \"A\", \"explain\": \"x\", \"when\": "
+        "\"" +
+        expr + " > 0\", \"finding\": \"f\"}]}";
     try {
         parse_rule_tree(file, "long.json");
         FAIL("accepted");

@@ -100,7 +100,9 @@ inline analyze_options keeping_metrics() {
     return o;
 }
 
-inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) { return analyze_file(source_path(rel), o); }
+inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) {
+    return analyze_file(source_path(rel), o);
+}
 
 inline const analysed_kernel& kernel_named(const analysis& a, const std::string& part) {
     for (const auto& k : a.kernels)

@@ -136,7 +136,8 @@ TEST_CASE("the commands: --metrics with the plan or the section folder, then the
     const auto& c = t.commands[0];
     CHECK(c.stem == "k1_device_kernel");
     CHECK(c.profile_shell ==
-          "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --metrics \"$METRICS\" "
+          "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --metrics "
+          "\"$METRICS\" "
           "--section SourceCounters -o k1_device_kernel ./app");
     CHECK(c.export_shell == "ncu -i k1_device_kernel.ncu-rep --csv --page raw > k1_device_kernel.csv");
     CHECK(c.profile[10] == rules::metrics_argument(gh100_plan()));
@@ -145,7 +146,8 @@ TEST_CASE("the commands: --metrics with the plan or the section folder, then the
     o.app = "python train.py --steps 3";
     auto u = make_triage(s, o, gh100_plan());
     CHECK(u.commands[0].profile_shell ==
-          "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --section-folder sections "
+          "ncu --kernel-name-base function --kernel-name 'regex:^device_kernel$' --launch-skip 1 -c 1 --section-folder "
+          "sections "
           "--section roofline -o k1_device_kernel python train.py --steps 3");
     auto md = triage_markdown(u);
     CHECK(md.find("roofline metrics --format section -o sections/roofline.section") != std::string::npos);
@@ -156,8 +158,8 @@ TEST_CASE("roofline triage on the command line: markdown, JSON and usage errors"
     auto md = run_cli({"triage", file, "--cover", "80%"});
     CHECK(md.rc == 0);
     CHECK(md.out.find("METRICS=" + rules::metrics_argument(gh100_plan()) + "\n") != std::string::npos);
-    CHECK(md.out.find("ncu -i k4_vectorized_elementwise_kernel.ncu-rep --csv --page raw > k4_vectorized_elementwise_kernel.csv") !=
-          std::string::npos);
+    CHECK(md.out.find("ncu -i k4_vectorized_elementwise_kernel.ncu-rep --csv --page raw > "
+                      "k4_vectorized_elementwise_kernel.csv") != std::string::npos);
     CHECK(md.out.find("k5_") == std::string::npos);  // four kernels reach 80%
     auto j = nlohmann::json::parse(run_cli({"triage", file, "--format", "json", "--top", "2"}).out);
     CHECK(j["selection"]["kernels"] == 2);
@@ -171,16 +173,18 @@ TEST_CASE("roofline triage on the command line: markdown, JSON and usage errors"
     REQUIRE(head != std::string::npos);
     REQUIRE(row != std::string::npos);
     const std::size_t head_at = view.rfind('\n', head) + 1;
-    const std::string head_line = view.substr(head_at, view.find('\n', head) - head_at), row_line = view.substr(row, 60);
+    const std::string head_line = view.substr(head_at, view.find('\n', head) - head_at),
+                      row_line = view.substr(row, 60);
     auto ends = [](const std::string& line, const std::string& word) { return line.find(word) + word.size(); };
     CHECK(ends(head_line, "#") == ends(row_line, "1"));
     CHECK(ends(head_line, "share") == ends(row_line, "41.2%"));
     CHECK(ends(head_line, "total time") == ends(row_line, "412 ms"));
     CHECK(ends(head_line, "instances") == ends(row_line, "96"));
     CHECK(head_line.find("kernel") == row_line.find("cutlass"));
-    CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--top", "3", "--cover", "50"}), doctest::Contains("give one"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--top", "3", "--cover", "50"}), doctest::Contains("give one"),
+                         input_error);
     CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--cover", "0"}), doctest::Contains("--cover takes"), input_error);
     CHECK_THROWS_WITH_AS(run_cli({"triage", file, "--cover", "120%"}), doctest::Contains("--cover takes"), input_error);
-    CHECK(run_cli({"triage", "--help"}).out.find("roofline triage tests/data/nsys/training_step_kern_sum.csv --cover 80%") !=
-          std::string::npos);
+    CHECK(run_cli({"triage", "--help"})
+              .out.find("roofline triage tests/data/nsys/training_step_kern_sum.csv --cover 80%") != std::string::npos);
 }

@@ -52,7 +52,8 @@ TEST_CASE("rates are per second and per-cycle forms keep their cycle") {
 }
 
 TEST_CASE("counts and percentages stay as they are") {
-    for (const char* u : {"%", "cycle", "inst", "sector", "request", "warp", "thread", "block", "SM", "pass", "sample", "branches"})
+    for (const char* u :
+         {"%", "cycle", "inst", "sector", "request", "warp", "thread", "block", "SM", "pass", "sample", "branches"})
         check_unit(u, 1, u);
     check_unit("sectors", 1, "sector");
     check_unit("", 1, "");

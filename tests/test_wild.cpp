@@ -34,7 +34,9 @@ const analysed_kernel& by_id(const std::string& capture, int id) {
     for (const auto& l : it->second)
         if (l.id == std::to_string(id))
             for (const auto& k : wild(capture).kernels)
-                if (k.group.name == l.kernel_name && k.group.block_size == l.block_size && k.group.grid_size == l.grid_size) return k;
+                if (k.group.name == l.kernel_name && k.group.block_size == l.block_size &&
+                    k.group.grid_size == l.grid_size)
+                    return k;
     throw std::runtime_error(capture + ": no kernel for launch ID " + std::to_string(id));
 }
 
@@ -58,20 +60,21 @@ TEST_CASE("wild set: the first finding is a labelled one on at least 90% of the 
         right += in(first);
         right_as_written += in(as_written);
         if (!in(first)) {
-            const std::string miss =
-                e["op"].get<std::string>() + " (" + k.group.name.substr(0, 60) + "): first finding " + got + ", labelled " + first.dump();
+            const std::string miss = e["op"].get<std::string>() + " (" + k.group.name.substr(0, 60) +
+                                     "): first finding " + got + ", labelled " + first.dump();
             MESSAGE(miss);
         }
     }
-    const std::string tally = std::to_string(right) + " of " + std::to_string(total) + " right; against the labels as first written " +
-                              std::to_string(right_as_written);
+    const std::string tally = std::to_string(right) + " of " + std::to_string(total) +
+                              " right; against the labels as first written " + std::to_string(right_as_written);
     MESSAGE(tally);
     CHECK(total >= 60);
     CHECK(double(right) >= 0.9 * double(total));
 }
 
 TEST_CASE(
-    "wild set: every estimate of the progressions lands within [0.67x, 1.5x] of the gain measured by the variant that applies its fix") {
+    "wild set: every estimate of the progressions lands within [0.67x, 1.5x] of the gain measured by the variant that "
+    "applies its fix") {
     auto p = json::parse(read_text(source_path("examples/wild/progressions.json")));
     auto kernel = [&](const std::string& name) -> const analysed_kernel& {
         const auto& where = p["kernels"][name];
@@ -108,8 +111,8 @@ TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
 TEST_CASE("properties of every diagnosis on every capture in the repository") {
     namespace fs = std::filesystem;
     std::size_t kernels = 0, files = 0;
-    for (const char* dir : {"examples/h100", "examples/h200", "examples/h200/forms", "examples/h100/metric_plan", "examples/wild",
-                            "examples/steps"}) {
+    for (const char* dir : {"examples/h100", "examples/h200", "examples/h200/forms", "examples/h100/metric_plan",
+                            "examples/wild", "examples/steps"}) {
         for (const auto& entry : fs::directory_iterator(source_path(dir))) {
             const std::string name = entry.path().filename().string();
             // Not analysed alone: a session page has no metrics, and the counter check is a --metrics
@@ -128,7 +131,8 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                 bool promises_more = false;
                 for (const auto& f : k.diagnosis.findings) {
                     CAPTURE(f.id);
-                    if (f.id != "near-roof" && f.tree != "workload" && f.est_speedup && *f.est_speedup > 1.25) promises_more = true;
+                    if (f.id != "near-roof" && f.tree != "workload" && f.est_speedup && *f.est_speedup > 1.25)
+                        promises_more = true;
                     // No tensor finding without real MMA work.
                     if (f.id == "tensor-underused") CHECK(facts("mma").value().value_or(0.0) == 1.0);
                     if (!f.est_speedup) continue;
@@ -143,7 +147,8 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                         if (!roofline::info(r.id).in_floor) continue;
                         CAPTURE(r.id);
                         if (!f.changed_work.count(r.id)) {
-                            const double floor = std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
+                            const double floor =
+                                std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
                             CHECK(*f.est_time_after_ns >= floor * (1.0 - 1e-9));
                         }
                         // No estimate above the compulsory floor its fix leaves: DRAM's bytes (read + the writes
@@ -151,24 +156,29 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                         // itself moves them (fewer DRAM bytes, FLOPs onto tensor cores).
                         const auto& info = roofline::info(r.id);
                         if (r.id == roofline::resource::dram || info.precision) {
-                            const double left = f.changed_work.count(r.id) ? std::min(f.changed_work.at(r.id), r.useful * k.roof.duration_ns)
-                                                                           : r.useful * k.roof.duration_ns;
-                            CHECK(*f.est_time_after_ns >= std::min(k.roof.duration_ns, left / r.practical) * (1.0 - 1e-9));
+                            const double left = f.changed_work.count(r.id)
+                                                    ? std::min(f.changed_work.at(r.id), r.useful * k.roof.duration_ns)
+                                                    : r.useful * k.roof.duration_ns;
+                            CHECK(*f.est_time_after_ns >=
+                                  std::min(k.roof.duration_ns, left / r.practical) * (1.0 - 1e-9));
                         }
                     }
                     // No finding whose fix gains less than run-to-run noise is an opportunity.
-                    if (f.id != "near-roof" && f.tree != "catch-all") CHECK(*f.est_speedup >= 1.0 + roofline::run_to_run_noise);
+                    if (f.id != "near-roof" && f.tree != "catch-all")
+                        CHECK(*f.est_speedup >= 1.0 + roofline::run_to_run_noise);
                     // issue-bound's instructions are overhead, not the operation: the estimate keeps the XU's
                     // transcendentals and the FLOPs.
                     if (f.id == "issue-bound")
                         if (const auto* xu = k.roof.find(roofline::resource::pipe_xu))
-                            CHECK(*f.est_time_after_ns >= std::min(k.roof.duration_ns, xu->utilisation * k.roof.duration_ns) * (1.0 - 1e-9));
+                            CHECK(*f.est_time_after_ns >=
+                                  std::min(k.roof.duration_ns, xu->utilisation * k.roof.duration_ns) * (1.0 - 1e-9));
                 }
                 // No small grid while every SM has a block; its gain never above the SM ratio.
                 for (const auto& f : k.diagnosis.findings)
                     if (f.id == "small-grid") {
                         CHECK(k.shape.grid_blocks < k.shape.sm_count);
-                        if (f.est_speedup) CHECK(*f.est_speedup <= k.shape.sm_count / k.shape.grid_blocks * (1.0 + 1e-9));
+                        if (f.est_speedup)
+                            CHECK(*f.est_speedup <= k.shape.sm_count / k.shape.grid_blocks * (1.0 + 1e-9));
                     }
                 // issue-bound only where issue slots or a non-FLOP pipe limit, never on tensor work.
                 for (const auto& f : k.diagnosis.findings)
@@ -180,12 +190,14 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                         CHECK((issue || pipe));
                     }
                 // No tensor advice to a kernel whose tensor work is on its precision's roof.
-                const bool tensor_on_roof = facts("mma").value().value_or(0.0) == 1.0 && facts("tensor_share").value().value_or(0.0) >= 0.8;
+                const bool tensor_on_roof =
+                    facts("mma").value().value_or(0.0) == 1.0 && facts("tensor_share").value().value_or(0.0) >= 0.8;
                 if (tensor_on_roof)
                     for (const auto& f : k.diagnosis.findings) {
                         CHECK(f.id != "tensor-underused");
                         CHECK(f.id != "cuda-core-matmul");
-                        for (const auto& fix : f.fixes) CHECK(std::string(fix).find("on tensor cores") == std::string::npos);
+                        for (const auto& fix : f.fixes)
+                            CHECK(std::string(fix).find("on tensor cores") == std::string::npos);
                     }
                 // Savings on one kernel overlap: together they stay within its time.
                 CHECK(combined <= k.roof.duration_ns * (1.0 + 1e-9));

@@ -74,7 +74,8 @@ std::string cannot_create(const std::string& path, int error) {
     if (folder.empty()) folder = ".";
     const std::string why = lower_strerror(error);
     std::error_code ec;
-    if ((error == ENOENT || error == ENOTDIR) && !fs::is_directory(folder, ec)) return "cannot create the output file: no such folder \"" + folder + "\" (" + why + ")";
+    if ((error == ENOENT || error == ENOTDIR) && !fs::is_directory(folder, ec))
+        return "cannot create the output file: no such folder \"" + folder + "\" (" + why + ")";
     if (error == EACCES || error == EPERM || error == EROFS)
         return "cannot create the output file: " + why + " in the folder \"" + folder + "\"";
     return "cannot create the output file: " + why;
@@ -96,7 +97,9 @@ void make_parent_folders(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(folder, ec)) return;
     fs::create_directories(folder, ec);
-    if (ec) throw input_error(error_code::io, path, 0, 0, "cannot create the folder \"" + folder.string() + "\": " + ec.message());
+    if (ec)
+        throw input_error(error_code::io, path, 0, 0,
+                          "cannot create the folder \"" + folder.string() + "\": " + ec.message());
 }
 
 // Writes a temporary file beside `path` with `write`, created exclusively (mkstemp: O_CREAT | O_EXCL,
@@ -124,7 +127,8 @@ fs::path write_temporary(const std::string& path, const file_writer& write) {
         throw;
     }
     out.flush();
-    if (!out || buffer.error() != 0) fail("writing the output failed: " + lower_strerror(buffer.error() ? buffer.error() : EIO));
+    if (!out || buffer.error() != 0)
+        fail("writing the output failed: " + lower_strerror(buffer.error() ? buffer.error() : EIO));
     if (::close(fd) != 0) {
         const int error = errno;
         remove_quietly(tmp);
@@ -137,16 +141,19 @@ fs::path write_temporary(const std::string& path, const file_writer& write) {
 
 void check_output(const std::string& path, const write_policy& policy) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) throw input_error(error_code::io, path, 0, 0, "is a folder, not a file to write the output to");
+    if (fs::is_directory(path, ec))
+        throw input_error(error_code::io, path, 0, 0, "is a folder, not a file to write the output to");
     if (!fs::exists(path, ec)) return;
     for (const auto& input : policy.inputs) {
         std::error_code same;
         if (fs::equivalent(path, input, same))
             throw input_error(error_code::io, path, 0, 0,
-                              "is an input of this command: the output would replace it (-f does not change that); name another file");
+                              "is an input of this command: the output would replace it (-f does not change that); "
+                              "name another file");
     }
     if (!policy.overwrite)
-        throw input_error(error_code::io, path, 0, 0, "exists: roofline does not write over it unless asked; pass -f (--force) to replace it");
+        throw input_error(error_code::io, path, 0, 0,
+                          "exists: roofline does not write over it unless asked; pass -f (--force) to replace it");
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents, const write_policy& policy) {
@@ -155,7 +162,8 @@ void write_file_atomically(const std::string& path, const std::string& contents,
 
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files, const write_policy& policy) {
     std::vector<std::pair<std::string, file_writer>> writers;
-    for (const auto& [path, text] : files) writers.emplace_back(path, [&text = text](std::ostream& out) { out << text; });
+    for (const auto& [path, text] : files)
+        writers.emplace_back(path, [&text = text](std::ostream& out) { out << text; });
     write_files_atomically(writers, policy);
 }
 
@@ -174,7 +182,8 @@ void write_files_atomically(const std::vector<std::pair<std::string, file_writer
         fs::rename(temporaries[i], files[i].first, ec);
         if (ec) {
             for (std::size_t k = i; k < files.size(); ++k) remove_quietly(temporaries[k]);
-            throw input_error(error_code::io, files[i].first, 0, 0, "cannot move the finished output into place: " + ec.message());
+            throw input_error(error_code::io, files[i].first, 0, 0,
+                              "cannot move the finished output into place: " + ec.message());
         }
     }
 }

@@ -15,7 +15,7 @@ namespace roofline {
 
 // What a command may write over.
 struct write_policy {
-    bool overwrite = false;           // -f / --force: an existing file is replaced (otherwise it is kept, and that is an error)
+    bool overwrite = false;  // -f / --force: an existing file is replaced (otherwise it is kept, and that is an error)
     std::vector<std::string> inputs;  // files the command reads: never written over, -f or not
 };
 

@@ -51,7 +51,9 @@ std::string with_prefix(double value, const char* gap) {
 // std::to_chars did; it also spells non-finite values the same way.
 std::string decimals(double v, int places) { return fmt::format("{:.{}f}", v, places); }
 std::string significant(double v, int digits) { return fmt::format("{:.{}g}", v, digits); }
-std::string signed_decimals(double v, int places) { return (std::signbit(v) || std::isnan(v) ? "" : "+") + decimals(v, places); }
+std::string signed_decimals(double v, int places) {
+    return (std::signbit(v) || std::isnan(v) ? "" : "+") + decimals(v, places);
+}
 
 std::string format_duration_ns(double ns) {
     const double r = round3(ns);

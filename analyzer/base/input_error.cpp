@@ -20,9 +20,12 @@ constexpr entry catalogue[] = {
     {error_code::bad_quote, "bad_quote", "a quoted field is not closed, or text follows its closing quote"},
     {error_code::bad_number, "bad_number", "a cell that must hold a number does not"},
     {error_code::bad_unit, "bad_unit", "a unit the engine cannot convert to base units"},
-    {error_code::unknown_gpu, "unknown_gpu", "no GPU spec matches the capture and it cannot stand in for one, --gpu names none or contradicts the capture, or the capture mixes GPUs"},
+    {error_code::unknown_gpu, "unknown_gpu",
+     "no GPU spec matches the capture and it cannot stand in for one, --gpu names none or contradicts the capture, or "
+     "the capture mixes GPUs"},
     {error_code::bad_spec, "bad_spec", "a GPU spec file is malformed or misses a field"},
-    {error_code::bad_rule, "bad_rule", "a rule tree file is malformed, or one of its expressions does not parse or type-check"},
+    {error_code::bad_rule, "bad_rule",
+     "a rule tree file is malformed, or one of its expressions does not parse or type-check"},
     {error_code::no_kernels, "no_kernels", "no kernel launch is left after the filters"},
     {error_code::usage, "usage", "the command line is not valid"},
 };
@@ -46,7 +49,8 @@ std::string locate(const std::string& file, std::size_t line, std::size_t column
 const char* error_code_name(error_code code) { return find(code).name; }
 const char* error_code_summary(error_code code) { return find(code).summary; }
 
-input_error::input_error(error_code code, std::string file, std::size_t line, std::size_t column, const std::string& what)
+input_error::input_error(error_code code, std::string file, std::size_t line, std::size_t column,
+                         const std::string& what)
     : std::runtime_error(locate(file, line, column) + ": " + what),
       code_(code),
       file_(std::move(file)),

@@ -17,11 +17,12 @@ enum class error_code {
     bad_quote,       // an unterminated or misplaced quote
     bad_number,      // a cell that must be a number is not
     bad_unit,        // a unit string the engine cannot convert
-    unknown_gpu,     // no spec matches (nor do the capture's own peaks), --gpu names none or contradicts the capture, GPUs mixed
-    bad_spec,        // a spec file is malformed or misses a field
-    bad_rule,        // a rule tree file is malformed, or an expression in it does not parse or type-check
-    no_kernels,      // filters left nothing to analyse
-    usage,           // command-line misuse
+    unknown_gpu,  // no spec matches (nor do the capture's own peaks), --gpu names none or contradicts the capture, GPUs
+                  // mixed
+    bad_spec,     // a spec file is malformed or misses a field
+    bad_rule,     // a rule tree file is malformed, or an expression in it does not parse or type-check
+    no_kernels,   // filters left nothing to analyse
+    usage,        // command-line misuse
 };
 
 const char* error_code_name(error_code code);

@@ -18,7 +18,8 @@ std::vector<std::pair<std::string, std::string>> read_json_folder(const std::str
 // *.json of `extra_dir` ("" for none), parsed with `parse(text, path)`: a file whose id is already
 // there replaces it, any other is added. What the spec and rule-tree loaders share.
 template <class T, class Parse>
-std::vector<T> with_overrides(const std::vector<T>& shipped, const std::string& extra_dir, const std::string& what, Parse parse) {
+std::vector<T> with_overrides(const std::vector<T>& shipped, const std::string& extra_dir, const std::string& what,
+                              Parse parse) {
     std::vector<T> all = shipped;
     if (extra_dir.empty()) return all;
     for (const auto& [path, text] : read_json_folder(extra_dir, what)) {

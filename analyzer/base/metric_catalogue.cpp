@@ -60,7 +60,8 @@ std::vector<chip> load_chips() {
     std::vector<chip> out;
     for (const auto& c : catalogue_document().at("chips"))
         out.push_back({c.at("id").get<std::string>(), c.at("compute_capability").get<std::vector<std::string>>(),
-                       c.at("ncu_arch").get<std::string>(), c.at("listing").get<std::string>(), c.at("gpus").get<std::string>()});
+                       c.at("ncu_arch").get<std::string>(), c.at("listing").get<std::string>(),
+                       c.at("gpus").get<std::string>()});
     return out;
 }
 
@@ -82,8 +83,9 @@ std::vector<metric_entry> load() {
             }
         if (m.contains("source_metrics")) {
             const auto& s = m.at("source_metrics");
-            e.source = source_definition{s.at("inputs").get<std::vector<std::string>>(), s.at("expression").get<std::string>(),
-                                         s.at("stock_section").get<std::string>()};
+            e.source =
+                source_definition{s.at("inputs").get<std::vector<std::string>>(), s.at("expression").get<std::string>(),
+                                  s.at("stock_section").get<std::string>()};
         }
         out.push_back(std::move(e));
     }
@@ -96,8 +98,13 @@ std::vector<metric_entry> load() {
 std::vector<metric_family> load_families() {
     std::vector<metric_family> out;
     for (const auto& m : catalogue_document().at("families")) {
-        metric_family f{m.at("prefix").get<std::string>(), m.value("suffix", std::string()), m.at("example").get<std::string>(),
-                        m.at("meaning").get<std::string>(), m.at("collected_by").get<std::string>(), m.value("not_planned", std::string()), {}};
+        metric_family f{m.at("prefix").get<std::string>(),
+                        m.value("suffix", std::string()),
+                        m.at("example").get<std::string>(),
+                        m.at("meaning").get<std::string>(),
+                        m.at("collected_by").get<std::string>(),
+                        m.value("not_planned", std::string()),
+                        {}};
         for (const auto& [chip_id, ids] : m.at("members").items()) {
             if (!find_chip(chip_id)) bad_catalogue(f.prefix + ": no chip \"" + chip_id + "\"");
             f.members[chip_id] = ids.get<std::vector<std::string>>();
@@ -166,7 +173,8 @@ const std::vector<metric_entry>& metric_catalogue() {
 
 const metric_entry* find_metric(const std::string& id) {
     const auto& all = metric_catalogue();
-    auto it = std::lower_bound(all.begin(), all.end(), id, [](const metric_entry& e, const std::string& k) { return e.id < k; });
+    auto it = std::lower_bound(all.begin(), all.end(), id,
+                               [](const metric_entry& e, const std::string& k) { return e.id < k; });
     return it != all.end() && it->id == id ? &*it : nullptr;
 }
 

@@ -24,16 +24,17 @@ std::string kernels_on(const analysis& a) {
 
 int analyze_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, --print-summary per-kernel, or "
+        "roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, "
+        "--print-summary per-kernel, or "
         "a live run's stdout); - reads stdin.\n\noptions");
-    const std::string formats =
-        report_format_names() +
-        " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, .html, .svg), else terminal when stdout is a "
-        "terminal, markdown otherwise. A --format that contradicts -o's extension is an error";
+    const std::string formats = report_format_names() +
+                                " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, "
+                                ".html, .svg), else terminal when stdout is a "
+                                "terminal, markdown otherwise. A --format that contradicts -o's extension is an error";
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
         "output,o", po::value<std::string>(), "write the report here (written whole or not at all); stdout otherwise")(
-        "format", po::value<std::string>()->default_value("auto"), formats.c_str())("top", po::value<std::string>(),
-                                                                                    "terminal: show the N longest kernels (default 15)")(
+        "format", po::value<std::string>()->default_value("auto"), formats.c_str())(
+        "top", po::value<std::string>(), "terminal: show the N longest kernels (default 15)")(
         "no-chart", "with -o and markdown, do not write the SVG roofline chart beside the report");
     add_capture_options(opts);
     po::positional_options_description pos;
@@ -57,8 +58,9 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     const std::string path = to_file ? vm["output"].as<std::string>() : std::string();
     // The chart goes beside the report, named after it: report.md -> report.svg.
     const std::string svg = !with_chart ? std::string()
-                            : path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0 ? path.substr(0, path.size() - 3) + ".svg"
-                                                                                                 : path + ".svg";
+                            : path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0
+                                ? path.substr(0, path.size() - 3) + ".svg"
+                                : path + ".svg";
     if (to_file) check_output(path, policy);
     if (with_chart) check_output(svg, policy);
 
@@ -83,14 +85,17 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     if (with_chart) {
         // Everything is rendered before anything is written.
         p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
-        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{
-            {path, [&](std::ostream& out) { format->write(a, p, out); }}, {svg, [&](std::ostream& out) { out << render_chart(a, p); }}},
+        write_files_atomically(
+            std::vector<std::pair<std::string, file_writer>>{
+                {path, [&](std::ostream& out) { format->write(a, p, out); }},
+                {svg, [&](std::ostream& out) { out << render_chart(a, p); }}},
             policy);
         io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(a) << ")\n";
         return 0;
     }
-    write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}},
-                           policy);
+    write_files_atomically(
+        std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}},
+        policy);
     if (format_name != "terminal") io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
     return 0;
 }

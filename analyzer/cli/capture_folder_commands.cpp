@@ -22,7 +22,8 @@ namespace {
 // definitions: the same options and the same first steps.
 po::options_description folder_options(const std::string& usage, const char* output_help) {
     po::options_description opts(usage + "\n\noptions");
-    opts.add_options()("help,h", "show this help")("dir", po::value<std::string>(), "the capture folder, e.g. examples/h100")(
+    opts.add_options()("help,h", "show this help")("dir", po::value<std::string>(),
+                                                   "the capture folder, e.g. examples/h100")(
         "pairs", po::value<std::string>(),
         "the pair definitions (default: kernels/pairs.json as it was when roofline was built, compiled in)")(
         "output,o", po::value<std::string>(), output_help);
@@ -30,8 +31,8 @@ po::options_description folder_options(const std::string& usage, const char* out
 }
 
 // nullopt: --help was asked for and printed.
-std::optional<po::variables_map> parse_folder(const po::options_description& opts, const std::vector<std::string>& args, const io& io,
-                                              const char* command) {
+std::optional<po::variables_map> parse_folder(const po::options_description& opts, const std::vector<std::string>& args,
+                                              const io& io, const char* command) {
     po::positional_options_description pos;
     pos.add("dir", 1);
     auto vm = parse(opts, pos, args);
@@ -39,7 +40,8 @@ std::optional<po::variables_map> parse_folder(const po::options_description& opt
         help(io, opts, command);
         return std::nullopt;
     }
-    if (!vm.count("dir")) usage_error(std::string(command) + " needs a capture folder (see roofline " + command + " --help)");
+    if (!vm.count("dir"))
+        usage_error(std::string(command) + " needs a capture folder (see roofline " + command + " --help)");
     return vm;
 }
 
@@ -58,8 +60,9 @@ std::vector<std::string> folder_inputs(const po::variables_map& vm) {
 }  // namespace
 
 int pairs_command(const std::vector<std::string>& args, const io& io) {
-    auto opts = folder_options("roofline pairs DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
-                               "write the table here (e.g. DIR/PAIRS.md); stdout otherwise");
+    auto opts = folder_options(
+        "roofline pairs DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+        "write the table here (e.g. DIR/PAIRS.md); stdout otherwise");
     opts.add_options()("check", "exit 1 when a verdict differs from pairs.json without a listed reason");
     auto parsed = parse_folder(opts, args, io, "pairs");
     if (!parsed) return 0;
@@ -78,9 +81,10 @@ int pairs_command(const std::vector<std::string>& args, const io& io) {
 
 int lessons_command(const std::vector<std::string>& args, const io& io) {
     auto parsed = parse_folder(
-        folder_options("roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
-                       "the folder to write into (created if missing); DIR/lessons by default. The pages in it are this "
-                       "command's own: they are replaced without -f"),
+        folder_options(
+            "roofline lessons DIR [options]\n\nDIR holds pairs_raw.csv and runner_timing.txt from kernels/profile.sh.",
+            "the folder to write into (created if missing); DIR/lessons by default. The pages in it are this "
+            "command's own: they are replaced without -f"),
         args, io, "lessons");
     if (!parsed) return 0;
     const auto& vm = *parsed;
@@ -100,12 +104,14 @@ int lessons_command(const std::vector<std::string>& args, const io& io) {
 }
 
 int calibrate_command(const std::vector<std::string>& args, const io& io) {
-    auto opts = folder_options("roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh (and kernels_raw.csv, "
-                               "whose streaming kernels join the bandwidth fit, where it is there).",
-                               "write the fit here; stdout otherwise");
-    opts.add_options()("spec-out", po::value<std::string>(),
-                       "also write the GPU's spec file with the fitted practical shares in place, for roofline analyze --hwspecs "
-                       "(name it after the GPU's id, e.g. calibrated/h200.json)");
+    auto opts = folder_options(
+        "roofline calibrate DIR [options]\n\nDIR holds pairs_raw.csv from kernels/profile.sh (and kernels_raw.csv, "
+        "whose streaming kernels join the bandwidth fit, where it is there).",
+        "write the fit here; stdout otherwise");
+    opts.add_options()(
+        "spec-out", po::value<std::string>(),
+        "also write the GPU's spec file with the fitted practical shares in place, for roofline analyze --hwspecs "
+        "(name it after the GPU's id, e.g. calibrated/h200.json)");
     auto parsed = parse_folder(opts, args, io, "calibrate");
     if (!parsed) return 0;
     const auto& vm = *parsed;
@@ -124,7 +130,8 @@ int calibrate_command(const std::vector<std::string>& args, const io& io) {
     }
     std::vector<std::pair<std::string, std::string>> files;
     files.emplace_back(vm.count("output") ? vm["output"].as<std::string>() : "",
-                       render_calibration(r, fit, cross_validate_practical_shares(samples), fit_bandwidths(transfer_samples(captures)), dir));
+                       render_calibration(r, fit, cross_validate_practical_shares(samples),
+                                          fit_bandwidths(transfer_samples(captures)), dir));
     if (vm.count("spec-out")) files.emplace_back(vm["spec-out"].as<std::string>(), calibrated_spec(r, fit, dir));
     if (!vm.count("output")) io.out << files.front().second;
     std::erase_if(files, [](const auto& f) { return f.first.empty(); });

@@ -16,29 +16,40 @@ const char* const version = "roofline " ROOFLINE_VERSION;
 const char* const exit_codes =
     "exit codes:\n"
     "  0  done\n"
-    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json, or diff --fail-if-slower\n"
+    "  1  a regression gate failed: pairs --check found a verdict that differs from kernels/pairs.json, or diff "
+    "--fail-if-slower\n"
     "     found the workload or a kernel slower by more than its threshold (the report is written all the same)\n"
     "  2  bad input or a bad command line: the message names the file, line and column; nothing is written\n"
     "  3  an internal error (a bug: please report it with the input)\n";
 
 void add_capture_options(po::options_description& opts) {
     opts.add_options()("kernel-name,k", po::value<std::string>()->default_value(""),
-                       "analyse kernels whose name (the one --kernel-name-base picks) is exactly this, or matches regex:EXPR (searched "
+                       "analyse kernels whose name (the one --kernel-name-base picks) is exactly this, or matches "
+                       "regex:EXPR (searched "
                        "anywhere in the name), as ncu's --kernel-name")(
         "kernel-name-base", po::value<std::string>()->default_value("function"),
-        "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole signature: "
-        "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with --print-kernel-base "
-        "mangled)")("launch-skip,s", po::value<std::string>(), "skip this many matching launches first (default 0; -s as ncu's)")(
-        "launch-count,c", po::value<std::string>(), "analyse at most this many matching launches (1 or more; -c as ncu's)")(
-        "gpu", po::value<std::string>()->default_value(""), "use this GPU spec (see `roofline gpus`) instead of detecting it")(
+        "what -k matches, as ncu's option: function (the function name: transpose_smem), demangled (the whole "
+        "signature: "
+        "void transpose_smem<1>(const float *, float *, int)) or mangled (_Z..., only in exports made with "
+        "--print-kernel-base "
+        "mangled)")("launch-skip,s", po::value<std::string>(),
+                    "skip this many matching launches first (default 0; -s as ncu's)")(
+        "launch-count,c", po::value<std::string>(),
+        "analyse at most this many matching launches (1 or more; -c as ncu's)")(
+        "gpu", po::value<std::string>()->default_value(""),
+        "use this GPU spec (see `roofline gpus`) instead of detecting it")(
         "gpu-override", "let --gpu name a GPU other than the one the capture says it ran on")(
         "device", po::value<std::string>()->default_value(""),
         "analyse only the launches of this device (ncu's Device column), for a capture of several GPUs")(
-        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
-        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
-        "numbers", po::value<std::string>()->default_value("auto"), "number style of the export: auto, point (1,234.5) or comma (1.234,5)")(
+        "hwspecs", po::value<std::string>()->default_value(""),
+        "a folder of extra or overriding GPU spec files (*.json)")(
+        "rules", po::value<std::string>()->default_value(""),
+        "a folder of extra or overriding rule trees (*.json, see rules/README.md)")(
+        "numbers", po::value<std::string>()->default_value("auto"),
+        "number style of the export: auto, point (1,234.5) or comma (1.234,5)")(
         "threads", po::value<std::string>(),
-        "threads that parse a raw page's rows (default: one per core, at most 4); the report is the same with any number");
+        "threads that parse a raw page's rows (default: one per core, at most 4); the report is the same with any "
+        "number");
 }
 
 analyze_options capture_options(const po::variables_map& vm) {
@@ -66,8 +77,9 @@ analyze_options capture_options(const po::variables_map& vm) {
         if (std::find(ids.begin(), ids.end(), o.gpu) == ids.end()) {
             std::string known;
             for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-            throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
-                              "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
+            throw input_error(
+                error_code::unknown_gpu, "--gpu", 0, 0,
+                "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
         }
     }
     o.rules_dir = vm["rules"].as<std::string>();
@@ -88,7 +100,8 @@ analyze_options capture_options(const po::variables_map& vm) {
 std::string top_usage() {
     std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
     table list({"command", "summary"});
-    for (const auto& c : commands()) list.row({std::string(c.name) + (*c.args ? std::string(" ") + c.args : ""), c.summary});
+    for (const auto& c : commands())
+        list.row({std::string(c.name) + (*c.args ? std::string(" ") + c.args : ""), c.summary});
     text_layout no_header;
     no_header.header = false;
     s += list.text(no_header);
@@ -112,7 +125,11 @@ std::string format_of_extension(const std::string& path) {
     const std::string ext = std::filesystem::path(path).extension().string();
     if (ext == ".html" || ext == ".htm") return "html";
     if (ext == ".section") return "section";
-    return ext == ".md" ? "markdown" : ext == ".json" ? "json" : ext == ".txt" ? "terminal" : ext == ".svg" ? "svg" : "";
+    return ext == ".md"     ? "markdown"
+           : ext == ".json" ? "json"
+           : ext == ".txt"  ? "terminal"
+           : ext == ".svg"  ? "svg"
+                            : "";
 }
 
 std::string output_format(const po::variables_map& vm, const std::vector<std::string>& names, const io& io) {
@@ -134,7 +151,8 @@ std::string output_format(const po::variables_map& vm, const std::vector<std::st
     if (!known(by_extension)) by_extension.clear();  // an extension this command does not write says nothing
     if (format != "auto" && !by_extension.empty() && format != by_extension) {
         static const std::pair<const char*, const char*> extension_of[] = {
-            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"}, {"svg", ".svg"}, {"html", ".html"}, {"section", ".section"}};
+            {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"},
+            {"svg", ".svg"},     {"html", ".html"}, {"section", ".section"}};
         std::string ext;
         for (const auto& [f, e] : extension_of)
             if (format == f) ext = e;
@@ -142,10 +160,10 @@ std::string output_format(const po::variables_map& vm, const std::vector<std::st
                     (ext.empty() ? std::string() : "; drop --format or give the file a " + ext + " extension"));
     }
     if (format == "auto")
-        format = !by_extension.empty()                     ? by_extension
-                 : !fallback.empty()                       ? fallback
-                 : io.where.stdout_terminal && !to_file    ? "terminal"
-                                                           : "markdown";
+        format = !by_extension.empty()                  ? by_extension
+                 : !fallback.empty()                    ? fallback
+                 : io.where.stdout_terminal && !to_file ? "terminal"
+                                                        : "markdown";
     if (!known(format)) format = names.front();  // auto, for a command without a terminal view or markdown
     return format;
 }
@@ -191,7 +209,8 @@ std::size_t whole_number(const po::variables_map& vm, const char* option, std::s
     std::size_t value = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < least)
-        usage_error(std::string("--") + option + " takes a whole number of " + std::to_string(least) + " or more, not \"" + text + "\"");
+        usage_error(std::string("--") + option + " takes a whole number of " + std::to_string(least) +
+                    " or more, not \"" + text + "\"");
     return value;
 }
 

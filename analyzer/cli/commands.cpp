@@ -16,35 +16,40 @@ const std::vector<command>& commands() {
     static const std::vector<command> table = {
         {"analyze", "FILE", "place every kernel of an Nsight Compute CSV export on its GPU's roofline",
          "roofline analyze report.csv -o report.md", analyze_command},
-        {"diff", "BASE NEW", "compare two captures of one program (before, after): time, roofline movement, findings; a CI gate",
+        {"diff", "BASE NEW",
+         "compare two captures of one program (before, after): time, roofline movement, findings; a CI gate",
          "roofline diff before.csv after.csv --fail-if-slower 5 -o diff.md", diff_command},
-        {"triage", "FILE", "rank an Nsight Systems kernel summary by GPU time; the ncu commands that profile the top kernels",
+        {"triage", "FILE",
+         "rank an Nsight Systems kernel summary by GPU time; the ncu commands that profile the top kernels",
          "roofline triage tests/data/nsys/training_step_kern_sum.csv --cover 80%", triage_command},
         {"metrics", "", "the metrics the model and rule trees read: a list for ncu --metrics, or a section file",
          "roofline metrics --format section -o sections/roofline.section", metrics_command},
         {"gpus", "", "list the GPU specs the engine knows", "roofline gpus", gpus_command},
-        {"pairs", "DIR", "the naive -> fixed validation table of kernels/ from a capture folder", "roofline pairs examples/h100 --check",
-         pairs_command},
-        {"lessons", "DIR", "one lesson page (markdown + SVG chart) per pair, into DIR/lessons", "roofline lessons examples/h100",
-         lessons_command},
+        {"pairs", "DIR", "the naive -> fixed validation table of kernels/ from a capture folder",
+         "roofline pairs examples/h100 --check", pairs_command},
+        {"lessons", "DIR", "one lesson page (markdown + SVG chart) per pair, into DIR/lessons",
+         "roofline lessons examples/h100", lessons_command},
         {"calibrate", "DIR", "fit the practical share of each roof to a capture folder's pairs (for hwspecs)",
          "roofline calibrate examples/h200", calibrate_command},
-        {"project", "FILE --to GPU", "each kernel's time on another GPU: same code, same traffic, same share of the practical peak",
+        {"project", "FILE --to GPU",
+         "each kernel's time on another GPU: same code, same traffic, same share of the practical peak",
          "roofline project examples/h100/kernels_raw.csv --to h200", project_command},
-        {"rules", "", "list the diagnosis trees; --tree ID prints one with a mermaid diagram", "roofline rules --tree memory-access",
-         rules_command},
-        {"predict", "OP", "the floor time of an operation (gemm M=.. N=.. K=.., attention, softmax, ...) on a GPU, before it is written",
+        {"rules", "", "list the diagnosis trees; --tree ID prints one with a mermaid diagram",
+         "roofline rules --tree memory-access", rules_command},
+        {"predict", "OP",
+         "the floor time of an operation (gemm M=.. N=.. K=.., attention, softmax, ...) on a GPU, before it is written",
          "roofline predict gemm M=8192 N=8192 K=8192 dtype=fp16 --gpu h100-sxm", predict_command},
         {"explain", "NAME", "what a finding, a metric, a stall reason, a derived value or an error code means",
          "roofline explain uncoalesced-global", explain_command},
-        {"completion", "bash", "a bash completion script from the commands' own option tables (cmake --install installs it)",
+        {"completion", "bash",
+         "a bash completion script from the commands' own option tables (cmake --install installs it)",
          "roofline completion bash", completion_command},
     };
     return table;
 }
 
-console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term, const char* no_color,
-                     const char* columns) {
+console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term,
+                     const char* no_color, const char* columns) {
     console c;
     c.stdout_terminal = stdout_terminal;
     c.stderr_terminal = stderr_terminal;

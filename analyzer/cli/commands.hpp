@@ -1,4 +1,5 @@
-// The subcommands (commands.cpp lists them with a summary and an example). run() returns the exit code; bad input throws input_error.
+// The subcommands (commands.cpp lists them with a summary and an example). run() returns the exit code; bad input
+// throws input_error.
 #pragma once
 
 #include <cstddef>
@@ -17,8 +18,8 @@ struct console {
 // The console as the environment describes it: colour only on a terminal, never with NO_COLOR set
 // (https://no-color.org) or TERM=dumb; the width from COLUMNS when it is a positive number, else
 // the terminal's (tty_columns, 0 when unknown).
-console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term, const char* no_color,
-                     const char* columns);
+console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term,
+                     const char* no_color, const char* columns);
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err, const console& where = {});
 

@@ -42,12 +42,14 @@ std::string bash_script() {
          "        COMPREPLY=($(compgen -W \"";
     std::string names;
     for (const auto& c : commands()) names += (names.empty() ? "" : " ") + std::string(c.name);
-    o << names << " --help --version\" -- \"$cur\"))\n"
-                  "        return\n"
-                  "    fi\n"
-                  "    case \"$cmd\" in\n";
+    o << names
+      << " --help --version\" -- \"$cur\"))\n"
+         "        return\n"
+         "    fi\n"
+         "    case \"$cmd\" in\n";
     for (const auto& c : commands())
-        o << "        " << c.name << ") opts=\"" << (std::string(c.name) == "completion" ? "bash " : "") << options_of(c) << "\" ;;\n";
+        o << "        " << c.name << ") opts=\"" << (std::string(c.name) == "completion" ? "bash " : "")
+          << options_of(c) << "\" ;;\n";
     o << "    esac\n"
          "    if [[ $cur == -* || $cmd == completion ]]; then\n"
          "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
@@ -62,8 +64,9 @@ std::string bash_script() {
 }  // namespace
 
 int completion_command(const std::vector<std::string>& args, const io& io) {
-    po::options_description opts("roofline completion bash [options]\n\nPrints a bash completion script: source it, or let "
-                                 "cmake --install put it in share/bash-completion/completions.\n\noptions");
+    po::options_description opts(
+        "roofline completion bash [options]\n\nPrints a bash completion script: source it, or let "
+        "cmake --install put it in share/bash-completion/completions.\n\noptions");
     opts.add_options()("help,h", "show this help")("shell", po::value<std::string>(), "bash (the one shell it knows)")(
         "output,o", po::value<std::string>(), "write it here (written whole or not at all); stdout otherwise");
     po::positional_options_description pos;

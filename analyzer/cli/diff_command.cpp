@@ -27,7 +27,8 @@ double non_negative(const po::variables_map& vm, const char* option, bool percen
     double value = -1;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
-        usage_error(std::string("--") + option + (percent ? " takes a percentage of 0 or more (5 or 5%)" : " takes a number of 0 or more") +
+        usage_error(std::string("--") + option +
+                    (percent ? " takes a percentage of 0 or more (5 or 5%)" : " takes a number of 0 or more") +
                     ", not \"" + given + "\"");
     return value;
 }
@@ -40,30 +41,38 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 int diff_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline diff BASE.csv NEW.csv [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and after (NEW) a "
+        "roofline diff BASE.csv NEW.csv [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and "
+        "after (NEW) a "
         "change: "
-        "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared or went away, and "
-        "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the details.\n\noptions");
-    const std::string noise_help = "the noise floor in percent of a kernel's time (default " + significant(default_noise_pct, 6) +
-                                   "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "
-                                   "run-to-run spread, see docs/diff.md)";
-    const std::string noise_ns_help =
-        "the noise floor in ns per launch (default " + significant(default_noise_ns, 6) + "): short kernels' spread is a few hundred ns";
+        "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared "
+        "or went away, and "
+        "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the "
+        "details.\n\noptions");
+    const std::string noise_help =
+        "the noise floor in percent of a kernel's time (default " + significant(default_noise_pct, 6) +
+        "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "
+        "run-to-run spread, see docs/diff.md)";
+    const std::string noise_ns_help = "the noise floor in ns per launch (default " + significant(default_noise_ns, 6) +
+                                      "): short kernels' spread is a few hundred ns";
     opts.add_options()("help,h", "show this help")("base", po::value<std::string>(), "the capture before the change")(
-        "new", po::value<std::string>(), "the capture after it")("output,o", po::value<std::string>(),
-                                                                 "write the diff here (written whole or not at all); stdout otherwise")(
+        "new", po::value<std::string>(), "the capture after it")(
+        "output,o", po::value<std::string>(), "write the diff here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else terminal when stdout is a terminal, "
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else "
+        "terminal when stdout is a terminal, "
         "markdown otherwise")("no-chart", "with -o and markdown, do not write the SVG chart beside the diff")(
-        "noise", po::value<std::string>(), noise_help.c_str())("noise-ns", po::value<std::string>(), noise_ns_help.c_str())(
+        "noise", po::value<std::string>(), noise_help.c_str())("noise-ns", po::value<std::string>(),
+                                                               noise_ns_help.c_str())(
         "fail-if-slower", po::value<std::string>(),
-        "exit 1 when the workload total or any matched kernel got slower by more than PCT percent (and beyond the noise floor)");
+        "exit 1 when the workload total or any matched kernel got slower by more than PCT percent (and beyond the "
+        "noise floor)");
     add_capture_options(opts);
     po::positional_options_description pos;
     pos.add("base", 1).add("new", 1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "diff");
-    if (!vm.count("base") || !vm.count("new")) usage_error("diff needs two CSV files, BASE and NEW (see roofline diff --help)");
+    if (!vm.count("base") || !vm.count("new"))
+        usage_error("diff needs two CSV files, BASE and NEW (see roofline diff --help)");
     const analyze_options o = capture_options(vm);
     diff_options d;
     if (vm.count("noise")) d.noise_pct = non_negative(vm, "noise", true);
@@ -76,17 +85,22 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     const write_policy policy = output_policy(vm, {vm["base"].as<std::string>(), vm["new"].as<std::string>()});
     const bool with_chart = to_file && format == "markdown" && !vm.count("no-chart");
     // The chart beside the diff, named after it (diff.md -> diff.svg).
-    const std::string svg = !with_chart ? std::string() : ends_with(path, ".md") ? path.substr(0, path.size() - 3) + ".svg" : path + ".svg";
+    const std::string svg = !with_chart              ? std::string()
+                            : ends_with(path, ".md") ? path.substr(0, path.size() - 3) + ".svg"
+                                                     : path + ".svg";
     if (to_file) check_output(path, policy);
     if (with_chart) check_output(svg, policy);
 
-    capture_diff result = diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
+    capture_diff result =
+        diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
     const bool colour = io.where.colour && !to_file;
     auto render = [&](const std::string& chart_file) {
         if (format == "html") {  // one page, the chart inline where the markdown would link it
             markdown_html_hooks hooks;
             hooks.image = [&](const std::string&, const std::string& src) {
-                return src == "diff-chart.svg" ? "<figure class=\"chart\">\n" + render_diff_chart(result) + "</figure>\n" : std::string();
+                return src == "diff-chart.svg"
+                           ? "<figure class=\"chart\">\n" + render_diff_chart(result) + "</figure>\n"
+                           : std::string();
             };
             return markdown_page("", render_diff_markdown(result, "diff-chart.svg"), hooks);
         }
@@ -98,27 +112,31 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         io.out << render("");
     } else if (with_chart) {
         // Both rendered before either is written.
-        const std::string md = render(svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1));
+        const std::string md =
+            render(svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1));
         const std::string chart = render_diff_chart(result);
-        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << md; }},
-                                                                                {svg, [&](std::ostream& out) { out << chart; }}},
-                               policy);
+        write_files_atomically(
+            std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << md; }},
+                                                             {svg, [&](std::ostream& out) { out << chart; }}},
+            policy);
         io.err << "roofline: wrote " << path << " and " << svg << "\n";
     } else {
         const std::string text = render("");
-        write_files_atomically(std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << text; }}}, policy);
+        write_files_atomically(
+            std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { out << text; }}}, policy);
         io.err << "roofline: wrote " << path << "\n";
     }
     // The warning and the gate's failures go to stderr too, unless the report that holds them is on stdout
     // for a person to read (JSON for a script, or a file, leaves stderr to say it).
     const bool said = !to_file && format != "json";
     if (!result.same_gpu && !said)
-        io.err << "roofline: warning: the captures ran on different GPUs (" << result.base.gpu.name << ", " << result.next.gpu.name
-               << "): a diff across GPUs is a projection, not a regression check\n";
+        io.err << "roofline: warning: the captures ran on different GPUs (" << result.base.gpu.name << ", "
+               << result.next.gpu.name << "): a diff across GPUs is a projection, not a regression check\n";
     if (!said)
         for (const auto& w : result.comparability) io.err << "roofline: warning: " << w << "\n";
     if (result.gate_failed()) {
-        io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed" << (said ? "" : ":") << "\n";
+        io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed"
+               << (said ? "" : ":") << "\n";
         if (!said)
             for (const auto& f : result.gate_failures) io.err << "  " << f << "\n";
         return 1;

@@ -20,8 +20,9 @@ int main(int argc, char** argv) {
         const bool stdout_terminal = isatty(STDOUT_FILENO) != 0;
         winsize w{};
         const std::size_t tty_columns = stdout_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 ? w.ws_col : 0;
-        const auto where = roofline::cli::make_console(stdout_terminal, isatty(STDERR_FILENO) != 0, tty_columns, std::getenv("TERM"),
-                                                       std::getenv("NO_COLOR"), std::getenv("COLUMNS"));
+        const auto where =
+            roofline::cli::make_console(stdout_terminal, isatty(STDERR_FILENO) != 0, tty_columns, std::getenv("TERM"),
+                                        std::getenv("NO_COLOR"), std::getenv("COLUMNS"));
         return roofline::cli::run(argc, argv, std::cout, std::cerr, where);
     } catch (const roofline::input_error& e) {
         // Command-line mistakes are located at "roofline" itself: no second prefix for them.

@@ -37,7 +37,6 @@ std::string ops_help() {
     return s;
 }
 
-
 }  // namespace
 
 int predict_command(const std::vector<std::string>& args, const io& io) {
@@ -49,17 +48,22 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(caption);
     opts.add_options()("help,h", "show this help")("op", po::value<std::string>(), "the operation")(
         "keys", po::value<std::vector<std::string>>()->default_value({}, ""), "its KEY=VALUE arguments")(
-        "gpu", po::value<std::string>()->default_value("h100-sxm"), "a GPU spec id (see `roofline gpus`), or all: one row per spec")(
-        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)")(
+        "gpu", po::value<std::string>()->default_value("h100-sxm"),
+        "a GPU spec id (see `roofline gpus`), or all: one row per spec")(
+        "hwspecs", po::value<std::string>()->default_value(""),
+        "a folder of extra or overriding GPU spec files (*.json)")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal and markdown "
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else "
+        "terminal on a terminal and markdown "
         "otherwise")("output,o", po::value<std::string>(), "write here (whole or not at all); stdout otherwise");
     po::positional_options_description pos;
     pos.add("op", 1).add("keys", -1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "predict");
     if (!vm.count("op"))
-        usage_error("predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see --help)");
+        usage_error(
+            "predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see "
+            "--help)");
 
     const bool to_file = vm.count("output") != 0;
     const std::string format = output_format(vm, predict_format_names(), io);
@@ -76,8 +80,9 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
     if (p.floors.empty()) {
         std::string known;
         for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-        throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
-                          "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ", or all)");
+        throw input_error(
+            error_code::unknown_gpu, "--gpu", 0, 0,
+            "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ", or all)");
     }
     const std::string text = render_prediction(p, format);
     if (!to_file) {

@@ -25,26 +25,33 @@ std::string format_names() {
     return s;
 }
 
-
 }  // namespace
 
 int project_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline project FILE --to GPU [options]\n\nFILE is an ncu --csv export, as roofline analyze reads it; each kernel's "
-        "time is projected onto GPU (an id of `roofline gpus`) under the assumption: same code, same traffic, same share of the "
+        "roofline project FILE --to GPU [options]\n\nFILE is an ncu --csv export, as roofline analyze reads it; each "
+        "kernel's "
+        "time is projected onto GPU (an id of `roofline gpus`) under the assumption: same code, same traffic, same "
+        "share of the "
         "practical peak (docs/project.md).\n\noptions");
-    const std::string formats = format_names() + " or auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal, "
-                                                 "markdown otherwise";
+    const std::string formats =
+        format_names() +
+        " or auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal, "
+        "markdown otherwise";
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the CSV export")(
         "to", po::value<std::string>(), "the GPU to project onto (a spec id, see roofline gpus)")(
-        "output,o", po::value<std::string>(), "write the projection here (written whole or not at all); stdout otherwise")(
+        "output,o", po::value<std::string>(),
+        "write the projection here (written whole or not at all); stdout otherwise")(
         "format", po::value<std::string>()->default_value("auto"), formats.c_str())(
         "sm-clock", po::value<std::string>(),
-        "the target's SM clock in MHz (default: the target's boost clock scaled by the share of the source's boost clock the "
+        "the target's SM clock in MHz (default: the target's boost clock scaled by the share of the source's boost "
+        "clock the "
         "capture ran at)")("gpu", po::value<std::string>()->default_value(""),
                            "the source GPU's spec, as roofline analyze --gpu (detected from the capture by default)")(
-        "device", po::value<std::string>()->default_value(""), "only the launches of this device, as roofline analyze --device")(
-        "hwspecs", po::value<std::string>()->default_value(""), "a folder of extra or overriding GPU spec files (*.json)");
+        "device", po::value<std::string>()->default_value(""),
+        "only the launches of this device, as roofline analyze --device")(
+        "hwspecs", po::value<std::string>()->default_value(""),
+        "a folder of extra or overriding GPU spec files (*.json)");
     po::positional_options_description pos;
     pos.add("input", 1);
     auto vm = parse(opts, pos, args);
@@ -60,7 +67,8 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     if (target == specs.end()) {
         std::string known;
         for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-        throw input_error(error_code::unknown_gpu, "--to", 0, 0, "\"" + to + "\" names no known GPU" + did_you_mean(to, ids) + " (known: " + known + ")");
+        throw input_error(error_code::unknown_gpu, "--to", 0, 0,
+                          "\"" + to + "\" names no known GPU" + did_you_mean(to, ids) + " (known: " + known + ")");
     }
     projection_options projection;
     if (vm.count("sm-clock")) {
@@ -79,7 +87,8 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     o.device = vm["device"].as<std::string>();
     o.hwspecs_dir = hwspecs;
     if (!o.gpu.empty() && std::find(ids.begin(), ids.end(), o.gpu) == ids.end())
-        throw input_error(error_code::unknown_gpu, "--gpu", 0, 0, "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids));
+        throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
+                          "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids));
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const analysis a = analyze_file(vm["input"].as<std::string>(), o);

@@ -16,7 +16,8 @@ namespace roofline::cli {
 
 int rules_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts("roofline rules [--tree ID] [options]\n\noptions");
-    opts.add_options()("help,h", "show this help")("tree", po::value<std::string>(), "print one tree as markdown with a mermaid diagram")(
+    opts.add_options()("help,h", "show this help")("tree", po::value<std::string>(),
+                                                   "print one tree as markdown with a mermaid diagram")(
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees")(
         "format", po::value<std::string>()->default_value("markdown"), "markdown, or json (every tree, for scripts)");
     auto vm = parse(opts, {}, args);
@@ -39,13 +40,14 @@ int rules_command(const std::vector<std::string>& args, const io& io) {
         }
         ids.push_back(t.id);
     }
-    usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\"" + did_you_mean(vm["tree"].as<std::string>(), ids) +
-                " (see roofline rules)");
+    usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\"" +
+                did_you_mean(vm["tree"].as<std::string>(), ids) + " (see roofline rules)");
 }
 
 int explain_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a stall "
+        "roofline explain NAME [options]\n\nNAME: a finding id (uncoalesced-global), an ncu metric the model reads, a "
+        "stall "
         "reason\n(long_scoreboard), a derived value (util_dram) or an error code (bad_number).\n\noptions");
     opts.add_options()("help,h", "show this help")("name", po::value<std::string>(), "what to explain")(
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees")(
@@ -72,7 +74,8 @@ int explain_command(const std::vector<std::string>& args, const io& io) {
             known.push_back(t.id);
             for (const auto& r : t.roots) add(r);
         }
-        usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\"" + did_you_mean(vm["name"].as<std::string>(), known) +
+        usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\"" +
+                    did_you_mean(vm["name"].as<std::string>(), known) +
                     ": try a finding id from `roofline rules`, a stall reason, or an ncu metric id");
     }
     io.out << *text;
@@ -83,7 +86,8 @@ int gpus_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts("roofline gpus [options]\n\noptions");
     opts.add_options()("help,h", "show this help")("hwspecs", po::value<std::string>()->default_value(""),
                                                    "a folder of extra or overriding GPU spec files (*.json)")(
-        "format", po::value<std::string>()->default_value("markdown"), "markdown, or json (every figure with its source, for scripts)");
+        "format", po::value<std::string>()->default_value("markdown"),
+        "markdown, or json (every figure with its source, for scripts)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "gpus");
     const std::string format = output_format(vm, {"markdown", "json"}, io);

@@ -31,23 +31,29 @@ double cover_fraction(std::string text) {
 
 int triage_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline triage FILE [options]\n\nFILE is Nsight Systems' kernel summary as CSV: `nsys stats --report cuda_gpu_kern_sum "
+        "roofline triage FILE [options]\n\nFILE is Nsight Systems' kernel summary as CSV: `nsys stats --report "
+        "cuda_gpu_kern_sum "
         "--format csv rep.nsys-rep` (its stdout, with or without other reports, or the file -o writes), or the older "
         "gpukernsum report; - reads stdin.\n\noptions");
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the kernel summary")(
         "top", po::value<std::string>(), "profile the N kernels with the most GPU time (default 5)")(
         "cover", po::value<std::string>(), "profile the fewest kernels whose GPU time reaches this share (80 or 80%)")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else terminal on a terminal, markdown otherwise")(
-        "output,o", po::value<std::string>(), "write it here (written whole or not at all); stdout otherwise")(
-        "app", po::value<std::string>()->default_value("./app"), "the application's command line, as ncu should run it")(
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else "
+        "terminal on a terminal, markdown otherwise")("output,o", po::value<std::string>(),
+                                                      "write it here (written whole or not at all); stdout otherwise")(
+        "app", po::value<std::string>()->default_value("./app"),
+        "the application's command line, as ncu should run it")(
         "launch-skip", po::value<std::string>(),
         "launches of each kernel to skip before profiling (default 1 where it ran more than once: warm-up; else 0)")(
         "launch-count", po::value<std::string>(), "launches of each kernel to profile (default 1)")(
         "section-folder", po::value<std::string>(),
-        "collect with --section-folder DIR --section roofline (the file `roofline metrics --format section` writes) instead of "
-        "--metrics")("gpu", po::value<std::string>()->default_value("h100-sxm"),
-                     "the GPU the application runs on (an id or name of roofline gpus): its chip's counter names go in --metrics")("rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json)");
+        "collect with --section-folder DIR --section roofline (the file `roofline metrics --format section` writes) "
+        "instead of "
+        "--metrics")(
+        "gpu", po::value<std::string>()->default_value("h100-sxm"),
+        "the GPU the application runs on (an id or name of roofline gpus): its chip's counter names go in --metrics")(
+        "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json)");
     po::positional_options_description pos;
     pos.add("input", 1);
     auto vm = parse(opts, pos, args);
@@ -78,7 +84,8 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
         return 0;
     }
     write_file_atomically(vm["output"].as<std::string>(), text, policy);
-    io.err << "roofline: wrote " << vm["output"].as<std::string>() << " (" << t.selected << " of " << t.ranked.size() << " kernels to profile)\n";
+    io.err << "roofline: wrote " << vm["output"].as<std::string>() << " (" << t.selected << " of " << t.ranked.size()
+           << " kernels to profile)\n";
     return 0;
 }
 

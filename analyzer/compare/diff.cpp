@@ -57,8 +57,9 @@ struct keyed {
 keyed by_key(const analysis& a) {
     std::vector<const analysed_kernel*> in_order;
     for (const auto& k : a.kernels) in_order.push_back(&k);
-    std::stable_sort(in_order.begin(), in_order.end(),
-                     [](const analysed_kernel* x, const analysed_kernel* y) { return x->group.first_line < y->group.first_line; });
+    std::stable_sort(in_order.begin(), in_order.end(), [](const analysed_kernel* x, const analysed_kernel* y) {
+        return x->group.first_line < y->group.first_line;
+    });
     keyed out;
     for (const auto* k : in_order) {
         auto& list = out.by_key[key_of(*k)];
@@ -91,13 +92,15 @@ double time_of(const analysed_kernel* k) { return k && k->roof.placed ? k->roof.
 std::string kernel_words(std::size_t number, const kernel_diff& k) {
     const auto& g = k.any().group;
     std::string s = "kernel " + std::to_string(number) + " " + kernel_label(g.name);
-    if (g.grid_size && g.block_size) s += " (grid " + to_string(*g.grid_size) + ", block " + to_string(*g.block_size) + ")";
+    if (g.grid_size && g.block_size)
+        s += " (grid " + to_string(*g.grid_size) + ", block " + to_string(*g.block_size) + ")";
     if (k.occurrence) s += " #" + std::to_string(k.occurrence);
     return s;
 }
 
 std::string slower_words(double pct, double base_ns, double new_ns) {
-    return "got " + decimals(pct, 2) + "% slower (" + format_duration_ns(base_ns) + " -> " + format_duration_ns(new_ns) + ")";
+    return "got " + decimals(pct, 2) + "% slower (" + format_duration_ns(base_ns) + " -> " +
+           format_duration_ns(new_ns) + ")";
 }
 
 // The metrics whose absence left something open, over every kernel of a capture: its metric set, as the
@@ -111,21 +114,26 @@ std::set<std::string> missing_of(const analysis& a) {
 std::vector<std::string> comparability_warnings(const analysis& base, const analysis& next) {
     std::vector<std::string> out;
     if (base.read.form != next.read.form)
-        out.push_back(std::string("the captures are different pages of ncu's export (base: ") + ncu_form_name(base.read.form) + ", new: " +
-                      ncu_form_name(next.read.form) +
-                      "): what one page lacks (a details page has no FLOP, pipe or waste counters) changes verdicts and findings "
-                      "by itself; export both with the same --page");
+        out.push_back(
+            std::string("the captures are different pages of ncu's export (base: ") + ncu_form_name(base.read.form) +
+            ", new: " + ncu_form_name(next.read.form) +
+            "): what one page lacks (a details page has no FLOP, pipe or waste counters) changes verdicts and findings "
+            "by itself; export both with the same --page");
     const auto mb = missing_of(base), mn = missing_of(next);
     std::vector<std::string> only_base, only_next;
-    std::set_difference(mn.begin(), mn.end(), mb.begin(), mb.end(), std::back_inserter(only_base));  // base has, new lacks
+    std::set_difference(mn.begin(), mn.end(), mb.begin(), mb.end(),
+                        std::back_inserter(only_base));  // base has, new lacks
     std::set_difference(mb.begin(), mb.end(), mn.begin(), mn.end(), std::back_inserter(only_next));
-    auto some = [](const std::vector<std::string>& v) { return v.front() + (v.size() > 1 ? " and " + std::to_string(v.size() - 1) + " more" : ""); };
+    auto some = [](const std::vector<std::string>& v) {
+        return v.front() + (v.size() > 1 ? " and " + std::to_string(v.size() - 1) + " more" : "");
+    };
     if (!only_base.empty() || !only_next.empty())
         out.push_back("the captures hold different metric sets (" +
                       (only_base.empty() ? std::string() : "new lacks " + some(only_base)) +
                       (only_base.empty() || only_next.empty() ? "" : "; ") +
                       (only_next.empty() ? std::string() : "base lacks " + some(only_next)) +
-                      "): a finding that needs them can appear or go for that alone; profile both with the same --set or --metrics");
+                      "): a finding that needs them can appear or go for that alone; profile both with the same --set "
+                      "or --metrics");
     return out;
 }
 
@@ -140,7 +148,9 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
     d.comparability = comparability_warnings(d.base, d.next);
     const double gate = options.fail_if_slower_pct.value_or(0.0);
     // Over the gate: slower by more than the threshold and beyond the noise floor.
-    auto over = [&](double pct, diff_status status) { return options.fail_if_slower_pct && pct > gate && status == diff_status::slower; };
+    auto over = [&](double pct, diff_status status) {
+        return options.fail_if_slower_pct && pct > gate && status == diff_status::slower;
+    };
 
     const keyed b = by_key(d.base), n = by_key(d.next);
     std::vector<kernel_diff> matched_or_gone, added;
@@ -207,16 +217,19 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
 
     if (d.base.total_ns > 0 && d.next.total_ns > 0) {
         d.total_change_pct = (d.next.total_ns - d.base.total_ns) / d.base.total_ns * 100.0;
-        d.total_status = change_status(d.base.total_ns, d.next.total_ns, std::max(d.base.launches_kept, d.next.launches_kept), options);
+        d.total_status = change_status(d.base.total_ns, d.next.total_ns,
+                                       std::max(d.base.launches_kept, d.next.launches_kept), options);
         d.total_over_gate = over(*d.total_change_pct, d.total_status);
     } else {
         d.total_status = diff_status::unmeasured;
     }
     if (d.total_over_gate)
-        d.gate_failures.push_back("the workload total " + slower_words(*d.total_change_pct, d.base.total_ns, d.next.total_ns));
+        d.gate_failures.push_back("the workload total " +
+                                  slower_words(*d.total_change_pct, d.base.total_ns, d.next.total_ns));
     for (std::size_t i = 0; i < d.kernels.size(); ++i)
         if (const auto& k = d.kernels[i]; k.over_gate)
-            d.gate_failures.push_back(kernel_words(i + 1, k) + " " + slower_words(*k.change_pct, time_of(k.base), time_of(k.next)));
+            d.gate_failures.push_back(kernel_words(i + 1, k) + " " +
+                                      slower_words(*k.change_pct, time_of(k.base), time_of(k.next)));
     return d;
 }
 

@@ -49,7 +49,9 @@ std::string both(const kernel_diff& k, const std::function<std::string(const ana
     return k.base ? f(*k.base) + " (gone)" : f(*k.next) + " (new)";
 }
 
-std::string time_cell(const analysed_kernel* k) { return k ? (k->roof.placed ? format_duration_ns(k->roof.duration_ns) : "no time") : "-"; }
+std::string time_cell(const analysed_kernel* k) {
+    return k ? (k->roof.placed ? format_duration_ns(k->roof.duration_ns) : "no time") : "-";
+}
 
 std::string ids_text(const std::vector<std::string>& ids) {
     std::string s;
@@ -60,8 +62,10 @@ std::string ids_text(const std::vector<std::string>& ids) {
 std::string gpu_words(const analysis& a) { return "the " + a.gpu.name + " (`" + a.gpu.id + "`)"; }
 
 std::string gpu_warning(const capture_diff& d) {
-    return "**Different GPUs**: the base capture ran on " + gpu_words(d.base) + ", the new one on " + gpu_words(d.next) +
-           ". A diff across GPUs is a projection, not a regression check: the changes below are the two machines' difference as much "
+    return "**Different GPUs**: the base capture ran on " + gpu_words(d.base) + ", the new one on " +
+           gpu_words(d.next) +
+           ". A diff across GPUs is a projection, not a regression check: the changes below are the two machines' "
+           "difference as much "
            "as the code's.";
 }
 
@@ -87,13 +91,14 @@ std::string gate_words(const capture_diff& d) {
 }
 
 std::string matching_words(const capture_diff& d) {
-    std::string s = "kernels are matched by their full name and launch shape (grid and block): " + std::to_string(d.matched) +
-                    " matched, " + std::to_string(d.gone) + " gone (only in the base), " + std::to_string(d.added) +
-                    " new (only in the new capture)";
+    std::string s =
+        "kernels are matched by their full name and launch shape (grid and block): " + std::to_string(d.matched) +
+        " matched, " + std::to_string(d.gone) + " gone (only in the base), " + std::to_string(d.added) +
+        " new (only in the new capture)";
     s += "; several kernels of one name and shape on a side are matched in launch order and numbered #1, #2, ... (" +
-         (d.ambiguous_keys == 0
-              ? std::string("none here")
-              : std::to_string(d.ambiguous_keys) + (d.ambiguous_keys == 1 ? " name and shape here" : " names and shapes here")) +
+         (d.ambiguous_keys == 0 ? std::string("none here")
+                                : std::to_string(d.ambiguous_keys) +
+                                      (d.ambiguous_keys == 1 ? " name and shape here" : " names and shapes here")) +
          ")";
     return s;
 }
@@ -104,12 +109,14 @@ std::string side_words(const analysis& a) {
 }
 
 std::string total_words(const capture_diff& d) {
-    return format_duration_ns(d.base.total_ns) + " -> " + format_duration_ns(d.next.total_ns) + ", " + change_text(d.total_change_pct) +
-           " (" + status_text(d.total_status) + ")";
+    return format_duration_ns(d.base.total_ns) + " -> " + format_duration_ns(d.next.total_ns) + ", " +
+           change_text(d.total_change_pct) + " (" + status_text(d.total_status) + ")";
 }
 
 ojson optional_number(const std::optional<double>& v) { return v ? json_number<ojson>(*v) : ojson(nullptr); }
-ojson dims(const std::optional<launch_dims>& d) { return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr); }
+ojson dims(const std::optional<launch_dims>& d) {
+    return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr);
+}
 
 ojson side_json(const analysed_kernel* k) {
     if (!k) return nullptr;
@@ -153,28 +160,32 @@ std::string render_diff_markdown(const capture_diff& d, const std::string& chart
     o << "- Noise floor: " << noise_words(d) << ": a smaller change is \"within noise\"\n";
     o << "- Gate: " << gate_words(d) << "\n";
     o << "- Matching: " << matching_words(d) << "\n";
-    if (!chart_file.empty()) o << "\n![Roofline diff: each kernel's move from the base capture to the new one](" << chart_file << ")\n";
+    if (!chart_file.empty())
+        o << "\n![Roofline diff: each kernel's move from the base capture to the new one](" << chart_file << ")\n";
 
     o << "\n## Time\n\n";
     table t({"#", "kernel", "grid x block", "launches", "base", "new", "change", "status"});
     for (std::size_t i = 0; i < d.kernels.size(); ++i) {
         const auto& k = d.kernels[i];
-        const std::string launches = k.base && k.next
-                                         ? std::to_string(k.base->group.launches) + " -> " + std::to_string(k.next->group.launches)
-                                         : std::to_string(k.any().group.launches);
+        const std::string launches =
+            k.base && k.next ? std::to_string(k.base->group.launches) + " -> " + std::to_string(k.next->group.launches)
+                             : std::to_string(k.any().group.launches);
         std::string status = status_text(k.status);
         if (k.over_gate) status = "**" + status + ": over the gate**";
-        t.row({std::to_string(i + 1), label_of(k), shape_text(k.any().group), launches, time_cell(k.base), time_cell(k.next),
-               change_text(k.change_pct), status});
+        t.row({std::to_string(i + 1), label_of(k), shape_text(k.any().group), launches, time_cell(k.base),
+               time_cell(k.next), change_text(k.change_pct), status});
     }
     o << t.markdown();
 
-    o << "\n## Roofline movement\n\nEach value as `base -> new` (`(same)` where it did not move); a gone or new kernel shows its one side. "
+    o << "\n## Roofline movement\n\nEach value as `base -> new` (`(same)` where it did not move); a gone or new kernel "
+         "shows its one side. "
          "Intensity is FLOP per DRAM byte; achieved is the limiter's rate (the summary of `roofline analyze`).\n\n";
-    table m({"#", "kernel", "bound / limiter", "% of roof", "intensity", "achieved", "findings appeared", "findings gone"});
+    table m(
+        {"#", "kernel", "bound / limiter", "% of roof", "intensity", "achieved", "findings appeared", "findings gone"});
     for (std::size_t i = 0; i < d.kernels.size(); ++i) {
         const auto& k = d.kernels[i];
-        m.row({std::to_string(i + 1), label_of(k), both(k, [](const analysed_kernel& x) { return verdict_text(x.verdict); }),
+        m.row({std::to_string(i + 1), label_of(k),
+               both(k, [](const analysed_kernel& x) { return verdict_text(x.verdict); }),
                both(k, [](const analysed_kernel& x) { return roof_pct_text(x); }),
                both(k, [](const analysed_kernel& x) { return intensity_text(x.roof, resource::dram); }),
                both(k, [](const analysed_kernel& x) { return achieved_text(x); }), ids_text(k.findings_appeared),
@@ -182,7 +193,8 @@ std::string render_diff_markdown(const capture_diff& d, const std::string& chart
     }
     o << m.markdown();
     o << "\nA finding appeared when the new capture's rule trees report it and the base's do not, by finding id "
-         "(`roofline explain ID` says what each means); a gone kernel's findings all went away, a new one's all appeared.\n";
+         "(`roofline explain ID` says what each means); a gone kernel's findings all went away, a new one's all "
+         "appeared.\n";
     return o.str();
 }
 
@@ -222,7 +234,8 @@ std::string render_diff_json(const capture_diff& d) {
                 {{"fail_if_slower_pct", optional_number(d.options.fail_if_slower_pct)},
                  {"failed", d.gate_failed()},
                  {"failures", d.gate_failures}}},
-               {"matching", {{"matched", d.matched}, {"gone", d.gone}, {"new", d.added}, {"ambiguous_keys", d.ambiguous_keys}}},
+               {"matching",
+                {{"matched", d.matched}, {"gone", d.gone}, {"new", d.added}, {"ambiguous_keys", d.ambiguous_keys}}},
                {"kernels", kernels}};
     return json_text(j);
 }
@@ -233,12 +246,14 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
         return colour ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
     };
     std::ostringstream o;
-    o << paint("1", "roofline diff") << "  " << printable(d.base.input) << " -> " << printable(d.next.input) << "  (" << d.base.gpu.name
-      << (d.same_gpu ? "" : " -> " + d.next.gpu.name) << ")\n";
-    if (!d.same_gpu) o << paint("1;33", "different GPUs:") << " a diff across GPUs is a projection, not a regression check\n";
+    o << paint("1", "roofline diff") << "  " << printable(d.base.input) << " -> " << printable(d.next.input) << "  ("
+      << d.base.gpu.name << (d.same_gpu ? "" : " -> " + d.next.gpu.name) << ")\n";
+    if (!d.same_gpu)
+        o << paint("1;33", "different GPUs:") << " a diff across GPUs is a projection, not a regression check\n";
     for (const auto& w : d.comparability) o << paint("1;33", "warning:") << " " << w << "\n";
-    o << "total " << total_words(d) << "; noise floor " << pct_text(d.options.noise_pct) << " or " << format_duration_ns(d.options.noise_ns)
-      << " per launch; " << d.matched << " matched, " << d.gone << " gone, " << d.added << " new\n\n";
+    o << "total " << total_words(d) << "; noise floor " << pct_text(d.options.noise_pct) << " or "
+      << format_duration_ns(d.options.noise_ns) << " per launch; " << d.matched << " matched, " << d.gone << " gone, "
+      << d.added << " new\n\n";
     // # name base new change status verdict: the name takes what the rest leaves.
     constexpr std::size_t rest = 4 + 2 + 9 + 2 + 9 + 2 + 8 + 2 + 13 + 2 + 16;
     const std::size_t name_w = width == 0 ? 34 : std::clamp<std::size_t>(width > rest ? width - rest : 0, 12, 34);
@@ -251,7 +266,8 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
              {"verdict"}});
     for (const auto& k : d.kernels) {
         const auto& v = k.next ? *k.next : *k.base;
-        t.row({std::to_string(t.size() + 1), label_of(k), time_cell(k.base), time_cell(k.next), change_text(k.change_pct), status_text(k.status),
+        t.row({std::to_string(t.size() + 1), label_of(k), time_cell(k.base), time_cell(k.next),
+               change_text(k.change_pct), status_text(k.status),
                k.base && k.next && verdict_text(k.base->verdict) != verdict_text(k.next->verdict)
                    ? verdict_text(k.base->verdict) + " -> " + verdict_text(k.next->verdict)
                    : verdict_text(v.verdict)});
@@ -266,7 +282,8 @@ std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t
     if (d.options.fail_if_slower_pct) {
         o << "\n";
         if (d.gate_failed()) {
-            o << paint("1;31", "gate failed") << " (--fail-if-slower " << significant(*d.options.fail_if_slower_pct, 6) << "):\n";
+            o << paint("1;31", "gate failed") << " (--fail-if-slower " << significant(*d.options.fail_if_slower_pct, 6)
+              << "):\n";
             for (const auto& f : d.gate_failures) o << "  " << f << "\n";
         } else {
             o << "gate passed (--fail-if-slower " << significant(*d.options.fail_if_slower_pct, 6) << ")\n";
@@ -282,15 +299,19 @@ std::string render_diff_chart(const capture_diff& d) {
     const std::string gpus = d.same_gpu ? d.base.gpu.name : d.base.gpu.name + " -> " + d.next.gpu.name;
     const std::string title = "Roofline diff: " + gpus + ", " + count_text(d.kernels.size(), "kernel", "kernels");
     std::string caption =
-        "Each arrow runs from a kernel's place in the base capture to its place in the new one; the number, its row in the diff's "
-        "tables, stands at the new point (at the base point of a gone kernel). A mark's area is its share of its own capture's time, "
+        "Each arrow runs from a kernel's place in the base capture to its place in the new one; the number, its row in "
+        "the diff's "
+        "tables, stands at the new point (at the base point of a gone kernel). A mark's area is its share of its own "
+        "capture's time, "
         "its colour the kernel's bound in that capture; no arrow where the two points nearly coincide.";
     if (!d.same_gpu)
         caption +=
-            " Different GPUs: the ceilings are the higher of the two GPUs' peaks, and the diff is a projection, not a regression "
+            " Different GPUs: the ceilings are the higher of the two GPUs' peaks, and the diff is a projection, not a "
+            "regression "
             "check.";
     chart_data c = build_diff_chart(rows, title, caption);
-    c.svg_title = "Roofline diff of " + d.base.input + " (" + d.base.gpu.name + ") and " + d.next.input + " (" + d.next.gpu.name + ")";
+    c.svg_title = "Roofline diff of " + d.base.input + " (" + d.base.gpu.name + ") and " + d.next.input + " (" +
+                  d.next.gpu.name + ")";
     return render_chart_svg(d.next, c);
 }
 

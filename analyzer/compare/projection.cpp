@@ -39,7 +39,8 @@ peak_ratio ratio_of(const resource_use& r, const gpu_spec& s, const gpu_spec& t,
             return p;
         }
         p.ratio = *pt / (ps ? *ps : r.peak);
-        p.basis = format_si(*pt, "FLOP/s") + " / " + format_si(ps ? *ps : r.peak, "FLOP/s") + " (spec peaks at " + clock_text + ")";
+        p.basis = format_si(*pt, "FLOP/s") + " / " + format_si(ps ? *ps : r.peak, "FLOP/s") + " (spec peaks at " +
+                  clock_text + ")";
         return p;
     }
     switch (r.id) {
@@ -51,8 +52,8 @@ peak_ratio ratio_of(const resource_use& r, const gpu_spec& s, const gpu_spec& t,
         case resource::l2:
             if (t.l2_bytes_per_clock.value && s.l2_bytes_per_clock.value) {
                 p.ratio = *t.l2_bytes_per_clock.value / *s.l2_bytes_per_clock.value * clocks;
-                p.basis = significant(*t.l2_bytes_per_clock.value, 6) + " / " + significant(*s.l2_bytes_per_clock.value, 6) + " B/clock x " +
-                          clock_text;
+                p.basis = significant(*t.l2_bytes_per_clock.value, 6) + " / " +
+                          significant(*s.l2_bytes_per_clock.value, 6) + " B/clock x " + clock_text;
             } else {
                 p.ratio = clocks;
                 p.assumed = true;
@@ -62,22 +63,26 @@ peak_ratio ratio_of(const resource_use& r, const gpu_spec& s, const gpu_spec& t,
         case resource::l1:
             if (t.l1_bytes_per_clock_per_sm.value && s.l1_bytes_per_clock_per_sm.value) {
                 p.ratio = *t.l1_bytes_per_clock_per_sm.value / *s.l1_bytes_per_clock_per_sm.value * sms * clocks;
-                p.basis = significant(*t.l1_bytes_per_clock_per_sm.value, 6) + " / " + significant(*s.l1_bytes_per_clock_per_sm.value, 6) +
-                          " B/clock/SM x " + significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " + clock_text;
+                p.basis = significant(*t.l1_bytes_per_clock_per_sm.value, 6) + " / " +
+                          significant(*s.l1_bytes_per_clock_per_sm.value, 6) + " B/clock/SM x " +
+                          significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " +
+                          clock_text;
             } else {
                 p.ratio = sms * clocks;
                 p.assumed = true;
-                p.basis = "L1 bytes per clock per SM taken equal (a spec lacks them) x " + significant(t.sm_count.value, 6) + " / " +
-                          significant(s.sm_count.value, 6) + " SMs x " + clock_text;
+                p.basis = "L1 bytes per clock per SM taken equal (a spec lacks them) x " +
+                          significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " +
+                          clock_text;
             }
             return p;
         default:
             // Pipes and issue slots: per-SM rates of the same architecture, so SMs x clock.
             p.ratio = sms * clocks;
             p.assumed = t.compute_capability != s.compute_capability;
-            p.basis = significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " + clock_text +
-                      (p.assumed ? " (per-SM rate taken equal across compute capabilities " + s.compute_capability + " and " +
-                                       t.compute_capability + ")"
+            p.basis = significant(t.sm_count.value, 6) + " / " + significant(s.sm_count.value, 6) + " SMs x " +
+                      clock_text +
+                      (p.assumed ? " (per-SM rate taken equal across compute capabilities " + s.compute_capability +
+                                       " and " + t.compute_capability + ")"
                                  : "");
             return p;
     }
@@ -94,14 +99,18 @@ const char* name(projection_basis b) { return b == projection_basis::floor ? "fl
 
 const char* name(projection_kind k) {
     switch (k) {
-        case projection_kind::scaled: return "scaled";
-        case projection_kind::unchanged: return "unchanged";
-        case projection_kind::unprojected: return "unprojected";
+        case projection_kind::scaled:
+            return "scaled";
+        case projection_kind::unchanged:
+            return "unchanged";
+        case projection_kind::unprojected:
+            return "unprojected";
     }
     return "unprojected";
 }
 
-kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source, const gpu_spec& target, const projection_options& o) {
+kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source, const gpu_spec& target,
+                                 const projection_options& o) {
     kernel_projection p;
     p.kernel = k.group.name;
     p.launches = k.group.launches;
@@ -163,7 +172,8 @@ kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source,
     if (b == bound::latency || b == bound::small_grid || b == bound::launch) {
         p.kind = projection_kind::unchanged;
         p.why = std::string(name(b)) + "-bound on the source GPU (" + format_percent(roof.roof_share()) +
-                " of its practical floor): its time is set by latencies, the grid or launch overhead, not by a peak, so it is "
+                " of its practical floor): its time is set by latencies, the grid or launch overhead, not by a peak, "
+                "so it is "
                 "projected unchanged";
         return p;
     }
@@ -180,15 +190,17 @@ kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source,
     p.kind = projection_kind::scaled;
     p.projected_ns = p.measured_ns * to / from;
     p.why = std::string(name(b)) + "-bound at " + format_percent(roof.roof_share()) + " of its practical floor" +
-            (by_floor ? ": measured x target floor / source floor (" + format_duration_ns(to) + " / " + format_duration_ns(from) + ")"
+            (by_floor ? ": measured x target floor / source floor (" + format_duration_ns(to) + " / " +
+                            format_duration_ns(from) + ")"
                       : ", under " + format_percent(near_floor) +
-                            ", so its time is the waste its busiest unit carries: measured x target busy time / source busy time (" +
+                            ", so its time is the waste its busiest unit carries: measured x target busy time / source "
+                            "busy time (" +
                             format_duration_ns(to) + " / " + format_duration_ns(from) + ")");
     return p;
 }
 
-workload_projection project_workload(std::vector<kernel_projection> kernels, const gpu_spec& source, const gpu_spec& target,
-                                     const projection_options& o) {
+workload_projection project_workload(std::vector<kernel_projection> kernels, const gpu_spec& source,
+                                     const gpu_spec& target, const projection_options& o) {
     workload_projection w;
     w.source_gpu = source.name;
     w.target_gpu = target.name;
@@ -202,7 +214,8 @@ workload_projection project_workload(std::vector<kernel_projection> kernels, con
     std::string estimated;
     for (const gpu_spec* g : {&source, &target}) {
         auto note = [&](bool is_estimated, std::optional<double> v, const std::string& what) {
-            if (is_estimated && v) estimated += (estimated.empty() ? "" : "; ") + g->name + " " + what + " " + significant(*v, 6);
+            if (is_estimated && v)
+                estimated += (estimated.empty() ? "" : "; ") + g->name + " " + what + " " + significant(*v, 6);
         };
         for (const auto& [r, n] : g->peaks_tflops) note(n.estimated, n.value, std::string(name(r)) + " TFLOP/s");
         note(g->dram_bandwidth_tbs.estimated, g->dram_bandwidth_tbs.value, "DRAM TB/s");
@@ -210,28 +223,40 @@ workload_projection project_workload(std::vector<kernel_projection> kernels, con
         note(g->l1_bytes_per_clock_per_sm.estimated, g->l1_bytes_per_clock_per_sm.value, "L1 bytes/clock/SM");
     }
     w.assumptions = {
-        "Same code, same traffic, same share of the practical peak: each kernel does the same work (FLOPs per precision, bytes per "
-        "memory level, pipe instructions) on " + target.name + " and stays as far from its roof as on " + source.name +
-            ", so projected = measured x floor on the target / floor on the source, each floor the largest over the resources of "
+        "Same code, same traffic, same share of the practical peak: each kernel does the same work (FLOPs per "
+        "precision, bytes per "
+        "memory level, pipe instructions) on " +
+            target.name + " and stays as far from its roof as on " + source.name +
+            ", so projected = measured x floor on the target / floor on the source, each floor the largest over the "
+            "resources of "
             "useful work / (peak x practical share).",
-        "Peaks are the two spec files' figures (datasheet against datasheet); cache and pipe peaks scale with SM count and SM clock, "
+        "Peaks are the two spec files' figures (datasheet against datasheet); cache and pipe peaks scale with SM count "
+        "and SM clock, "
         "and a figure one spec lacks is taken equal on both (marked).",
         o.target_sm_clock_hz > 0
             ? "The target runs at an SM clock of " + mhz(o.target_sm_clock_hz) + " (--sm-clock)."
             : "The target runs at the same share of its boost clock (" + significant(target.boost_clock_mhz.value, 6) +
                   " MHz) as the capture ran of the source's (" + significant(source.boost_clock_mhz.value, 6) +
-                  " MHz); ncu locks clocks to base, and the two GPUs' base clocks may differ: --sm-clock states the target's.",
-        "Practical shares are each GPU's own (hwspecs practical_fraction, or the stated default where the GPU has none measured).",
-        "A kernel under 60% of its practical floor (the near-roof line of the classification) spends its time on waste (replays, "
-        "excess sectors, bank conflicts) that the same code carries to the target: its time scales with its busy times (busy share "
+                  " MHz); ncu locks clocks to base, and the two GPUs' base clocks may differ: --sm-clock states the "
+                  "target's.",
+        "Practical shares are each GPU's own (hwspecs practical_fraction, or the stated default where the GPU has none "
+        "measured).",
+        "A kernel under 60% of its practical floor (the near-roof line of the classification) spends its time on waste "
+        "(replays, "
+        "excess sectors, bank conflicts) that the same code carries to the target: its time scales with its busy times "
+        "(busy share "
         "x duration / practical share) instead of its floors.",
-        "Kernels bound by latency, a small grid or launch overhead are far from every roof: peaks do not set their time, so they are "
+        "Kernels bound by latency, a small grid or launch overhead are far from every roof: peaks do not set their "
+        "time, so they are "
         "projected unchanged and flagged; so are kernels the model cannot place or that use a roof the target lacks.",
-        "Cache capacity is not modelled: a working set that fits one GPU's L2 and not the other's changes the traffic, and the "
+        "Cache capacity is not modelled: a working set that fits one GPU's L2 and not the other's changes the traffic, "
+        "and the "
         "projection with it."};
     if (!estimated.empty())
-        w.assumptions.push_back("Estimated figures (neither published nor measured: hwspecs \"estimated\": true), used wherever a "
-                                "kernel's floor rests on them: " + estimated + ".");
+        w.assumptions.push_back(
+            "Estimated figures (neither published nor measured: hwspecs \"estimated\": true), used wherever a "
+            "kernel's floor rests on them: " +
+            estimated + ".");
     return w;
 }
 

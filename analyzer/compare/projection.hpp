@@ -30,8 +30,8 @@ struct projection_options {
 // One resource of one kernel on both GPUs.
 struct resource_projection {
     resource id = resource::sm;
-    double peak_ratio = 1.0;  // target peak / source peak, at the two clocks
-    std::string peak_basis;   // what the ratio is made of, for reports
+    double peak_ratio = 1.0;    // target peak / source peak, at the two clocks
+    std::string peak_basis;     // what the ratio is made of, for reports
     bool peak_assumed = false;  // a figure missing from a spec was taken equal on both GPUs
     double source_practical = 1.0, target_practical = 1.0;
     double source_floor_ns = 0.0;  // the roofline's floor: useful work at the source's practical peak
@@ -66,7 +66,7 @@ struct kernel_projection {
     bool binding_changes = false;
     double projected_ns = 0.0;
     projection_kind kind = projection_kind::unprojected;
-    std::string why;  // one sentence: what the projection rests on, or why it was not scaled
+    std::string why;                             // one sentence: what the projection rests on, or why it was not scaled
     std::vector<resource_projection> resources;  // those that carry a floor, in resource order
 };
 
@@ -82,7 +82,7 @@ kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source,
                                  const projection_options& o = {});
 
 // The kernels (as given) with their totals and the assumptions every output prints.
-workload_projection project_workload(std::vector<kernel_projection> kernels, const gpu_spec& source, const gpu_spec& target,
-                                     const projection_options& o = {});
+workload_projection project_workload(std::vector<kernel_projection> kernels, const gpu_spec& source,
+                                     const gpu_spec& target, const projection_options& o = {});
 
 }  // namespace roofline

@@ -20,7 +20,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
 std::string name_or_dash(const std::optional<resource>& r) { return r ? name(*r) : "-"; }
 
@@ -42,32 +41,38 @@ const resource_projection* find(const kernel_projection& k, const std::optional<
 std::string counts_text(const workload_projection& w) {
     std::size_t n[3] = {0, 0, 0};
     for (const auto& k : w.kernels) ++n[static_cast<int>(k.kind)];
-    return count_text(n[0], "kernel", "kernels") + " scaled, " + std::to_string(n[1]) + " projected unchanged (far from every roof), " +
-           std::to_string(n[2]) + " kept as measured (cannot be projected)";
+    return count_text(n[0], "kernel", "kernels") + " scaled, " + std::to_string(n[1]) +
+           " projected unchanged (far from every roof), " + std::to_string(n[2]) +
+           " kept as measured (cannot be projected)";
 }
 
 std::string markdown(const analysis& a, const workload_projection& w) {
     const auto labels = kernel_labels(a);
     std::ostringstream out;
-    out << "# " << code_span(a.input) << " projected from the " << w.source_gpu << " onto the " << w.target_gpu << "\n\n"
+    out << "# " << code_span(a.input) << " projected from the " << w.source_gpu << " onto the " << w.target_gpu
+        << "\n\n"
         << "Workload: " << format_duration_ns(w.measured_ns) << " measured on the " << w.source_gpu << ", "
         << format_duration_ns(w.projected_ns) << " projected on the " << w.target_gpu << " ("
-        << (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) << "); " << counts_text(w) << ".\n\n"
+        << (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) << "); "
+        << counts_text(w) << ".\n\n"
         << "## Assumptions\n\n";
     for (const auto& s : w.assumptions) out << "- " << s << "\n";
     out << "\n## Kernels\n\n";
-    table t({"kernel", "launches", "verdict on the source", "measured", "basis", "on the source", "on the target", "peak ratio",
-             "projected", "speedup", "projection"});
+    table t({"kernel", "launches", "verdict on the source", "measured", "basis", "on the source", "on the target",
+             "peak ratio", "projected", "speedup", "projection"});
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
         const resource_projection* b = find(k, k.target_binding);
         const bool by_floor = k.basis == projection_basis::floor;
         const bool scaled = k.kind == projection_kind::scaled;
-        t.row({code_span(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict), format_duration_ns(k.measured_ns),
-               scaled ? name(k.basis) : "-", scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
+        t.row({code_span(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict),
+               format_duration_ns(k.measured_ns), scaled ? name(k.basis) : "-",
+               scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
                scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
-               b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-", format_duration_ns(k.projected_ns),
-               speedup_text(k), std::string(name(k.kind)) + (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
+               b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-",
+               format_duration_ns(k.projected_ns), speedup_text(k),
+               std::string(name(k.kind)) +
+                   (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
     }
     out << t.markdown() << "\n## How each kernel was projected\n\n";
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
@@ -107,25 +112,28 @@ std::string json(const analysis& a, const workload_projection& w) {
                            {"target_floor_ns", json_number<ojson>(r.target_floor_ns)},
                            {"source_busy_ns", json_number<ojson>(r.source_busy_ns)},
                            {"target_busy_ns", json_number<ojson>(r.target_busy_ns)}});
-        ks.push_back({{"name", k.kernel},
-                      {"label", labels[i]},
-                      {"launches", k.launches},
-                      {"source_bound", name(k.source_bound)},
-                      {"measured_ns", json_number<ojson>(k.measured_ns)},
-                      {"projected_ns", json_number<ojson>(k.projected_ns)},
-                      {"projection", name(k.kind)},
-                      {"why", k.why},
-                      {"source_sm_clock_hz", k.source_sm_clock_hz > 0 ? json_number<ojson>(k.source_sm_clock_hz) : ojson(nullptr)},
-                      {"target_sm_clock_hz", k.target_sm_clock_hz > 0 ? json_number<ojson>(k.target_sm_clock_hz) : ojson(nullptr)},
-                      {"source_floor_ns", k.source_floor_ns > 0 ? json_number<ojson>(k.source_floor_ns) : ojson(nullptr)},
-                      {"target_floor_ns", k.target_floor_ns > 0 ? json_number<ojson>(k.target_floor_ns) : ojson(nullptr)},
-                      {"source_binding", optional_name(k.source_binding)},
-                      {"target_binding", optional_name(k.target_binding)},
-                      {"source_busy_ns", k.source_busy_ns > 0 ? json_number<ojson>(k.source_busy_ns) : ojson(nullptr)},
-                      {"target_busy_ns", k.target_busy_ns > 0 ? json_number<ojson>(k.target_busy_ns) : ojson(nullptr)},
-                      {"basis", name(k.basis)},
-                      {"binding_changes", k.binding_changes},
-                      {"resources", res}});
+        ks.push_back(
+            {{"name", k.kernel},
+             {"label", labels[i]},
+             {"launches", k.launches},
+             {"source_bound", name(k.source_bound)},
+             {"measured_ns", json_number<ojson>(k.measured_ns)},
+             {"projected_ns", json_number<ojson>(k.projected_ns)},
+             {"projection", name(k.kind)},
+             {"why", k.why},
+             {"source_sm_clock_hz",
+              k.source_sm_clock_hz > 0 ? json_number<ojson>(k.source_sm_clock_hz) : ojson(nullptr)},
+             {"target_sm_clock_hz",
+              k.target_sm_clock_hz > 0 ? json_number<ojson>(k.target_sm_clock_hz) : ojson(nullptr)},
+             {"source_floor_ns", k.source_floor_ns > 0 ? json_number<ojson>(k.source_floor_ns) : ojson(nullptr)},
+             {"target_floor_ns", k.target_floor_ns > 0 ? json_number<ojson>(k.target_floor_ns) : ojson(nullptr)},
+             {"source_binding", optional_name(k.source_binding)},
+             {"target_binding", optional_name(k.target_binding)},
+             {"source_busy_ns", k.source_busy_ns > 0 ? json_number<ojson>(k.source_busy_ns) : ojson(nullptr)},
+             {"target_busy_ns", k.target_busy_ns > 0 ? json_number<ojson>(k.target_busy_ns) : ojson(nullptr)},
+             {"basis", name(k.basis)},
+             {"binding_changes", k.binding_changes},
+             {"resources", res}});
     }
     j["kernels"] = ks;
     return json_text(j);
@@ -141,13 +149,16 @@ std::string terminal(const analysis& a, const workload_projection& w) {
              {"projection"}});
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
-        const std::string binding = k.kind == projection_kind::scaled
-                                        ? name_or_dash(k.source_binding) + (k.binding_changes ? " -> " + name_or_dash(k.target_binding) : "")
-                                        : "-";
-        t.row({labels[i], format_duration_ns(k.measured_ns), format_duration_ns(k.projected_ns), speedup_text(k), binding,
-               std::string(name(k.kind)) + (k.kind == projection_kind::unchanged ? " (" + std::string(name(k.source_bound)) + ")"
-                                            : k.kind == projection_kind::scaled  ? " (" + std::string(name(k.basis)) + ")"
-                                                                                 : "")});
+        const std::string binding =
+            k.kind == projection_kind::scaled
+                ? name_or_dash(k.source_binding) + (k.binding_changes ? " -> " + name_or_dash(k.target_binding) : "")
+                : "-";
+        t.row({labels[i], format_duration_ns(k.measured_ns), format_duration_ns(k.projected_ns), speedup_text(k),
+               binding,
+               std::string(name(k.kind)) +
+                   (k.kind == projection_kind::unchanged ? " (" + std::string(name(k.source_bound)) + ")"
+                    : k.kind == projection_kind::scaled  ? " (" + std::string(name(k.basis)) + ")"
+                                                         : "")});
     }
     t.row({"total", format_duration_ns(w.measured_ns), format_duration_ns(w.projected_ns),
            w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : "-", "", ""});

@@ -78,11 +78,15 @@ name_values within_noise_of(const name_values& facts, const kernel_result& k) {
         };
         if (starts_with(name, "bound_") && !c.tied_bounds.empty()) {
             const auto b = bound_named(name.substr(6));
-            if (b && (*b == c.bound || std::find(c.tied_bounds.begin(), c.tied_bounds.end(), *b) != c.tied_bounds.end())) return open();
+            if (b &&
+                (*b == c.bound || std::find(c.tied_bounds.begin(), c.tied_bounds.end(), *b) != c.tied_bounds.end()))
+                return open();
         }
         if (starts_with(name, "limiter_") && (!c.tied_limiters.empty() || !c.tied_bounds.empty())) {
             const auto r = resource_named(name.substr(8));
-            if (r && (c.limiter == *r || std::find(c.tied_limiters.begin(), c.tied_limiters.end(), *r) != c.tied_limiters.end())) return open();
+            if (r && (c.limiter == *r ||
+                      std::find(c.tied_limiters.begin(), c.tied_limiters.end(), *r) != c.tied_limiters.end()))
+                return open();
         }
         if (fact_type(name) != value_type::number || !moves_with_noise(name)) return v;
         auto wide = [](double x, double f) { return x >= 0 ? x * f : x / f; };
@@ -91,15 +95,16 @@ name_values within_noise_of(const name_values& facts, const kernel_result& k) {
     };
 }
 
-void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, const name_values& noisy, const kernel_result& k,
-          const gpu_spec& gpu, diagnosis& d) {
+void walk(const rule_tree& tree, const rule_node& n, int depth, const name_values& facts, const name_values& noisy,
+          const kernel_result& k, const gpu_spec& gpu, diagnosis& d) {
     visited_node v;
     v.tree = tree.id;
     v.node = n.id;
     v.title = n.title;
     v.depth = depth;
     const evaluation ok = n.when.evaluate_range(facts);
-    for (const auto& name : n.when.names()) v.values.push_back(evidence_of(name, facts(name), fact_type(name).value_or(value_type::number)));
+    for (const auto& name : n.when.names())
+        v.values.push_back(evidence_of(name, facts(name), fact_type(name).value_or(value_type::number)));
     if (!ok.decided()) {
         // Unknown, or between bounds that lie on both sides of the condition: not decided.
         v.result = visited_node::outcome::cannot_evaluate;
@@ -173,31 +178,36 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     f.tree = "catch-all";
     f.node = "unexplained";
     f.title = unexplained_title;
-    f.explain =
-        std::string(gainless_fired ? "No diagnosis tree found a fix that gains (the notes list the patterns that fired and why their fixes "
-                                     "leave the time as it is): "
-                                   : "No diagnosis tree fired: ") +
-        "the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
-        "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A source-level profile "
-        "(a kernel built with -lineinfo, ncu's Source page) or the PM sampling timeline decides it.";
+    f.explain = std::string(gainless_fired ? "No diagnosis tree found a fix that gains (the notes list the patterns "
+                                             "that fired and why their fixes "
+                                             "leave the time as it is): "
+                                           : "No diagnosis tree fired: ") +
+                "the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
+                "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A "
+                "source-level profile "
+                "(a kernel built with -lineinfo, ncu's Source page) or the PM sampling timeline decides it.";
     auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio").value();
     std::vector<std::pair<double, std::string>> shares;
     for (const char* r : stall_reasons()) {
         const std::string id = std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio";
         auto v = facts(id).value();
-        if (v && total && *total > 0) shares.emplace_back(*v / *total, id + " / smsp__average_warp_latency_per_inst_issued.ratio");
+        if (v && total && *total > 0)
+            shares.emplace_back(*v / *total, id + " / smsp__average_warp_latency_per_inst_issued.ratio");
     }
     std::stable_sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t i = 0; i < shares.size() && i < 3; ++i) f.evidence.push_back({shares[i].second, shares[i].first});
     // The stall reasons are evidence only (roofline metrics does not plan them): say where they are missing.
     if (shares.size() < 3)
-        f.evidence.push_back({"what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall reason)",
-                              std::nullopt, value_type::number, true});
+        f.evidence.push_back(
+            {"what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall reason)",
+             std::nullopt, value_type::number, true});
     f.evidence.push_back(evidence_of("roof_share", facts("roof_share"), value_type::number));
     f.fixes = {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
-               "Compare with the floor: the kernel cannot run faster than its largest floor at the practical shares (the estimate)."};
+               "Compare with the floor: the kernel cannot run faster than its largest floor at the practical shares "
+               "(the estimate)."};
     estimate_spec none;
-    none.why = "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical shares.";
+    none.why =
+        "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical shares.";
     estimate_finding(f, none, k, gpu, facts, nullptr);
     return f;
 }
@@ -217,15 +227,19 @@ finding not_decided(const diagnosis& d, const gpu_spec& gpu, bool fired = false)
         for (const auto& u : d.undecided) s += (s.empty() ? "" : ", ") + u;
         return s;
     }();
-    f.explain = fired ? "The findings below fired, but " + std::to_string(d.undecided.size()) +
-                            " rule nodes or estimates could not be evaluated for lack of counters (" + open +
-                            "), and any may gain more than they do: which fix comes first is not decided. Collect them and "
-                            "analyse again."
-                      : "No rule node the capture could evaluate fired, and " + std::to_string(d.undecided.size()) +
-                            " could not be evaluated for lack of counters (" + open + "). Collect them and analyse again: any of those "
-                            "may be the answer.";
+    f.explain =
+        fired ? "The findings below fired, but " + std::to_string(d.undecided.size()) +
+                    " rule nodes or estimates could not be evaluated for lack of counters (" + open +
+                    "), and any may gain more than they do: which fix comes first is not decided. Collect them and "
+                    "analyse again."
+              : "No rule node the capture could evaluate fired, and " + std::to_string(d.undecided.size()) +
+                    " could not be evaluated for lack of counters (" + open +
+                    "). Collect them and analyse again: any of those "
+                    "may be the answer.";
     const collect_flags flags = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability));
-    if (!flags.empty()) f.fixes.push_back("Profile again with `ncu " + flags.text() + " ...` (or `roofline metrics --format section`'s file).");
+    if (!flags.empty())
+        f.fixes.push_back("Profile again with `ncu " + flags.text() +
+                          " ...` (or `roofline metrics --format section`'s file).");
     return f;
 }
 
@@ -234,7 +248,8 @@ finding not_decided(const diagnosis& d, const gpu_spec& gpu, bool fired = false)
 const std::vector<std::string>& catch_all_metrics() {
     static const std::vector<std::string> ids = [] {
         std::vector<std::string> v = {"smsp__average_warp_latency_per_inst_issued.ratio"};
-        for (const char* r : stall_reasons()) v.push_back(std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio");
+        for (const char* r : stall_reasons())
+            v.push_back(std::string("smsp__average_warps_issue_stalled_") + r + "_per_issue_active.ratio");
         return v;
     }();
     return ids;
@@ -249,8 +264,9 @@ void drop_gainless(diagnosis& d) {
     };
     for (const auto& f : d.findings)
         if (gainless(f))
-            d.notes.push_back(std::string(f.id) + " fired (" + std::string(f.tree) + "/" + std::string(f.node) + "), but its fix leaves the time within " +
-                              format_percent(run_to_run_noise) + " of what it is (" + format_times(*f.est_speedup) +
+            d.notes.push_back(std::string(f.id) + " fired (" + std::string(f.tree) + "/" + std::string(f.node) +
+                              "), but its fix leaves the time within " + format_percent(run_to_run_noise) +
+                              " of what it is (" + format_times(*f.est_speedup) +
                               "; bound after it: " + std::string(f.binds_after) + "): not an opportunity");
     d.findings.erase(std::remove_if(d.findings.begin(), d.findings.end(), gainless), d.findings.end());
 }
@@ -263,14 +279,16 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
     for (const auto& f : d.findings)
         // A finding about a run of kernels (fusion) saves time across the run: it does not say this
         // kernel is far from its own roof.
-        if (f.id != "near-roof" && f.tree != "workload" && f.est_speedup && *f.est_speedup > near_roof_contradicted_above &&
-            (!larger || *f.est_speedup > *larger->est_speedup))
+        if (f.id != "near-roof" && f.tree != "workload" && f.est_speedup &&
+            *f.est_speedup > near_roof_contradicted_above && (!larger || *f.est_speedup > *larger->est_speedup))
             larger = &f;
     if (larger) {
-        auto it = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
+        auto it =
+            std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
         if (it != d.findings.end()) {
-            d.notes.push_back("near-roof is not reported: " + larger->id + " promises " + format_times(*larger->est_speedup) +
-                              " on the same kernel, more than the " + format_times(near_roof_contradicted_above) + " near-roof allows");
+            d.notes.push_back("near-roof is not reported: " + larger->id + " promises " +
+                              format_times(*larger->est_speedup) + " on the same kernel, more than the " +
+                              format_times(near_roof_contradicted_above) + " near-roof allows");
             d.findings.erase(it);
         }
     }
@@ -290,8 +308,8 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         for (std::size_t j = i; j > 0; --j) {
             finding& a = d.findings[j - 1];
             finding& b = d.findings[j];
-            if (a.id == "near-roof" || !a.est_time_saved_ns || !b.est_time_saved_ns || !a.changes_work || b.changes_work ||
-                a.below_kernel_findings != b.below_kernel_findings)
+            if (a.id == "near-roof" || !a.est_time_saved_ns || !b.est_time_saved_ns || !a.changes_work ||
+                b.changes_work || a.below_kernel_findings != b.below_kernel_findings)
                 break;
             if (after(b) > after(a) * (1.0 + estimates_indistinct_within)) break;
             std::swap(a, b);
@@ -303,7 +321,8 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         const double first = *d.findings.front().est_time_after_ns;
         for (std::size_t i = 1; i < d.findings.size(); ++i) {
             const auto& f = d.findings[i];
-            if (f.est_time_after_ns && std::abs(*f.est_time_after_ns - first) <= run_to_run_noise * std::max(first, *f.est_time_after_ns))
+            if (f.est_time_after_ns &&
+                std::abs(*f.est_time_after_ns - first) <= run_to_run_noise * std::max(first, *f.est_time_after_ns))
                 d.tied_with_first.push_back(f.id);
         }
     }
@@ -314,7 +333,8 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
     for (const auto& f : d.findings)
         if (f.est_time_saved_ns && f.tree != "workload") all.push_back(&f);
     const double duration = k.roof.duration_ns;
-    double remaining = all.empty() ? 0.0 : std::max(0.0, duration - std::min(duration, combined_after(k, gpu, all).after_ns));
+    double remaining =
+        all.empty() ? 0.0 : std::max(0.0, duration - std::min(duration, combined_after(k, gpu, all).after_ns));
     for (auto& f : d.findings) {
         if (!f.est_time_saved_ns) continue;
         if (f.tree == "workload") {
@@ -339,18 +359,21 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         for (const auto& root : t.roots) walk(t, root, 0, facts, noisy, kernel, spec, d);
     // near-roof says "look elsewhere": that nothing else on the kernel gains much. Where a rule node or
     // an estimate could not be evaluated, that is not decided, so near-roof is not the answer.
-    auto near = std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
+    auto near =
+        std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
     const auto elsewhere = std::count_if(d.undecided.begin(), d.undecided.end(), [](const std::string& u) {
         return u.find("near-roof/") == std::string::npos;
     });
     if (near != d.findings.end() && elsewhere > 0) {
         d.notes.push_back("near-roof is not reported: its rule fired (rules/near-roof.json), but " +
-                          std::to_string(elsewhere) + " other rule nodes or estimates could not be evaluated, and any may gain more");
+                          std::to_string(elsewhere) +
+                          " other rule nodes or estimates could not be evaluated, and any may gain more");
         d.findings.erase(near);
     }
     drop_gainless(d);
     if (d.findings.empty() && kernel.roof.placed)
-        d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts, !d.notes.empty()) : not_decided(d, spec));
+        d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts, !d.notes.empty())
+                                                 : not_decided(d, spec));
     settle_findings(d, kernel, spec);
     // The ranking rests on every node's gain: where some could not be evaluated, the first finding is
     // not decided, unless its fix already takes the kernel to the floor the counters prove (no fix that

@@ -29,8 +29,8 @@ void settle_findings(diagnosis& d, const kernel_result& kernel, const gpu_spec& 
 // the derived__ metrics only a section defines. Quantities the chip has no counter for cannot be
 // collected at all: they are `uncollectable`, and stay unknown on this GPU.
 struct collect_flags {
-    std::vector<std::string> metrics;       // sorted, each once
-    std::vector<std::string> sections;      // stock sections (SourceCounters)
+    std::vector<std::string> metrics;        // sorted, each once
+    std::vector<std::string> sections;       // stock sections (SourceCounters)
     std::vector<std::string> uncollectable;  // catalogue ids
     bool empty() const { return metrics.empty() && sections.empty(); }
     // "--metrics a,b --section S", or "" where nothing can be collected.

@@ -29,8 +29,12 @@ struct evidence_value {
     // Exact where the capture decides it; only bounded where it lacks what separates useful work from
     // waste; unknown where it lacks the counters. One range for all three: a report holds tens of these
     // per kernel, for every kernel of a capture.
-    std::optional<double> value() const { return known_ == known::exact ? std::optional<double>(range_.lo) : std::nullopt; }
-    std::optional<value_range> bounds() const { return known_ == known::bounded ? std::optional<value_range>(range_) : std::nullopt; }
+    std::optional<double> value() const {
+        return known_ == known::exact ? std::optional<double>(range_.lo) : std::nullopt;
+    }
+    std::optional<value_range> bounds() const {
+        return known_ == known::bounded ? std::optional<value_range>(range_) : std::nullopt;
+    }
     void set_value(std::optional<double> v) {
         known_ = v ? known::exact : known::unknown;
         range_ = v ? value_range{*v, *v} : value_range{};

@@ -18,7 +18,8 @@ double practical_of(const kernel_result& k, const gpu_spec& gpu, resource id) {
 }
 
 // The resource under the most pressure now: busy work over its practical share.
-std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu, const std::map<resource, double>& work) {
+std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu,
+                                   const std::map<resource, double>& work) {
     std::optional<resource> top;
     double most = -1.0;
     for (const auto& [id, ns] : work) {
@@ -35,7 +36,8 @@ std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu, 
 // it at the practical shares, and for a fix that keeps the kernel's latency, the current time scaled
 // by what is left of the limiter's work.
 estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const std::map<resource, double>& work,
-                            const std::map<resource, double>& after, bool keeps_latency, double at_least, bool removes_launch) {
+                            const std::map<resource, double>& after, bool keeps_latency, double at_least,
+                            bool removes_launch) {
     estimate_outcome out;
     for (const auto& [id, ns] : after) {
         const double t = ns / practical_of(k, gpu, id);
@@ -62,8 +64,10 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
                 kept = 0.0;
             if (kept > out.after_ns) {
                 out.after_ns = kept;
-                out.binds_after = name(limiter) + std::string(bounded ? " (the limiter, which this fix leaves as it is)"
-                                                                      : " (its busy share shrinks; the latency the kernel waits on stays)");
+                out.binds_after =
+                    name(limiter) +
+                    std::string(bounded ? " (the limiter, which this fix leaves as it is)"
+                                        : " (its busy share shrinks; the latency the kernel waits on stays)");
             }
         }
     }
@@ -97,8 +101,8 @@ std::map<resource, double> useful_work(const kernel_roofline& k) {
     return w;
 }
 
-void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu, const name_values& facts,
-                      std::vector<std::string>* missing) {
+void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu,
+                      const name_values& facts, std::vector<std::string>* missing) {
     f.estimate_why = spec.why;
     std::map<resource, double> work = current_work(k.roof);
     std::map<resource, double> changed;
@@ -108,8 +112,9 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
         if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
         std::string on;
         for (resource r : c.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
-        f.estimate_changes.push_back(on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
-                                     (amount ? " = " + (c.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
+        f.estimate_changes.push_back(
+            on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
+            (amount ? " = " + (c.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
         if (!amount) return;
         for (resource r : c.on) {
             double before = changed.count(r) ? changed[r] : (work.count(r) ? work[r] : 0.0);
@@ -135,7 +140,8 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     for (const auto& [r, ns] : changed) {
         left[r] = ns;
         // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
-        if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r)) left[r] = std::max(ns, std::min(useful.at(r), work[r]));
+        if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r))
+            left[r] = std::max(ns, std::min(useful.at(r), work[r]));
     }
     estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
     // Atomics to one L2 line run one after another: a fix that keeps them cannot beat their chain.
@@ -156,9 +162,12 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     // latency only as the verdict says. Where either may change the answer, the estimate is not decided.
     std::vector<std::string> open;
     for (const auto& u : k.roof.unmeasured)
-        if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns) open.insert(open.end(), u.missing.begin(), u.missing.end());
-    if (spec.keeps_latency() && !k.verdict.decided()) open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
-    if (!spec.removes_atomics && !chain_fact.exact()) open.insert(open.end(), chain_fact.missing.begin(), chain_fact.missing.end());
+        if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns)
+            open.insert(open.end(), u.missing.begin(), u.missing.end());
+    if (spec.keeps_latency() && !k.verdict.decided())
+        open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
+    if (!spec.removes_atomics && !chain_fact.exact())
+        open.insert(open.end(), chain_fact.missing.begin(), chain_fact.missing.end());
     if (!open.empty() || (spec.keeps_latency() && k.verdict.bound == bound::unknown)) {
         if (missing) missing->insert(missing->end(), open.begin(), open.end());
         return;

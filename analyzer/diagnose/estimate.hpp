@@ -32,8 +32,8 @@ struct estimate_outcome {
 // Fills f's estimate from the spec: the changed work, the time after, the speedup and the saving.
 // Leaves them empty (and lists the metrics that would decide it in `missing`) when an expression is not
 // exact on this capture, or a resource the capture has no counter for may bound the time after the fix.
-void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu, const name_values& facts,
-                      std::vector<std::string>* missing);
+void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu,
+                      const name_values& facts, std::vector<std::string>* missing);
 
 // The time left once the changes of several findings are all in: per resource the least work any
 // of them leaves. Their own bounds (at_least) describe the kernel as it is and are not combined.

@@ -7,7 +7,26 @@
 namespace roofline::rules {
 
 struct expression::node {
-    enum class kind { number, name, negate, logical_not, add, sub, mul, div, lt, le, gt, ge, eq, ne, logical_and, logical_or, max, min };
+    enum class kind {
+        number,
+        name,
+        negate,
+        logical_not,
+        add,
+        sub,
+        mul,
+        div,
+        lt,
+        le,
+        gt,
+        ge,
+        eq,
+        ne,
+        logical_and,
+        logical_or,
+        max,
+        min
+    };
     kind k = kind::number;
     double value = 0.0;
     std::string name;
@@ -29,7 +48,8 @@ const char* type_name(value_type t) { return t == value_type::number ? "a number
 
 class parser {
 public:
-    parser(const std::string& text, const name_types& types, std::vector<std::string>& names) : s_(text), types_(types), names_(names) {}
+    parser(const std::string& text, const name_types& types, std::vector<std::string>& names)
+        : s_(text), types_(types), names_(names) {}
 
     std::unique_ptr<node> parse() {
         auto n = parse_or();
@@ -48,7 +68,8 @@ private:
         skip_space();
         std::size_t n = std::char_traits<char>::length(w);
         if (s_.compare(i_, n, w) != 0) return false;
-        if (i_ + n < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_ + n])) || s_[i_ + n] == '_')) return false;
+        if (i_ + n < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_ + n])) || s_[i_ + n] == '_'))
+            return false;
         i_ += n;
         return true;
     }
@@ -201,9 +222,12 @@ private:
         }
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
             std::size_t start = i_;
-            while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.')) ++i_;
+            while (i_ < s_.size() &&
+                   (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_' || s_[i_] == '.'))
+                ++i_;
             std::string name = s_.substr(start, i_ - start);
-            if ((name == "max" || name == "min") && symbol("(")) return parse_call(name == "max" ? kind::max : kind::min, start);
+            if ((name == "max" || name == "min") && symbol("("))
+                return parse_call(name == "max" ? kind::max : kind::min, start);
             auto n = std::make_unique<node>();
             if (name == "true" || name == "false") {
                 n->value = name == "true";
@@ -213,7 +237,8 @@ private:
             auto t = types_(name);
             if (!t)
                 fail(start,
-                     "unknown name \"" + name + "\" (neither a derived value nor a metric in the catalogue, analyzer/base/metrics.json)");
+                     "unknown name \"" + name +
+                         "\" (neither a derived value nor a metric in the catalogue, analyzer/base/metrics.json)");
             n->k = kind::name;
             n->name = name;
             n->type = *t;
@@ -346,7 +371,8 @@ std::optional<range> eval(const node& n, const name_values& values, evaluation& 
 
 expression expression::parse(const std::string& text, const name_types& types) {
     if (text.size() > max_expression_chars)
-        throw expression_error(max_expression_chars + 1, "longer than " + std::to_string(max_expression_chars) + " characters");
+        throw expression_error(max_expression_chars + 1,
+                               "longer than " + std::to_string(max_expression_chars) + " characters");
     expression e;
     e.text_ = text;
     parser p(e.text_, types, e.names_);

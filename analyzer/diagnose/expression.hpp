@@ -41,8 +41,8 @@ struct fact_value {
     std::optional<value_range> range;
     std::vector<std::string> missing;
     fact_value() = default;
-    fact_value(std::nullopt_t) {}                                                           // NOLINT: unknown
-    fact_value(double v) : range(value_range{v, v}) {}                                      // NOLINT: exact
+    fact_value(std::nullopt_t) {}                       // NOLINT: unknown
+    fact_value(double v) : range(value_range{v, v}) {}  // NOLINT: exact
     fact_value(std::optional<double> v) : range(v ? std::optional(value_range{*v, *v}) : std::nullopt) {}  // NOLINT
     static fact_value between(double lo, double hi, std::vector<std::string> missing);
     bool exact() const { return range && range->exact(); }
@@ -59,7 +59,9 @@ struct evaluation {
     std::optional<value_range> range;
     std::vector<std::string> open_names;  // the names whose values were not exact, in order of first use
     std::vector<std::string> missing;     // their missing metrics, each once
-    std::optional<double> value() const { return range && range->exact() ? std::optional<double>(range->lo) : std::nullopt; }
+    std::optional<double> value() const {
+        return range && range->exact() ? std::optional<double>(range->lo) : std::nullopt;
+    }
     // A boolean's outcome: 1 or 0 where decided.
     bool decided() const { return value().has_value(); }
 };

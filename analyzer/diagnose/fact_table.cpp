@@ -27,7 +27,8 @@ std::optional<double> sum_of(std::initializer_list<std::optional<double>> parts)
 }
 
 std::optional<double> global_sectors(const kernel_result& k) {
-    return sum_of({number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")});
+    return sum_of({number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")});
 }
 
 // Local-memory sectors that reach L2: every store (L1 writes local memory through to L2, seen on
@@ -95,7 +96,8 @@ fact_value slow_mma_path_share(const kernel_result& k) {
     std::vector<std::tuple<std::string, double, double>> paths;  // source, ops, peak
     for (const auto& [key, v] : k.group.numbers.entries()) {
         const std::string& id = metric_name(key);
-        if (id.rfind(prefix, 0) != 0 || id.size() < ops_end.size() || id.compare(id.size() - ops_end.size(), ops_end.size(), ops_end) != 0)
+        if (id.rfind(prefix, 0) != 0 || id.size() < ops_end.size() ||
+            id.compare(id.size() - ops_end.size(), ops_end.size(), ops_end) != 0)
             continue;
         metric_read_log::note(id);  // read by name, not through find(): `roofline metrics` counts it
         auto peak = number(k, (id + ".peak_sustained").c_str());
@@ -169,8 +171,14 @@ atomic_count atomic_counts(const kernel_result& k) {
     for (const char* op : ops) {
         const std::string r = std::string("lts__t_requests_srcunit_tex_op_") + op + ".sum";
         const std::string m = std::string("lts__t_sectors_srcunit_tex_op_") + op + "_lookup_miss.sum";
-        if (auto v = number(k, r.c_str())) requests += *v; else missing.push_back(r);
-        if (auto v = number(k, m.c_str())) misses += *v; else missing.push_back(m);
+        if (auto v = number(k, r.c_str()))
+            requests += *v;
+        else
+            missing.push_back(r);
+        if (auto v = number(k, m.c_str()))
+            misses += *v;
+        else
+            missing.push_back(m);
     }
     if (!missing.empty()) {
         fact_value unknown;
@@ -195,7 +203,9 @@ fact_value atomic_chain_ns(const kernel_result& k, const gpu_spec& g) {
 
 fact_value undecided(std::vector<std::string> missing) { return fact_value::between(0.0, 1.0, std::move(missing)); }
 
-fact_value roof_between(const kernel_result& k, double lo, double hi) { return fact_value::between(lo, hi, k.roof.missing_metrics()); }
+fact_value roof_between(const kernel_result& k, double lo, double hi) {
+    return fact_value::between(lo, hi, k.roof.missing_metrics());
+}
 
 namespace {
 
@@ -213,7 +223,8 @@ std::vector<fact> shape_facts() {
         {"grid_blocks", value_type::number, "launch__grid_size",
          [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.grid_blocks, "launch__grid_size"); }},
         {"warp_lanes_launched", value_type::number,
-         "threads per warp the block shape launches: block threads / ceil(block threads / 32); 32 for blocks of whole warps, 16 "
+         "threads per warp the block shape launches: block threads / ceil(block threads / 32); 32 for blocks of whole "
+         "warps, 16 "
          "for a 4 x 4 block (lanes a launch never fills are not divergence)",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              if (!k.group.block_size || k.group.block_size->count() <= 0) {
@@ -225,11 +236,14 @@ std::vector<fact> shape_facts() {
              return threads / std::ceil(threads / 32.0);
          }},
         {"waves", value_type::number, "launch__waves_per_multiprocessor",
-         [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.waves, "launch__waves_per_multiprocessor"); }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return shape_fact(k.shape.waves, "launch__waves_per_multiprocessor");
+         }},
         {"sm_count", value_type::number, "SMs on the GPU",
          [](const kernel_result& k, const gpu_spec&) { return shape_fact(k.shape.sm_count, "launch__sm_count"); }},
         {"tail_idle_share", value_type::number,
-         "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the run",
+         "(ceil(waves) - waves) / ceil(waves): the share of block slots the last, partial wave leaves idle over the "
+         "run",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              if (k.shape.waves <= 0) return shape_fact(0.0, "launch__waves_per_multiprocessor");
              const double whole = std::ceil(k.shape.waves - 1e-9);
@@ -246,13 +260,17 @@ std::vector<fact> roofline_facts() {
              return k.roof.placed ? roof_between(k, k.roof.pct_of_roof, k.roof.pct_of_roof_hi) : fact_value();
          }},
         {"floor_ns", value_type::number, "the largest useful time at raw peak over every resource",
-         [](const kernel_result& k, const gpu_spec&) { return k.roof.placed ? roof_between(k, k.roof.floor_ns, k.roof.floor_hi_ns) : fact_value(); }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return k.roof.placed ? roof_between(k, k.roof.floor_ns, k.roof.floor_hi_ns) : fact_value();
+         }},
         {"practical_floor_ns", value_type::number,
          "the largest useful time at the practical share over every resource: no fix that keeps the work beats it",
          [](const kernel_result& k, const gpu_spec&) {
-             return k.roof.placed ? roof_between(k, k.roof.practical_floor_ns, k.roof.practical_floor_hi_ns) : fact_value();
+             return k.roof.placed ? roof_between(k, k.roof.practical_floor_ns, k.roof.practical_floor_hi_ns)
+                                  : fact_value();
          }},
-        {"roof_share", value_type::number, "practical_floor_ns / duration_ns: 1 = as fast as the best kernels run this work on this GPU",
+        {"roof_share", value_type::number,
+         "practical_floor_ns / duration_ns: 1 = as fast as the best kernels run this work on this GPU",
          [](const kernel_result& k, const gpu_spec&) {
              return k.roof.placed ? roof_between(k, k.roof.roof_share(), k.roof.roof_share_hi()) : fact_value();
          }},
@@ -282,22 +300,30 @@ std::vector<fact> roofline_facts() {
              return v;
          }},
         {"atomic_requests", value_type::number,
-         "global atomics and reductions the SMs sent to L2 (lts__t_requests_srcunit_tex_op_{red,atom_dot_alu,atom_dot_cas}.sum)",
+         "global atomics and reductions the SMs sent to L2 "
+         "(lts__t_requests_srcunit_tex_op_{red,atom_dot_alu,atom_dot_cas}.sum)",
          [](const kernel_result& k, const gpu_spec&) { return atomic_counts(k).requests; }},
         {"atomic_lines", value_type::number,
-         "the L2 lines those atomics hit, at least 1: their L2 lookup misses, since ncu flushes the caches before each pass "
+         "the L2 lines those atomics hit, at least 1: their L2 lookup misses, since ncu flushes the caches before each "
+         "pass "
          "(lts__t_sectors_srcunit_tex_op_{red,atom_dot_alu,atom_dot_cas}_lookup_miss.sum)",
          [](const kernel_result& k, const gpu_spec&) { return atomic_counts(k).lines; }},
         {"atomic_chain_ns", value_type::number,
-         "the time the atomics on one line take one after another, at the mean number per line: atomic_requests / atomic_lines x "
+         "the time the atomics on one line take one after another, at the mean number per line: atomic_requests / "
+         "atomic_lines x "
          "the GPU's same_line_atomic_cycles (hwspecs; 1, ncu's peak, where unmeasured) / the L2 clock "
-         "(lts__cycles_elapsed.avg.per_second). Atomics to one line run in the slice that owns it, each after the last: no fix "
+         "(lts__cycles_elapsed.avg.per_second). Atomics to one line run in the slice that owns it, each after the "
+         "last: no fix "
          "that keeps them is faster",
          [](const kernel_result& k, const gpu_spec& g) { return atomic_chain_ns(k, g); }},
-        {"min_kernel_ns", value_type::number, "the shortest a launch lasts on this GPU (hwspecs min_kernel_ns; 0 where unknown)",
-         [](const kernel_result&, const gpu_spec& s) { return std::optional<double>(s.min_kernel_ns.value.value_or(0.0)); }},
+        {"min_kernel_ns", value_type::number,
+         "the shortest a launch lasts on this GPU (hwspecs min_kernel_ns; 0 where unknown)",
+         [](const kernel_result&, const gpu_spec& s) {
+             return std::optional<double>(s.min_kernel_ns.value.value_or(0.0));
+         }},
         {"mma", value_type::boolean,
-         "the kernel ran real MMA instructions: tensor-path ops (sm__ops_path_tensor_src_*, exact counts that HFMA2.MMA moves do not "
+         "the kernel ran real MMA instructions: tensor-path ops (sm__ops_path_tensor_src_*, exact counts that "
+         "HFMA2.MMA moves do not "
          "reach)",
          [](const kernel_result& k, const gpu_spec&) { return mma_ran(k); }},
         {"tensor_binds", value_type::boolean, "a tensor precision has the kernel's largest practical floor",
@@ -308,7 +334,8 @@ std::vector<fact> roofline_facts() {
              return undecided(k.roof.missing_metrics());
          }},
         {"warp_specialised", value_type::boolean,
-         "the kernel issues warpgroup MMA (wgmma) or TMA copies: producer and consumer warps hand tiles over through mbarriers by design",
+         "the kernel issues warpgroup MMA (wgmma) or TMA copies: producer and consumer warps hand tiles over through "
+         "mbarriers by design",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto gmma = number(k, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
              auto tma = number(k, "smsp__inst_executed_op_tma_ld.sum");
@@ -317,14 +344,15 @@ std::vector<fact> roofline_facts() {
              return std::nullopt;
          }},
         {"slow_mma_path_share", value_type::number,
-         "the share of the dense tensor ops that ran on an MMA instruction path slower than this GPU's fastest for the same source type "
-         "(mma.sync's HMMA where Hopper has wgmma and Blackwell tcgen05), from the per-path op counters and their peaks (0 without "
+         "the share of the dense tensor ops that ran on an MMA instruction path slower than this GPU's fastest for the "
+         "same source type "
+         "(mma.sync's HMMA where Hopper has wgmma and Blackwell tcgen05), from the per-path op counters and their "
+         "peaks (0 without "
          "tensor work; unknown on chips without instruction paths)",
-         [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             return slow_mma_path_share(k);
-         }},
+         [](const kernel_result& k, const gpu_spec&) -> fact_value { return slow_mma_path_share(k); }},
         {"tensor_share", value_type::number,
-         "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest path, over the time "
+         "the busiest tensor precision's floor over the duration: its FLOPs at the practical share of its fastest "
+         "path, over the time "
          "taken (0 without tensor work)",
          [](const kernel_result& k, const gpu_spec&) { return tensor_share(k); }},
     };
@@ -334,18 +362,22 @@ std::vector<fact> roofline_facts() {
 std::vector<fact> traffic_facts() {
     return {
         {"reuse_l1", value_type::number,
-         "bytes of data the threads moved through L1 (global sectors less uncoalesced excess, x 32; shared-load wavefronts less conflicts, "
+         "bytes of data the threads moved through L1 (global sectors less uncoalesced excess, x 32; shared-load "
+         "wavefronts less conflicts, "
          "x 128; local scratch left out) per byte moved to or from DRAM: how many times each DRAM byte passes L1",
          [](const kernel_result& k, const gpu_spec&) { return ratio(l1_load_bytes(k), k.roof.bytes_dram); }},
         {"reuse_l2", value_type::number,
-         "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte moved to or from DRAM",
+         "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte "
+         "moved to or from DRAM",
          [](const kernel_result& k, const gpu_spec&) {
              auto s = number(k, "lts__t_sectors_srcunit_tex.sum");
              auto local = local_sectors_to_l2(k);
-             return ratio(s && local ? std::optional<double>(std::max(0.0, *s - *local) * 32.0) : std::nullopt, k.roof.bytes_dram);
+             return ratio(s && local ? std::optional<double>(std::max(0.0, *s - *local) * 32.0) : std::nullopt,
+                          k.roof.bytes_dram);
          }},
         {"global_excess_share", value_type::number,
-         "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors moved: bytes no thread "
+         "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors "
+         "moved: bytes no thread "
          "asked for",
          [](const kernel_result& k, const gpu_spec&) {
              return ratio(number(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
@@ -359,7 +391,8 @@ std::vector<fact> traffic_facts() {
              return v;
          }},
         {"l2_excess_transaction_share", value_type::number,
-         "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 handles one transaction "
+         "the share of L2's SM-side transactions an uncoalesced pattern wastes: where the excess reached L2, L2 "
+         "handles one transaction "
          "per line a request touches, as L1 does, so it scales like L1's global wavefronts",
          [](const kernel_result& k, const gpu_spec& g) -> fact_value {
              auto l2 = find_fact("l2_excess_share")->get(k, g).value();
@@ -373,8 +406,10 @@ std::vector<fact> traffic_facts() {
              return std::clamp(*l2 / *ge * (1.0 - k.roof.l1->global_ideal_share), 0.0, 1.0);
          }},
         {"dram_excess_share", value_type::number,
-         "DRAM bytes read beyond what the global loads use (load sectors x smsp__sass_average_data_bytes_per_sector_mem_global_op_ld) and "
-         "the other L2 traffic needs, over all DRAM bytes: excess load sectors DRAM fetched, and the reads partial stores cause. Partial "
+         "DRAM bytes read beyond what the global loads use (load sectors x "
+         "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld) and "
+         "the other L2 traffic needs, over all DRAM bytes: excess load sectors DRAM fetched, and the reads partial "
+         "stores cause. Partial "
          "writes themselves are merged in L2",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto read = number(k, "dram__bytes_read.sum");
@@ -386,9 +421,12 @@ std::vector<fact> traffic_facts() {
          }},
         {"l1_global_share", value_type::number,
          "global and local wavefronts over all LSU data-stage wavefronts of L1 (the rest are shared memory)",
-         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.global; }); }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return l1_share(k, [](const l1_traffic& t) { return t.global; });
+         }},
         {"global_wavefront_ideal_share", value_type::number,
-         "the global wavefronts a coalesced pattern needs, max(requests, ideal sectors / 4), over those L1 measured (1 = coalesced)",
+         "the global wavefronts a coalesced pattern needs, max(requests, ideal sectors / 4), over those L1 measured (1 "
+         "= coalesced)",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              if (k.roof.l1) return k.roof.l1->global_ideal_share;
              fact_value v;
@@ -397,20 +435,30 @@ std::vector<fact> traffic_facts() {
          }},
         {"shared_conflict_share", value_type::number,
          "shared-memory load wavefronts that are bank-conflict replays, over all LSU data-stage wavefronts of L1",
-         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_ld_conflicts; }); }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return l1_share(k, [](const l1_traffic& t) { return t.shared_ld_conflicts; });
+         }},
         {"shared_excess_share", value_type::number,
-         "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive: conflicts of loads, stores and atomics) over "
+         "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive: conflicts of loads, stores "
+         "and atomics) over "
          "all LSU data-stage wavefronts of L1",
-         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_excess; }); }},
-        {"shared_atomic_share", value_type::number, "shared-memory atomic wavefronts over all LSU data-stage wavefronts of L1",
-         [](const kernel_result& k, const gpu_spec&) { return l1_share(k, [](const l1_traffic& t) { return t.shared_atom; }); }},
+         [](const kernel_result& k, const gpu_spec&) {
+             return l1_share(k, [](const l1_traffic& t) { return t.shared_excess; });
+         }},
+        {"shared_atomic_share", value_type::number,
+         "shared-memory atomic wavefronts over all LSU data-stage wavefronts of L1",
+         [](const kernel_result& k, const gpu_spec&) {
+             return l1_share(k, [](const l1_traffic& t) { return t.shared_atom; });
+         }},
         {"flops_per_load_byte", value_type::number,
-         "CUDA-core FLOPs per byte the threads loaded through L1 (see reuse_l1): a register-tiled matrix product stays under 8 (16 FMAs "
+         "CUDA-core FLOPs per byte the threads loaded through L1 (see reuse_l1): a register-tiled matrix product stays "
+         "under 8 (16 FMAs "
          "per 4-byte value loaded); a polynomial or a transcendental computes far more on registers",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              std::vector<std::string> missing;
              for (const auto& u : k.roof.unmeasured)
-                 if (info(u.id).precision && !info(u.id).tensor) missing.insert(missing.end(), u.missing.begin(), u.missing.end());
+                 if (info(u.id).precision && !info(u.id).tensor)
+                     missing.insert(missing.end(), u.missing.begin(), u.missing.end());
              auto bytes = l1_load_bytes(k);
              if (!missing.empty() || !bytes) {
                  fact_value v;
@@ -427,7 +475,8 @@ std::vector<fact> traffic_facts() {
              if (!hi || !lo) return std::nullopt;
              return fact_value::between(*lo, *hi, k.roof.missing_metrics());
          }},
-        {"local_sector_share", value_type::number, "local-memory sectors over global and local sectors moved through L1 (loads and stores)",
+        {"local_sector_share", value_type::number,
+         "local-memory sectors over global and local sectors moved through L1 (loads and stores)",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
              auto st = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
@@ -437,7 +486,8 @@ std::vector<fact> traffic_facts() {
              return local + *g > 0 ? local / (local + *g) : 0.0;
          }},
         {"local_l2_share", value_type::number,
-         "local-memory sectors that reach L2 (every store, since L1 writes local memory through; the load misses) over the sectors the SMs "
+         "local-memory sectors that reach L2 (every store, since L1 writes local memory through; the load misses) over "
+         "the sectors the SMs "
          "asked of L2",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto s2 = number(k, "lts__t_sectors_srcunit_tex.sum");
@@ -451,25 +501,33 @@ std::vector<fact> traffic_facts() {
 // The instruction mix, divergence and the limiter.
 std::vector<fact> instruction_facts() {
     return {
-        {"load_inst_share", value_type::number, "global, local and shared load instructions over all warp instructions executed",
+        {"load_inst_share", value_type::number,
+         "global, local and shared load instructions over all warp instructions executed",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto all = number(k, "smsp__inst_executed.sum");
-             auto loads = sum_of({number(k, "smsp__sass_inst_executed_op_global_ld.sum"), number(k, "smsp__sass_inst_executed_op_shared_ld.sum"),
+             auto loads = sum_of({number(k, "smsp__sass_inst_executed_op_global_ld.sum"),
+                                  number(k, "smsp__sass_inst_executed_op_shared_ld.sum"),
                                   number(k, "smsp__sass_inst_executed_op_local_ld.sum")});
              if (!all || !loads) return std::nullopt;
              return *all > 0 ? std::min(1.0, *loads / *all) : 0.0;
          }},
-        {"local_inst_share", value_type::number, "local load and store instructions over all warp instructions executed",
+        {"local_inst_share", value_type::number,
+         "local load and store instructions over all warp instructions executed",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              auto all = number(k, "smsp__inst_executed.sum");
-             auto local = sum_of({number(k, "smsp__sass_inst_executed_op_local_ld.sum"), number(k, "smsp__sass_inst_executed_op_local_st.sum")});
+             auto local = sum_of({number(k, "smsp__sass_inst_executed_op_local_ld.sum"),
+                                  number(k, "smsp__sass_inst_executed_op_local_st.sum")});
              if (!all || !local) return std::nullopt;
              return *all > 0 ? std::min(1.0, *local / *all) : 0.0;
          }},
         {"lanes_active", value_type::number,
-         "threads that execute an instruction, on average, of a warp's 32 (smsp__thread_inst_executed_per_inst_executed.ratio)",
-         [](const kernel_result& k, const gpu_spec&) { return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio"); }},
-        {"limiter_tensor", value_type::boolean, "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",
+         "threads that execute an instruction, on average, of a warp's 32 "
+         "(smsp__thread_inst_executed_per_inst_executed.ratio)",
+         [](const kernel_result& k, const gpu_spec&) {
+             return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio");
+         }},
+        {"limiter_tensor", value_type::boolean,
+         "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
              const auto& can = k.verdict.possible_limiters;
              const auto tensor = std::count_if(can.begin(), can.end(), [](resource r) { return info(r).tensor; });

@@ -9,8 +9,9 @@
 namespace roofline::rules {
 namespace {
 
-
-bool dram_bound(const kernel_result& k) { return k.verdict.bound == bound::memory && k.verdict.limiter == resource::dram; }
+bool dram_bound(const kernel_result& k) {
+    return k.verdict.bound == bound::memory && k.verdict.limiter == resource::dram;
+}
 
 bool passes_buffer(const kernel_result& from, const kernel_result& to) {
     if (from.group.launches != to.group.launches || from.group.grid_size != to.group.grid_size ||
@@ -38,7 +39,8 @@ bool look_like_variants(const kernel_result& a, const kernel_result& b) {
 evidence_value label(const char* text, double v) { return {text, v, value_type::number, true}; }
 
 // The finding for kernels[i..j], a run that passes a buffer along.
-finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_t i, std::size_t j, const gpu_spec& spec) {
+finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_t i, std::size_t j,
+                    const gpu_spec& spec) {
     double chain_ns = 0.0, chain_bytes = 0.0, kept_on_chip = 0.0;
     std::string names;
     for (std::size_t k = i; k <= j; ++k) {
@@ -47,7 +49,9 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
         names += (names.empty() ? "" : " + ") + short_name(kernels[k]->group.name);
         // The buffer passed from k to k+1 is written once and read once: both trips go.
         if (k < j)
-            kept_on_chip += 2.0 * std::min(kernels[k]->roof.bytes_dram_owed_write.value_or(*kernels[k]->roof.bytes_dram_written), *kernels[k + 1]->roof.bytes_dram_read);
+            kept_on_chip +=
+                2.0 * std::min(kernels[k]->roof.bytes_dram_owed_write.value_or(*kernels[k]->roof.bytes_dram_written),
+                               *kernels[k + 1]->roof.bytes_dram_read);
     }
     finding f;
     f.id = fusion_text::id;
@@ -57,14 +61,20 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
     bool variants = false;
     for (std::size_t k = i; k < j; ++k) variants = variants || look_like_variants(*kernels[k], *kernels[k + 1]);
     f.below_kernel_findings = variants;
-    f.explain = "A hypothesis: the next " + std::to_string(j - i) + " kernel(s) (" + names +
-                ") run right after this one on the same grid, each bound by DRAM, and each reads about as many bytes as the one before "
-                "wrote: the shape of a chain of passes over one buffer. Nsight Compute does not see data flow: if each does read the "
-                "previous one's output (the source can tell), one fused kernel keeps the intermediates in registers and only the first "
-                "read and the last write touch DRAM. The estimate is for the whole run of kernels." +
-                std::string(variants ? " These kernels also read as many bytes as each other and write as many as each other, as "
-                                       "implementations of one operation captured side by side do: ranked after this kernel's own findings."
-                                     : "");
+    f.explain =
+        "A hypothesis: the next " + std::to_string(j - i) + " kernel(s) (" + names +
+        ") run right after this one on the same grid, each bound by DRAM, and each reads about as many bytes as the "
+        "one before "
+        "wrote: the shape of a chain of passes over one buffer. Nsight Compute does not see data flow: if each does "
+        "read the "
+        "previous one's output (the source can tell), one fused kernel keeps the intermediates in registers and only "
+        "the first "
+        "read and the last write touch DRAM. The estimate is for the whole run of kernels." +
+        std::string(
+            variants
+                ? " These kernels also read as many bytes as each other and write as many as each other, as "
+                  "implementations of one operation captured side by side do: ranked after this kernel's own findings."
+                : "");
     f.evidence = {label("kernels in the run", double(j - i + 1)), label("DRAM bytes of the run", chain_bytes),
                   label("DRAM bytes through the intermediate buffers (written once, read once)", kept_on_chip),
                   label("time of the run (ns)", chain_ns)};
@@ -73,7 +83,8 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
     const double practical = practical_share_of(spec, resource::dram).share;  // measured, or the default
     if (dram && dram->peak > 0 && chain_bytes > kept_on_chip) {
         f.estimate_why =
-            "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips of every "
+            "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips "
+            "of every "
             "intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
         f.estimate_changes = {"dram (whole run) = DRAM bytes of the run - bytes through the intermediates"};
         f.binds_after = "dram";
@@ -89,12 +100,14 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
 
 const std::vector<std::string>& fusion_text::fixes() {
     static const std::vector<std::string> f = {
-        "Fuse the run into one kernel that reads the input once, applies every step in registers, and writes the result once.",
+        "Fuse the run into one kernel that reads the input once, applies every step in registers, and writes the "
+        "result once.",
         "If the steps come from a framework, let its compiler fuse them (torch.compile, XLA, a fused epilogue)."};
     return f;
 }
 
-std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_result*>& kernels, const gpu_spec& spec) {
+std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_result*>& kernels,
+                                                const gpu_spec& spec) {
     std::vector<workload_finding> out;
     for (std::size_t i = 0; i < kernels.size();) {
         std::size_t j = i;

@@ -26,12 +26,15 @@ const resource_use* resource_of(const kernel_result& k, resource id) { return k.
 // A share of a resource: exact where measured exactly, between bounds where the capture lacks what
 // decides it (measured[lo, hi]) or lacks its counters (0 .. unmeasured bound), 0 where the kernel does
 // not use it, unknown for a resource of which nothing is known.
-fact_value share_of(const kernel_result& k, resource id, double (*lo)(const resource_use&), double (*hi)(const resource_use&),
-                    double (*unmeasured_hi)(const unmeasured_resource&, const kernel_result&), std::optional<double> unused) {
+fact_value share_of(const kernel_result& k, resource id, double (*lo)(const resource_use&),
+                    double (*hi)(const resource_use&),
+                    double (*unmeasured_hi)(const unmeasured_resource&, const kernel_result&),
+                    std::optional<double> unused) {
     if (const resource_use* u = resource_of(k, id))
         return fact_value::between(lo(*u), hi(*u), std::vector<std::string>(u->missing.begin(), u->missing.end()));
     if (const unmeasured_resource* u = k.roof.find_unmeasured(id))
-        return fact_value::between(0.0, unmeasured_hi(*u, k), std::vector<std::string>(u->missing.begin(), u->missing.end()));
+        return fact_value::between(0.0, unmeasured_hi(*u, k),
+                                   std::vector<std::string>(u->missing.begin(), u->missing.end()));
     return unused;
 }
 
@@ -49,47 +52,59 @@ fact_value one_of(const std::vector<T>& possible, const T& r, const std::vector<
 
 const std::vector<family>& families() {
     static const std::vector<family> table = {
-        {"util_", value_type::number, "busy share 0..1 of a resource as ncu sees it, waste included (replays, excess sectors, conflicts)",
+        {"util_", value_type::number,
+         "busy share 0..1 of a resource as ncu sees it, waste included (replays, excess sectors, conflicts)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             return share_of(k, r, [](const resource_use& u) { return u.utilisation; }, [](const resource_use& u) { return u.utilisation; },
-                             busy_hi, std::nullopt);
+             return share_of(
+                 k, r, [](const resource_use& u) { return u.utilisation; },
+                 [](const resource_use& u) { return u.utilisation; }, busy_hi, std::nullopt);
          }},
         {"useful_", value_type::number,
          "the share of the duration the resource's useful work needs at its peak (0 where the kernel does not use it)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
              if (!k.roof.placed) return fact_value();
-             return share_of(k, r, [](const resource_use& u) { return u.useful_min(); }, [](const resource_use& u) { return u.useful; },
-                             busy_hi, 0.0);
+             return share_of(
+                 k, r, [](const resource_use& u) { return u.useful_min(); },
+                 [](const resource_use& u) { return u.useful; }, busy_hi, 0.0);
          }},
-        {"pressure_", value_type::number, "busy share over the practical share: 1 = as busy as the best kernels keep it",
+        {"pressure_", value_type::number,
+         "busy share over the practical share: 1 = as busy as the best kernels keep it",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             return share_of(k, r, [](const resource_use& u) { return u.utilisation / u.practical; },
-                             [](const resource_use& u) { return u.utilisation / u.practical; },
-                             [](const unmeasured_resource& u, const kernel_result&) { return u.hi / u.practical; }, std::nullopt);
+             return share_of(
+                 k, r, [](const resource_use& u) { return u.utilisation / u.practical; },
+                 [](const resource_use& u) { return u.utilisation / u.practical; },
+                 [](const unmeasured_resource& u, const kernel_result&) { return u.hi / u.practical; }, std::nullopt);
          }},
         {"practical_", value_type::number,
-         "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; where none is measured, the H100 "
+         "the share of the resource's peak real kernels reach on this GPU (hwspecs practical_fraction; where none is "
+         "measured, the H100 "
          "SXM's share of the same roof as a default, or 1 for roofs measured nowhere)",
-         [](const kernel_result&, const gpu_spec& s, resource r) { return fact_value(practical_share_of(s, r).share); }},
+         [](const kernel_result&, const gpu_spec& s, resource r) {
+             return fact_value(practical_share_of(s, r).share);
+         }},
         {"peak_", value_type::number,
-         "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a precision the kernel "
+         "the peak of a roofline resource at the capture's clock, per second (dram: bytes, precisions: FLOP); for a "
+         "precision the kernel "
          "does not use, the spec's figure at that clock",
          [](const kernel_result& k, const gpu_spec& spec, resource res) -> fact_value {
              if (const resource_use* u = k.roof.find(res); u && u->peak > 0) return u->peak;
              if (k.roof.sm_clock_hz <= 0) return std::nullopt;
              return spec_peak_per_second(spec, res, k.roof.sm_clock_hz);
          }},
-        {"work_ns_", value_type::number, "the resource's useful work as time at its raw peak: useful x duration (0 where unused)",
+        {"work_ns_", value_type::number,
+         "the resource's useful work as time at its raw peak: useful x duration (0 where unused)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             auto v = share_of(k, r, [](const resource_use& u) { return u.useful_min(); }, [](const resource_use& u) { return u.useful; },
-                               busy_hi, 0.0);
+             auto v = share_of(
+                 k, r, [](const resource_use& u) { return u.useful_min(); },
+                 [](const resource_use& u) { return u.useful; }, busy_hi, 0.0);
              if (v.range) v.range = value_range{v.range->lo * k.roof.duration_ns, v.range->hi * k.roof.duration_ns};
              return v;
          }},
         {"floor_ns_", value_type::number, "the resource's useful work at its practical share, in ns (0 where unused)",
          [](const kernel_result& k, const gpu_spec&, resource r) {
-             return share_of(k, r, [](const resource_use& u) { return u.floor_min_ns(); }, [](const resource_use& u) { return u.floor_ns; },
-                             floor_hi, 0.0);
+             return share_of(
+                 k, r, [](const resource_use& u) { return u.floor_min_ns(); },
+                 [](const resource_use& u) { return u.floor_ns; }, floor_hi, 0.0);
          }},
         {"flops_", value_type::number, "FLOPs of one precision (0 where the kernel did none)",
          [](const kernel_result& k, const gpu_spec&, resource r) -> fact_value {
@@ -102,10 +117,12 @@ const std::vector<family>& families() {
              if (!u || !info(u->id).precision) return k.roof.flops_counted ? fact_value(0.0) : fact_value();
              // FP16 counts that may be HFMA2.MMA moves: the FLOPs are at most what they count.
              const bool unsure = !u->exact() && u->useful_min() <= 0.0;
-             return fact_value::between(unsure ? 0.0 : u->work, u->work, std::vector<std::string>(u->missing.begin(), u->missing.end()));
+             return fact_value::between(unsure ? 0.0 : u->work, u->work,
+                                        std::vector<std::string>(u->missing.begin(), u->missing.end()));
          }},
         {"binds_", value_type::boolean,
-         "true when this resource's practical floor is the kernel's largest, or within 5% of it (floors that close cannot be told apart)",
+         "true when this resource's practical floor is the kernel's largest, or within 5% of it (floors that close "
+         "cannot be told apart)",
          [](const kernel_result& k, const gpu_spec&, resource r) -> fact_value {
              if (!info(r).in_floor) return 0.0;
              double lo = 0.0, hi = 0.0;
@@ -185,7 +202,8 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
         else if (auto [fam, res] = split_family(name); fam)
             v = fam->get(k, spec, res);
         else if (auto b = bound_fact(name))
-            v = k.verdict.possible_bounds.empty() ? fact_value(flag(k.verdict.bound == *b)) : one_of(k.verdict.possible_bounds, *b, k.verdict.missing);
+            v = k.verdict.possible_bounds.empty() ? fact_value(flag(k.verdict.bound == *b))
+                                                  : one_of(k.verdict.possible_bounds, *b, k.verdict.missing);
         else
             v = number(k, name.c_str());
         if (!v.range && v.missing.empty()) v.missing = misses.ids();

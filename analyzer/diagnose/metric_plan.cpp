@@ -40,7 +40,8 @@ void record_node_reads(const rule_tree& t, const rule_node& n, const name_values
 const chip& chip_of(const gpu_spec& gpu) {
     if (const chip* c = chip_for_cc(gpu.compute_capability)) return *c;
     std::string known;
-    for (const auto& c : chips()) known += (known.empty() ? "" : ", ") + c.compute_capabilities.front() + " (" + c.id + ")";
+    for (const auto& c : chips())
+        known += (known.empty() ? "" : ", ") + c.compute_capabilities.front() + " (" + c.id + ")";
     throw input_error(error_code::usage, "", 0, 0,
                       gpu.id + " is compute capability " + gpu.compute_capability +
                           ", whose counter names the metric catalogue does not know (it knows CC " + known + ")");
@@ -53,7 +54,8 @@ struct learnt_reads {
     reads_by_node nodes;
 };
 
-learnt_reads learn(const std::vector<rule_tree>& trees, const std::vector<const gpu_spec*>& specs, const std::map<std::string, double>& values) {
+learnt_reads learn(const std::vector<rule_tree>& trees, const std::vector<const gpu_spec*>& specs,
+                   const std::map<std::string, double>& values) {
     kernel_group g;
     g.name = "every metric";
     g.launches = 1;
@@ -99,7 +101,8 @@ learnt_reads learn(const std::vector<rule_tree>& trees, const std::vector<const 
     return out;
 }
 
-metric_plan plan_for_chip(const std::vector<rule_tree>& trees, const chip& c, const std::vector<const gpu_spec*>& specs) {
+metric_plan plan_for_chip(const std::vector<rule_tree>& trees, const chip& c,
+                          const std::vector<const gpu_spec*>& specs) {
     metric_plan plan;
     plan.for_chip = &c;
     for (const gpu_spec* s : specs) plan.gpu += (plan.gpu.empty() ? "" : ", ") + s->id;
@@ -191,7 +194,8 @@ metric_plan make_metric_plan_for(const std::string& gpu, const std::string& rule
     std::vector<std::string> ids;
     std::string known;
     for (const auto& s : specs) ids.push_back(s.id), known += (known.empty() ? "" : ", ") + s.id;
-    throw input_error(error_code::unknown_gpu, "--gpu", 0, 0, "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ")");
+    throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
+                      "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ")");
 }
 
 std::vector<metric_plan> make_metric_plans(const std::string& rules_dir) {

@@ -34,7 +34,8 @@ using json = nlohmann::json;
 // Where a JSON string value sits in the file's text: the line and column of its first
 // character (after the opening quote), searched from the node's own id so that the same text in
 // two nodes points at the right one. {0, 0} when it cannot be found.
-std::pair<std::size_t, std::size_t> locate(const std::string& text, const std::string& node_id, const std::string& value) {
+std::pair<std::size_t, std::size_t> locate(const std::string& text, const std::string& node_id,
+                                           const std::string& value) {
     const std::string quoted = json(value).dump();
     std::size_t from = 0;
     if (!node_id.empty()) {
@@ -59,9 +60,11 @@ public:
         t.file = file_;
         t.id = text(j, "id", "tree");
         t.title = text(j, "title", "tree");
-        t.description = j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>() : "";
+        t.description =
+            j.contains("description") && j["description"].is_string() ? j["description"].get<std::string>() : "";
         if (j.contains("precedence")) {
-            if (!j["precedence"].is_number_integer()) fail("tree", "\"precedence\": expected a whole number (lowest is walked first)");
+            if (!j["precedence"].is_number_integer())
+                fail("tree", "\"precedence\": expected a whole number (lowest is walked first)");
             t.precedence = j["precedence"].get<int>();
         }
         if (!j.contains("roots") || !j["roots"].is_array() || j["roots"].empty())
@@ -71,16 +74,19 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string& where, const std::string& what, std::size_t line = 0, std::size_t column = 0) {
-        throw input_error(error_code::bad_rule, file_, line, column, where + ": " + what + " [" + schema_rule(where, what) + "]");
+    [[noreturn]] void fail(const std::string& where, const std::string& what, std::size_t line = 0,
+                           std::size_t column = 0) {
+        throw input_error(error_code::bad_rule, file_, line, column,
+                          where + ": " + what + " [" + schema_rule(where, what) + "]");
     }
 
     // The rule of docs/rule-tree.schema.json the error breaks: the part (the tree, a node, a fix, an
     // estimate, one of its changes) and the field the message names first ("estimate.changes.on").
     static std::string schema_rule(const std::string& where, const std::string& what) {
-        std::string part = where == "tree" ? "" : where.find(" estimate") != std::string::npos ? "estimate"
-                                              : where.find(" fix") != std::string::npos      ? "fix"
-                                                                                             : "node";
+        std::string part = where == "tree"                                ? ""
+                           : where.find(" estimate") != std::string::npos ? "estimate"
+                           : where.find(" fix") != std::string::npos      ? "fix"
+                                                                          : "node";
         std::string field;
         if (what.size() > 1 && what[0] == '"') field = what.substr(1, what.find('"', 1) - 1);
         if (field.rfind("estimate.changes", 0) == 0) {
@@ -93,10 +99,11 @@ private:
             part = "fix";
             field = field.substr(6);
         }
-        static const std::set<std::string> properties = {"id",      "title",   "description", "precedence",    "roots",         "explain",
-                                                         "when",    "finding", "estimate",    "evidence",      "fixes",         "children",
-                                                         "text",    "why",     "fix",         "keeps_latency", "changes",       "at_least",
-                                                         "on",      "scale",   "add_ns",      "removes_atomics", "removes_launch"};
+        static const std::set<std::string> properties = {
+            "id",   "title",   "description", "precedence",      "roots",         "explain",
+            "when", "finding", "estimate",    "evidence",        "fixes",         "children",
+            "text", "why",     "fix",         "keeps_latency",   "changes",       "at_least",
+            "on",   "scale",   "add_ns",      "removes_atomics", "removes_launch"};
         if (!properties.count(field)) field.clear();
         return "docs/rule-tree.schema.json#" + (part.empty() ? std::string() : "/$defs/" + part) +
                (field.empty() ? std::string() : "/properties/" + field);
@@ -124,13 +131,16 @@ private:
             expression e = expression::parse(source, fact_type);
             if (e.type() != want)
                 fail(where,
-                     std::string("\"") + field + "\": expected " + (want == value_type::boolean ? "a true/false condition" : "a number") +
-                         ", \"" + quoted(source) + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
+                     std::string("\"") + field + "\": expected " +
+                         (want == value_type::boolean ? "a true/false condition" : "a number") + ", \"" +
+                         quoted(source) + "\" is " + (e.type() == value_type::boolean ? "true/false" : "a number"),
                      line, column);
             return e;
         } catch (const expression_error& e) {
             // Columns inside the expression count from 1; the file's column adds the string's start.
-            fail(where, std::string("\"") + field + "\" column " + std::to_string(e.column()) + ": " + e.what() + " in \"" + quoted(source, e.column()) + "\"",
+            fail(where,
+                 std::string("\"") + field + "\" column " + std::to_string(e.column()) + ": " + e.what() + " in \"" +
+                     quoted(source, e.column()) + "\"",
                  line, line ? column + e.column() - 1 : 0);
         }
     }
@@ -149,8 +159,8 @@ private:
                 for (const auto& r : c["on"]) {
                     const auto named = r.is_string() ? resource_named(r.get<std::string>()) : std::nullopt;
                     if (!named) {
-                        auto [line, column] =
-                            r.is_string() ? locate(text_, node_id_, r.get<std::string>()) : std::pair<std::size_t, std::size_t>{0, 0};
+                        auto [line, column] = r.is_string() ? locate(text_, node_id_, r.get<std::string>())
+                                                            : std::pair<std::size_t, std::size_t>{0, 0};
                         fail(where,
                              "\"estimate.changes.on\": " + r.dump() +
                                  " is not a resource (known: fp64, fp32, ..., dram, l2, l1, issue, pipe_alu, ...)",
@@ -159,7 +169,8 @@ private:
                     w.on.push_back(*named);
                 }
                 const bool scale = c.contains("scale"), add = c.contains("add_ns");
-                if (scale == add) fail(where, "\"estimate.changes\": each change needs exactly one of \"scale\" and \"add_ns\"");
+                if (scale == add)
+                    fail(where, "\"estimate.changes\": each change needs exactly one of \"scale\" and \"add_ns\"");
                 w.add = add;
                 w.amount = expr(text(c, add ? "add_ns" : "scale", where + " estimate"), where,
                                 add ? "estimate.changes.add_ns" : "estimate.changes.scale", value_type::number);
@@ -173,15 +184,18 @@ private:
             const auto& k = j["fix"];
             const std::string given = k.is_string() ? k.get<std::string>() : k.dump();
             bool known = false;
-            for (fix_kind f : {fix_kind::removes_waste, fix_kind::moves_work, fix_kind::restructures, fix_kind::adds_parallelism})
+            for (fix_kind f :
+                 {fix_kind::removes_waste, fix_kind::moves_work, fix_kind::restructures, fix_kind::adds_parallelism})
                 if (given == name(f)) {
                     e.kind = f;
                     known = true;
                 }
             if (!known) {
-                auto [line, column] = k.is_string() ? locate(text_, node_id_, given) : std::pair<std::size_t, std::size_t>{0, 0};
+                auto [line, column] =
+                    k.is_string() ? locate(text_, node_id_, given) : std::pair<std::size_t, std::size_t>{0, 0};
                 fail(where,
-                     "\"estimate.fix\": " + k.dump() + " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism)",
+                     "\"estimate.fix\": " + k.dump() +
+                         " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism)",
                      line, column);
             }
         }
@@ -191,7 +205,8 @@ private:
             if (j["keeps_latency"].get<bool>()) e.kind = fix_kind::removes_waste;
         }
         if ((e.kind == fix_kind::removes_waste || e.kind == fix_kind::moves_work) && e.changes.empty())
-            fail(where, std::string("\"estimate.fix\": ") + name(e.kind) + " needs \"changes\": the work it removes or moves");
+            fail(where,
+                 std::string("\"estimate.fix\": ") + name(e.kind) + " needs \"changes\": the work it removes or moves");
         if (j.contains("removes_atomics")) {
             if (!j["removes_atomics"].is_boolean()) fail(where, "\"estimate.removes_atomics\": expected true or false");
             e.removes_atomics = j["removes_atomics"].get<bool>();
@@ -207,7 +222,8 @@ private:
     // row (the shipped ones 4); a bound keeps every walk over a tree off the end of the stack.
     rule_node node(const json& j, int depth = 0) {
         if (!j.is_object()) fail("tree", "a node must be an object");
-        if (depth > max_tree_depth) fail("tree", "nodes nested more than " + std::to_string(max_tree_depth) + " deep under the root");
+        if (depth > max_tree_depth)
+            fail("tree", "nodes nested more than " + std::to_string(max_tree_depth) + " deep under the root");
         rule_node n;
         n.id = text(j, "id", "a node");
         node_id_ = n.id;
@@ -218,7 +234,9 @@ private:
         n.when = expr(text(j, "when", where), where, "when", value_type::boolean);
         if (j.contains("finding")) n.finding = text(j, "finding", where);
         if (j.contains("fixed_time"))
-            fail(where, "\"fixed_time\" is no longer read: write \"estimate\": {\"why\", \"changes\", \"at_least\"} (rules/README.md)");
+            fail(where,
+                 "\"fixed_time\" is no longer read: write \"estimate\": {\"why\", \"changes\", \"at_least\"} "
+                 "(rules/README.md)");
         if (j.contains("estimate")) {
             if (n.finding.empty()) fail(where, "\"estimate\" needs a \"finding\" to estimate");
             n.estimate = estimate(j["estimate"], where);
@@ -235,7 +253,8 @@ private:
             for (const auto& f : j["fixes"]) {
                 fix x;
                 x.text = text(f, "text", where + " fix");
-                if (f.contains("when")) x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean);
+                if (f.contains("when"))
+                    x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean);
                 n.fixes.push_back(std::move(x));
             }
         }

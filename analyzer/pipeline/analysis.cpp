@@ -41,7 +41,8 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc, const std
     id.sm_count = m.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
     if (id.sm_count && !(*id.sm_count >= 1 && *id.sm_count <= most_sms))
         throw input_error(error_code::bad_number, file, g.first_line, 0,
-                          "the SM count (device__attribute_multiprocessor_count or launch__sm_count) is " + significant(*id.sm_count, 6) +
+                          "the SM count (device__attribute_multiprocessor_count or launch__sm_count) is " +
+                              significant(*id.sm_count, 6) +
                               ", not a number of SMs (1 to 65,536): the export is damaged");
     if (auto clk = m.find("dram__cycles_elapsed.avg.per_second"))
         id.dram_clock_mhz = *clk / 1e6;
@@ -66,7 +67,8 @@ void note_device(std::map<std::string, device_seen>& devices, const launch_recor
 
 // Launches of two GPU models analysed as one GPU would put half of them under the wrong roofs and
 // fold their kernels together: an error that names --device, unless every device is one model.
-void check_one_gpu_model(const std::map<std::string, device_seen>& devices, const analyze_options& options, const std::string& file) {
+void check_one_gpu_model(const std::map<std::string, device_seen>& devices, const analyze_options& options,
+                         const std::string& file) {
     std::set<std::pair<std::string, std::string>> models;
     bool mixed = false;
     for (const auto& [id, d] : devices) {
@@ -76,8 +78,8 @@ void check_one_gpu_model(const std::map<std::string, device_seen>& devices, cons
     if (models.size() <= 1 && !mixed) return;
     std::string list;
     for (const auto& [id, d] : devices)
-        list += (list.empty() ? "" : ", ") + std::string("device ") + (id.empty() ? "\"\"" : id) + " \"" + d.name + "\" (CC " + d.cc +
-                ", " + std::to_string(d.launches) + (d.launches == 1 ? " launch)" : " launches)");
+        list += (list.empty() ? "" : ", ") + std::string("device ") + (id.empty() ? "\"\"" : id) + " \"" + d.name +
+                "\" (CC " + d.cc + ", " + std::to_string(d.launches) + (d.launches == 1 ? " launch)" : " launches)");
     if (!options.device.empty())  // one device id, two models
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           "the launches of --device " + options.device + " name more than one GPU model (" + list +
@@ -129,13 +131,15 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         auto made = spec_from_capture(groups.front().numbers, identity);
         if (made) {
             a.gpu = made->spec;
-            a.gpu_how = "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
+            a.gpu_how =
+                "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
         } else {
             // Neither a spec nor the capture's peaks: what was measured is reported without roofs.
             a.gpu = spec_without_peaks(groups.front().numbers, identity).spec;
-            a.gpu_how = "not identified: " + e.detail() +
-                        ". Without it no kernel is placed on a roof and only what the capture measured is reported; --gpu "
-                        "adds each kernel's roofline, bound, limiter, findings and gain estimates";
+            a.gpu_how =
+                "not identified: " + e.detail() +
+                ". Without it no kernel is placed on a roof and only what the capture measured is reported; --gpu "
+                "adds each kernel's roofline, bound, limiter, findings and gain estimates";
         }
     }
     a.default_practical = default_practical_resources(a.gpu);
@@ -155,8 +159,9 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         }
     }
     attach_workload_findings(a.kernels, a.gpu);
-    std::stable_sort(a.kernels.begin(), a.kernels.end(),
-                     [](const analysed_kernel& x, const analysed_kernel& y) { return x.roof.duration_ns > y.roof.duration_ns; });
+    std::stable_sort(a.kernels.begin(), a.kernels.end(), [](const analysed_kernel& x, const analysed_kernel& y) {
+        return x.roof.duration_ns > y.roof.duration_ns;
+    });
     return a;
 }
 
@@ -174,13 +179,13 @@ void refuse_binary(std::istream& in, const std::string& path) {
     const bool named = path.size() > 8 && path.compare(path.size() - 8, 8, ".ncu-rep") == 0;
     const bool report = named || seen.substr(0, 4) == std::string_view("NVR\0", 4);
     if (!report && seen.find('\0') == std::string_view::npos) return;
-    const std::string command =
-        report ? "ncu -i " + path + " --csv --page raw > " + (named ? path.substr(0, path.size() - 8) : std::string("report")) + ".csv"
-               : "ncu -i REPORT.ncu-rep --csv --page raw > report.csv";
-    throw input_error(
-        error_code::unknown_format, path, 0, 0,
-        std::string(report ? "an Nsight Compute report (.ncu-rep)" : "binary, not text (an Nsight Compute .ncu-rep report?)") +
-            ", not a CSV export; export it with: " + command);
+    const std::string command = report ? "ncu -i " + path + " --csv --page raw > " +
+                                             (named ? path.substr(0, path.size() - 8) : std::string("report")) + ".csv"
+                                       : "ncu -i REPORT.ncu-rep --csv --page raw > report.csv";
+    throw input_error(error_code::unknown_format, path, 0, 0,
+                      std::string(report ? "an Nsight Compute report (.ncu-rep)"
+                                         : "binary, not text (an Nsight Compute .ncu-rep report?)") +
+                          ", not a CSV export; export it with: " + command);
 }
 
 }  // namespace
@@ -199,7 +204,8 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
         for (std::size_t i = 0; i < n && i < 3; ++i) csvs += (csvs.empty() ? "" : ", ") + names[i];
         throw input_error(error_code::io, path, 0, 0,
                           "is a folder; roofline analyze reads one CSV export" +
-                              (n ? " (this one holds " + std::to_string(n) + ": " + csvs + (n > 3 ? ", ..." : "") + "), e.g. roofline analyze " +
+                              (n ? " (this one holds " + std::to_string(n) + ": " + csvs + (n > 3 ? ", ..." : "") +
+                                       "), e.g. roofline analyze " +
                                        (std::filesystem::path(path) / csvs.substr(0, csvs.find(','))).string()
                                  : std::string(" (it holds none)")) +
                               ". A folder of naive -> fixed pairs is what roofline pairs, lessons and calibrate read");

@@ -18,11 +18,11 @@ namespace roofline {
 struct analyze_options {
     read_options read;
     launch_filter_options filter;
-    std::string gpu;                                          // --gpu: a spec id; "" detects
-    bool gpu_override = false;                                // --gpu-override: --gpu may contradict the capture's device
-    std::string device;                                       // --device: only launches of this device ("" all)
-    std::string hwspecs_dir;                                  // --hwspecs: extra spec files
-    std::string rules_dir;                                    // --rules: extra or overriding rule trees
+    std::string gpu;            // --gpu: a spec id; "" detects
+    bool gpu_override = false;  // --gpu-override: --gpu may contradict the capture's device
+    std::string device;         // --device: only launches of this device ("" all)
+    std::string hwspecs_dir;    // --hwspecs: extra spec files
+    std::string rules_dir;      // --rules: extra or overriding rule trees
     std::function<void(std::size_t launches_read)> progress;  // called after each launch read, if set
     // Keep every kernel's counters (kernel_group::numbers, texts) once it is diagnosed. The reports
     // read only the model's and the diagnosis' values, so analyze drops them, some 3 KB per distinct

@@ -59,7 +59,9 @@ bool csv_records::next_line(std::string_view& line) {
     bool found = false;
     while (true) {
         const char* data = buf_.get();
-        if (const void* nl = end_ > begin_ + searched ? std::memchr(data + begin_ + searched, '\n', end_ - begin_ - searched) : nullptr) {
+        if (const void* nl = end_ > begin_ + searched
+                                 ? std::memchr(data + begin_ + searched, '\n', end_ - begin_ - searched)
+                                 : nullptr) {
             length = std::size_t(static_cast<const char*>(nl) - (data + begin_));
             found = true;
             break;
@@ -70,8 +72,9 @@ bool csv_records::next_line(std::string_view& line) {
     }
     length = found ? length : end_ - begin_;
     if (length > max_record_bytes)
-        throw input_error(error_code::unknown_format, file_, line_no_ + 1, 0,
-                          "a line longer than " + std::to_string(max_record_bytes >> 20) + " MiB: not a CSV export (binary data?)");
+        throw input_error(
+            error_code::unknown_format, file_, line_no_ + 1, 0,
+            "a line longer than " + std::to_string(max_record_bytes >> 20) + " MiB: not a CSV export (binary data?)");
     if (!found && length == 0) return false;
     line = std::string_view(buf_.get() + begin_, length);
     begin_ += length + (found ? 1 : 0);
@@ -105,15 +108,16 @@ bool csv_records::next(csv_record& out) {
         joined_.assign(line);
         while (count % 2 == 1 && next_line(line)) {
             if (joined_.size() + line.size() > max_record_bytes)
-                throw input_error(
-                    error_code::bad_quote, file_, first_line, 0,
-                    "a quoted field runs on for more than " + std::to_string(max_record_bytes >> 20) + " MiB: is a quote missing?");
+                throw input_error(error_code::bad_quote, file_, first_line, 0,
+                                  "a quoted field runs on for more than " + std::to_string(max_record_bytes >> 20) +
+                                      " MiB: is a quote missing?");
             joined_ += '\n';
             joined_ += line;
             count += quotes_in(line);
         }
         if (count % 2 == 1)
-            throw input_error(error_code::bad_quote, file_, first_line, 0, "a quoted field is not closed before the end of the file");
+            throw input_error(error_code::bad_quote, file_, first_line, 0,
+                              "a quoted field is not closed before the end of the file");
         split_exact(joined_, first_line, out);
         return true;
     }
@@ -125,7 +129,8 @@ bool csv_records::next(csv_record& out) {
 void csv_records::split_exact(std::string_view text, std::size_t first_line, csv_record& out) {
     unquoted_.clear();
     out.columns_.clear();
-    std::vector<std::uint32_t>& starts = out.starts_;  // where each field's text starts in unquoted_ (records are < 4 GiB)
+    std::vector<std::uint32_t>& starts =
+        out.starts_;  // where each field's text starts in unquoted_ (records are < 4 GiB)
     starts.clear();
     auto next_field = [&](std::size_t column) {
         out.columns_.push_back(column);
@@ -140,7 +145,8 @@ void csv_records::split_exact(std::string_view text, std::size_t first_line, csv
             while (true) {
                 const std::size_t quote = text.find('"', i);
                 if (quote == std::string_view::npos)
-                    throw input_error(error_code::bad_quote, file_, first_line, out.columns_.back(), "a quoted field is not closed");
+                    throw input_error(error_code::bad_quote, file_, first_line, out.columns_.back(),
+                                      "a quoted field is not closed");
                 unquoted_.append(text, i, quote - i);
                 i = quote + 1;
                 if (i < n && text[i] == '"') {  // "" is a quote inside the field
@@ -151,7 +157,8 @@ void csv_records::split_exact(std::string_view text, std::size_t first_line, csv
                 break;
             }
             if (i < n && text[i] != ',')
-                throw input_error(error_code::bad_quote, file_, first_line, i + 1, "unexpected text after the closing quote of a field");
+                throw input_error(error_code::bad_quote, file_, first_line, i + 1,
+                                  "unexpected text after the closing quote of a field");
         } else {
             const std::size_t comma = std::min(text.find(',', i), n);
             unquoted_.append(text, i, comma - i);

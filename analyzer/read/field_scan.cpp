@@ -17,7 +17,8 @@ block_masks scan_block_bytes(const char* block) {
 
 bool split_quoted_line(std::string_view line, csv_record& out) {
     const std::size_t n = line.size();
-    if (n < 2 || n >= std::numeric_limits<std::uint32_t>::max() || line.front() != '"' || line.back() != '"') return false;
+    if (n < 2 || n >= std::numeric_limits<std::uint32_t>::max() || line.front() != '"' || line.back() != '"')
+        return false;
     // A valid line has at most one field per 3 bytes ("x",); more commas than that is another shape.
     const std::size_t most = n / 3 + 2;
     if (out.starts_.size() < most + 1) out.starts_.resize(most + 1);

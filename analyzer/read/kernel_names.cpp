@@ -57,7 +57,8 @@ std::string function_name(const std::string& name) {
     std::string demangled = name;
     if (is_mangled(name)) {
         int status = 0;
-        std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+        std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                 std::free);
         if (status == 0 && d) demangled = d.get();
     }
     // Template arguments go, wherever they are (ns<T>::kernel<U>); a '>' with no '<' is ncu's

@@ -53,17 +53,22 @@ private:
     std::map<std::string, std::size_t> pos_;
 };
 
-std::string_view field(const csv_record& r, std::optional<std::size_t> i) { return i && *i < r.size() ? r.text(*i) : std::string_view(); }
+std::string_view field(const csv_record& r, std::optional<std::size_t> i) {
+    return i && *i < r.size() ? r.text(*i) : std::string_view();
+}
 
 // Where a field starts, for messages; 0 when the row is too short to have it.
-std::size_t column_at(const csv_record& r, std::optional<std::size_t> i) { return i && *i < r.size() ? r.column(*i) : 0; }
+std::size_t column_at(const csv_record& r, std::optional<std::size_t> i) {
+    return i && *i < r.size() ? r.column(*i) : 0;
+}
 
 bool looks_like_metric_id(std::string_view name) {
     return name.find("__") != std::string_view::npos && name.find(' ') == std::string_view::npos;
 }
 
 // A "(x, y, z)" cell; an empty or absent one is unknown, anything else is an error at its column.
-std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> i, const char* column, const std::string& file) {
+std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> i, const char* column,
+                                const std::string& file) {
     if (!i || *i >= r.size() || r.text(*i).empty()) return std::nullopt;
     auto d = parse_launch_dims(r.text(*i));
     if (!d)
@@ -114,14 +119,14 @@ std::string label_of(const column_plan& p) {
 }
 
 // Stores one metric cell, `v` as numbers.take read it; a cell in a column with a unit must be a number.
-void store(launch_record& rec, const column_plan& p, const cell_value& v, std::string_view cell, std::size_t line, std::size_t column,
-           number_reader& numbers, const std::string& file) {
+void store(launch_record& rec, const column_plan& p, const cell_value& v, std::string_view cell, std::size_t line,
+           std::size_t column, number_reader& numbers, const std::string& file) {
     if (v.what == cell_value::kind::missing) return;
     if (v.what == cell_value::kind::text) {
         if (!p.unit.empty())
-            throw input_error(
-                error_code::bad_number, file, line, column,
-                "expected a number in " + label_of(p) + " (unit \"" + std::string(p.unit) + "\"), got \"" + std::string(cell) + "\"");
+            throw input_error(error_code::bad_number, file, line, column,
+                              "expected a number in " + label_of(p) + " (unit \"" + std::string(p.unit) +
+                                  "\"), got \"" + std::string(cell) + "\"");
         rec.texts[std::string(p.metric)] = std::string(cell);
         return;
     }
@@ -136,8 +141,8 @@ void store(launch_record& rec, const column_plan& p, const cell_value& v, std::s
     // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
     if (value < 0 && !p.may_be_negative)
         throw input_error(error_code::bad_number, file, line, column,
-                          std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " + label_of(p) + ": \"" +
-                              std::string(cell) + "\"");
+                          std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " +
+                              label_of(p) + ": \"" + std::string(cell) + "\"");
     rec.set(p.key, value == 0 ? 0.0 : value);  // -0 is 0
 }
 
@@ -152,8 +157,9 @@ struct raw_rows {
 
     void read(const csv_record& row, number_reader& numbers, launch_record& rec) const {
         if (row.size() != fields)
-            throw input_error(error_code::column_count, file, row.line, 0,
-                              "expected " + std::to_string(fields) + " fields as in the header, found " + std::to_string(row.size()));
+            throw input_error(
+                error_code::column_count, file, row.line, 0,
+                "expected " + std::to_string(fields) + " fields as in the header, found " + std::to_string(row.size()));
         // While no value has shown the number style, the whole row is looked at before any cell
         // is read, so a row's own grouped values can settle it ("1,056" alone cannot).
         if (numbers.style() == number_style::unknown)
@@ -162,7 +168,8 @@ struct raw_rows {
         rec.values.reserve(plans.size());
         for (const auto& [c, p] : plans) {
             const std::string_view cell = row.text(c);
-            store(rec, p, numbers.take(cell, file, row.line, row.column(c)), cell, row.line, row.column(c), numbers, file);
+            store(rec, p, numbers.take(cell, file, row.line, row.column(c)), cell, row.line, row.column(c), numbers,
+                  file);
         }
     }
 };
@@ -174,7 +181,8 @@ public:
           file_(file),
           numbers_(options.numbers),
           sink_(sink),
-          threads_(options.threads ? options.threads : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4)),
+          threads_(options.threads ? options.threads
+                                   : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4)),
           parallel_(options.parallel) {}
 
     read_summary run() {
@@ -187,8 +195,9 @@ public:
         }
         header_index h(header);
         if (h.has("Launch Attribute"))
-            throw input_error(error_code::unknown_format, file_, header.line, 1,
-                              "this is a --page session export, which holds no kernel metrics; export --page raw or --page details");
+            throw input_error(
+                error_code::unknown_format, file_, header.line, 1,
+                "this is a --page session export, which holds no kernel metrics; export --page raw or --page details");
         if (h.has("Invocations") && h.has("Average")) {
             summary_.form = ncu_form::summary;
             read_long(header, h);
@@ -202,12 +211,14 @@ public:
             throw input_error(error_code::unknown_format, file_, header.line, 1, unknown_format_hint(joined(header)));
         }
         if (summary_.launches == 0)
-            throw input_error(error_code::header_only, file_, header.line, 0,
-                              std::string("the ") + ncu_form_name(summary_.form) + " export has a header but no kernel rows");
+            throw input_error(
+                error_code::header_only, file_, header.line, 0,
+                std::string("the ") + ncu_form_name(summary_.form) + " export has a header but no kernel rows");
         summary_.style = numbers_.style();
         summary_.style_assumed = numbers_.assumed();
         summary_.skipped_lines = records_.skipped_lines() + parallel_skipped_;
-        for (auto& u : unknown_units_) summary_.notes.push_back("ignored values in unit \"" + u + "\", which the engine cannot convert");
+        for (auto& u : unknown_units_)
+            summary_.notes.push_back("ignored values in unit \"" + u + "\", which the engine cannot convert");
         return summary_;
     }
 
@@ -223,16 +234,19 @@ private:
 
     static std::string unknown_format_hint(const std::string& line) {
         if (line.find('\0') != std::string::npos)  // no CSV export holds a NUL byte
-            return "binary input, not a CSV export (an Nsight Compute .ncu-rep report? export it with: ncu -i REPORT.ncu-rep --csv "
+            return "binary input, not a CSV export (an Nsight Compute .ncu-rep report? export it with: ncu -i "
+                   "REPORT.ncu-rep --csv "
                    "--page raw > report.csv)";
         std::string head = line.substr(0, 80);
         for (char& c : head)  // binary input shows as '?', not as bytes sent to the user's terminal
             if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-        if (line.rfind("Time (%)", 0) == 0 || line.rfind("Time(%)", 0) == 0 || line.find("Total Time (ns)") != std::string::npos ||
-            line.rfind("Start (ns)", 0) == 0)
+        if (line.rfind("Time (%)", 0) == 0 || line.rfind("Time(%)", 0) == 0 ||
+            line.find("Total Time (ns)") != std::string::npos || line.rfind("Start (ns)", 0) == 0)
             return "this looks like an Nsight Systems report (\"" + head +
-                   "\"); roofline analyze reads Nsight Compute exports (ncu --csv --page raw|details). An nsys kernel summary "
-                   "(nsys stats --report cuda_gpu_kern_sum --format csv) is what roofline triage reads: roofline triage FILE";
+                   "\"); roofline analyze reads Nsight Compute exports (ncu --csv --page raw|details). An nsys kernel "
+                   "summary "
+                   "(nsys stats --report cuda_gpu_kern_sum --format csv) is what roofline triage reads: roofline "
+                   "triage FILE";
         return "not an Nsight Compute CSV export: the header starts \"" + head +
                "\"; expected ncu --csv output (--page raw, --page details, --metrics or --print-summary)";
     }
@@ -253,8 +267,8 @@ private:
         if (!s) return;
         if (auto expected = unit_mismatch(std::string(metric), *s))
             throw input_error(error_code::bad_unit, file_, line, column,
-                              "the unit \"" + std::string(unit) + "\" of \"" + std::string(metric) + "\" is not " + *expected +
-                                  " (is the units row shifted against the header?)");
+                              "the unit \"" + std::string(unit) + "\" of \"" + std::string(metric) + "\" is not " +
+                                  *expected + " (is the units row shifted against the header?)");
     }
 
     // One metric in units of another kind from one launch to the next (bytes, then sectors): each
@@ -289,10 +303,12 @@ private:
         const std::size_t at = column_at(row, column);
         numbers_.observe(text, file_, row.line, at);
         const cell_value v = numbers_.read(text);
-        if (v.what != cell_value::kind::number || !(v.number >= 1 && v.number <= max_launches) || v.number != std::floor(v.number))
+        if (v.what != cell_value::kind::number || !(v.number >= 1 && v.number <= max_launches) ||
+            v.number != std::floor(v.number))
             throw input_error(
                 error_code::bad_number, file_, row.line, at,
-                "expected a launch count (a whole number from 1 to 1e15) in column \"Invocations\", got \"" + std::string(text) + "\"");
+                "expected a launch count (a whole number from 1 to 1e15) in column \"Invocations\", got \"" +
+                    std::string(text) + "\"");
         return std::size_t(v.number);
     }
 
@@ -319,12 +335,13 @@ private:
         const std::size_t header_line = header_row.line;
         const std::size_t n = header.size();
         // Metric columns start after the identity block; the identity names are known.
-        static const std::set<std::string, std::less<>> identity = {"ID",          "Process ID", "Process Name", "Host Name",
-                                                                    "Kernel Name", "Context",    "Stream",       "Block Size",
-                                                                    "Grid Size",   "Device",     "CC",           "Kernel Time"};
+        static const std::set<std::string, std::less<>> identity = {
+            "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+            "Stream", "Block Size", "Grid Size",    "Device",    "CC",          "Kernel Time"};
         std::vector<std::size_t> metric_cols;
         for (std::size_t i = 0; i < n; ++i)
-            if (!identity.count(header[i]) && header[i].rfind("NVTX", 0) != 0 && header[i].find("thread_domain") == std::string::npos)
+            if (!identity.count(header[i]) && header[i].rfind("NVTX", 0) != 0 &&
+                header[i].find("thread_domain") == std::string::npos)
                 metric_cols.push_back(i);
         // One value per metric and launch: a metric named twice would leave one of them unread.
         std::map<std::string_view, std::size_t> seen;
@@ -332,8 +349,8 @@ private:
             auto [it, fresh] = seen.emplace(header[c], c);
             if (!fresh)
                 throw input_error(error_code::unknown_format, file_, header_line, header_columns[c],
-                                  "the column \"" + header[c] + "\" appears twice in the header (fields " + std::to_string(it->second + 1) +
-                                      " and " + std::to_string(c + 1) + ")");
+                                  "the column \"" + header[c] + "\" appears twice in the header (fields " +
+                                      std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")");
         }
         std::vector<std::string> units(n);
         // Only the columns some stage reads are parsed (metric_keys.hpp, engine_reads): a raw page
@@ -349,11 +366,13 @@ private:
             if (first) {
                 if (row.size() != n)
                     throw input_error(error_code::column_count, file_, row.line, 0,
-                                      "expected " + std::to_string(n) + " fields as in the header, found " + std::to_string(row.size()));
+                                      "expected " + std::to_string(n) + " fields as in the header, found " +
+                                          std::to_string(row.size()));
                 if (!field(row, ids.id).empty())
-                    throw input_error(error_code::bad_unit, file_, row.line, 1,
-                                      "the raw page's units row is missing: the row after the header must give each column's unit "
-                                      "(ncu --csv --page raw writes it)");
+                    throw input_error(
+                        error_code::bad_unit, file_, row.line, 1,
+                        "the raw page's units row is missing: the row after the header must give each column's unit "
+                        "(ncu --csv --page raw writes it)");
                 for (std::size_t i = 0; i < n; ++i) units[i] = row.text(i);
                 for (auto c : metric_cols) check_unit(header[c], units[c], row.line, row.column(c));
                 for (auto c : metric_cols) {
@@ -372,13 +391,15 @@ private:
                 parallel_tried = true;
                 std::vector<row_parser> parsers;
                 for (std::size_t i = 0; i < threads_; ++i)
-                    parsers.push_back(
-                        [&rows, numbers = numbers_](const csv_record& r, launch_record& out) mutable { rows.read(r, numbers, out); });
-                parallel_outcome done = read_rows_in_parallel(records_.stream(), records_.unread(), records_.lines_read(),
-                                                              std::move(parsers), parallel_, [&](launch_record&& r) {
-                                                                  ++summary_.parallel_launches;
-                                                                  emit(r);
-                                                              });
+                    parsers.push_back([&rows, numbers = numbers_](const csv_record& r, launch_record& out) mutable {
+                        rows.read(r, numbers, out);
+                    });
+                parallel_outcome done =
+                    read_rows_in_parallel(records_.stream(), records_.unread(), records_.lines_read(),
+                                          std::move(parsers), parallel_, [&](launch_record&& r) {
+                                              ++summary_.parallel_launches;
+                                              emit(r);
+                                          });
                 parallel_skipped_ += done.skipped;
                 if (done.finished) break;
                 records_.resume(done.rest, done.lines_before);  // one thread from the row the workers did not take
@@ -404,10 +425,11 @@ private:
             std::size_t got = row.size();
             bool metric_row_short = got == value_end || (got == value_end + 1 && row.text(got - 1).empty());
             if (got != n && !metric_row_short)
-                throw input_error(error_code::column_count, file_, row.line, 0,
-                                  "expected " + std::to_string(n) + " fields as in the header" +
-                                      (value_end < n ? " (or " + std::to_string(value_end) + " for a metric row)" : std::string()) +
-                                      ", found " + std::to_string(got));
+                throw input_error(
+                    error_code::column_count, file_, row.line, 0,
+                    "expected " + std::to_string(n) + " fields as in the header" +
+                        (value_end < n ? " (or " + std::to_string(value_end) + " for a metric row)" : std::string()) +
+                        ", found " + std::to_string(got));
             row_key = field(row, summary_.form == ncu_form::summary ? ids.process : ids.id);
             if (summary_.form == ncu_form::summary)
                 for (auto part : {ids.kernel, ids.block, ids.grid}) {
@@ -435,8 +457,11 @@ private:
             }
             const std::string_view mname = field(row, name);
             if (mname.empty()) continue;
-            std::string id = looks_like_metric_id(mname) ? std::string(mname) : metric_id_for_display(field(row, section), mname);
-            if (id.empty()) id = "display:" + std::string(field(row, section)) + "/" + std::string(mname);  // kept, but no stage reads it
+            std::string id =
+                looks_like_metric_id(mname) ? std::string(mname) : metric_id_for_display(field(row, section), mname);
+            if (id.empty())
+                id = "display:" + std::string(field(row, section)) + "/" +
+                     std::string(mname);  // kept, but no stage reads it
             const std::string_view cell = row.text(*value);
             const cell_value v = numbers_.take(cell, file_, row.line, row.column(*value));
             const std::string_view unit_text = field(row, unit);
@@ -454,7 +479,8 @@ private:
     read_summary summary_;
     std::map<std::string, std::optional<unit_scale>, std::less<>> scales_;
     std::set<std::string, std::less<>> unknown_units_;
-    std::map<std::string, std::pair<std::string, std::size_t>, std::less<>> first_unit_;  // metric -> its first unit and line
+    std::map<std::string, std::pair<std::string, std::size_t>, std::less<>>
+        first_unit_;  // metric -> its first unit and line
     std::set<std::string, std::less<>> unit_changes_;
     bool name_note_ = false;
     std::size_t threads_;
@@ -464,7 +490,8 @@ private:
 
 }  // namespace
 
-read_summary read_ncu_csv(std::istream& in, const std::string& file, const read_options& options, const launch_sink& sink) {
+read_summary read_ncu_csv(std::istream& in, const std::string& file, const read_options& options,
+                          const launch_sink& sink) {
     return reader(in, file, options, sink).run();
 }
 

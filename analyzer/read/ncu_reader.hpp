@@ -40,6 +40,7 @@ struct read_summary {
 using launch_sink = std::function<void(launch_record&&)>;
 
 // Throws input_error (file:line:column) on input that is not a readable ncu export.
-read_summary read_ncu_csv(std::istream& in, const std::string& file, const read_options& options, const launch_sink& sink);
+read_summary read_ncu_csv(std::istream& in, const std::string& file, const read_options& options,
+                          const launch_sink& sink);
 
 }  // namespace roofline

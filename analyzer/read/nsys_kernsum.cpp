@@ -66,7 +66,7 @@ nsys_split nsys_split_line(std::string_view line) {
         }
         r.fields.push_back(std::move(f));
         if (i >= line.size()) break;
-        ++i;  // the comma
+        ++i;                     // the comma
         if (i == line.size()) {  // a trailing comma: one empty field more
             r.fields.push_back({"", i + 1});
             break;
@@ -95,7 +95,8 @@ std::optional<double> nsys_time_unit(std::string_view unit) {
 // "Time (%)" (current) or "Time(%)" (gpukernsum), one is "Instances" (which no other nsys summary
 // has: cuda_api_sum counts "Num Calls", the memory summaries "Count") and the last is "Name".
 std::optional<nsys_layout> kernsum_layout(const std::vector<nsys_field>& f, const std::string& file, std::size_t line) {
-    if (f.size() < 4 || (f.front().text != "Time (%)" && f.front().text != "Time(%)") || f.back().text != "Name") return std::nullopt;
+    if (f.size() < 4 || (f.front().text != "Time (%)" && f.front().text != "Time(%)") || f.back().text != "Name")
+        return std::nullopt;
     nsys_layout l;
     l.columns = f.size();
     l.name_column = f.size() - 1;
@@ -161,8 +162,8 @@ nsys_kernsum read_nsys_kernsum(std::istream& in, const std::string& file) {
             if (!found) continue;
             if (l)
                 throw input_error(error_code::unknown_format, file, line, 1,
-                                  "a second kernel summary (the first starts at line " + std::to_string(out.header_line) +
-                                      "): give one report's output");
+                                  "a second kernel summary (the first starts at line " +
+                                      std::to_string(out.header_line) + "): give one report's output");
             l = found;
             header = s.fields;
             out.layout = l->name;
@@ -171,18 +172,21 @@ nsys_kernsum read_nsys_kernsum(std::istream& in, const std::string& file) {
             continue;
         }
         auto s = nsys_split_line(text);
-        if (s.bad_quote_column) throw input_error(error_code::bad_quote, file, line, s.bad_quote_column, s.bad_quote_what);
+        if (s.bad_quote_column)
+            throw input_error(error_code::bad_quote, file, line, s.bad_quote_column, s.bad_quote_what);
         if (s.fields.size() != l->columns) {
             const std::size_t column = s.fields.size() > l->columns ? s.fields[l->columns].column : text.size() + 1;
             throw input_error(error_code::column_count, file, line, column,
-                              std::to_string(s.fields.size()) + " fields, but the header (line " + std::to_string(out.header_line) +
-                                  ") has " + std::to_string(l->columns) +
+                              std::to_string(s.fields.size()) + " fields, but the header (line " +
+                                  std::to_string(out.header_line) + ") has " + std::to_string(l->columns) +
                                   (s.fields.size() > l->columns ? " (a name with a comma must be quoted)" : ""));
         }
         const double total = nsys_number(s.fields[l->total], header[l->total].text, file, line) * l->ns_per_unit;
         const double instances = nsys_number(s.fields[l->instances], header[l->instances].text, file, line);
         const std::string& name = s.fields[l->name_column].text;
-        if (name.empty()) throw input_error(error_code::unknown_format, file, line, s.fields[l->name_column].column, "a kernel without a name");
+        if (name.empty())
+            throw input_error(error_code::unknown_format, file, line, s.fields[l->name_column].column,
+                              "a kernel without a name");
         auto it = by_name.find(name);
         if (it == by_name.end()) {
             by_name.emplace(name, out.kernels.size());
@@ -196,13 +200,16 @@ nsys_kernsum read_nsys_kernsum(std::istream& in, const std::string& file) {
     }
     if (!any_line) throw input_error(error_code::empty_input, file, 0, 0, "the input is empty");
     if (!l)
-        throw input_error(error_code::unknown_format, file, 1, 1,
-                          looks_like_ncu ? std::string("this is an Nsight Compute export: analyse it with `roofline analyze`")
-                                         : std::string("no Nsight Systems kernel summary: expected the header of `nsys stats --report "
-                                                       "cuda_gpu_kern_sum --format csv` (Time (%),Total Time (ns),Instances,...,Name) "
-                                                       "or of the older gpukernsum report"));
+        throw input_error(
+            error_code::unknown_format, file, 1, 1,
+            looks_like_ncu
+                ? std::string("this is an Nsight Compute export: analyse it with `roofline analyze`")
+                : std::string("no Nsight Systems kernel summary: expected the header of `nsys stats --report "
+                              "cuda_gpu_kern_sum --format csv` (Time (%),Total Time (ns),Instances,...,Name) "
+                              "or of the older gpukernsum report"));
     if (out.kernels.empty())
-        throw input_error(error_code::header_only, file, out.header_line, 1, "a kernel summary header but no kernel rows");
+        throw input_error(error_code::header_only, file, out.header_line, 1,
+                          "a kernel summary header but no kernel rows");
     return out;
 }
 

@@ -21,7 +21,7 @@ struct nsys_kernel {
 
 struct nsys_kernsum {
     std::string file;
-    std::string layout;                // "cuda_gpu_kern_sum", "cuda_gpu_kern_sum (with GridXYZ, BlockXYZ)" or "gpukernsum"
+    std::string layout;  // "cuda_gpu_kern_sum", "cuda_gpu_kern_sum (with GridXYZ, BlockXYZ)" or "gpukernsum"
     std::size_t header_line = 0;
     std::vector<nsys_kernel> kernels;  // in the order of the file, one per name
 };

@@ -30,8 +30,9 @@ bool is_missing_marker(std::string_view s) {
     if (s.empty()) return true;
     if (std::isdigit(static_cast<unsigned char>(s[0]))) return false;  // most cells: a number
     auto is = [&](std::string_view marker) {
-        return s.size() == marker.size() && std::equal(s.begin(), s.end(), marker.begin(),
-                                                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+        return s.size() == marker.size() && std::equal(s.begin(), s.end(), marker.begin(), [](char a, char b) {
+                   return std::tolower(static_cast<unsigned char>(a)) == b;
+               });
     };
     return is("n/a") || is("nan") || is("-nan") || is("no data") || is("-") || is("none");
 }
@@ -41,8 +42,10 @@ bool is_missing_marker(std::string_view s) {
 bool plain_number(std::string_view s, double& v) {
     if (s.empty() || s.size() > 64) return false;
     for (char c : s)
-        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == 'e' || c == 'E')) return false;
-    if (!std::isdigit(static_cast<unsigned char>(s[0])) && !(s[0] == '-' && s.size() > 1 && std::isdigit(static_cast<unsigned char>(s[1]))))
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == 'e' || c == 'E'))
+            return false;
+    if (!std::isdigit(static_cast<unsigned char>(s[0])) &&
+        !(s[0] == '-' && s.size() > 1 && std::isdigit(static_cast<unsigned char>(s[1]))))
         return false;
     auto res = std::from_chars(s.data(), s.data() + s.size(), v);
     return res.ec == std::errc() && res.ptr == s.data() + s.size() && std::isfinite(v);
@@ -249,7 +252,8 @@ cell_value read_cell(std::string_view cell, number_style style) {
     if (!integer.empty() && (integer[0] == '-' || integer[0] == '+')) integer.remove_prefix(1);
     auto exp = integer.find_first_of("eE");
     if (exp != std::string_view::npos) integer = integer.substr(0, exp);
-    if (!groups_valid(integer, group) || (dec != std::string_view::npos && agg.find(decimal, dec + 1) != std::string_view::npos) ||
+    if (!groups_valid(integer, group) ||
+        (dec != std::string_view::npos && agg.find(decimal, dec + 1) != std::string_view::npos) ||
         (dec != std::string_view::npos && agg.find(group, dec) != std::string_view::npos)) {
         out.what = cell_value::kind::text;
         return out;
@@ -286,22 +290,25 @@ cell_value number_reader::take(std::string_view cell, const std::string& file, s
     return simple_value(cell, c, style_ == number_style::unknown ? number_style::point : style_);
 }
 
-void number_reader::settle(number_style e, std::string_view cell, const std::string& file, std::size_t line, std::size_t column) {
+void number_reader::settle(number_style e, std::string_view cell, const std::string& file, std::size_t line,
+                           std::size_t column) {
     if (e == number_style::unknown) return;
     if (style_ == number_style::unknown) {
         if (assumed_ && e != number_style::point)
             throw input_error(error_code::bad_number, file, line, column,
-                              "the value \"" + std::string(cell) + "\" shows decimal commas, but the earlier value \"" + first_ambiguous_ +
+                              "the value \"" + std::string(cell) + "\" shows decimal commas, but the earlier value \"" +
+                                  first_ambiguous_ +
                                   "\" was already read with a decimal point; rerun with --numbers comma");
         style_ = e;
         evidence_where_ = file + ":" + std::to_string(line) + ":" + std::to_string(column);
         return;
     }
     if (e != style_)
-        throw input_error(error_code::bad_number, file, line, column,
-                          "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(e) + " style, but " +
-                              (forced_ ? std::string("--numbers asked for") : "the number at " + evidence_where_ + " fixed") + " the " +
-                              number_style_name(style_) + " style");
+        throw input_error(
+            error_code::bad_number, file, line, column,
+            "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(e) + " style, but " +
+                (forced_ ? std::string("--numbers asked for") : "the number at " + evidence_where_ + " fixed") +
+                " the " + number_style_name(style_) + " style");
 }
 
 void number_reader::note_read_while_unknown(std::string_view cell) {

@@ -35,10 +35,13 @@ cell_value read_cell(std::string_view cell, number_style style);
 // contradiction is an error naming both places.
 class number_reader {
 public:
-    explicit number_reader(number_style forced = number_style::unknown) : style_(forced), forced_(forced != number_style::unknown) {}
+    explicit number_reader(number_style forced = number_style::unknown)
+        : style_(forced), forced_(forced != number_style::unknown) {}
     // Looks at a cell before it is read; throws input_error on a contradiction.
     void observe(std::string_view cell, const std::string& file, std::size_t line, std::size_t column);
-    cell_value read(std::string_view cell) const { return read_cell(cell, style_ == number_style::unknown ? number_style::point : style_); }
+    cell_value read(std::string_view cell) const {
+        return read_cell(cell, style_ == number_style::unknown ? number_style::point : style_);
+    }
     // observe(), then read(): the cell's shape is found once.
     cell_value take(std::string_view cell, const std::string& file, std::size_t line, std::size_t column);
     number_style style() const { return style_; }

@@ -165,7 +165,8 @@ public:
     // The next block in input order once it is parsed; nullptr when the input is all handed on.
     block* front() {
         std::unique_lock lock(state_);
-        done_.wait(lock, [&] { return (!flight_.empty() && flight_.front()->done) || (flight_.empty() && source_done_); });
+        done_.wait(lock,
+                   [&] { return (!flight_.empty() && flight_.front()->done) || (flight_.empty() && source_done_); });
         return flight_.empty() ? nullptr : flight_.front().get();
     }
     // The front block is handed on: its buffer is kept for a later block.
@@ -260,8 +261,9 @@ private:
 
 }  // namespace
 
-parallel_outcome read_rows_in_parallel(std::istream& in, std::string_view first, std::size_t lines_before, std::vector<row_parser> parsers,
-                                       const parallel_options& options, const std::function<void(launch_record&&)>& deliver) {
+parallel_outcome read_rows_in_parallel(std::istream& in, std::string_view first, std::size_t lines_before,
+                                       std::vector<row_parser> parsers, const parallel_options& options,
+                                       const std::function<void(launch_record&&)>& deliver) {
     parallel_outcome out;
     block_source source(in, first, options.block_bytes);
     const std::size_t depth = parsers.size() + 2;  // a block for each worker, one handed on, one spare

@@ -31,7 +31,8 @@ namespace roofline {
 using row_parser = std::function<void(const csv_record& row, launch_record& out)>;
 
 struct parallel_options {
-    std::size_t block_bytes = std::size_t(1) << 20;  // ~17 raw-page rows of --set full; stays in a core's L2 while it is parsed
+    std::size_t block_bytes = std::size_t(1)
+                              << 20;  // ~17 raw-page rows of --set full; stays in a core's L2 while it is parsed
 };
 
 struct parallel_outcome {
@@ -44,7 +45,8 @@ struct parallel_outcome {
 // `first` are bytes already read from `in` (csv_records::unread()), starting at line
 // `lines_before + 1`. `deliver` gets each launch, its line set, in input order, on the calling
 // thread; an exception from it stops the workers and propagates. One parser per worker.
-parallel_outcome read_rows_in_parallel(std::istream& in, std::string_view first, std::size_t lines_before, std::vector<row_parser> parsers,
-                                       const parallel_options& options, const std::function<void(launch_record&&)>& deliver);
+parallel_outcome read_rows_in_parallel(std::istream& in, std::string_view first, std::size_t lines_before,
+                                       std::vector<row_parser> parsers, const parallel_options& options,
+                                       const std::function<void(launch_record&&)>& deliver);
 
 }  // namespace roofline

@@ -89,7 +89,9 @@ std::optional<unit_scale> to_base_unit(std::string_view unit) {
 
 std::optional<std::string> unit_mismatch(std::string_view metric, const unit_scale& unit) {
     auto has = [&](std::string_view part) { return metric.find(part) != std::string_view::npos; };
-    auto ends = [&](std::string_view tail) { return metric.size() >= tail.size() && metric.substr(metric.size() - tail.size()) == tail; };
+    auto ends = [&](std::string_view tail) {
+        return metric.size() >= tail.size() && metric.substr(metric.size() - tail.size()) == tail;
+    };
     const std::string& base = unit.base;
     // ncu's derived__ metrics carry units of their own making ("Tbyte" for
     // derived__lts__lts2xbar_bytes.sum.per_second): their names promise nothing.

@@ -41,10 +41,13 @@ const resource_use* dominant_precision(const kernel_result& k) {
 std::string ceiling_label(const chart_data& c, resource id, double peak) {
     if (is_memory(id)) return level_label(id) + " " + bandwidth_text(peak);
     if (id == resource::issue) return "issue (4 per SM per clock) " + three_significant(peak / 1e9) + " G inst/s";
-    return precision_label(id) + " " + (c.kind == chart_kind::flops ? rate_text(peak) : three_significant(peak / 1e9) + " G inst/s");
+    return precision_label(id) + " " +
+           (c.kind == chart_kind::flops ? rate_text(peak) : three_significant(peak / 1e9) + " G inst/s");
 }
 
-std::string ridge_label(const chart_data& c, double ridge) { return "ridge " + three_significant(ridge) + (c.kind == chart_kind::flops ? " FLOP/B" : " inst/B"); }
+std::string ridge_label(const chart_data& c, double ridge) {
+    return "ridge " + three_significant(ridge) + (c.kind == chart_kind::flops ? " FLOP/B" : " inst/B");
+}
 
 const chart_ceiling* find_ceiling(const chart_data& c, resource id) {
     for (const auto& ce : c.ceilings)
@@ -113,9 +116,10 @@ void place(chart_data& c, const std::vector<const analysed_kernel*>& kernels, co
             if (positive(k.roof.bytes_l1)) m.l1 = *k.roof.bytes_l1 / m.seconds;
             c.memory.push_back(m);
         } else {
-            c.not_drawn.push_back({number, short_name(k.group.name), !k.roof.placed ? "not placed: the capture lacks " + k.roof.missing
-                                                                     : !timed          ? "no time"
-                                                                                       : "no bytes at any memory level"});
+            c.not_drawn.push_back({number, short_name(k.group.name),
+                                   !k.roof.placed ? "not placed: the capture lacks " + k.roof.missing
+                                   : !timed       ? "no time"
+                                                  : "no bytes at any memory level"});
         }
     }
 }
@@ -140,7 +144,8 @@ void finish(chart_data& c, std::map<resource, double>& peaks) {
     std::vector<chart_ceiling> work;
     for (const auto& p : c.points) {
         const resource id = c.kind == chart_kind::flops ? p.precision : resource::issue;
-        if (peaks.count(id) && std::none_of(work.begin(), work.end(), [&](const chart_ceiling& x) { return x.id == id; }))
+        if (peaks.count(id) &&
+            std::none_of(work.begin(), work.end(), [&](const chart_ceiling& x) { return x.id == id; }))
             work.push_back({id, peaks[id]});
     }
     std::sort(work.begin(), work.end(), [](const chart_ceiling& x, const chart_ceiling& y) {
@@ -185,7 +190,8 @@ void finish(chart_data& c, std::map<resource, double>& peaks) {
         for (const auto& ce : c.ceilings)
             if (is_memory(ce.id) == memory_levels) {
                 w = std::max(w, text_width(ceiling_label(c, ce.id, ce.peak), ceiling_font));
-                if (!memory_levels && dram) w = std::max(w, text_width(ridge_label(c, ce.peak / dram->peak), ceiling_font));
+                if (!memory_levels && dram)
+                    w = std::max(w, text_width(ridge_label(c, ce.peak / dram->peak), ceiling_font));
             }
         return w + 8 + margin;
     };
@@ -217,10 +223,12 @@ chart_data build_chart(const analysis& a) {
     std::vector<const analysed_kernel*> all;
     for (const auto& k : a.kernels) all.push_back(&k);
     // An export without FLOP counters (the details page) still has instruction counts.
-    if (std::none_of(all.begin(), all.end(), [](const analysed_kernel* k) { return dominant_precision(*k) != nullptr; }))
+    if (std::none_of(all.begin(), all.end(),
+                     [](const analysed_kernel* k) { return dominant_precision(*k) != nullptr; }))
         c.kind = chart_kind::instructions;
     c.kernels = a.kernels.size();
-    c.title = "Roofline: " + a.gpu.name + ", " + std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel" : " kernels");
+    c.title = "Roofline: " + a.gpu.name + ", " + std::to_string(a.kernels.size()) +
+              (a.kernels.size() == 1 ? " kernel" : " kernels");
     std::map<resource, double> peaks;
     place(c, all, ranks(a), "", peaks);
     if (!c.not_drawn.empty()) c.title += ", " + std::to_string(c.not_drawn.size()) + " not drawn";
@@ -228,8 +236,8 @@ chart_data build_chart(const analysis& a) {
     return c;
 }
 
-chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, const std::vector<const analysed_kernel*>& fixed,
-                            const std::string& title) {
+chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive,
+                            const std::vector<const analysed_kernel*>& fixed, const std::string& title) {
     chart_data c;
     bool all_flops = true;
     for (const auto* k : naive) all_flops = all_flops && dominant_precision(*k);
@@ -247,7 +255,8 @@ chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, co
     return c;
 }
 
-chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title, const std::string& caption) {
+chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title,
+                            const std::string& caption) {
     chart_data c;
     bool any_flops = false;
     for (const auto& k : kernels)

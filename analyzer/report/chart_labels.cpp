@@ -7,10 +7,12 @@ namespace roofline {
 namespace {
 
 // DejaVu Sans advance widths in em (units per em 2048), lower and upper case.
-constexpr double lower[26] = {0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278, 0.974,
-                              0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525};
-constexpr double upper[26] = {0.684, 0.686, 0.698, 0.770, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295, 0.656, 0.557, 0.863,
-                              0.748, 0.787, 0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684, 0.989, 0.685, 0.611, 0.685};
+constexpr double lower[26] = {0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278,
+                              0.278, 0.579, 0.278, 0.974, 0.634, 0.612, 0.635, 0.635, 0.411,
+                              0.521, 0.392, 0.634, 0.592, 0.818, 0.592, 0.592, 0.525};
+constexpr double upper[26] = {0.684, 0.686, 0.698, 0.770, 0.632, 0.575, 0.775, 0.752, 0.295,
+                              0.295, 0.656, 0.557, 0.863, 0.748, 0.787, 0.603, 0.787, 0.695,
+                              0.635, 0.611, 0.732, 0.684, 0.989, 0.685, 0.611, 0.685};
 
 double em_width(unsigned char c) {
     if (c >= 'a' && c <= 'z') return lower[c - 'a'];
@@ -65,7 +67,8 @@ double text_width(const std::string& text, double font_size, bool bold) {
     return em * font_size * (bold ? 1.12 : 1.0);
 }
 
-std::vector<label_place> place_labels(const std::vector<label_point>& points, const text_box& area, double font_size, bool bold) {
+std::vector<label_place> place_labels(const std::vector<label_point>& points, const text_box& area, double font_size,
+                                      bool bold) {
     // Right, left, above, below, then the diagonals: a reader looks beside a point first.
     constexpr int dirs[8][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, -1}, {-1, -1}, {1, 1}, {-1, 1}};
     const double h = font_size, ascent = 0.76 * font_size;  // the box of digits: cap height plus a little
@@ -83,7 +86,8 @@ std::vector<label_place> place_labels(const std::vector<label_point>& points, co
                 text_box b{cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2};
                 if (!b.inside(area)) continue;
                 bool clear = std::none_of(taken.begin(), taken.end(), [&](const text_box& t) { return t.overlaps(b); });
-                for (std::size_t j = 0; clear && j < points.size(); ++j) clear = distance(points[j].x, points[j].y, b) > points[j].r + 0.5;
+                for (std::size_t j = 0; clear && j < points.size(); ++j)
+                    clear = distance(points[j].x, points[j].y, b) > points[j].r + 0.5;
                 if (!clear) continue;
                 label_place& l = out[i];
                 l.placed = true;

@@ -27,15 +27,16 @@ struct label_point {
 
 struct label_place {
     bool placed = false;
-    double x = 0, y = 0;              // the text's start and baseline
-    text_box box;                     // what it covers
-    bool leader = false;              // away from its point: a line joins them
+    double x = 0, y = 0;  // the text's start and baseline
+    text_box box;         // what it covers
+    bool leader = false;  // away from its point: a line joins them
     double lx0 = 0, ly0 = 0, lx1 = 0, ly1 = 0;
 };
 
 // Labels in the order given (the most important first): each tries eight directions around its
 // point at four distances, taking the first place inside `area` that covers no point and no label
 // already placed; a label with no such place is not placed (the caller lists it instead).
-std::vector<label_place> place_labels(const std::vector<label_point>& points, const text_box& area, double font_size, bool bold);
+std::vector<label_place> place_labels(const std::vector<label_point>& points, const text_box& area, double font_size,
+                                      bool bold);
 
 }  // namespace roofline

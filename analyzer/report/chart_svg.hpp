@@ -24,14 +24,16 @@ namespace roofline {
 
 struct chart_point {
     const analysed_kernel* kernel = nullptr;
-    std::size_t number = 0;                // its row in the summary table (1: the most time); 0 on a lesson's chart
-    resource precision = resource::issue;  // the dominant precision (fp32, tensor_bf16, ...); issue on an instruction chart
-    double intensity = 0.0;                // its work per DRAM byte
-    double rate = 0.0;                     // its work per second
+    std::size_t number = 0;  // its row in the summary table (1: the most time); 0 on a lesson's chart
+    resource precision =
+        resource::issue;     // the dominant precision (fp32, tensor_bf16, ...); issue on an instruction chart
+    double intensity = 0.0;  // its work per DRAM byte
+    double rate = 0.0;       // its work per second
     std::optional<double> intensity_l2, intensity_l1;
     std::string role;  // on a lesson's chart: "naive" or "fixed"
     std::string side;  // on a diff's chart: "base" or "new", its tooltip's prefix (the mark keeps its size by share)
-    bool labelled = true;  // false: the number shows only in the tooltip (a diff's base point: its new point carries the label)
+    bool labelled =
+        true;  // false: the number shows only in the tooltip (a diff's base point: its new point carries the label)
 };
 
 // A kernel on the memory panel: its total time and the bytes per second it moved at each level.
@@ -76,11 +78,13 @@ struct chart_data {
     std::vector<chart_point> points;                          // the roofline panel
     std::vector<memory_point> memory;                         // the memory panel
     std::vector<std::pair<std::size_t, std::size_t>> arrows;  // from point, to point (a lesson's naive -> fixed)
-    std::vector<std::pair<std::size_t, std::size_t>> memory_arrows;  // from memory point, to memory point (a diff's base -> new)
+    std::vector<std::pair<std::size_t, std::size_t>>
+        memory_arrows;      // from memory point, to memory point (a diff's base -> new)
     std::string svg_title;  // the SVG's <title>; "" for "Roofline of INPUT on the GPU"
-    std::string caption;    // the caption's first paragraph; "" for the report's (each kernel drawn once, numbered by its row)
-    std::vector<chart_ceiling> ceilings;                      // dram, l2, l1, then the work ceilings by peak
-    std::vector<not_drawn_kernel> not_drawn;                  // no time, or no bytes at any level
+    std::string
+        caption;  // the caption's first paragraph; "" for the report's (each kernel drawn once, numbered by its row)
+    std::vector<chart_ceiling> ceilings;      // dram, l2, l1, then the work ceilings by peak
+    std::vector<not_drawn_kernel> not_drawn;  // no time, or no bytes at any level
     // The panels drawn: the roofline unless only the memory panel has points; memory when it has any.
     bool roofline_panel = true, memory_panel = false;
     chart_layout roof, mem;
@@ -93,8 +97,8 @@ struct chart_data {
 chart_data build_chart(const analysis& a);
 // A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
 // a FLOP chart when all of them do floating-point work, else an instruction chart.
-chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive, const std::vector<const analysed_kernel*>& fixed,
-                            const std::string& title);
+chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive,
+                            const std::vector<const analysed_kernel*>& fixed, const std::string& title);
 // A diff's chart: each kernel of the base capture and of the new one, numbered by its row in the
 // diff's table (the label at its new point, or its only one), an arrow from its base point to its
 // new point where both lie on one panel; a FLOP chart unless no kernel of either does floating-point work.
@@ -103,7 +107,8 @@ struct diff_chart_kernel {
     const analysed_kernel* next = nullptr;  // nullptr: only in the base capture
     std::size_t number = 0;
 };
-chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title, const std::string& caption);
+chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title,
+                            const std::string& caption);
 std::string render_chart_svg(const analysis& a, const chart_data& c);
 
 }  // namespace roofline

@@ -30,7 +30,8 @@ std::string finding_text(const rules::rule_tree& t, const rules::rule_node& n) {
         }
         if (n.estimate->at_least) o << "  - never under `" << n.estimate->at_least->text() << "` ns\n";
     }
-    for (const auto& f : n.fixes) o << "- Fix" << (f.when ? " (when `" + f.when->text() + "`)" : std::string()) << ": " << f.text << "\n";
+    for (const auto& f : n.fixes)
+        o << "- Fix" << (f.when ? " (when `" + f.when->text() + "`)" : std::string()) << ": " << f.text << "\n";
     return o.str();
 }
 
@@ -40,42 +41,54 @@ std::string bound_text(bound b) {
     const std::string near = significant(100.0 * t.near_roof, 3) + "%";
     std::string what;
     switch (b) {
-    case bound::memory:
-        what = "A memory level is the binding roof: the busiest of dram, l2 and l1 is at " + near +
-               " or more of its practical share and under at least as much pressure as any compute unit. The limiter names the "
-               "level (`memory / dram`); DRAM, then L2, is named when it carries at least " +
-               significant(100.0 * t.prefer_lower_level, 3) +
-               "% of the busiest level's pressure, because a streaming kernel keeps L2 busy with DRAM's own fills. Fix: move fewer "
-               "bytes (fuse, reuse through shared memory, coalesce, smaller types).";
-        break;
-    case bound::compute:
-        what = "A compute unit is the binding roof: it is at " + near +
-               " or more of its practical share and under more pressure than any memory level. The limiter names a precision "
-               "(`compute / fp32`, `compute / tensor_bf16`) when one carries at least " +
-               significant(100.0 * t.specific_share, 3) +
-               "% of the top compute pressure, else a pipe (`compute / pipe_alu`), else `sm`. Fix: fewer or cheaper instructions, "
-               "a faster precision or the tensor cores.";
-        break;
-    case bound::latency:
-        what = "No roof is near (every resource under " + near +
-               " of its practical share), the launches are long enough and the grid fills the GPU: the warps mostly wait. The "
-               "stall reasons (`roofline explain long_scoreboard`, ...) say on what. Fix: more parallelism per warp or more warps "
-               "(occupancy), fewer dependent loads.";
-        break;
-    case bound::small_grid:
-        what = "No roof is near and the grid has fewer blocks than the GPU has SMs, or fills less than one wave: part of the GPU "
-               "sits idle whatever the kernel does. Fix: more, smaller blocks (split the work, split-K), or batch the small "
-               "launches into one.";
-        break;
-    case bound::launch:
-        what = "No roof is near and the mean launch is shorter than " + format_duration_ns(t.launch_ns) +
-               ": launch overhead, not the kernel's body, sets its time. Fix: fuse the small kernels, or capture them in a CUDA "
-               "graph.";
-        break;
-    case bound::unknown:
-        what = "The kernel could not be placed on the roofline: the capture lacks its duration or every counter a roof needs. "
-               "The report names what is missing and the ncu option that collects it.";
-        break;
+        case bound::memory:
+            what = "A memory level is the binding roof: the busiest of dram, l2 and l1 is at " + near +
+                   " or more of its practical share and under at least as much pressure as any compute unit. The "
+                   "limiter names the "
+                   "level (`memory / dram`); DRAM, then L2, is named when it carries at least " +
+                   significant(100.0 * t.prefer_lower_level, 3) +
+                   "% of the busiest level's pressure, because a streaming kernel keeps L2 busy with DRAM's own fills. "
+                   "Fix: move fewer "
+                   "bytes (fuse, reuse through shared memory, coalesce, smaller types).";
+            break;
+        case bound::compute:
+            what = "A compute unit is the binding roof: it is at " + near +
+                   " or more of its practical share and under more pressure than any memory level. The limiter names a "
+                   "precision "
+                   "(`compute / fp32`, `compute / tensor_bf16`) when one carries at least " +
+                   significant(100.0 * t.specific_share, 3) +
+                   "% of the top compute pressure, else a pipe (`compute / pipe_alu`), else `sm`. Fix: fewer or "
+                   "cheaper instructions, "
+                   "a faster precision or the tensor cores.";
+            break;
+        case bound::latency:
+            what = "No roof is near (every resource under " + near +
+                   " of its practical share), the launches are long enough and the grid fills the GPU: the warps "
+                   "mostly wait. The "
+                   "stall reasons (`roofline explain long_scoreboard`, ...) say on what. Fix: more parallelism per "
+                   "warp or more warps "
+                   "(occupancy), fewer dependent loads.";
+            break;
+        case bound::small_grid:
+            what =
+                "No roof is near and the grid has fewer blocks than the GPU has SMs, or fills less than one wave: part "
+                "of the GPU "
+                "sits idle whatever the kernel does. Fix: more, smaller blocks (split the work, split-K), or batch the "
+                "small "
+                "launches into one.";
+            break;
+        case bound::launch:
+            what = "No roof is near and the mean launch is shorter than " + format_duration_ns(t.launch_ns) +
+                   ": launch overhead, not the kernel's body, sets its time. Fix: fuse the small kernels, or capture "
+                   "them in a CUDA "
+                   "graph.";
+            break;
+        case bound::unknown:
+            what =
+                "The kernel could not be placed on the roofline: the capture lacks its duration or every counter a "
+                "roof needs. "
+                "The report names what is missing and the ncu option that collects it.";
+            break;
     }
     return "# Bound `" + std::string(name(b)) + "`\n\n" + what + "\n";
 }
@@ -86,27 +99,39 @@ std::string resource_text(resource r) {
     const std::string n = i.name;
     std::string what;
     if (r == resource::dram)
-        what = "Device memory (HBM or GDDR): bytes read and written (`dram__bytes_read.sum`, `dram__bytes_write.sum`) over the "
-               "DRAM bandwidth.";
+        what =
+            "Device memory (HBM or GDDR): bytes read and written (`dram__bytes_read.sum`, `dram__bytes_write.sum`) "
+            "over the "
+            "DRAM bandwidth.";
     else if (r == resource::l2)
-        what = "The L2 cache: its throughput (`lts__throughput`) and the bytes it moves to and from the SMs, over its peak.";
+        what =
+            "The L2 cache: its throughput (`lts__throughput`) and the bytes it moves to and from the SMs, over its "
+            "peak.";
     else if (r == resource::l1)
-        what = "The L1/shared-memory of each SM: its throughput (`l1tex__throughput`) and the bytes the load/store unit moves, "
-               "over its peak.";
+        what =
+            "The L1/shared-memory of each SM: its throughput (`l1tex__throughput`) and the bytes the load/store unit "
+            "moves, "
+            "over its peak.";
     else if (r == resource::sm)
-        what = "The SM as a whole, as ncu's speed of light sees it (`sm__throughput`): named as a compute limiter when no "
-               "single precision or pipe stands out (and always on a details-page export, which holds no FLOP counters).";
+        what =
+            "The SM as a whole, as ncu's speed of light sees it (`sm__throughput`): named as a compute limiter when no "
+            "single precision or pipe stands out (and always on a details-page export, which holds no FLOP counters).";
     else if (r == resource::issue)
-        what = "The issue slots: one warp instruction per cycle per scheduler, four per SM. It gives a floor on time but never "
-               "a verdict.";
+        what =
+            "The issue slots: one warp instruction per cycle per scheduler, four per SM. It gives a floor on time but "
+            "never "
+            "a verdict.";
     else if (i.precision)
         what = std::string(i.tensor ? "A tensor-core" : "A CUDA-core") + " FLOP roof: the " + i.work_unit +
                "s of this precision over its peak at the clock the kernel ran at.";
     else if (r == resource::pipe_tensor)
-        what = "The tensor pipe's MMA cycles: it says how busy the tensor cores are; the verdict names the precision they run.";
+        what =
+            "The tensor pipe's MMA cycles: it says how busy the tensor cores are; the verdict names the precision they "
+            "run.";
     else if (i.pipe)
         what = "An execution pipe (`" + n.substr(5) +
-               "`): warp instructions issued to it over the pipe's peak rate, for kernels limited by instructions rather than FLOPs.";
+               "`): warp instructions issued to it over the pipe's peak rate, for kernels limited by instructions "
+               "rather than FLOPs.";
     return "# Resource `" + n + "` (" + (i.kind == resource_kind::memory ? "memory" : "compute") + ")\n\n" + what +
            "\n\nIn a verdict: `" + (i.kind == resource_kind::memory ? "memory" : "compute") + " / " + n +
            "`; rules read it as `util_" + n + "`, `floor_ns_" + n + "`, ... (rules/README.md).\n";
@@ -139,32 +164,41 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     }
     if (name == rules::fusion_text::id) {
         std::string text = "# Finding `" + name + "`\n\n" + rules::fusion_text::title +
-                           ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on the same grid and "
+                           ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on "
+                           "the same grid and "
                            "block, each bound by DRAM, where each reads from DRAM within " +
                            significant(100.0 * rules::fusion_text::same_buffer_tolerance, 3) + "%" +
                            " of the bytes the one before wrote.\n\n"
-                           "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between them) / (peak_dram x "
+                           "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between "
+                           "them) / (peak_dram x "
                            "practical_dram), for the whole run\n";
         for (const auto& f : rules::fusion_text::fixes()) text += "- Fix: " + f + "\n";
         return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     }
     if (name == "missing-counters")
         return "# Finding `missing-counters`\n\n" + std::string(rules::missing_counters_title) +
-               ". Given to a kernel where no rule node the capture could evaluate fired and some could not be evaluated "
-               "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. Its fix is the "
+               ". Given to a kernel where no rule node the capture could evaluate fired and some could not be "
+               "evaluated "
+               "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. "
+               "Its fix is the "
                "ncu command that collects what the capture lacks, under the GPU's own counter names.\n";
     // An open verdict, as the reports print it: "memory or compute / l2 or fp32?" or "compute / ?".
     if (name.find(" or ") != std::string::npos || (!name.empty() && name.back() == '?'))
-        return "# An undecided verdict `" + name + "`\n\nThe capture lacks counters the verdict needs (a details page has no FLOP, "
-               "pipe or waste counters), so the engine names every bound and limiter it cannot exclude instead of guessing one: each "
+        return "# An undecided verdict `" + name +
+               "`\n\nThe capture lacks counters the verdict needs (a details page has no FLOP, "
+               "pipe or waste counters), so the engine names every bound and limiter it cannot exclude instead of "
+               "guessing one: each "
                "unit without counters may be as busy as ncu's speed of light allows (sm__throughput for compute units, "
-               "gpu__compute_memory_throughput for memory levels). `?` alone: more than two units remain. The kernel's section lists "
+               "gpu__compute_memory_throughput for memory levels). `?` alone: more than two units remain. The kernel's "
+               "section lists "
                "the metrics that would decide it and the command that collects them.\n";
     if (name == "unexplained")
         return "# Finding `unexplained`\n\n" + std::string(rules::unexplained_title) +
                ". Given to a kernel where no diagnosis tree fired "
-               "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps waited on (the three "
-               "largest stall shares) and its estimate the kernel's largest floor at the practical shares, which no fix beats.\n";
+               "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps "
+               "waited on (the three "
+               "largest stall shares) and its estimate the kernel's largest floor at the practical shares, which no "
+               "fix beats.\n";
     auto metric_text = [](const metric_entry& m) {
         return "# Metric `" + m.id + "`" + (m.unit.empty() ? "" : " (" + m.unit + ")") + "\n\n" + m.meaning + "\n" +
                (m.pitfall.empty() ? "" : "\nPitfall: " + m.pitfall + "\n") + "\nCollected by: " + m.collected_by + "\n";
@@ -174,8 +208,8 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     if (const metric_entry* m = find_metric("smsp__average_warps_issue_stalled_" + reason + "_per_issue_active.ratio"))
         return "# Stall reason `" + reason + "`\n\n" + m->meaning + "\n\nMetric: `" + m->id + "`\n";
     for (const auto& [fact, doc] : rules::derived_fact_docs())
-        if (fact == name ||
-            (fact.find('<') != std::string::npos && name.rfind(fact.substr(0, fact.find('<')), 0) == 0 && rules::fact_type(name)))
+        if (fact == name || (fact.find('<') != std::string::npos &&
+                             name.rfind(fact.substr(0, fact.find('<')), 0) == 0 && rules::fact_type(name)))
             return "# Derived value `" + name + "`\n\n" + doc + " (rules can read it; see rules/README.md).\n";
     for (int c = int(error_code::io); c <= int(error_code::usage); ++c)
         if (name == error_code_name(error_code(c)))

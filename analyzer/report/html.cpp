@@ -24,7 +24,8 @@ const char* const style = R"css(
 body { font: 15px/1.45 system-ui, sans-serif; color: #1b1b1b; margin: 0; }
 main { max-width: 1280px; margin: 0 auto; padding: 8px 24px 48px; }
 h1 { font-size: 1.5em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; } h3 { margin-top: 1.4em; }
-code { font: 0.9em ui-monospace, monospace; background: #f2f2f2; padding: 0 3px; border-radius: 3px; overflow-wrap: anywhere; }
+code { font: 0.9em ui-monospace, monospace; background: #f2f2f2; padding: 0 3px; border-radius: 3px;
+       overflow-wrap: anywhere; }
 pre { background: #f6f6f6; padding: 8px; overflow-x: auto; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }
@@ -36,7 +37,8 @@ figure.chart { margin: 16px 0; display: flex; flex-wrap: wrap; gap: 16px; align-
 figure.chart svg { max-width: 100%; height: auto; }
 figure.chart .kernel { cursor: pointer; }
 figure.chart .kernel.picked { stroke: #000; stroke-width: 2.5; }
-#kernel-panel { flex: 1 1 280px; max-width: 420px; border: 1px solid #ccc; border-radius: 4px; padding: 8px 12px; font-size: 0.92em; }
+#kernel-panel { flex: 1 1 280px; max-width: 420px; border: 1px solid #ccc; border-radius: 4px; padding: 8px 12px;
+                font-size: 0.92em; }
 #kernel-panel h4 { margin: 0 0 4px; }
 #kernel-panel dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; margin: 6px 0; }
 #kernel-panel dt { color: #555; }
@@ -52,14 +54,22 @@ const char* const panel_script = R"js(
   data.kernels.forEach(function (k) { byNumber[String(k.number)] = k; });
   var panel = document.getElementById("kernel-panel");
   var pinned = null;
-  function add(parent, tag, text) { var e = document.createElement(tag); if (text !== undefined) e.textContent = text; parent.appendChild(e); return e; }
+  function add(parent, tag, text) {
+    var e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    parent.appendChild(e);
+    return e;
+  }
   function show(k) {
     if (!panel || !k) return;
     panel.replaceChildren();
     add(panel, "h4", k.number + ". " + k.label);
     var dl = add(panel, "dl");
     [["time", k.time + " (" + k.share + " of the workload)"], ["bound / limiter", k.verdict], ["achieved", k.achieved],
-     ["% of roof", k.roof], ["launches", String(k.launches)]].forEach(function (r) { add(dl, "dt", r[0]); add(dl, "dd", r[1]); });
+     ["% of roof", k.roof], ["launches", String(k.launches)]].forEach(function (r) {
+      add(dl, "dt", r[0]);
+      add(dl, "dd", r[1]);
+    });
     if (k.findings.length === 0) add(panel, "p", "No finding.");
     else {
       add(panel, "div", "Findings:");
@@ -159,7 +169,8 @@ std::string kernels_json(const analysis& a, const std::vector<std::string>& labe
     }
     // Names are bytes from the capture: invalid UTF-8 becomes U+FFFD, and '<' is escaped so that no
     // name can close the <script> block.
-    const std::string text = nlohmann::ordered_json{{"kernels", std::move(kernels)}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string text = nlohmann::ordered_json{{"kernels", std::move(kernels)}}.dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string out;
     out.reserve(text.size());
     for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
@@ -185,14 +196,17 @@ std::string heading_id(int level, const std::string& text) {
 
 }  // namespace
 
-void write_html_page(std::ostream& out, const std::string& title, const std::function<void(std::ostream&)>& write_markdown,
-                     const markdown_html_hooks& hooks, const std::string& extra) {
+void write_html_page(std::ostream& out, const std::string& title,
+                     const std::function<void(std::ostream&)>& write_markdown, const markdown_html_hooks& hooks,
+                     const std::string& extra) {
     out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"roofline\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" "
+           "content=\"roofline\">\n"
         << "<title>" << html_escape(title) << "</title>\n<style>" << style << "</style>\n</head>\n<body>\n<main>\n";
     markdown_html_hooks with_defaults = hooks;
     if (!with_defaults.heading_id) with_defaults.heading_id = heading_id;
-    if (!with_defaults.table_class) with_defaults.table_class = [](const std::vector<std::string>&) { return std::string("sortable"); };
+    if (!with_defaults.table_class)
+        with_defaults.table_class = [](const std::vector<std::string>&) { return std::string("sortable"); };
     {
         // The markdown, converted line by line as it is written.
         markdown_html_stream html(out, with_defaults);
@@ -213,7 +227,8 @@ std::string markdown_page(const std::string& title, const std::string& markdown,
         }
     }
     std::ostringstream out;
-    write_html_page(out, heading, [&](std::ostream& o) { o << markdown; }, hooks);
+    write_html_page(
+        out, heading, [&](std::ostream& o) { o << markdown; }, hooks);
     return out.str();
 }
 
@@ -222,7 +237,8 @@ void write_html(const analysis& a, const print_options& options, std::ostream& o
     hooks.image = [&](const std::string& alt, const std::string& src) -> std::string {
         if (src != inline_chart) return "";
         return "<figure class=\"chart\" aria-label=\"" + html_escape(alt) + "\">\n" + render_chart(a, options) +
-               "<aside id=\"kernel-panel\"><p>Point at a kernel on the chart to see its numbers and findings; click to keep it.</p></aside>\n"
+               "<aside id=\"kernel-panel\"><p>Point at a kernel on the chart to see its numbers and findings; click to "
+               "keep it.</p></aside>\n"
                "</figure>\n";
     };
     hooks.table_class = [](const std::vector<std::string>& header) -> std::string {
@@ -230,9 +246,11 @@ void write_html(const analysis& a, const print_options& options, std::ostream& o
     };
     print_options markdown_options = options;
     markdown_options.chart_file = inline_chart;
-    const std::string data = "<script type=\"application/json\" id=\"roofline-kernels\">" + kernels_json(a, kernel_labels(a)) +
-                             "</script>\n<script>" + panel_script + "</script>\n";
-    write_html_page(out, "Roofline report: " + a.input, [&](std::ostream& o) { write_markdown(a, markdown_options, o); }, hooks, data);
+    const std::string data = "<script type=\"application/json\" id=\"roofline-kernels\">" +
+                             kernels_json(a, kernel_labels(a)) + "</script>\n<script>" + panel_script + "</script>\n";
+    write_html_page(
+        out, "Roofline report: " + a.input, [&](std::ostream& o) { write_markdown(a, markdown_options, o); }, hooks,
+        data);
 }
 
 std::string render_html(const analysis& a, const print_options& options) {

@@ -13,8 +13,9 @@ namespace roofline {
 // The page: `title`, the markdown `write_markdown` writes (converted as it is written), then `extra`
 // (HTML: data blocks and scripts of the page's own) and the sorting script. Hooks not set get the
 // defaults: ids for "## " headings and "### N. " kernel sections, every table sortable.
-void write_html_page(std::ostream& out, const std::string& title, const std::function<void(std::ostream&)>& write_markdown,
-                     const markdown_html_hooks& hooks = {}, const std::string& extra = "");
+void write_html_page(std::ostream& out, const std::string& title,
+                     const std::function<void(std::ostream&)>& write_markdown, const markdown_html_hooks& hooks = {},
+                     const std::string& extra = "");
 
 // The page of a markdown text already made; an empty title takes the text's first "# " heading.
 std::string markdown_page(const std::string& title, const std::string& markdown, const markdown_html_hooks& hooks = {});

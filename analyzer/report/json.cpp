@@ -22,7 +22,6 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-
 ojson optional_number(const std::optional<double>& v) { return v ? json_number<ojson>(*v) : ojson(nullptr); }
 ojson positive_number(double v) { return v > 0 ? json_number<ojson>(v) : ojson(nullptr); }
 ojson text_or_null(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
@@ -33,7 +32,9 @@ ojson style_json(number_style s) {
 }
 
 ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
-ojson optional_dims(const std::optional<launch_dims>& d) { return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr); }
+ojson optional_dims(const std::optional<launch_dims>& d) {
+    return d ? ojson::array({d->xyz[0], d->xyz[1], d->xyz[2]}) : ojson(nullptr);
+}
 
 // The verdict's steps as values (models/classify.hpp, verdict_reason); the markdown words them.
 ojson load_json(const std::optional<unit_load>& u) {
@@ -71,22 +72,23 @@ ojson resources_json(const kernel_roofline& roof) {
     ojson res = ojson::array();
     for (const auto& r : roof.resources) {
         const bool floor = info(r.id).in_floor;
-        res.push_back({{"id", name(r.id)},
-                       {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
-                       {"work", positive_number(r.work)},
-                       {"peak_per_second", positive_number(r.peak)},
-                       {"peak_source", text_or_null(r.peak_source)},
-                       {"peak_estimated", r.peak_estimated},
-                       {"utilisation", json_number<ojson>(r.utilisation)},
-                       {"useful", floor ? json_number<ojson>(r.useful) : ojson(nullptr)},
-                       {"practical_share", floor ? json_number<ojson>(r.practical) : ojson(nullptr)},
-                       {"practical_share_default", floor ? ojson(r.practical_default) : ojson(nullptr)},
-                       {"floor_ns", floor ? json_number<ojson>(r.floor_ns) : ojson(nullptr)},
-                       {"formula", r.formula},
-                       {"useful_formula", text_or_null(r.useful_formula)},
-                       // Where the capture does not separate useful work from waste: useful and floor_ns are upper bounds.
-                       {"useful_lo", floor && !r.exact() ? json_number<ojson>(r.useful_lo) : ojson(nullptr)},
-                       {"missing_metrics", std::vector<std::string>(r.missing.begin(), r.missing.end())}});
+        res.push_back(
+            {{"id", name(r.id)},
+             {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
+             {"work", positive_number(r.work)},
+             {"peak_per_second", positive_number(r.peak)},
+             {"peak_source", text_or_null(r.peak_source)},
+             {"peak_estimated", r.peak_estimated},
+             {"utilisation", json_number<ojson>(r.utilisation)},
+             {"useful", floor ? json_number<ojson>(r.useful) : ojson(nullptr)},
+             {"practical_share", floor ? json_number<ojson>(r.practical) : ojson(nullptr)},
+             {"practical_share_default", floor ? ojson(r.practical_default) : ojson(nullptr)},
+             {"floor_ns", floor ? json_number<ojson>(r.floor_ns) : ojson(nullptr)},
+             {"formula", r.formula},
+             {"useful_formula", text_or_null(r.useful_formula)},
+             // Where the capture does not separate useful work from waste: useful and floor_ns are upper bounds.
+             {"useful_lo", floor && !r.exact() ? json_number<ojson>(r.useful_lo) : ojson(nullptr)},
+             {"missing_metrics", std::vector<std::string>(r.missing.begin(), r.missing.end())}});
     }
     return res;
 }
@@ -102,9 +104,11 @@ ojson unmeasured_json(const kernel_roofline& roof) {
 }
 
 ojson value_json(const rules::evidence_value& e) {
-    if (const auto v = e.value()) return e.type == rules::value_type::boolean ? ojson(*v != 0.0) : json_number<ojson>(*v);
+    if (const auto v = e.value())
+        return e.type == rules::value_type::boolean ? ojson(*v != 0.0) : json_number<ojson>(*v);
     // Only bounded by the capture: [lo, hi] for a number, null for an undecided boolean.
-    if (const auto b = e.bounds(); b && e.type == rules::value_type::number) return ojson::array({json_number<ojson>(b->lo), json_number<ojson>(b->hi)});
+    if (const auto b = e.bounds(); b && e.type == rules::value_type::number)
+        return ojson::array({json_number<ojson>(b->lo), json_number<ojson>(b->hi)});
     return ojson(nullptr);
 }
 
@@ -113,8 +117,7 @@ ojson findings_json(const analysed_kernel& k) {
     ojson findings = ojson::array();
     for (const auto& f : k.diagnosis.findings) {
         ojson evidence = ojson::array();
-        for (const auto& e : f.evidence)
-            evidence.push_back({{"expression", e.expression}, {"value", value_json(e)}});
+        for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", value_json(e)}});
         findings.push_back({{"id", f.id},
                             {"source", "roofline"},
                             {"tree", f.tree},
@@ -132,13 +135,14 @@ ojson findings_json(const analysed_kernel& k) {
                             {"estimate_changes", f.estimate_changes}});
     }
     for (const auto& r : k.group.rules)
-        findings.push_back({{"id", r.name},
-                            {"source", "ncu"},
-                            {"type", text_or_null(r.type)},
-                            {"section", text_or_null(r.section)},
-                            {"description", r.description},
-                            {"est_speedup_pct", r.est_speedup_pct >= 0 ? json_number<ojson>(r.est_speedup_pct) : ojson(nullptr)},
-                            {"speedup_type", text_or_null(r.speedup_type)}});
+        findings.push_back(
+            {{"id", r.name},
+             {"source", "ncu"},
+             {"type", text_or_null(r.type)},
+             {"section", text_or_null(r.section)},
+             {"description", r.description},
+             {"est_speedup_pct", r.est_speedup_pct >= 0 ? json_number<ojson>(r.est_speedup_pct) : ojson(nullptr)},
+             {"speedup_type", text_or_null(r.speedup_type)}});
     return findings;
 }
 
@@ -188,8 +192,9 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     e["floor_ns"] = k.roof.placed ? json_number<ojson>(k.roof.floor_ns) : ojson(nullptr);
     e["binding_resource"] = optional_name(k.roof.binding);
     e["flops"] = k.roof.flops_counted ? json_number<ojson>(k.roof.flops) : ojson(nullptr);
-    e["bytes"] = {
-        {"dram", optional_number(k.roof.bytes_dram)}, {"l2", optional_number(k.roof.bytes_l2)}, {"l1", optional_number(k.roof.bytes_l1)}};
+    e["bytes"] = {{"dram", optional_number(k.roof.bytes_dram)},
+                  {"l2", optional_number(k.roof.bytes_l2)},
+                  {"l1", optional_number(k.roof.bytes_l1)}};
     e["arithmetic_intensity"] = {{"dram", optional_number(k.roof.intensity(resource::dram))},
                                  {"l2", optional_number(k.roof.intensity(resource::l2))},
                                  {"l1", optional_number(k.roof.intensity(resource::l1))}};
@@ -265,7 +270,8 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
                    {"spec_file", a.gpu.file},
                    {"matched", a.gpu_how},
                    {"default_practical_shares", defaults},
-                   {"default_practical_shares_note", a.default_practical.empty() ? ojson(nullptr) : ojson(default_practical_reason())}};
+                   {"default_practical_shares_note",
+                    a.default_practical.empty() ? ojson(nullptr) : ojson(default_practical_reason())}};
     head["total_duration_ns"] = json_number<ojson>(a.total_ns);
     std::string out = dump(head);
     out.pop_back();  // the closing brace: the kernels and the opportunities follow
@@ -285,13 +291,14 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
     }
     ojson ops = ojson::array();
     for (const auto& op : opportunities(a))
-        ops.push_back(
-            {{"kernel", a.kernels[op.kernel_rank].group.name},
-             {"kernel_index", op.kernel_rank},
-             {"id", op.finding->id},
-             {"est_speedup", optional_number(op.finding->est_speedup)},
-             {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
-             {"share_of_workload_saved", a.total_ns > 0 ? json_number<ojson>(*op.finding->est_time_saved_combined_ns / a.total_ns) : ojson(nullptr)}});
+        ops.push_back({{"kernel", a.kernels[op.kernel_rank].group.name},
+                       {"kernel_index", op.kernel_rank},
+                       {"id", op.finding->id},
+                       {"est_speedup", optional_number(op.finding->est_speedup)},
+                       {"est_time_saved_ns", optional_number(op.finding->est_time_saved_combined_ns)},
+                       {"share_of_workload_saved",
+                        a.total_ns > 0 ? json_number<ojson>(*op.finding->est_time_saved_combined_ns / a.total_ns)
+                                       : ojson(nullptr)}});
     ojson tail;
     tail["opportunities"] = ops;
     const std::string rest = dump(tail);  // "{\n  \"opportunities\": ...\n}"

@@ -53,20 +53,23 @@ const char* outcome_text(rules::visited_node::outcome r) {
 // The gain of a finding in a few words: "(est. 5.77x alone; saves 937 us)".
 std::string gain_text(const rules::finding& f) {
     if (!f.est_speedup) return "";
-    return " (est. " + format_times(*f.est_speedup) + " alone; saves " + format_duration_ns(*f.est_time_saved_combined_ns) +
+    return " (est. " + format_times(*f.est_speedup) + " alone; saves " +
+           format_duration_ns(*f.est_time_saved_combined_ns) +
            (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") + ")";
 }
 
 std::string evidence_line(const std::vector<rules::evidence_value>& values) {
     std::string out;
-    for (const auto& e : values) out += (out.empty() ? "" : ", ") + code_span(e.expression) + " = " + named_value_text(e);
+    for (const auto& e : values)
+        out += (out.empty() ? "" : ", ") + code_span(e.expression) + " = " + named_value_text(e);
     return out;
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
 void write_finding_short(std::ostream& o, const rules::finding& f, const std::vector<std::string>& tied) {
     o << "- **" << f.id << "**" << gain_text(f) << ": " << f.title << ".";
-    if (f.est_time_after_ns) o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
+    if (f.est_time_after_ns)
+        o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
     if (!tied.empty()) {
         std::string t;
         for (const auto& x : tied) t += (t.empty() ? "" : ", ") + x;
@@ -81,8 +84,8 @@ void write_finding_short(std::ostream& o, const rules::finding& f, const std::ve
 void write_finding(std::ostream& o, const rules::finding& f) {
     o << "\n- **" << f.id << "**" << gain_text(f) << ": " << f.title << ". " << f.explain << "\n";
     if (f.est_speedup) {
-        o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
-          << f.binds_after << ".\n";
+        o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns)
+          << ", set by " << f.binds_after << ".\n";
         for (const auto& c : f.estimate_changes) o << "    - changes `" << c << "`\n";
     }
     for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << named_value_text(e) << "\n";
@@ -97,10 +100,11 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
     }
     o << "\nRule trees walked:\n\n";
     for (const auto& v : d.path) {
-        o << std::string(2 * std::size_t(v.depth), ' ') << "- " << v.tree << " / " << v.node << ": " << outcome_text(v.result)
-          << (v.within_noise ? " (within run-to-run noise of where it turns)" : "");
+        o << std::string(2 * std::size_t(v.depth), ' ') << "- " << v.tree << " / " << v.node << ": "
+          << outcome_text(v.result) << (v.within_noise ? " (within run-to-run noise of where it turns)" : "");
         std::string values;
-        for (const auto& x : v.values) values += (values.empty() ? "" : ", ") + x.expression + " = " + named_value_text(x);
+        for (const auto& x : v.values)
+            values += (values.empty() ? "" : ", ") + x.expression + " = " + named_value_text(x);
         if (!values.empty()) o << " (" << values << ")";
         o << "\n";
     }
@@ -110,12 +114,14 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
 void write_header(std::ostream& o, const analysis& a) {
     o << "# Roofline report: " << a.input << "\n\n";
     o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
-    o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of " << count_text(a.launches_read, "launch", "launches")
-      << " analysed, " << count_text(a.kernels.size(), "kernel", "kernels") << ", " << format_duration_ns(a.total_ns)
+    o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of "
+      << count_text(a.launches_read, "launch", "launches") << " analysed, "
+      << count_text(a.kernels.size(), "kernel", "kernels") << ", " << format_duration_ns(a.total_ns)
       << " of GPU time; numbers " << number_style_name(a.read.style)
       << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "") << "\n";
     if (a.read.skipped_lines)
-        o << "- Skipped " << count_text(a.read.skipped_lines, "line", "lines") << " that are not CSV (==PROF== lines, program output)\n";
+        o << "- Skipped " << count_text(a.read.skipped_lines, "line", "lines")
+          << " that are not CSV (==PROF== lines, program output)\n";
     for (const auto& n : a.read.notes) o << "- Note: " << n << "\n";
     if (!a.default_practical.empty()) {
         std::string names;
@@ -127,33 +133,40 @@ void write_header(std::ostream& o, const analysis& a) {
     for (const auto& k : a.kernels) lacking_kernels += k.diagnosis.undecided.empty() ? 0 : 1;
     if (lacking_kernels > 0)
         o << "- Counters missing: on " << lacking_kernels << " of " << count_text(a.kernels.size(), "kernel", "kernels")
-          << " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, and the command "
+          << " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, "
+             "and the command "
              "that collects it); "
-          << (a.read.form == ncu_form::details ? "a details page shows few metrics: the raw page of the same report holds every one collected\n"
-                                               : "`roofline metrics --format section` writes every metric the engine reads as one section file\n");
-    o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the spec's figure "
+          << (a.read.form == ncu_form::details
+                  ? "a details page shows few metrics: the raw page of the same report holds every one collected\n"
+                  : "`roofline metrics --format section` writes every metric the engine reads as one section file\n");
+    o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the "
+         "spec's figure "
          "scaled to that clock (each kernel's resource table says which).\n";
     std::vector<std::string> estimated;
     for (const auto& k : a.kernels)
         for (const auto& r : k.roof.resources)
-            if (r.peak_estimated && std::find(estimated.begin(), estimated.end(), name(r.id)) == estimated.end()) estimated.push_back(name(r.id));
+            if (r.peak_estimated && std::find(estimated.begin(), estimated.end(), name(r.id)) == estimated.end())
+                estimated.push_back(name(r.id));
     if (!estimated.empty()) {
         std::string names;
         for (const auto& e : estimated) names += (names.empty() ? "" : ", ") + e;
-        o << "- Estimated roofs: " << names << " come from spec figures that are neither published for this GPU nor measured in the "
-          << "capture (" << a.gpu.file << " says how each was derived); every number built on them is an estimate too.\n";
+        o << "- Estimated roofs: " << names
+          << " come from spec figures that are neither published for this GPU nor measured in the "
+          << "capture (" << a.gpu.file
+          << " says how each was derived); every number built on them is an estimate too.\n";
     }
     o << "\n";
 }
 
 void write_summary(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
     o << "## Summary\n\n";
-    table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof", "bound / limiter"});
+    table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof",
+             "bound / limiter"});
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
-        t.row({std::to_string(i + 1), code_span(labels[i]), std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
-               format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k), roof_pct_text(k),
-               verdict_text(k.verdict)});
+        t.row({std::to_string(i + 1), code_span(labels[i]), std::to_string(k.group.launches),
+               format_duration_ns(k.roof.duration_ns), format_percent(k.share), intensity_text(k.roof, resource::dram),
+               achieved_text(k), roof_pct_text(k), verdict_text(k.verdict)});
     }
     o << t.markdown();
 }
@@ -161,15 +174,17 @@ void write_summary(std::ostream& o, const analysis& a, const std::vector<std::st
 void write_opportunities(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
     const auto ops = opportunities(a);
     if (ops.empty()) return;
-    o << "\n## Opportunities\n\nEvery finding with a gain estimate, by the GPU time it would save over the whole workload "
-         "(estimates are capped by the roof that binds once the fix is in; each kernel's section gives the formula).\n\n";
+    o << "\n## Opportunities\n\nEvery finding with a gain estimate, by the GPU time it would save over the whole "
+         "workload "
+         "(estimates are capped by the roof that binds once the fix is in; each kernel's section gives the "
+         "formula).\n\n";
     table t({"rank", "kernel", "finding", "est. speedup of the kernel", "est. time saved", "% of workload time"});
     const std::size_t shown = std::min<std::size_t>(ops.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
-        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code_span(labels[op.kernel_rank]), op.finding->id,
-               format_times(*op.finding->est_speedup), format_duration_ns(saved),
+        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code_span(labels[op.kernel_rank]),
+               op.finding->id, format_times(*op.finding->est_speedup), format_duration_ns(saved),
                a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
     }
     o << t.markdown();
@@ -186,7 +201,8 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
     o << "\nNsight Compute says:\n\n";
     for (const auto& r : k.group.rules) {
         o << "- " << r.type << " `" << r.name << "` (" << r.section << ")";
-        if (r.est_speedup_pct >= 0) o << ", est. speedup " << format_percent(r.est_speedup_pct / 100.0) << " " << r.speedup_type;
+        if (r.est_speedup_pct >= 0)
+            o << ", est. speedup " << format_percent(r.est_speedup_pct / 100.0) << " " << r.speedup_type;
         std::string description = r.description;
         std::replace(description.begin(), description.end(), '\n', ' ');
         o << ": " << description << "\n";
@@ -222,13 +238,16 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
     const rules::collect_flags flags = rules::ncu_flags_for(d.missing_metrics, c);
     if (!flags.empty()) {
         if (form == ncu_form::details)
-            // A details page shows a few display names per section; the raw page of the same report holds every metric collected.
-            o << "- The details page shows a few values per section: the raw page of the same report holds every metric it collected "
+            // A details page shows a few display names per section; the raw page of the same report holds every metric
+            // collected.
+            o << "- The details page shows a few values per section: the raw page of the same report holds every "
+                 "metric it collected "
                  "(`ncu -i REPORT.ncu-rep --csv --page raw > report.csv`). What the report lacks, collect with `ncu "
               << flags.text() << " ...`.\n";
         else
             o << "- Collect what is missing with `ncu " << flags.text()
-              << " ...`, or everything the engine reads with `roofline metrics --format section` (its file serves every GPU).\n";
+              << " ...`, or everything the engine reads with `roofline metrics --format section` (its file serves "
+                 "every GPU).\n";
     }
     if (!flags.uncollectable.empty()) {
         std::string u;
@@ -239,31 +258,36 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
 
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
 // the top findings; then a collapsed block with everything else.
-void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form, const chip* c) {
+void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form,
+                  const chip* c) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
     o << "- Full name: " << code_span(k.group.name) << "\n";
-    o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line " << k.group.first_line
-      << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size) << "\n";
+    o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line "
+      << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size)
+      << "\n";
     if (!k.roof.placed) {
         o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
         // What was measured all the same (a capture with times but no roofs: a --metrics export of
         // a GPU no spec identifies).
         if (k.roof.duration_ns > 0) {
-            o << "- Measured: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the workload)";
+            o << "- Measured: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share)
+              << " of the workload)";
             if (k.roof.bytes_dram)
                 o << ", " << format_si(*k.roof.bytes_dram, "B") << " of DRAM traffic ("
                   << format_si(*k.roof.bytes_dram / (k.roof.duration_ns * 1e-9), "B/s") << ")";
             for (const auto& r : k.roof.resources)
-                o << ", " << name(r.id) << " " << format_percent(r.utilisation) << " busy (" << code_span(r.formula) << ")";
+                o << ", " << name(r.id) << " " << format_percent(r.utilisation) << " busy (" << code_span(r.formula)
+                  << ")";
             o << "\n";
         }
         write_ncu_rules(o, k);
         return;
     }
     o << "- Time: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the workload)";
-    if (k.group.launches > 1) o << ", " << format_duration_ns(k.roof.duration_ns / double(k.group.launches)) << " per launch";
-    o << "; floor " << format_duration_ns(k.roof.floor_ns) << " on " << (k.roof.binding ? name(*k.roof.binding) : "?") << ", "
-      << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
+    if (k.group.launches > 1)
+        o << ", " << format_duration_ns(k.roof.duration_ns / double(k.group.launches)) << " per launch";
+    o << "; floor " << format_duration_ns(k.roof.floor_ns) << " on " << (k.roof.binding ? name(*k.roof.binding) : "?")
+      << ", " << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
     o << "\n**" << verdict_text(k.verdict) << "**\n\n";
     for (const auto& r : k.verdict.reasons) o << "- " << reason_text(r) << "\n";
     for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
@@ -277,7 +301,8 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
     }
     write_not_decided(o, k, form, c);
 
-    o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees walked</summary>\n\n";
+    o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees "
+         "walked</summary>\n\n";
     o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << k.roof.sm_clock_source << ")";
     if (k.roof.dram_clock_hz > 0) o << ", DRAM " << format_si(k.roof.dram_clock_hz, "Hz");
     o << "\n";
@@ -297,7 +322,8 @@ void write_markdown(const analysis& a, const print_options& options, std::ostrea
     write_summary(o, a, labels);
     write_opportunities(o, a, labels);
     if (!options.chart_file.empty())
-        o << "\n![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory panel]("
+        o << "\n![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory "
+             "panel]("
           << options.chart_file << ")\n";
     o << "\n## Kernels\n";
     const chip* c = chip_for_cc(a.gpu.compute_capability);

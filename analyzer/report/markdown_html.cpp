@@ -51,7 +51,8 @@ std::string inline_html(const std::string& s) {
             }
             std::string body = s.substr(i + n, end - i - n);
             // CommonMark strips one space on each side where both are there and the body is not all spaces.
-            if (body.size() >= 2 && body.front() == ' ' && body.back() == ' ' && body.find_first_not_of(' ') != std::string::npos)
+            if (body.size() >= 2 && body.front() == ' ' && body.back() == ' ' &&
+                body.find_first_not_of(' ') != std::string::npos)
                 body = body.substr(1, body.size() - 2);
             out += "<code>" + html_escape(body) + "</code>";
             i = end + n;
@@ -140,7 +141,8 @@ public:
         }
         if (l[0] == '#') {
             std::size_t level = l.find_first_not_of('#');
-            if (level != std::string::npos && level <= 6 && l[level] == ' ') return heading(int(level), l.substr(level + 1));
+            if (level != std::string::npos && level <= 6 && l[level] == ' ')
+                return heading(int(level), l.substr(level + 1));
         }
         if (l.rfind("![", 0) == 0 && l.back() == ')') {
             const std::size_t mid = l.find("](");
@@ -148,7 +150,9 @@ public:
                 end_blocks();
                 const std::string alt = l.substr(2, mid - 2), src = l.substr(mid + 2, l.size() - mid - 3);
                 const std::string custom = hooks_.image ? hooks_.image(alt, src) : std::string();
-                out_ << (custom.empty() ? "<p><img src=\"" + html_escape(src) + "\" alt=\"" + html_escape(alt) + "\"></p>\n" : custom);
+                out_ << (custom.empty()
+                             ? "<p><img src=\"" + html_escape(src) + "\" alt=\"" + html_escape(alt) + "\"></p>\n"
+                             : custom);
                 return;
             }
         }
@@ -172,14 +176,14 @@ private:
     void heading(int level, const std::string& text) {
         end_blocks();
         const std::string id = hooks_.heading_id ? hooks_.heading_id(level, plain(text)) : std::string();
-        out_ << "<h" << level << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"") << ">" << inline_html(text) << "</h" << level << ">\n";
+        out_ << "<h" << level << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"") << ">" << inline_html(text)
+             << "</h" << level << ">\n";
     }
 
     void item(std::size_t depth, const std::string& text) {
         end_paragraph();
         while (lists_.size() > depth) close_list();
-        if (lists_.size() == depth)
-            out_ << "</li>\n";
+        if (lists_.size() == depth) out_ << "</li>\n";
         while (lists_.size() < depth) {
             out_ << "<ul>\n";
             lists_.push_back(depth);
@@ -259,12 +263,23 @@ std::string html_escape(const std::string& text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;

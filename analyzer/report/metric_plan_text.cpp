@@ -22,7 +22,8 @@ std::string chip_title(const rules::metric_plan& p) {
 
 std::string plan_counts(const rules::metric_plan& plan) {
     const std::size_t required = plan.required_count(), all = plan.ncu_names().size();
-    return std::to_string(all) + " metrics: " + std::to_string(required) + " required by the model, " + std::to_string(all - required) +
+    return std::to_string(all) + " metrics: " + std::to_string(required) + " required by the model, " +
+           std::to_string(all - required) +
            " optional (no model code reads them; at most the rule nodes listed with them need them)";
 }
 
@@ -31,8 +32,8 @@ std::string filter_items(const std::set<const chip*>& on, const char* indent) {
     std::string s = std::string(indent) + "Filter {\n";
     for (const auto& c : chips())
         if (on.count(&c))
-            s += std::string(indent) + "  Items {\n" + indent + "    MinArch: " + c.ncu_arch + "\n" + indent + "    MaxArch: " + c.ncu_arch +
-                 "\n" + indent + "  }\n";
+            s += std::string(indent) + "  Items {\n" + indent + "    MinArch: " + c.ncu_arch + "\n" + indent +
+                 "    MaxArch: " + c.ncu_arch + "\n" + indent + "  }\n";
     return s + indent + "}\n";
 }
 
@@ -75,9 +76,11 @@ std::string metric_plan_section(const std::vector<rules::metric_plan>& plans) {
         const auto& by = needed_by[name];
         if (!required[name])
             o << "  # optional: "
-              << (by.empty() ? std::string("no rule node reads it alone") : plan_joined(std::vector<std::string>(by.begin(), by.end()), ", "))
+              << (by.empty() ? std::string("no rule node reads it alone")
+                             : plan_joined(std::vector<std::string>(by.begin(), by.end()), ", "))
               << "\n";
-        o << "  Metrics {\n    Label: \"" << name << "\"\n    Name: \"" << name << "\"\n" << filter_items(on, "    ") << "  }\n";
+        o << "  Metrics {\n    Label: \"" << name << "\"\n    Name: \"" << name << "\"\n"
+          << filter_items(on, "    ") << "  }\n";
     }
     o << "}\n";
     if (!derived.empty()) {
@@ -85,14 +88,17 @@ std::string metric_plan_section(const std::vector<rules::metric_plan>& plans) {
         // same way, but --section-folder hides it.
         std::set<std::string> inputs;
         for (const auto& [id, m] : derived)
-            if (const metric_entry* e = find_metric(id); e && e->source) inputs.insert(e->source->inputs.begin(), e->source->inputs.end());
+            if (const metric_entry* e = find_metric(id); e && e->source)
+                inputs.insert(e->source->inputs.begin(), e->source->inputs.end());
         o << "SourceMetrics {\n";
         for (const auto& n : inputs) o << "  Metrics {\n    Label: \"" << n << "\"\n    Name: \"" << n << "\"\n  }\n";
-        for (const auto& [id, m] : derived) o << "  Metrics {\n    Label: \"" << id << "\"\n    Name: \"" << id << "\"\n  }\n";
+        for (const auto& [id, m] : derived)
+            o << "  Metrics {\n    Label: \"" << id << "\"\n    Name: \"" << id << "\"\n  }\n";
         o << "}\nMetricDefinitions {\n";
         for (const auto& [id, m] : derived)
             if (const metric_entry* e = find_metric(id); e && e->source)
-                o << "  MetricDefinitions {\n    Name: \"" << id << "\"\n    Expression: \"" << e->source->expression << "\"\n  }\n";
+                o << "  MetricDefinitions {\n    Name: \"" << id << "\"\n    Expression: \"" << e->source->expression
+                  << "\"\n  }\n";
         o << "}\n";
     }
     return o.str();
@@ -100,8 +106,10 @@ std::string metric_plan_section(const std::vector<rules::metric_plan>& plans) {
 
 std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
     std::ostringstream o;
-    o << "# The metrics the engine reads\n\nFound by running the model (on the GPUs of each chip) and every rule node over a kernel that holds "
-      << "every quantity the chip counts, recording what each reads. A name per chip: the catalogue's id where the chip counts it under "
+    o << "# The metrics the engine reads\n\nFound by running the model (on the GPUs of each chip) and every rule node "
+         "over a kernel that holds "
+      << "every quantity the chip counts, recording what each reads. A name per chip: the catalogue's id where the "
+         "chip counts it under "
       << "that name, the chip's own counters otherwise (their sum), `0` where the chip has no such unit.\n\n";
     for (const auto& p : plans) o << "- " << chip_title(p) << ", run on " << p.gpu << ": " << plan_counts(p) << ".\n";
     std::vector<std::string> head = {"metric", "need", "rule nodes that read it"};
@@ -120,7 +128,8 @@ std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
         r.names[p.for_chip] = cell;
     };
     for (const auto& p : plans) {
-        for (const auto& m : p.metrics) add(p, m, m.names == std::vector<std::string>{m.id} ? "id" : code_span(plan_joined(m.names, " + ")));
+        for (const auto& m : p.metrics)
+            add(p, m, m.names == std::vector<std::string>{m.id} ? "id" : code_span(plan_joined(m.names, " + ")));
         for (const auto& m : p.section_only) add(p, m, "section");
         for (const auto& m : p.unavailable) add(p, m, "no counter");
     }
@@ -132,18 +141,21 @@ std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
             auto it = r.names.find(p.for_chip);
             std::string cell = it != r.names.end() ? it->second : "";
             if (cell.empty())
-                if (const metric_entry* m = find_metric(id); m && m->form_on(p.for_chip).what == chip_form::kind::zero) cell = "0";
+                if (const metric_entry* m = find_metric(id); m && m->form_on(p.for_chip).what == chip_form::kind::zero)
+                    cell = "0";
             cells.push_back(cell);
         }
         t.row(cells);
     }
     o << "\n" << t.markdown();
-    o << "\n`id`: collected under the catalogue's id; `section`: derived by ncu from SASS-level source metrics, which only a section file "
+    o << "\n`id`: collected under the catalogue's id; `section`: derived by ncu from SASS-level source metrics, which "
+         "only a section file "
          "defines (`roofline metrics --format section` writes one that does; with `--metrics`, add ";
     std::set<std::string> sections;
     for (const auto& p : plans) sections.insert(p.sections.begin(), p.sections.end());
     for (const auto& s : sections) o << "`--section " << s << "` ";
-    o << "); `no counter`: the chip has the unit but no counter for it, so the engine says what it cannot decide there; `0`: the "
+    o << "); `no counter`: the chip has the unit but no counter for it, so the engine says what it cannot decide "
+         "there; `0`: the "
          "chip has no such unit.\n";
     return o.str();
 }

@@ -30,7 +30,9 @@ std::string peak_text(const op_floor& f, const op_cost& c) {
     return f.compute_peak ? format_si(*f.compute_peak, rate_unit(*c.compute)) : "unknown";
 }
 
-std::string share_text(double share, bool is_default) { return format_percent(share) + (is_default ? " (default)" : ""); }
+std::string share_text(double share, bool is_default) {
+    return format_percent(share) + (is_default ? " (default)" : "");
+}
 
 std::string bound_text(const op_floor& f) {
     if (!f.bound_by || !f.limiter) return "unknown";
@@ -48,11 +50,12 @@ std::string worked_floor(const op_cost& c, const op_floor& f) {
     if (!c.compute || c.flops <= 0)
         return "floor = " + memory + " = " + format_duration_ns(f.memory_ns) + " (no arithmetic: the memory time)";
     if (!f.compute_peak)
-        return "floor = max(unknown, " + memory + " = " + format_duration_ns(f.memory_ns) + "): the spec gives no " + name(*c.compute) +
-               " peak, so the compute time is unknown";
-    return "floor = max(" + format_si(c.flops, flop_unit(c)) + " / (" + format_si(*f.compute_peak, rate_unit(*c.compute)) + " x " +
-           format_percent(f.compute_share) + "), " + memory + ") = max(" + format_duration_ns(*f.compute_ns) + ", " +
-           format_duration_ns(f.memory_ns) + ") = " + format_duration_ns(*f.floor_ns);
+        return "floor = max(unknown, " + memory + " = " + format_duration_ns(f.memory_ns) + "): the spec gives no " +
+               name(*c.compute) + " peak, so the compute time is unknown";
+    return "floor = max(" + format_si(c.flops, flop_unit(c)) + " / (" +
+           format_si(*f.compute_peak, rate_unit(*c.compute)) + " x " + format_percent(f.compute_share) + "), " +
+           memory + ") = max(" + format_duration_ns(*f.compute_ns) + ", " + format_duration_ns(f.memory_ns) +
+           ") = " + format_duration_ns(*f.floor_ns);
 }
 
 // A floor under the shortest kernel measured on this GPU: no single kernel reaches it.
@@ -64,7 +67,8 @@ std::string launch_note(const op_floor& f) {
 
 std::string work_line(const op_cost& c) {
     return c.compute && c.flops > 0
-               ? name(*c.compute) + std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
+               ? name(*c.compute) +
+                     std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
                : "none (no arithmetic)";
 }
 
@@ -87,19 +91,24 @@ std::string markdown(const prediction& p) {
     work.row({"arithmetic intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "FLOPs / bytes"});
     work.row({"runs on", work_line(c), ""});
     out += work.markdown() + "\n";
-    out += std::string("## The floor ") + (p.floors.size() == 1 ? "on " + p.floors.front().gpu_name : "on each GPU") + "\n\n";
-    table floors({"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks", "compute peak", "its share", "DRAM",
-                  "its share", "ridge (FLOP/B)"});
+    out += std::string("## The floor ") + (p.floors.size() == 1 ? "on " + p.floors.front().gpu_name : "on each GPU") +
+           "\n\n";
+    table floors({"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks", "compute peak",
+                  "its share", "DRAM", "its share", "ridge (FLOP/B)"});
     for (const auto& f : p.floors)
-        floors.row({f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
-                    format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
-                    c.compute && c.flops > 0 ? share_text(f.compute_share, f.compute_share_default) : "n/a", format_si(f.dram_peak, "B/s"),
-                    share_text(f.dram_share, f.dram_share_default), f.ridge ? format_number(*f.ridge) : "n/a"});
-    out += floors.markdown() + "\n`" + op_floor_formula() + "`; the bound is whichever time is larger, the op's intensity against the " +
+        floors.row({f.gpu_id, floor_text(f), bound_text(f),
+                    f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown", format_duration_ns(f.memory_ns),
+                    ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
+                    c.compute && c.flops > 0 ? share_text(f.compute_share, f.compute_share_default) : "n/a",
+                    format_si(f.dram_peak, "B/s"), share_text(f.dram_share, f.dram_share_default),
+                    f.ridge ? format_number(*f.ridge) : "n/a"});
+    out += floors.markdown() + "\n`" + op_floor_formula() +
+           "`; the bound is whichever time is larger, the op's intensity against the " +
            "GPU's ridge point says the same.\n\n";
     for (const auto& f : p.floors) {
         out += "- " + f.gpu_id + ": " + worked_floor(c, f) + ".";
-        if (c.compute && c.flops > 0) out += " Compute peak: " + f.compute_peak_source + "; its share: " + f.compute_share_source + ".";
+        if (c.compute && c.flops > 0)
+            out += " Compute peak: " + f.compute_peak_source + "; its share: " + f.compute_share_source + ".";
         out += " DRAM: " + f.dram_peak_source + "; its share: " + f.dram_share_source + ".";
         if (under_launch(f)) out += " " + launch_note(f) + ".";
         out += "\n";
@@ -127,10 +136,12 @@ std::string terminal(const prediction& p) {
                     {"bytes", format_si(c.bytes, "B"), "compulsory: " + c.bytes_formula},
                     {"intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "on " + work_line(c)}});
     out += "\n";
-    std::vector<std::vector<std::string>> rows = {{"GPU", "floor", "bound", "compute", "memory", "at 100% peaks", "ridge FLOP/B"}};
+    std::vector<std::vector<std::string>> rows = {
+        {"GPU", "floor", "bound", "compute", "memory", "at 100% peaks", "ridge FLOP/B"}};
     for (const auto& f : p.floors)
-        rows.push_back({f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
-                        format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), f.ridge ? format_number(*f.ridge) : "n/a"});
+        rows.push_back({f.gpu_id, floor_text(f), bound_text(f),
+                        f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown", format_duration_ns(f.memory_ns),
+                        ns_or_unknown(f.peak_floor_ns), f.ridge ? format_number(*f.ridge) : "n/a"});
     out += columns(rows) + "\n";
     if (p.floors.size() == 1) out += "  " + worked_floor(c, p.floors.front()) + "\n";
     for (const auto& f : p.floors)
@@ -179,26 +190,28 @@ std::string json(const prediction& p) {
     j["formula"] = op_floor_formula();
     ojson gpus = ojson::array();
     for (const auto& f : p.floors) {
-        gpus.push_back({{"id", f.gpu_id},
-                        {"name", f.gpu_name},
-                        {"floor_ns", optional_number(f.floor_ns)},
-                        {"peak_floor_ns", optional_number(f.peak_floor_ns)},
-                        {"compute_ns", optional_number(f.compute_ns)},
-                        {"memory_ns", json_number<ojson>(f.memory_ns)},
-                        {"bound", f.bound_by ? ojson(name(*f.bound_by)) : ojson(nullptr)},
-                        {"limiter", f.limiter && f.bound_by ? ojson(name(*f.limiter)) : ojson(nullptr)},
-                        {"ridge_flop_per_byte", optional_number(f.ridge)},
-                        {"min_kernel_ns", optional_number(f.min_kernel_ns)},
-                        {"compute_peak_per_second", optional_number(f.compute_peak)},
-                        {"compute_peak_source", c.compute && c.flops > 0 ? ojson(f.compute_peak_source) : ojson(nullptr)},
-                        {"compute_practical_share", c.compute && c.flops > 0 ? json_number<ojson>(f.compute_share) : ojson(nullptr)},
-                        {"compute_practical_source", c.compute && c.flops > 0 ? ojson(f.compute_share_source) : ojson(nullptr)},
-                        {"compute_practical_default", c.compute && c.flops > 0 ? ojson(f.compute_share_default) : ojson(nullptr)},
-                        {"dram_bytes_per_second", json_number<ojson>(f.dram_peak)},
-                        {"dram_peak_source", f.dram_peak_source},
-                        {"dram_practical_share", json_number<ojson>(f.dram_share)},
-                        {"dram_practical_source", f.dram_share_source},
-                        {"dram_practical_default", f.dram_share_default}});
+        gpus.push_back(
+            {{"id", f.gpu_id},
+             {"name", f.gpu_name},
+             {"floor_ns", optional_number(f.floor_ns)},
+             {"peak_floor_ns", optional_number(f.peak_floor_ns)},
+             {"compute_ns", optional_number(f.compute_ns)},
+             {"memory_ns", json_number<ojson>(f.memory_ns)},
+             {"bound", f.bound_by ? ojson(name(*f.bound_by)) : ojson(nullptr)},
+             {"limiter", f.limiter && f.bound_by ? ojson(name(*f.limiter)) : ojson(nullptr)},
+             {"ridge_flop_per_byte", optional_number(f.ridge)},
+             {"min_kernel_ns", optional_number(f.min_kernel_ns)},
+             {"compute_peak_per_second", optional_number(f.compute_peak)},
+             {"compute_peak_source", c.compute && c.flops > 0 ? ojson(f.compute_peak_source) : ojson(nullptr)},
+             {"compute_practical_share",
+              c.compute && c.flops > 0 ? json_number<ojson>(f.compute_share) : ojson(nullptr)},
+             {"compute_practical_source", c.compute && c.flops > 0 ? ojson(f.compute_share_source) : ojson(nullptr)},
+             {"compute_practical_default", c.compute && c.flops > 0 ? ojson(f.compute_share_default) : ojson(nullptr)},
+             {"dram_bytes_per_second", json_number<ojson>(f.dram_peak)},
+             {"dram_peak_source", f.dram_peak_source},
+             {"dram_practical_share", json_number<ojson>(f.dram_share)},
+             {"dram_practical_source", f.dram_share_source},
+             {"dram_practical_default", f.dram_share_default}});
     }
     j["gpus"] = gpus;
     j["assumptions"] = op_floor_assumptions();

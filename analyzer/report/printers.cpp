@@ -10,12 +10,14 @@ void write_chart(const analysis& a, const print_options& o, std::ostream& out) {
 
 const std::vector<report_format>& report_formats() {
     static const std::vector<report_format> formats = {
-        {"markdown", "the full report: summary, opportunities, each kernel's roofline, findings and rule paths", ".md", render_markdown,
-         write_markdown},
+        {"markdown", "the full report: summary, opportunities, each kernel's roofline, findings and rule paths", ".md",
+         render_markdown, write_markdown},
         {"json", "the same as data (schema roofline-report/3, docs/report-json.md)", ".json", render_json, write_json},
         {"terminal", "a compact table of the top kernels and opportunities", ".txt", render_terminal, write_terminal},
-        {"html", "the full report as one self-contained page: the chart inline (point at a kernel for its numbers and findings), "
-                 "tables sortable",
+        {"html",
+         "the full report as one self-contained page: the chart inline (point at a kernel for its numbers and "
+         "findings), "
+         "tables sortable",
          ".html", render_html, write_html},
         {"svg", "the roofline chart of every kernel", ".svg", render_chart, write_chart},
     };

@@ -32,7 +32,8 @@ void node_section(std::ostream& out, const rules::rule_node& n, int depth) {
     if (!n.finding.empty()) out << "- Finding: `" << n.finding << "`\n";
     for (const auto& e : n.evidence) out << "- Evidence: `" << e.text() << "`\n";
     out << "- Why: " << n.explain << "\n";
-    for (const auto& f : n.fixes) out << "- Fix" << (f.when ? " (when `" + f.when->text() + "`)" : std::string()) << ": " << f.text << "\n";
+    for (const auto& f : n.fixes)
+        out << "- Fix" << (f.when ? " (when `" + f.when->text() + "`)" : std::string()) << ": " << f.text << "\n";
     for (const auto& c : n.children) node_section(out, c, depth + 1);
 }
 
@@ -55,7 +56,8 @@ std::string rule_trees_markdown(const std::vector<rules::rule_tree>& trees) {
 
 std::string rule_tree_markdown(const rules::rule_tree& t) {
     std::ostringstream out;
-    out << "# " << t.title << " (`" << t.id << "`, " << t.file << ")\n\n" << t.description << "\n\n```mermaid\nflowchart TD\n";
+    out << "# " << t.title << " (`" << t.id << "`, " << t.file << ")\n\n"
+        << t.description << "\n\n```mermaid\nflowchart TD\n";
     for (const auto& r : t.roots) mermaid(out, r, "");
     out << "```\n";
     for (const auto& r : t.roots) node_section(out, r, 0);
@@ -94,8 +96,9 @@ std::string other_chips_text(const metric_entry& m) {
         std::string names = chips()[i].id;
         for (std::size_t j = i + 1; j < chips().size(); ++j) {
             auto other = m.on.find(chips()[j].id);
-            if (other != m.on.end() && other->second.what == it->second.what && other->second.counters == it->second.counters &&
-                other->second.scale == it->second.scale && other->second.why == it->second.why) {
+            if (other != m.on.end() && other->second.what == it->second.what &&
+                other->second.counters == it->second.counters && other->second.scale == it->second.scale &&
+                other->second.why == it->second.why) {
                 names += ", " + chips()[j].id;
                 done[j] = true;
             }
@@ -110,12 +113,18 @@ std::string other_chips_text(const metric_entry& m) {
 std::string metric_catalogue_markdown() {
     std::string out =
         "# The metrics the engine reads\n\n"
-        "Generated from `analyzer/base/metrics.json` by `roofline explain --catalogue`; a test holds this file to it. Every id is\n"
-        "exactly as `ncu --csv --page raw` writes it on a GH100 (H100, H200); the unit is the base unit (`--print-units base`). All\n"
-        "of them are in `--set full`; the section column says which section collects each one on its own. Other chips name some\n"
-        "quantities otherwise, count them as a sum of counters, or have no such unit or no counter for it: the last column says\n"
-        "which, and the reader maps every chip's names onto the ids (`analyzer/read/chip_names.hpp`), each name checked against\n"
-        "that chip's `ncu --query-metrics --chip` listing (`tests/data/ncu_metric_names/`, `tests/test_metric_names.cpp`).\n\n";
+        "Generated from `analyzer/base/metrics.json` by `roofline explain --catalogue`; a test holds this file to it. "
+        "Every id is\n"
+        "exactly as `ncu --csv --page raw` writes it on a GH100 (H100, H200); the unit is the base unit "
+        "(`--print-units base`). All\n"
+        "of them are in `--set full`; the section column says which section collects each one on its own. Other chips "
+        "name some\n"
+        "quantities otherwise, count them as a sum of counters, or have no such unit or no counter for it: the last "
+        "column says\n"
+        "which, and the reader maps every chip's names onto the ids (`analyzer/read/chip_names.hpp`), each name "
+        "checked against\n"
+        "that chip's `ncu --query-metrics --chip` listing (`tests/data/ncu_metric_names/`, "
+        "`tests/test_metric_names.cpp`).\n\n";
     table c({"chip", "compute capability", "GPUs", "names checked against"});
     for (const auto& x : chips()) {
         std::string ccs;
@@ -124,14 +133,16 @@ std::string metric_catalogue_markdown() {
     }
     out += c.markdown() + "\n";
     table t({"metric", "unit", "meaning", "pitfall", "collected by", "on other chips"});
-    for (const auto& m : metric_catalogue()) t.row({code_span(m.id), m.unit, m.meaning, m.pitfall, m.collected_by, other_chips_text(m)});
+    for (const auto& m : metric_catalogue())
+        t.row({code_span(m.id), m.unit, m.meaning, m.pitfall, m.collected_by, other_chips_text(m)});
     out += t.markdown();
     if (metric_families().empty()) return out;
     out += "\nRead by name pattern, because which of them exist differs by GPU:\n\n";
     table f({"pattern", "for example", "meaning", "collected by"});
     for (const auto& m : metric_families())
         f.row({code_span(m.prefix + "*" + m.suffix), code_span(m.example),
-               m.meaning + (m.not_planned.empty() ? "" : " Not in `roofline metrics`: " + m.not_planned + "."), m.collected_by});
+               m.meaning + (m.not_planned.empty() ? "" : " Not in `roofline metrics`: " + m.not_planned + "."),
+               m.collected_by});
     return out + f.markdown();
 }
 
@@ -139,8 +150,9 @@ std::string gpu_specs_markdown(const std::vector<gpu_spec>& specs) {
     auto v = [](const sourced_number& n) { return n.value ? format_number(*n.value) : std::string("-"); };
     table t({"id", "name", "CC", "SMs", "FP32 TFLOP/s", "dense FP16 tensor TFLOP/s", "DRAM TB/s", "spec file"});
     for (const auto& s : specs)
-        t.row({s.id, s.name, s.compute_capability, format_number(s.sm_count.value), v(s.peaks_tflops.at(resource::fp32)),
-               v(s.peaks_tflops.at(resource::tensor_fp16)), format_number(s.dram_bandwidth_tbs.value), s.file});
+        t.row({s.id, s.name, s.compute_capability, format_number(s.sm_count.value),
+               v(s.peaks_tflops.at(resource::fp32)), v(s.peaks_tflops.at(resource::tensor_fp16)),
+               format_number(s.dram_bandwidth_tbs.value), s.file});
     return t.markdown();
 }
 
@@ -220,7 +232,8 @@ std::string rule_trees_json(const std::vector<rules::rule_tree>& trees) {
     for (const auto& t : trees) {
         ojson roots = ojson::array();
         for (const auto& r : t.roots) roots.push_back(node_json(r));
-        out.push_back({{"id", t.id}, {"title", t.title}, {"precedence", t.precedence}, {"file", t.file}, {"roots", roots}});
+        out.push_back(
+            {{"id", t.id}, {"title", t.title}, {"precedence", t.precedence}, {"file", t.file}, {"roots", roots}});
     }
     return json_text(ojson{{"schema", "roofline-rules/1"}, {"trees", out}});
 }

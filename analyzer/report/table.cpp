@@ -41,8 +41,8 @@ table::table(std::vector<std::string> header) {
 
 table& table::row(std::vector<std::string> cells) {
     if (cells.size() != columns_.size())
-        throw std::logic_error("table row of " + std::to_string(cells.size()) + " cells under " + std::to_string(columns_.size()) +
-                               " columns");
+        throw std::logic_error("table row of " + std::to_string(cells.size()) + " cells under " +
+                               std::to_string(columns_.size()) + " columns");
     rows_.push_back(std::move(cells));
     return *this;
 }
@@ -70,7 +70,8 @@ std::string table::text(const text_layout& layout) const {
         width.push_back(w);
     }
     // One line of `cells`, each painted by `paint` after padding.
-    auto line = [&](const std::vector<std::string>& cells, const std::function<std::string(std::size_t, const std::string&)>& paint) {
+    auto line = [&](const std::vector<std::string>& cells,
+                    const std::function<std::string(std::size_t, const std::string&)>& paint) {
         std::size_t end = cells.size();
         while (end > 1 && cells[end - 1].empty()) --end;
         std::string out;
@@ -94,7 +95,8 @@ std::string table::text(const text_layout& layout) const {
     }
     for (std::size_t r = 0; r < rows_.size(); ++r) {
         std::function<std::string(std::size_t, const std::string&)> paint;
-        if (layout.paint_cell) paint = [&](std::size_t c, const std::string& cell) { return layout.paint_cell(r, c, cell); };
+        if (layout.paint_cell)
+            paint = [&](std::size_t c, const std::string& cell) { return layout.paint_cell(r, c, cell); };
         out += line(rows_[r], paint);
         if (layout.after_row) out += layout.after_row(r);
         out += "\n";

@@ -18,7 +18,9 @@ namespace {
 
 struct palette {
     bool on;
-    std::string wrap(const char* code, const std::string& s) const { return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s; }
+    std::string wrap(const char* code, const std::string& s) const {
+        return on ? std::string("\033[") + code + "m" + s + "\033[0m" : s;
+    }
     std::string bold(const std::string& s) const { return wrap("1", s); }
     std::string dim(const std::string& s) const { return wrap("2", s); }
     std::string bound(roofline::bound b, const std::string& s) const { return wrap(bound_ansi_colour(b), s); }
@@ -97,7 +99,8 @@ std::vector<std::string> names_apart(const analysis& a) {
 
 // `head`, `gap`, `tail` on one line when `visible` characters fit in `width` (0: no limit), else
 // `tail` on the next line, indented.
-std::string one_or_two_lines(const std::string& head, const char* gap, const std::string& tail, std::size_t visible, std::size_t width) {
+std::string one_or_two_lines(const std::string& head, const char* gap, const std::string& tail, std::size_t visible,
+                             std::size_t width) {
     return width && visible > width ? head + "\n  " + tail : head + gap + tail;
 }
 
@@ -109,12 +112,13 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     std::ostringstream o;
     {
         const std::string input = printable(a.input);
-        const std::string counts = std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel, " : " kernels, ") +
+        const std::string counts = std::to_string(a.kernels.size()) +
+                                   (a.kernels.size() == 1 ? " kernel, " : " kernels, ") +
                                    std::to_string(a.launches_kept) + " launches, " + format_duration_ns(a.total_ns);
         // "roofline  INPUT  on GPU  | COUNTS"
         const std::size_t visible = 10 + input.size() + 5 + a.gpu.name.size() + 4 + counts.size();
-        o << one_or_two_lines(p.bold("roofline") + "  " + input + "  " + p.dim("on") + " " + a.gpu.name, "  ", p.dim("|") + " " + counts,
-                              visible, options.width)
+        o << one_or_two_lines(p.bold("roofline") + "  " + input + "  " + p.dim("on") + " " + a.gpu.name, "  ",
+                              p.dim("|") + " " + counts, visible, options.width)
           << "\n\n";
     }
     const std::size_t shown = std::min(top, a.kernels.size());
@@ -128,13 +132,15 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         const auto& k = a.kernels[i];
         // The roof column names the resource behind every percentage: shares of different roofs side by side.
         row r{verdict_text(k.verdict), roof_pct_text(k), "-"};
-        if (k.roof.binding && r.roof.find(' ') == std::string::npos && r.roof != "-") r.roof += " " + std::string(name(*k.roof.binding));
+        if (k.roof.binding && r.roof.find(' ') == std::string::npos && r.roof != "-")
+            r.roof += " " + std::string(name(*k.roof.binding));
         // A roof from an estimated spec figure (hwspecs "estimated": true), the binding one or the
         // limiter's, is marked, and named below.
         for (const auto& id : {k.roof.binding, k.verdict.limiter})
             if (const resource_use* b = k.roof.find(id); b && b->peak_estimated) {
                 r.roof += "*";
-                if (estimated.find(name(b->id)) == std::string::npos) estimated += (estimated.empty() ? "" : ", ") + std::string(name(b->id));
+                if (estimated.find(name(b->id)) == std::string::npos)
+                    estimated += (estimated.empty() ? "" : ", ") + std::string(name(b->id));
                 break;
             }
         if (!k.diagnosis.findings.empty()) {
@@ -165,8 +171,9 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     table t(std::move(columns));
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& k = a.kernels[i];
-        std::vector<std::string> cells = {std::to_string(i + 1), labels[i], format_duration_ns(k.roof.duration_ns), format_percent(k.share),
-                                          rows[i].verdict, rows[i].roof};
+        std::vector<std::string> cells = {
+            std::to_string(i + 1),   labels[i],       format_duration_ns(k.roof.duration_ns),
+            format_percent(k.share), rows[i].verdict, rows[i].roof};
         if (!own_lines) cells.push_back(rows[i].finding);
         t.row(std::move(cells));
     }
@@ -175,12 +182,18 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     layout.paint_cell = [&](std::size_t row, std::size_t col, const std::string& cell) {
         return col == 4 ? p.bound(a.kernels[row].verdict.bound, cell) : cell;
     };
-    if (own_lines) layout.after_row = [&](std::size_t row) { return "\n     " + p.dim("first finding:") + " " + rows[row].finding; };
+    if (own_lines)
+        layout.after_row = [&](std::size_t row) {
+            return "\n     " + p.dim("first finding:") + " " + rows[row].finding;
+        };
     o << t.text(layout);
-    if (a.kernels.size() > shown) o << p.dim("     ... " + std::to_string(a.kernels.size() - shown) + " more kernels") << "\n";
+    if (a.kernels.size() > shown)
+        o << p.dim("     ... " + std::to_string(a.kernels.size() - shown) + " more kernels") << "\n";
     const auto ops = opportunities(a);
     if (!ops.empty()) {
-        o << "\n" << p.bold("Top opportunities") << p.dim(" (GPU time saved over the workload, capped by the next roof)") << "\n";
+        o << "\n"
+          << p.bold("Top opportunities") << p.dim(" (GPU time saved over the workload, capped by the next roof)")
+          << "\n";
         const std::size_t listed = std::min<std::size_t>(5, ops.size());
         std::size_t id_width = 22;
         for (std::size_t i = 0; i < listed; ++i) id_width = std::max(id_width, ops[i].finding->id.size());
@@ -195,8 +208,10 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         for (std::size_t i = 0; i < listed; ++i) {
             const auto& op = ops[i];
             const double saved = *op.finding->est_time_saved_combined_ns;
-            t.row({std::to_string(i + 1), op.finding->id, op_labels[op.kernel_rank], format_number(*op.finding->est_speedup) + "x",
-                   "saves " + format_duration_ns(saved) + " (" + (a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-") + ")"});
+            t.row({std::to_string(i + 1), op.finding->id, op_labels[op.kernel_rank],
+                   format_number(*op.finding->est_speedup) + "x",
+                   "saves " + format_duration_ns(saved) + " (" +
+                       (a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-") + ")"});
         }
         text_layout no_header;
         no_header.header = false;
@@ -214,9 +229,12 @@ std::string render_terminal(const analysis& a, const print_options& options) {
     }
     if (undecided > 0) {
         const rules::collect_flags flags = rules::ncu_flags_for(missing, chip_for_cc(a.gpu.compute_capability));
-        o << "\n" << count_text(undecided, "kernel", "kernels") << " not fully decided for lack of counters (the report says what)";
+        o << "\n"
+          << count_text(undecided, "kernel", "kernels")
+          << " not fully decided for lack of counters (the report says what)";
         if (a.read.form == ncu_form::details)
-            o << "; the raw page of the same report holds every metric collected: ncu -i REPORT.ncu-rep --csv --page raw\n";
+            o << "; the raw page of the same report holds every metric collected: ncu -i REPORT.ncu-rep --csv --page "
+                 "raw\n";
         else if (!flags.empty())
             o << "; collect with: ncu " << flags.text() << " ...\n";
         else

@@ -26,8 +26,9 @@ bool ends_with(const std::string& s, const std::string& p) {
     return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 bool is_name(const std::string& s) {
-    return !s.empty() &&
-           std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+    });
 }
 
 }  // namespace
@@ -38,8 +39,8 @@ std::string one_value_text(const std::string& n, double v) {
     if (is_name(n)) {
         if (ends_with(n, "_ns")) return format_duration_ns(v);
         if (n.find("pct") != std::string::npos) return format_percent(v / 100.0);
-        if (starts_with(n, "util_") || starts_with(n, "useful_") || starts_with(n, "pressure_") || starts_with(n, "practical_") ||
-            ends_with(n, "_share"))
+        if (starts_with(n, "util_") || starts_with(n, "useful_") || starts_with(n, "pressure_") ||
+            starts_with(n, "practical_") || ends_with(n, "_share"))
             return format_percent(v);
     }
     return format_number(v);
@@ -117,10 +118,11 @@ std::string achieved_text(const kernel_result& k) {
 std::string roof_pct_text(const kernel_result& k) {
     if (!k.roof.placed) return "-";
     // Where the capture only bounds it: from what the counters prove to what they allow.
-    std::string t = k.roof.pct_of_roof_hi > k.roof.pct_of_roof
-                        ? format_percent(k.roof.pct_of_roof / 100.0) + "-" + format_percent(k.roof.pct_of_roof_hi / 100.0)
-                        : format_percent(k.roof.pct_of_roof / 100.0);
-    if (k.roof.binding && k.verdict.limiter && k.roof.binding != k.verdict.limiter) t += " " + std::string(name(*k.roof.binding));
+    std::string t = k.roof.pct_of_roof_hi > k.roof.pct_of_roof ? format_percent(k.roof.pct_of_roof / 100.0) + "-" +
+                                                                     format_percent(k.roof.pct_of_roof_hi / 100.0)
+                                                               : format_percent(k.roof.pct_of_roof / 100.0);
+    if (k.roof.binding && k.verdict.limiter && k.roof.binding != k.verdict.limiter)
+        t += " " + std::string(name(*k.roof.binding));
     return t;
 }
 
@@ -171,51 +173,61 @@ std::string reason_text(const verdict_reason& r) {
     auto pct = [](double v) { return format_percent(v); };
     auto num = [](double v) { return format_number(v); };
     auto id = [](const std::optional<unit_load>& u) { return u ? std::string(name(u->id)) : std::string(); };
-    auto at = [&](const std::optional<unit_load>& u, const char* none) { return u ? id(u) + " at " + load_text(*u) : std::string(none); };
+    auto at = [&](const std::optional<unit_load>& u, const char* none) {
+        return u ? id(u) + " at " + load_text(*u) : std::string(none);
+    };
     switch (r.kind) {
         case reason_kind::short_launches:
-            return "each launch lasts " + num(r.value / 1000.0) + " us on average, under the " + num(r.threshold / 1000.0) +
-                   " us where launch overhead is of the same size as the work";
+            return "each launch lasts " + num(r.value / 1000.0) + " us on average, under the " +
+                   num(r.threshold / 1000.0) + " us where launch overhead is of the same size as the work";
         case reason_kind::idle_sms:
-            return "the grid has " + num(r.value) + " blocks for " + num(r.count) + " SMs, so " + num(r.count - r.value) +
-                   " SMs have nothing to do";
+            return "the grid has " + num(r.value) + " blocks for " + num(r.count) + " SMs, so " +
+                   num(r.count - r.value) + " SMs have nothing to do";
         case reason_kind::under_one_wave:
             return "the grid fills " + num(r.value) +
-                   " of one wave (launch__waves_per_multiprocessor): every SM has a block, with fewer warps resident than it can hold";
+                   " of one wave (launch__waves_per_multiprocessor): every SM has a block, with fewer warps resident "
+                   "than it can hold";
         case reason_kind::grid_fills_gpu:
             return "the grid fills the GPU (" + num(r.value) + " blocks, " + num(r.count) +
                    " waves), so the warps wait on latency rather than on a unit's throughput";
         case reason_kind::memory_near_roof:
-            return id(r.unit) + " runs at " + load_text(*r.unit) + " (" + std::string(r.unit->formula) + "), at or above the " +
-                   pct(r.threshold) + " that counts as near a roof, and above every compute unit (best " + at(r.other, "none measured") + ")";
+            return id(r.unit) + " runs at " + load_text(*r.unit) + " (" + std::string(r.unit->formula) +
+                   "), at or above the " + pct(r.threshold) +
+                   " that counts as near a roof, and above every compute unit (best " + at(r.other, "none measured") +
+                   ")";
         case reason_kind::lower_level_named:
-            return id(r.unit) + " runs at " + load_text(*r.unit) + ", at least " + pct(r.threshold) + " of " + id(r.other) +
-                   "'s load: the traffic comes from " + id(r.unit) + ", so it is named as the limiter";
+            return id(r.unit) + " runs at " + load_text(*r.unit) + ", at least " + pct(r.threshold) + " of " +
+                   id(r.other) + "'s load: the traffic comes from " + id(r.unit) + ", so it is named as the limiter";
         case reason_kind::compute_near_roof:
-            return id(r.unit) + " runs at " + load_text(*r.unit) + " (" + std::string(r.unit->formula) + "), above every memory level (best " +
-                   at(r.other, "none measured") + ")";
+            return id(r.unit) + " runs at " + load_text(*r.unit) + " (" + std::string(r.unit->formula) +
+                   "), above every memory level (best " + at(r.other, "none measured") + ")";
         case reason_kind::tensor_precision:
-            return "the tensor pipe's MMA cycles carry " + pct(r.unit->busy) + ", and its work is " + std::string(name(*r.named)) + " (" +
-                   pct(r.value) + " of that precision's fastest-path peak), so " + std::string(name(*r.named)) + " is named as the limiter";
+            return "the tensor pipe's MMA cycles carry " + pct(r.unit->busy) + ", and its work is " +
+                   std::string(name(*r.named)) + " (" + pct(r.value) + " of that precision's fastest-path peak), so " +
+                   std::string(name(*r.named)) + " is named as the limiter";
         case reason_kind::specific_unit:
-            return id(r.unit) + " carries " + load_text(*r.unit) + ", at least " + pct(r.threshold) + " of that, so it is named as the limiter";
+            return id(r.unit) + " carries " + load_text(*r.unit) + ", at least " + pct(r.threshold) +
+                   " of that, so it is named as the limiter";
         case reason_kind::sm_as_whole:
             return "no single precision or pipe reaches " + pct(r.threshold) +
-                   " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM as a whole is named";
+                   " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM "
+                   "as a whole is named";
         case reason_kind::not_placed:
             return "the capture lacks " + r.text;
         case reason_kind::bound_open:
-            return "the capture does not decide what limits the kernel: the busiest measured unit is " + at(r.unit, "none") +
-                   ", and units it has no counters for may be near a roof";
+            return "the capture does not decide what limits the kernel: the busiest measured unit is " +
+                   at(r.unit, "none") + ", and units it has no counters for may be near a roof";
         case reason_kind::limiter_open:
             return "the capture does not decide the limiter: units it has no counters for may carry as much";
         case reason_kind::below_every_roof:
-            return "no resource reaches " + pct(r.threshold) + " of its practical share (busiest: " + at(r.unit, "none") + ")";
+            return "no resource reaches " + pct(r.threshold) +
+                   " of its practical share (busiest: " + at(r.unit, "none") + ")";
         case reason_kind::verdict_within_noise: {
             std::string list;
             for (const auto& a : r.alternatives) list += (list.empty() ? "" : " or ") + a;
-            return "within run-to-run noise (" + pct(r.value) + " of a busy share, measured between two captures of one program) the verdict " +
-                   "could also be " + list + ": another capture of the same program may say so";
+            return "within run-to-run noise (" + pct(r.value) +
+                   " of a busy share, measured between two captures of one program) the verdict " + "could also be " +
+                   list + ": another capture of the same program may say so";
         }
     }
     return "";

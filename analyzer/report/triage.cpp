@@ -34,46 +34,57 @@ std::string triage_join(const std::vector<std::string>& v, const char* separator
     return s;
 }
 
-std::string triage_plural(std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string triage_plural(std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 std::string triage_selection(const triage_plan& t) {
     const double reached = t.selected ? t.ranked[t.selected - 1].cumulative : 0.0;
-    std::string s = t.cover ? "the fewest kernels that reach " + format_percent(*t.cover) + " of GPU time: " : "the top ";
+    std::string s =
+        t.cover ? "the fewest kernels that reach " + format_percent(*t.cover) + " of GPU time: " : "the top ";
     return s + triage_plural(t.selected, "kernel", "kernels") + ", " + format_percent(reached) + " of GPU time";
 }
 
 std::string triage_plan_text(const triage_plan& t) {
-    std::string s = t.section_folder.empty()
-                        ? "`--metrics \"$METRICS\"`: the " + std::to_string(t.metric_count) + " metrics of `roofline metrics`"
-                        : "`--section-folder " + t.section_folder + " --section roofline`: the " + std::to_string(t.metric_count) +
-                              " metrics of `roofline metrics --format section -o " + t.section_folder + "/roofline.section`";
-    s += " (" + std::to_string(t.required_count) + " required by the model, " + std::to_string(t.metric_count - t.required_count) +
+    std::string s =
+        t.section_folder.empty()
+            ? "`--metrics \"$METRICS\"`: the " + std::to_string(t.metric_count) + " metrics of `roofline metrics`"
+            : "`--section-folder " + t.section_folder + " --section roofline`: the " + std::to_string(t.metric_count) +
+                  " metrics of `roofline metrics --format section -o " + t.section_folder + "/roofline.section`";
+    s += " (" + std::to_string(t.required_count) + " required by the model, " +
+         std::to_string(t.metric_count - t.required_count) +
          " optional: no model code reads them; `roofline metrics --format markdown` lists the rule nodes that do)";
     return s;
 }
 
 std::vector<std::string> triage_notes(const triage_plan& t) {
     std::vector<std::string> n;
-    n.push_back("One ncu run per kernel: `--launch-skip` and `-c` (`--launch-count`) count only the launches the "
-                "`--kernel-name` filter matches, so one filter for several kernels would profile the first launches of "
-                "whichever comes first.");
-    n.push_back("Warm-up: a kernel that ran more than once skips its first launch (`--launch-skip 1`: a first launch often "
-                "belongs to a warm-up step, with autotuning trials, JIT compilation or first-call setup, and may not look like "
-                "the steady state) and profiles the next (`-c 1`); one that ran once is profiled as it is. `--launch-skip N` "
-                "and `--launch-count N` change it.");
-    n.push_back("`--kernel-name-base function` matches the function name alone (no return type, namespaces, template "
-                "arguments or parameters), anchored with ^ and $; where two kernels of the summary share a function name, "
-                "the whole demangled name is matched instead (`--kernel-name-base demangled`), which assumes ncu "
-                "demangles it as nsys printed it.");
+    n.push_back(
+        "One ncu run per kernel: `--launch-skip` and `-c` (`--launch-count`) count only the launches the "
+        "`--kernel-name` filter matches, so one filter for several kernels would profile the first launches of "
+        "whichever comes first.");
+    n.push_back(
+        "Warm-up: a kernel that ran more than once skips its first launch (`--launch-skip 1`: a first launch often "
+        "belongs to a warm-up step, with autotuning trials, JIT compilation or first-call setup, and may not look like "
+        "the steady state) and profiles the next (`-c 1`); one that ran once is profiled as it is. `--launch-skip N` "
+        "and `--launch-count N` change it.");
+    n.push_back(
+        "`--kernel-name-base function` matches the function name alone (no return type, namespaces, template "
+        "arguments or parameters), anchored with ^ and $; where two kernels of the summary share a function name, "
+        "the whole demangled name is matched instead (`--kernel-name-base demangled`), which assumes ncu "
+        "demangles it as nsys printed it.");
     if (!t.section_only.empty())
-        n.push_back("The " + triage_plural(t.section_only.size(), "metric", "metrics") +
-                    " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, excess-traffic "
-                    "shares) cannot be named in --metrics: " +
-                    (t.section_folder.empty() ? "the commands add the stock sections that define them (`--section " +
-                                                    triage_join(t.sections, " --section ") + "`)"
-                                              : std::string("the section file defines them itself (its SourceMetrics and MetricDefinitions)")) +
-                    ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it could not "
-                    "evaluate.");
+        n.push_back(
+            "The " + triage_plural(t.section_only.size(), "metric", "metrics") +
+            " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, excess-traffic "
+            "shares) cannot be named in --metrics: " +
+            (t.section_folder.empty()
+                 ? "the commands add the stock sections that define them (`--section " +
+                       triage_join(t.sections, " --section ") + "`)"
+                 : std::string("the section file defines them itself (its SourceMetrics and MetricDefinitions)")) +
+            ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it could "
+            "not "
+            "evaluate.");
     n.push_back("Shares are each kernel's total time over the sum of every kernel's, not nsys' rounded Time (%).");
     return n;
 }
@@ -85,7 +96,8 @@ std::string triage_script(const triage_plan& t) {
     else
         s += "mkdir -p " + shell_quote(t.section_folder) + " && roofline metrics --format section -o " +
              shell_quote(t.section_folder + "/roofline.section") + "\n";
-    for (const auto& c : t.commands) s += "\n" + c.profile_shell + "\n" + c.export_shell + "\n" + c.analyze_shell + "\n";
+    for (const auto& c : t.commands)
+        s += "\n" + c.profile_shell + "\n" + c.export_shell + "\n" + c.analyze_shell + "\n";
     return s;
 }
 
@@ -169,20 +181,28 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
         c.launch_skip = o.launch_skip.value_or(r.kernel->instances >= 2 ? 1 : 0);
         c.launch_count = o.launch_count;
         c.stem = triage_stem(c.rank, r.function.empty() ? "kernel" : r.function);
-        c.profile = {"ncu", "--kernel-name-base", c.name_base, "--kernel-name", c.kernel_filter,
-                     "--launch-skip", std::to_string(c.launch_skip), "-c", std::to_string(c.launch_count)};
+        c.profile = {"ncu",
+                     "--kernel-name-base",
+                     c.name_base,
+                     "--kernel-name",
+                     c.kernel_filter,
+                     "--launch-skip",
+                     std::to_string(c.launch_skip),
+                     "-c",
+                     std::to_string(c.launch_count)};
         if (o.section_folder.empty()) {
             c.profile.insert(c.profile.end(), {"--metrics", t.metrics});
             for (const auto& section : t.sections) c.profile.insert(c.profile.end(), {"--section", section});
-        }
-        else
+        } else
             c.profile.insert(c.profile.end(), {"--section-folder", o.section_folder, "--section", "roofline"});
         c.profile.insert(c.profile.end(), {"-o", c.stem, o.app});
         for (std::size_t a = 0; a < c.profile.size(); ++a) {
             const std::string& w = c.profile[a];
             std::string q = shell_quote(w);
-            if (a + 1 == c.profile.size()) q = w;  // the application, as the user typed it
-            else if (a > 0 && c.profile[a - 1] == "--metrics") q = "\"$METRICS\"";
+            if (a + 1 == c.profile.size())
+                q = w;  // the application, as the user typed it
+            else if (a > 0 && c.profile[a - 1] == "--metrics")
+                q = "\"$METRICS\"";
             c.profile_shell += (a ? " " : "") + q;
         }
         c.export_shell = "ncu -i " + c.stem + ".ncu-rep --csv --page raw > " + c.stem + ".csv";
@@ -196,20 +216,23 @@ std::string triage_markdown(const triage_plan& t) {
     std::ostringstream o;
     const auto& s = *t.summary;
     o << "# Triage of " << code_span(s.file) << "\n\n";
-    o << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns) << " of GPU time (nsys " << s.layout
-      << ", header at line " << s.header_line << "). Profile " << triage_selection(t) << ".\n\n";
+    o << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns)
+      << " of GPU time (nsys " << s.layout << ", header at line " << s.header_line << "). Profile "
+      << triage_selection(t) << ".\n\n";
     table tb({"#", "share", "cumulative", "total time", "instances", "average", "kernel"});
     const std::size_t shown = std::min(t.ranked.size(), t.selected + triage_listed_beyond);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& r = t.ranked[i];
         const double avg = r.kernel->instances > 0 ? r.kernel->total_ns / r.kernel->instances : 0.0;
-        tb.row({std::to_string(i + 1) + (i < t.selected ? " *" : ""), format_percent(r.share), format_percent(r.cumulative),
-                format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances), format_duration_ns(avg), code_span(r.kernel->name)});
+        tb.row({std::to_string(i + 1) + (i < t.selected ? " *" : ""), format_percent(r.share),
+                format_percent(r.cumulative), format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances),
+                format_duration_ns(avg), code_span(r.kernel->name)});
     }
     o << tb.markdown();
     if (shown < t.ranked.size())
-        o << "\n" << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ", " << format_percent(1.0 - t.ranked[shown - 1].cumulative)
-          << " of GPU time, not listed.\n";
+        o << "\n"
+          << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ", "
+          << format_percent(1.0 - t.ranked[shown - 1].cumulative) << " of GPU time, not listed.\n";
     o << "\n`*`: profiled below.\n\n## Profile them\n\nMetric plan: " << triage_plan_text(t) << ".\n\n";
     for (const auto& n : triage_notes(t)) o << "- " << n << "\n";
     o << "\n```sh\n" << triage_script(t) << "```\n";
@@ -219,8 +242,8 @@ std::string triage_markdown(const triage_plan& t) {
 std::string triage_terminal(const triage_plan& t) {
     std::ostringstream o;
     const auto& s = *t.summary;
-    o << s.file << ": " << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns) << " of GPU time (nsys "
-      << s.layout << ")\n\n";
+    o << s.file << ": " << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns)
+      << " of GPU time (nsys " << s.layout << ")\n\n";
     // A star marks the kernels the script profiles.
     table rows({{"", align::left, 2, false, 1},
                 {"#", align::right, 2, false, 0},
@@ -232,11 +255,13 @@ std::string triage_terminal(const triage_plan& t) {
     const std::size_t shown = std::min(t.ranked.size(), t.selected + triage_listed_beyond);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& r = t.ranked[i];
-        rows.row({i < t.selected ? "*" : "", std::to_string(i + 1), format_percent(r.share), format_percent(r.cumulative),
-                  format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances), printable(short_name(r.kernel->name))});
+        rows.row({i < t.selected ? "*" : "", std::to_string(i + 1), format_percent(r.share),
+                  format_percent(r.cumulative), format_duration_ns(r.kernel->total_ns),
+                  triage_count(r.kernel->instances), printable(short_name(r.kernel->name))});
     }
     o << rows.text();
-    if (shown < t.ranked.size()) o << "   (" << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ")\n";
+    if (shown < t.ranked.size())
+        o << "   (" << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ")\n";
     o << "\nProfile " << triage_selection(t) << ", one ncu run each.\n\n" << triage_script(t);
     return o.str();
 }
@@ -248,7 +273,8 @@ std::string triage_json(const triage_plan& t) {
     j["file"] = t.summary->file;
     j["layout"] = t.summary->layout;
     j["total_ns"] = triage_rounded(t.total_ns, 15);
-    j["selection"] = {{"by", t.cover ? "cover" : "top"}, {"cover", t.cover ? ojson(share(*t.cover)) : ojson(nullptr)},
+    j["selection"] = {{"by", t.cover ? "cover" : "top"},
+                      {"cover", t.cover ? ojson(share(*t.cover)) : ojson(nullptr)},
                       {"kernels", t.selected}};
     ojson kernels = ojson::array();
     for (std::size_t i = 0; i < t.ranked.size(); ++i) {
@@ -264,7 +290,10 @@ std::string triage_json(const triage_plan& t) {
                            {"line", r.kernel->line}});
     }
     j["kernels"] = kernels;
-    j["metrics"] = {{"count", t.metric_count}, {"required", t.required_count}, {"list", t.metrics}, {"section_only", t.section_only}};
+    j["metrics"] = {{"count", t.metric_count},
+                    {"required", t.required_count},
+                    {"list", t.metrics},
+                    {"section_only", t.section_only}};
     ojson commands = ojson::array();
     for (const auto& c : t.commands)
         commands.push_back({{"rank", c.rank},

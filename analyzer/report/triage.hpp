@@ -18,8 +18,8 @@ struct triage_options {
     std::optional<double> cover;             // ...or the fewest whose shares reach this fraction (0..1]
     std::optional<std::size_t> launch_skip;  // default: 1 where the kernel ran more than once, else 0
     std::size_t launch_count = 1;
-    std::string app = "./app";               // the application's command line, as typed in a shell
-    std::string section_folder;              // "": collect with --metrics; else --section-folder DIR --section roofline
+    std::string app = "./app";   // the application's command line, as typed in a shell
+    std::string section_folder;  // "": collect with --metrics; else --section-folder DIR --section roofline
 };
 
 struct triage_kernel {
@@ -30,10 +30,10 @@ struct triage_kernel {
 };
 
 struct triage_command {
-    std::size_t rank = 0;              // 1-based, in the ranking
-    std::string kernel;                // the full name
-    std::string name_base;             // "function", or "demangled" where another kernel has the same function name
-    std::string kernel_filter;         // regex:^...$ (unquoted)
+    std::size_t rank = 0;       // 1-based, in the ranking
+    std::string kernel;         // the full name
+    std::string name_base;      // "function", or "demangled" where another kernel has the same function name
+    std::string kernel_filter;  // regex:^...$ (unquoted)
     std::size_t launch_skip = 0, launch_count = 1;
     std::string stem;                  // the capture's file name without extension
     std::vector<std::string> profile;  // ncu's arguments, unquoted, the application's command line last
@@ -48,7 +48,7 @@ struct triage_plan {
     std::vector<triage_kernel> ranked;  // by total time, largest first (ties: by name)
     std::size_t selected = 0;           // the first `selected` of ranked are profiled
     std::optional<double> cover;
-    std::string metrics;                // the --metrics list (comma-separated)
+    std::string metrics;  // the --metrics list (comma-separated)
     std::size_t metric_count = 0, required_count = 0;
     std::vector<std::string> section_only;  // derived__ metrics no --metrics can collect
     std::vector<std::string> sections;      // the stock sections that define them, added beside --metrics

@@ -31,11 +31,12 @@ nlohmann::ordered_json practical_fraction_json(const std::vector<practical_share
     for (const auto& p : fit) {
         std::string names;
         for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
-        j[p.roof] = {
-            {"value", std::stod(three_decimals(p.fraction))},
-            {"source", "C: roofline calibrate " + dir + ": " +
-                           (p.kernels.size() == 1 ? "one kernel" : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
-                           " on this roof under ncu (" + names + ")"}};
+        j[p.roof] = {{"value", std::stod(three_decimals(p.fraction))},
+                     {"source", "C: roofline calibrate " + dir + ": " +
+                                    (p.kernels.size() == 1
+                                         ? "one kernel"
+                                         : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
+                                    " on this roof under ncu (" + names + ")"}};
     }
     return j;
 }
@@ -58,16 +59,17 @@ std::vector<roof_sample> calibration_samples(const pairs_report& r) {
     for (const auto& p : r.pairs) {
         bool matches = !p.fixed.verdicts.empty();
         for (const auto& v : p.fixed.verdicts) matches = matches && v == p.fixed.expect;
-        add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect, matches && p.fixed.kernels.size() == 1,
-            p.fixed.roof_pct, p.fixed.l2_pct);
+        add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect,
+            matches && p.fixed.kernels.size() == 1, p.fixed.roof_pct, p.fixed.l2_pct);
         // The library kernel the pair is held to (cuBLAS for the tensor pair) is a real kernel on
         // the same roof, and the best one known: it counts beside the fixed kernel.
         if (!p.reference_kernel.empty())
-            add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect, p.reference_verdict == p.fixed.expect,
-                p.reference_roof_pct, p.reference_l2_pct);
+            add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect,
+                p.reference_verdict == p.fixed.expect, p.reference_roof_pct, p.reference_l2_pct);
     }
     for (const auto& ref : r.references)
-        add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct, ref.l2_pct);
+        add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct,
+            ref.l2_pct);
     return out;
 }
 
@@ -78,7 +80,8 @@ std::vector<transfer_sample> transfer_samples(const std::vector<const analysis*>
     for (const analysis* a : captures)
         for (const auto& k : a->kernels) {
             const kernel_roofline& roof = k.roof;
-            if (!roof.placed || !roof.binding_practical || roof.roof_share() < near_floor || k.group.launches == 0) continue;
+            if (!roof.placed || !roof.binding_practical || roof.roof_share() < near_floor || k.group.launches == 0)
+                continue;
             const resource level = *roof.binding_practical;
             // The verdict too: a kernel whose DRAM floor is near but whose L2 is the limit (a gather
             // at full occupancy) does not stream at DRAM's pace.
@@ -100,26 +103,32 @@ std::vector<transfer_sample> transfer_samples(const std::vector<const analysis*>
     return out;
 }
 
-std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const cross_validation& cv,
-                               const std::vector<bandwidth_fit>& bandwidths, const std::string& dir) {
+std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit,
+                               const cross_validation& cv, const std::vector<bandwidth_fit>& bandwidths,
+                               const std::string& dir) {
     std::ostringstream out;
     out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
         << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
-        << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has one, and the roof "
-           "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the share is the geometric "
+        << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has "
+           "one, and the roof "
+           "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the "
+           "share is the geometric "
            "mean of their utilisations.\n\n";
     table t({"roof", "practical share", "kernels", "lowest", "highest", "spread (geometric sd)", "fitted on"});
     for (const auto& p : fit) {
         std::string names;
         for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + code_span(k);
-        t.row({p.roof, format_percent(p.fraction), std::to_string(p.kernels.size()), format_percent(p.lowest), format_percent(p.highest),
-               three_decimals(p.spread), names});
+        t.row({p.roof, format_percent(p.fraction), std::to_string(p.kernels.size()), format_percent(p.lowest),
+               format_percent(p.highest), three_decimals(p.spread), names});
     }
     out << t.markdown();
     out << "\n## Held-out check\n\n"
-        << "No share is judged on the kernels it was fitted to: on each roof the kernels, sorted by name, go alternately into two "
-           "halves, each half is fitted alone, and its share predicts the other half's kernels. The error is the measured share over "
-           "the predicted one (1 = exact): a gain estimate on a kernel the share never saw misses by about that factor. A roof with "
+        << "No share is judged on the kernels it was fitted to: on each roof the kernels, sorted by name, go "
+           "alternately into two "
+           "halves, each half is fitted alone, and its share predicts the other half's kernels. The error is the "
+           "measured share over "
+           "the predicted one (1 = exact): a gain estimate on a kernel the share never saw misses by about that "
+           "factor. A roof with "
            "one kernel cannot be checked.\n\n";
     table c({"roof", "kernels", "checked", "typical error (geometric rms)", "worst error", "worst kernel"});
     for (const auto& x : cv.roofs)
@@ -128,20 +137,27 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
     out << c.markdown() << "\n";
     table h({"roof", "kernel", "half", "measured share", "share fitted on the other half", "error"});
     for (const auto& x : cv.samples)
-        h.row({x.roof, code_span(x.kernel), std::to_string(x.fold + 1), format_percent(x.utilisation), format_percent(x.predicted),
-               three_decimals(x.error())});
+        h.row({x.roof, code_span(x.kernel), std::to_string(x.fold + 1), format_percent(x.utilisation),
+               format_percent(x.predicted), three_decimals(x.error())});
     out << h.markdown();
     out << "\n## Bandwidth and latency of each memory level\n\n"
-        << "t = bytes / bandwidth + t0, fitted by least squares (each kernel weighed by its own time) to the kernels of the folder's "
-           "captures whose practical floor the level sets, at 60% of it or more: they stream at that level. t0 is what a launch costs "
-           "before its bytes count (launch, ramp-up, drain); \"of peak\" is the fitted bandwidth over the level's peak at the "
-           "capture's clocks, the share a long transfer sustains. A level needs 3 kernels whose largest transfer is twice the "
-           "smallest; a t0 below zero is unresolved: the kernels are too long for a launch's cost to show through their spread.\n\n";
+        << "t = bytes / bandwidth + t0, fitted by least squares (each kernel weighed by its own time) to the kernels "
+           "of the folder's "
+           "captures whose practical floor the level sets, at 60% of it or more: they stream at that level. t0 is what "
+           "a launch costs "
+           "before its bytes count (launch, ramp-up, drain); \"of peak\" is the fitted bandwidth over the level's peak "
+           "at the "
+           "capture's clocks, the share a long transfer sustains. A level needs 3 kernels whose largest transfer is "
+           "twice the "
+           "smallest; a t0 below zero is unresolved: the kernels are too long for a launch's cost to show through "
+           "their spread.\n\n";
     table bw({"level", "kernels", "bandwidth", "of peak", "t0", "typical error (geometric rms)"});
     for (const auto& f : bandwidths)
         bw.row({f.level, std::to_string(f.kernels), f.fitted ? format_si(f.bytes_per_s, "B/s") : "not fitted",
                 f.fitted && f.peak_bytes_per_s > 0 ? format_percent(f.bytes_per_s / f.peak_bytes_per_s) : "-",
-                f.fitted ? (f.t0_ns < 0 ? "unresolved (fit: -" + format_duration_ns(-f.t0_ns) + ")" : format_duration_ns(f.t0_ns)) : "-",
+                f.fitted ? (f.t0_ns < 0 ? "unresolved (fit: -" + format_duration_ns(-f.t0_ns) + ")"
+                                        : format_duration_ns(f.t0_ns))
+                         : "-",
                 f.fitted ? three_decimals(f.rms) : "-"});
     out << bw.markdown() << "\n";
     table br({"level", "kernel", "bytes per launch", "measured", "fitted", "fitted / measured"});
@@ -151,8 +167,9 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
                     f.fitted ? format_duration_ns(x.fitted_ns) : "-", f.fitted ? three_decimals(x.error()) : "-"});
     out << br.markdown();
     const nlohmann::ordered_json j = practical_fraction_json(fit, dir);
-    out << "\nFor the GPU's hwspecs file (roofs not listed here keep their entries):\n\n```json\n\"practical_fraction\": " << j.dump(2)
-        << "\n```\n";
+    out << "\nFor the GPU's hwspecs file (roofs not listed here keep their "
+           "entries):\n\n```json\n\"practical_fraction\": "
+        << j.dump(2) << "\n```\n";
     return out.str();
 }
 
@@ -167,7 +184,8 @@ std::string calibrated_spec(const pairs_report& r, const std::vector<practical_s
         return json_text(spec);
     }
     throw input_error(error_code::unknown_gpu, dir, 0, 0,
-                      "--spec-out: the capture's GPU (" + r.gpu_name + ") has no shipped spec file to calibrate; add one to hwspecs/ first");
+                      "--spec-out: the capture's GPU (" + r.gpu_name +
+                          ") has no shipped spec file to calibrate; add one to hwspecs/ first");
 }
 
 }  // namespace roofline

@@ -24,8 +24,9 @@ std::vector<transfer_sample> transfer_samples(const std::vector<const analysis*>
 // A markdown table of the fit, its held-out check (cross_validate_practical_shares), the bandwidth
 // and latency of each memory level (fit_bandwidths), then the hwspecs fragment
 // ("practical_fraction": {...}) to paste.
-std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit, const cross_validation& cv,
-                               const std::vector<bandwidth_fit>& bandwidths, const std::string& dir);
+std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit,
+                               const cross_validation& cv, const std::vector<bandwidth_fit>& bandwidths,
+                               const std::string& dir);
 
 // The GPU's shipped spec file with the fitted practical shares in place (roofs not fitted keep
 // their entries): a whole spec that `analyze --hwspecs DIR` loads over the shipped one. Throws

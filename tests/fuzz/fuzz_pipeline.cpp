@@ -12,7 +12,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    static const char* const gpus[] = {"", "h100-sxm", "h200", "a100-sxm4-80gb", "b200", "rtx-5090", "rtx-4090", "l40s"};
+    static const char* const gpus[] = {"",     "h100-sxm", "h200",     "a100-sxm4-80gb",
+                                       "b200", "rtx-5090", "rtx-4090", "l40s"};
     roofline::analyze_options options;
     options.gpu = gpus[size ? data[size - 1] % (sizeof gpus / sizeof gpus[0]) : 0];
     try {

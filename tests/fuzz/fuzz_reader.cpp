@@ -23,14 +23,15 @@ std::string read_all(const std::string& text, std::size_t threads, std::size_t b
     std::ostringstream out;
     try {
         auto s = roofline::read_ncu_csv(in, "fuzz.csv", o, [&](roofline::launch_record&& r) {
-            out << r.line << '|' << r.id << '|' << r.kernel_name << '|' << r.device << '|' << r.cc << '|' << r.invocations << '|'
-                << (r.block_size ? roofline::to_string(*r.block_size) : "-") << (r.grid_size ? roofline::to_string(*r.grid_size) : "-");
+            out << r.line << '|' << r.id << '|' << r.kernel_name << '|' << r.device << '|' << r.cc << '|'
+                << r.invocations << '|' << (r.block_size ? roofline::to_string(*r.block_size) : "-")
+                << (r.grid_size ? roofline::to_string(*r.grid_size) : "-");
             for (auto [k, v] : r.values) out << '|' << k << '=' << v;
             for (const auto& [k, v] : r.texts) out << '|' << k << ':' << v;
             out << '|' << r.rules.size() << '\n';
         });
-        out << "form " << int(s.form) << " style " << int(s.style) << ' ' << s.style_assumed << " launches " << s.launches << " skipped "
-            << s.skipped_lines;
+        out << "form " << int(s.form) << " style " << int(s.style) << ' ' << s.style_assumed << " launches "
+            << s.launches << " skipped " << s.skipped_lines;
         for (const auto& n : s.notes) out << '\n' << n;
     } catch (const roofline::input_error& e) {
         out << "error " << e.what();
@@ -46,8 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t block = 1 + (size ? data[size / 2] : 0);
     const std::string many = read_all(text, 2, block);
     if (many != one) {
-        std::fprintf(stderr, "two threads (blocks of %zu bytes) read differently from one:\n--- one\n%s\n--- two\n%s\n", block, one.c_str(),
-                     many.c_str());
+        std::fprintf(stderr, "two threads (blocks of %zu bytes) read differently from one:\n--- one\n%s\n--- two\n%s\n",
+                     block, one.c_str(), many.c_str());
         std::abort();
     }
     return 0;
