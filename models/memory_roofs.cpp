@@ -271,7 +271,9 @@ void owes_unknown_writes(kernel_roofline& k, const metric_view& m, const gpu_spe
     const auto l2_clock = m.find("lts__cycles_elapsed.avg.per_second");
     if (l2_busy && l2_per_cycle && l2_clock) owed = std::min(owed, *l2_busy / 100.0 * *l2_per_cycle * *l2_clock * t_s);
     if (const resource_use* l1 = k.find(resource::l1); l1 && k.sm_clock_hz > 0)
-        owed = std::min(owed, l1->utilisation * 128.0 * spec.sm_count.value * k.sm_clock_hz * t_s);
+        // The spec's L1 bytes per clock per SM where it has one, else one 128-byte LSU wavefront per cycle.
+        owed = std::min(owed, l1->utilisation * spec.l1_bytes_per_clock_per_sm.value.value_or(128.0) *
+                                  spec.sm_count.value * k.sm_clock_hz * t_s);
     dram->useful = std::isfinite(owed) ? dram->useful_lo + owed / (dram->peak * t_s) : std::max(1.0, dram->useful_lo);
     dram->missing.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
     dram->useful_formula =

@@ -43,19 +43,17 @@ std::string bound_text(bound b) {
     switch (b) {
         case bound::memory:
             what = "A memory level is the binding roof: the busiest of dram, l2 and l1 is at " + near +
-                   " or more of its practical share and under at least as much pressure as any compute unit. The "
-                   "limiter names the "
-                   "level (`memory / dram`); DRAM, then L2, is named when it carries at least " +
+                   " or more of its practical share and under at least as much pressure as any compute unit. "
+                   "The limiter names the level (`memory / dram`); DRAM, then L2, is named when it carries at least " +
                    significant(100.0 * t.prefer_lower_level, 3) +
                    "% of the busiest level's pressure, because a streaming kernel keeps L2 busy with DRAM's own fills. "
-                   "Fix: move fewer "
-                   "bytes (fuse, reuse through shared memory, coalesce, smaller types).";
+                   "Fix: move fewer bytes (fuse, reuse through shared memory, coalesce, smaller types).";
             break;
         case bound::compute:
             what = "A compute unit is the binding roof: it is at " + near +
-                   " or more of its practical share and under more pressure than any memory level. The limiter names a "
-                   "precision "
-                   "(`compute / fp32`, `compute / tensor_bf16`) when one carries at least " +
+                   " or more of its practical share and under more pressure than any memory level. "
+                   "The limiter names a precision (`compute / fp32`, `compute / tensor_bf16`) "
+                   "when one carries at least " +
                    significant(100.0 * t.specific_share, 3) +
                    "% of the top compute pressure, else a pipe (`compute / pipe_alu`), else `sm`. Fix: fewer or "
                    "cheaper instructions, "
