@@ -3,7 +3,7 @@
 # first (docs/architecture.md): each may include its own headers and those of the stages before it.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
-stages=(analyzer/base analyzer/read models analyzer/diagnose analyzer/pipeline analyzer/report analyzer/compare analyzer/validate analyzer/cli)
+stages=(analyzer/base analyzer/read models analyzer/diagnose analyzer/pipeline analyzer/report analyzer/timeline analyzer/compare analyzer/validate analyzer/cli)
 rank_of() {
     local i
     for i in "${!stages[@]}"; do

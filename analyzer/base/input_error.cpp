@@ -27,6 +27,9 @@ constexpr entry catalogue[] = {
     {error_code::bad_rule, "bad_rule",
      "a rule tree file is malformed, or one of its expressions does not parse or type-check"},
     {error_code::no_kernels, "no_kernels", "no kernel launch is left after the filters"},
+    {error_code::bad_trace, "bad_trace",
+     "a timeline trace's event misses a field the analysis needs (a GPU op without ts or dur), holds the wrong type, "
+     "or the trace holds no GPU activity"},
     {error_code::usage, "usage", "the command line is not valid"},
 };
 

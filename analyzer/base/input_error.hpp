@@ -22,6 +22,7 @@ enum class error_code {
     bad_spec,     // a spec file is malformed or misses a field
     bad_rule,     // a rule tree file is malformed, or an expression in it does not parse or type-check
     no_kernels,   // filters left nothing to analyse
+    bad_trace,    // a timeline trace's event misses a field the analysis needs, or holds the wrong type
     usage,        // command-line misuse
 };
 

@@ -19,6 +19,7 @@ int rules_command(const std::vector<std::string>& args, const io& io);       // 
 int explain_command(const std::vector<std::string>& args, const io& io);     // reference_commands.cpp
 int predict_command(const std::vector<std::string>& args, const io& io);     // predict_command.cpp
 int triage_command(const std::vector<std::string>& args, const io& io);      // triage_command.cpp
+int timeline_command(const std::vector<std::string>& args, const io& io);    // timeline_command.cpp
 int metrics_command(const std::vector<std::string>& args, const io& io);     // metrics_command.cpp
 int completion_command(const std::vector<std::string>& args, const io& io);  // completion_command.cpp
 

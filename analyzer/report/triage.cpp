@@ -89,18 +89,6 @@ std::vector<std::string> triage_notes(const triage_plan& t) {
     return n;
 }
 
-std::string triage_script(const triage_plan& t) {
-    std::string s;
-    if (t.section_folder.empty())
-        s += "METRICS=" + shell_quote(t.metrics) + "\n";
-    else
-        s += "mkdir -p " + shell_quote(t.section_folder) + " && roofline metrics --format section -o " +
-             shell_quote(t.section_folder + "/roofline.section") + "\n";
-    for (const auto& c : t.commands)
-        s += "\n" + c.profile_shell + "\n" + c.export_shell + "\n" + c.analyze_shell + "\n";
-    return s;
-}
-
 std::string triage_count(double v) { return format_number(v); }
 
 // A number as the JSON report writes it: `digits` significant digits, read back without the locale.
@@ -112,6 +100,18 @@ double triage_rounded(double v, int digits) {
 }
 
 }  // namespace
+
+std::string triage_script(const triage_plan& t) {
+    std::string s;
+    if (t.section_folder.empty())
+        s += "METRICS=" + shell_quote(t.metrics) + "\n";
+    else
+        s += "mkdir -p " + shell_quote(t.section_folder) + " && roofline metrics --format section -o " +
+             shell_quote(t.section_folder + "/roofline.section") + "\n";
+    for (const auto& c : t.commands)
+        s += "\n" + c.profile_shell + "\n" + c.export_shell + "\n" + c.analyze_shell + "\n";
+    return s;
+}
 
 std::string shell_quote(const std::string& word) {
     const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {

@@ -61,6 +61,8 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& optio
 std::string triage_markdown(const triage_plan& t);
 std::string triage_terminal(const triage_plan& t);
 std::string triage_json(const triage_plan& t);
+// The shell script that profiles the selected kernels, exports and analyses each capture.
+std::string triage_script(const triage_plan& t);
 
 // A word for a POSIX shell: as it is where it holds only characters no shell treats specially, else
 // in single quotes, a single quote inside written '\''.

@@ -1,0 +1,108 @@
+// roofline timeline: a whole-run trace -> is the GPU busy, and why not: idle gaps by cause, what
+// removing each would gain, and the top kernels with the ncu commands that profile them.
+#include "analyzer/cli/cli_support.hpp"
+#include "analyzer/cli/command_list.hpp"
+
+#include "analyzer/base/atomic_file.hpp"
+#include "analyzer/diagnose/metric_plan.hpp"
+#include "analyzer/report/html_page.hpp"
+#include "analyzer/timeline/timeline_report.hpp"
+#include "analyzer/timeline/trace_file.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace roofline::cli {
+namespace {
+
+// "10us", "0.5ms", "2500ns", "1s" or a bare number of microseconds -> nanoseconds.
+std::int64_t duration_ns(const std::string& text) {
+    std::size_t unit_at = 0;
+    while (unit_at < text.size() && (std::isdigit(static_cast<unsigned char>(text[unit_at])) || text[unit_at] == '.'))
+        ++unit_at;
+    double v = 0.0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + unit_at, v);
+    const std::string unit = text.substr(unit_at);
+    const double scale = unit.empty() || unit == "us" ? 1e3
+                         : unit == "ns"               ? 1.0
+                         : unit == "ms"               ? 1e6
+                         : unit == "s"                ? 1e9
+                                                      : -1;
+    if (unit_at == 0 || ec != std::errc() || end != text.data() + unit_at || scale < 0 || !(v >= 0) || v * scale > 1e18)
+        usage_error("--min-gap takes a duration such as 10us, 0.5ms or 2500ns, not \"" + text + "\"");
+    return static_cast<std::int64_t>(std::llround(v * scale));
+}
+
+// The kernels of every device by name, as an Nsight Systems kernel summary: what triage ranks.
+std::unique_ptr<nsys_kernsum> kernel_summary(const timeline::timeline_model& m) {
+    auto s = std::make_unique<nsys_kernsum>();
+    s->file = m.source->file;
+    s->layout = "kernels of the trace";
+    std::map<std::string, nsys_kernel> by_name;
+    for (const auto& d : m.devices)
+        for (const auto& k : d.kernel_totals) {
+            auto& e = by_name[m.source->name(k.name)];
+            e.name = m.source->name(k.name);
+            e.total_ns += double(k.total_ns);
+            e.instances += double(k.launches);
+        }
+    for (auto& [name, k] : by_name) s->kernels.push_back(std::move(k));
+    return s;
+}
+
+}  // namespace
+
+int timeline_command(const std::vector<std::string>& args, const io& io) {
+    po::options_description opts(
+        "roofline timeline FILE [options]\n\nFILE is a whole-run trace: a PyTorch profiler Chrome trace (.json or "
+        ".json.gz, from torch.profiler's export_chrome_trace or tensorboard_trace_handler).\n\noptions");
+    opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the trace")(
+        "min-gap", po::value<std::string>()->default_value("10us"),
+        "list and classify the idle gaps longer than this (10us, 0.5ms, 2500ns)")(
+        "format", po::value<std::string>()->default_value("auto"),
+        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else "
+        "terminal on a terminal, markdown otherwise")("output,o", po::value<std::string>(),
+                                                      "write it here (written whole or not at all); stdout otherwise")(
+        "top", po::value<std::string>(), "the ncu commands profile the N kernels with the most GPU time (default 5)")(
+        "app", po::value<std::string>()->default_value("./app"),
+        "the application's command line, as ncu should run it")(
+        "gpu", po::value<std::string>()->default_value("h100-sxm"),
+        "the GPU the application runs on (an id or name of roofline gpus): its chip's counter names go in --metrics");
+    po::positional_options_description pos;
+    pos.add("input", 1);
+    auto vm = parse(opts, pos, args);
+    if (vm.count("help")) return help(io, opts, "timeline");
+    if (!vm.count("input")) usage_error("timeline needs a trace (see roofline timeline --help)");
+    const std::int64_t min_gap = duration_ns(vm["min-gap"].as<std::string>());
+    triage_options o;
+    o.top = whole_number(vm, "top", 1, o.top);
+    o.app = vm["app"].as<std::string>();
+    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
+    const bool to_file = vm.count("output") != 0;
+    const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
+    if (to_file) check_output(vm["output"].as<std::string>(), policy);
+
+    auto t = timeline::read_trace_file(vm["input"].as<std::string>());
+    const auto model = timeline::model_timeline(t, min_gap);
+    timeline::timeline_report r;
+    r.model = &model;
+    r.findings = timeline::timeline_findings(model);
+    r.kernel_summary = kernel_summary(model);
+    if (!r.kernel_summary->kernels.empty())
+        r.triage = make_triage(*r.kernel_summary, o, rules::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));
+    const std::string text = format == "json"       ? timeline::timeline_json(r)
+                             : format == "terminal" ? timeline::timeline_terminal(r)
+                             : format == "html"     ? markdown_page("", timeline::timeline_markdown(r))
+                                                    : timeline::timeline_markdown(r);
+    if (!to_file) {
+        io.out << text;
+        return 0;
+    }
+    write_file_atomically(vm["output"].as<std::string>(), text, policy);
+    io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    return 0;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,60 @@
+#include "analyzer/timeline/byte_source.hpp"
+
+#include "analyzer/base/input_error.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <zlib.h>
+
+namespace roofline::timeline {
+namespace {
+
+constexpr std::size_t block_bytes = std::size_t(1) << 20;
+
+}  // namespace
+
+byte_source::byte_source(const std::string& path) : path_(path), buffer_(block_bytes) {
+    errno = 0;
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f)
+        throw input_error(error_code::io, path, 0, 0,
+                          std::string("cannot open the trace: ") + (errno ? std::strerror(errno) : "out of memory"));
+    file_ = f;
+    gzbuffer(f, 1u << 18);
+    fill();
+}
+
+byte_source::~byte_source() {
+    if (file_) gzclose(static_cast<gzFile>(file_));
+}
+
+bool byte_source::fill() {
+    before_ += length_;
+    position_ = length_ = 0;
+    const int got = gzread(static_cast<gzFile>(file_), buffer_.data(), static_cast<unsigned>(buffer_.size()));
+    if (got < 0) {
+        int code = 0;
+        const char* why = gzerror(static_cast<gzFile>(file_), &code);
+        throw input_error(error_code::io, path_, 0, 0,
+                          std::string("cannot read the trace (") + why + "): a truncated or damaged .gz file?");
+    }
+    length_ = static_cast<std::size_t>(got);
+    return length_ > 0;
+}
+
+std::pair<std::size_t, std::size_t> line_column(const std::string& path, std::uint64_t offset) {
+    byte_source s(path);
+    std::size_t line = 1, column = 1;
+    for (auto it = s.begin(); it != s.end() && s.offset() < offset; ++it) {
+        if (*it == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+}  // namespace roofline::timeline

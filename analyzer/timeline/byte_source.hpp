@@ -1,0 +1,63 @@
+// A file read in 1 MiB blocks, gzip-compressed or not (zlib reads both), as an input iterator for
+// nlohmann's SAX parser: the trace is never held whole. The source counts the bytes it has handed
+// out, so an event can be located (`line_column` turns that count into a line and column).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline::timeline {
+
+class byte_source {
+public:
+    // Throws input_error (io) naming the path when it cannot be opened.
+    explicit byte_source(const std::string& path);
+    ~byte_source();
+    byte_source(const byte_source&) = delete;
+    byte_source& operator=(const byte_source&) = delete;
+
+    // The first bytes of the (decompressed) content, without consuming them.
+    std::string_view peek() const { return {buffer_.data(), length_}; }
+    // Bytes handed out so far.
+    std::uint64_t offset() const { return before_ + position_; }
+
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = char;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const char*;
+        using reference = const char&;
+        iterator() = default;
+        explicit iterator(byte_source* s) : s_(s && s->position_ < s->length_ ? s : nullptr) {}
+        const char& operator*() const { return s_->buffer_[s_->position_]; }
+        iterator& operator++() {
+            if (++s_->position_ == s_->length_ && !s_->fill()) s_ = nullptr;
+            return *this;
+        }
+        bool operator==(const iterator& o) const { return s_ == o.s_; }
+        bool operator!=(const iterator& o) const { return s_ != o.s_; }
+
+    private:
+        byte_source* s_ = nullptr;
+    };
+    iterator begin() { return iterator(this); }
+    iterator end() { return iterator(); }
+
+private:
+    bool fill();
+    std::string path_;
+    void* file_ = nullptr;  // gzFile
+    std::vector<char> buffer_;
+    std::size_t length_ = 0, position_ = 0;
+    std::uint64_t before_ = 0;  // bytes of the blocks before this one
+};
+
+// The 1-based line and column of byte `offset` of the file's (decompressed) content.
+std::pair<std::size_t, std::size_t> line_column(const std::string& path, std::uint64_t offset);
+
+}  // namespace roofline::timeline

@@ -1,0 +1,370 @@
+#include "analyzer/timeline/kineto_reader.hpp"
+
+#include "analyzer/base/input_error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace roofline::timeline {
+namespace {
+
+using json = nlohmann::json;
+
+// What an event is, from its `cat` (older PyTorch writes Kernel, Memcpy, Memset, Runtime, Operator).
+enum class category { other, kernel, memcpy, memset, runtime, cpu_op, annotation };
+
+category category_of(std::string_view cat) {
+    if (cat == "kernel" || cat == "Kernel") return category::kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy") return category::memcpy;
+    if (cat == "gpu_memset" || cat == "Memset") return category::memset;
+    if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime") return category::runtime;
+    if (cat == "cpu_op" || cat == "Operator") return category::cpu_op;
+    if (cat == "user_annotation") return category::annotation;
+    return category::other;
+}
+
+// A ts or dur in microseconds to integer nanoseconds, from the number's own text where it has one
+// ("4703641123.456" is exact; the double nearest it is not, at 4.7e12 microseconds).
+std::int64_t micros_to_ns(double value, const std::string& text) {
+    std::int64_t whole = 0, fraction = 0;
+    int digits = 0;
+    bool negative = false, after_point = false;
+    for (char c : text) {
+        if (c == '-' && !negative && whole == 0 && !after_point) {
+            negative = true;
+        } else if (c == '.' && !after_point) {
+            after_point = true;
+        } else if (c >= '0' && c <= '9') {
+            if (!after_point) {
+                if (whole > (INT64_MAX / 10000)) return std::llround(value * 1000.0);
+                whole = whole * 10 + (c - '0');
+            } else if (digits < 4) {  // the fourth decimal rounds the third (ns)
+                fraction = fraction * 10 + (c - '0');
+                ++digits;
+            }
+        } else {  // an exponent: the double is as good as the text
+            return std::llround(value * 1000.0);
+        }
+    }
+    while (digits < 4) fraction *= 10, ++digits;
+    const std::int64_t ns = whole * 1000 + (fraction + 5) / 10;
+    return negative ? -ns : ns;
+}
+
+// The fields of one event the analysis reads; everything else is skipped as it streams by.
+struct pending_event {
+    char ph = 0;
+    category cat = category::other;
+    std::string name;
+    std::optional<std::int64_t> pid, tid, ts, dur;
+    bool pid_is_text = false;
+    std::string tid_text;
+    std::optional<std::int64_t> correlation, device, stream, bytes;
+    std::uint64_t offset = 0;  // of the event's opening brace
+};
+
+enum class field {
+    none,
+    ph,
+    cat,
+    name,
+    pid,
+    tid,
+    ts,
+    dur,
+    args,
+    correlation,
+    device,
+    stream,
+    bytes,
+    dev_id,
+    dev_name,
+    dev_major,
+    dev_minor
+};
+
+field event_field(std::string_view k) {
+    if (k == "ph") return field::ph;
+    if (k == "cat") return field::cat;
+    if (k == "name") return field::name;
+    if (k == "pid") return field::pid;
+    if (k == "tid") return field::tid;
+    if (k == "ts") return field::ts;
+    if (k == "dur") return field::dur;
+    if (k == "args") return field::args;
+    return field::none;
+}
+
+field arg_field(std::string_view k) {
+    if (k == "correlation") return field::correlation;
+    if (k == "device") return field::device;
+    if (k == "stream") return field::stream;
+    if (k == "bytes") return field::bytes;
+    return field::none;
+}
+
+field device_field(std::string_view k) {
+    if (k == "id") return field::dev_id;
+    if (k == "name") return field::dev_name;
+    if (k == "computeMajor") return field::dev_major;
+    if (k == "computeMinor") return field::dev_minor;
+    return field::none;
+}
+
+copy_direction direction_of(std::string_view name) {
+    if (name.find("HtoD") != std::string_view::npos) return copy_direction::host_to_device;
+    if (name.find("DtoH") != std::string_view::npos) return copy_direction::device_to_host;
+    if (name.find("DtoD") != std::string_view::npos) return copy_direction::device_to_device;
+    if (name.find("PtoP") != std::string_view::npos) return copy_direction::peer;
+    return copy_direction::other;
+}
+
+// Depths: 1 the document, 2 traceEvents (or deviceProperties), 3 an event, 4 its args, 5+ inside args.
+class kineto_sax {
+public:
+    kineto_sax(byte_source& source, const std::string& file, trace& t) : source_(source), file_(file), t_(t) {}
+
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(json::number_integer_t v) { return integer(v, static_cast<double>(v), {}); }
+    bool number_unsigned(json::number_unsigned_t v) {
+        return integer(v > json::number_unsigned_t(INT64_MAX) ? INT64_MAX : std::int64_t(v), double(v), {});
+    }
+    bool number_float(json::number_float_t v, const std::string& text) {
+        return integer(static_cast<std::int64_t>(std::llround(v)), v, text);
+    }
+    bool binary(json::binary_t&) { return true; }
+    bool string(std::string& s) {
+        if (section_ == section::events && depth_ == 3) {
+            switch (field_) {
+                case field::ph:
+                    e_.ph = s.empty() ? 0 : s[0];
+                    break;
+                case field::cat:
+                    e_.cat = category_of(s);
+                    break;
+                case field::name:
+                    e_.name = std::move(s);
+                    break;
+                case field::pid:
+                    e_.pid_is_text = true;
+                    break;
+                case field::tid:
+                    e_.tid_text = std::move(s);
+                    break;
+                default:
+                    break;
+            }
+        } else if (section_ == section::devices && depth_ == 3 && field_ == field::dev_name) {
+            device_.name = std::move(s);
+        }
+        return true;
+    }
+    bool key(std::string& k) {
+        if (depth_ == 1) {
+            next_section_ = k == "traceEvents"        ? section::events
+                            : k == "deviceProperties" ? section::devices
+                                                      : section::none;
+            if (next_section_ == section::events) saw_events_ = true;
+        } else if (section_ == section::events && depth_ == 3) {
+            field_ = event_field(k);
+        } else if (section_ == section::events && depth_ == 4) {
+            field_ = arg_field(k);
+        } else if (section_ == section::devices && depth_ == 3) {
+            field_ = device_field(k);
+        }
+        return true;
+    }
+    bool start_object(std::size_t) {
+        ++depth_;
+        if (depth_ == 3 && section_ == section::events) {
+            e_ = pending_event{};
+            e_.offset = source_.offset() - 1;
+        } else if (depth_ == 3 && section_ == section::devices) {
+            device_ = device_info{};
+        }
+        field_ = field::none;
+        return true;
+    }
+    bool end_object() {
+        if (depth_ == 3 && section_ == section::events) finish_event();
+        if (depth_ == 3 && section_ == section::devices) t_.devices.push_back(device_);
+        if (depth_ == 4) field_ = field::none;
+        --depth_;
+        if (depth_ == 1) section_ = section::none;
+        return true;
+    }
+    bool start_array(std::size_t) {
+        ++depth_;
+        // A trace may be a bare array of events (the Chrome trace format allows it).
+        if (depth_ == 1) {
+            section_ = section::events, depth_ = 2, saw_events_ = true, bare_array_ = true;
+        } else if (depth_ == 2) {
+            section_ = next_section_;
+        }
+        return true;
+    }
+    bool end_array() {
+        --depth_;
+        if (depth_ == 1) section_ = section::none;
+        if (bare_array_ && depth_ == 1) depth_ = 0;
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
+        const auto [line, column] = line_column(file_, position > 0 ? position - 1 : 0);
+        std::string what = ex.what();
+        // "[json.exception.parse_error.101] parse error at line 3, column 7: syntax error ..." -> the reason.
+        if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        throw input_error(
+            error_code::bad_trace, file_, line, column,
+            "the trace is not valid JSON (" + what + ")" +
+                (what.find("end of input") != std::string::npos ? "; the file ends early: was the capture cut short?"
+                                                                : ""));
+    }
+
+    bool saw_events() const { return saw_events_; }
+
+private:
+    enum class section { none, events, devices };
+
+    bool integer(std::int64_t v, double value, const std::string& text) {
+        if (section_ == section::events && depth_ == 3) {
+            switch (field_) {
+                case field::pid:
+                    e_.pid = v;
+                    break;
+                case field::tid:
+                    e_.tid = v;
+                    break;
+                case field::ts:
+                    e_.ts = text.empty() ? v * 1000 : micros_to_ns(value, text);
+                    break;
+                case field::dur:
+                    e_.dur = text.empty() ? v * 1000 : micros_to_ns(value, text);
+                    break;
+                default:
+                    break;
+            }
+        } else if (section_ == section::events && depth_ == 4) {
+            switch (field_) {
+                case field::correlation:
+                    e_.correlation = v;
+                    break;
+                case field::device:
+                    e_.device = v;
+                    break;
+                case field::stream:
+                    e_.stream = v;
+                    break;
+                case field::bytes:
+                    e_.bytes = v;
+                    break;
+                default:
+                    break;
+            }
+        } else if (section_ == section::devices && depth_ == 3) {
+            if (field_ == field::dev_id) device_.id = static_cast<std::int32_t>(v);
+            if (field_ == field::dev_major) device_.compute_major = static_cast<int>(v);
+            if (field_ == field::dev_minor) device_.compute_minor = static_cast<int>(v);
+        }
+        return true;
+    }
+
+    [[noreturn]] void fail(const std::string& what) const {
+        const auto [line, column] = line_column(file_, e_.offset);
+        throw input_error(error_code::bad_trace, file_, line, column, what);
+    }
+
+    // A CPU thread: its OS tid, or for the few events with a text tid, a negative id of that text.
+    std::int64_t thread() {
+        if (e_.tid) return *e_.tid;
+        return -1 - static_cast<std::int64_t>(t_.intern(e_.tid_text));
+    }
+
+    void finish_event() {
+        ++t_.events_read;
+        if (e_.ph != 'X' || e_.cat == category::other) return;
+        const bool gpu = e_.cat == category::kernel || e_.cat == category::memcpy || e_.cat == category::memset;
+        if (gpu || e_.cat == category::runtime) {
+            if (!e_.ts) fail("a " + std::string(gpu ? "GPU op" : "CUDA call") + " (\"" + e_.name + "\") without ts");
+            if (!e_.dur)
+                fail("a " + std::string(gpu ? "GPU op" : "CUDA call") + " (\"" + e_.name +
+                     "\") without dur: a complete event (ph X) needs both");
+            if (*e_.dur < 0) fail("\"" + e_.name + "\" has a negative dur");
+        } else if (!e_.ts || !e_.dur || *e_.dur < 0) {
+            return;  // a CPU range the analysis only names things by: one it cannot place is left out
+        }
+        const std::int64_t start = *e_.ts, end = *e_.ts + *e_.dur;
+        if (gpu) {
+            gpu_op op;
+            op.start_ns = start;
+            op.end_ns = end;
+            if (e_.device) {
+                op.device = static_cast<std::int32_t>(*e_.device);
+            } else if (e_.pid && !e_.pid_is_text) {
+                op.device = static_cast<std::int32_t>(*e_.pid);
+            } else {
+                fail("GPU op \"" + e_.name + "\" names no device: its pid is not a number and args has no device");
+            }
+            op.stream = e_.stream ? *e_.stream : e_.tid ? *e_.tid : -1;
+            op.correlation = e_.correlation.value_or(-1);
+            op.bytes = e_.bytes ? static_cast<std::uint64_t>(std::max<std::int64_t>(0, *e_.bytes)) : 0;
+            op.kind = e_.cat == category::kernel   ? op_kind::kernel
+                      : e_.cat == category::memcpy ? op_kind::memcpy
+                                                   : op_kind::memset;
+            if (op.kind == op_kind::memcpy) {
+                op.direction = direction_of(e_.name);
+                op.pageable = e_.name.find("Pageable") != std::string::npos;
+            }
+            op.communication = op.kind == op_kind::kernel && is_communication_kernel(e_.name);
+            op.name = t_.intern(e_.name);
+            t_.ops.push_back(op);
+        } else if (e_.cat == category::runtime) {
+            api_call c;
+            c.start_ns = start;
+            c.end_ns = end;
+            c.correlation = e_.correlation.value_or(-1);
+            c.thread = thread();
+            c.kind = classify_call(e_.name);
+            c.name = t_.intern(e_.name);
+            t_.calls.push_back(c);
+        } else if (e_.cat == category::cpu_op) {
+            t_.cpu_ops.push_back({start, end, thread(), t_.intern(e_.name)});
+        } else if (e_.cat == category::annotation && e_.name.rfind("ProfilerStep#", 0) == 0) {
+            t_.steps.push_back({start, end, thread(), t_.intern(e_.name)});
+        }
+    }
+
+    byte_source& source_;
+    const std::string& file_;
+    trace& t_;
+    pending_event e_;
+    device_info device_;
+    section section_ = section::none, next_section_ = section::none;
+    field field_ = field::none;
+    int depth_ = 0;
+    bool saw_events_ = false, bare_array_ = false;
+};
+
+}  // namespace
+
+trace read_kineto(byte_source& source, const std::string& file) {
+    trace t;
+    t.file = file;
+    t.form = "PyTorch profiler (Kineto) trace";
+    kineto_sax sax(source, file, t);
+    json::sax_parse(source.begin(), source.end(), &sax);
+    if (!sax.saw_events())
+        throw input_error(error_code::unknown_format, file, 1, 1,
+                          "a JSON document without traceEvents: not a Chrome trace (the PyTorch profiler writes one "
+                          "with prof.export_chrome_trace(\"trace.json\") or tensorboard_trace_handler)");
+    if (t.ops.empty())
+        throw input_error(error_code::bad_trace, file, 0, 0,
+                          "the trace holds no GPU activity (no kernel, gpu_memcpy or gpu_memset event): profile with "
+                          "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
+    return t;
+}
+
+}  // namespace roofline::timeline

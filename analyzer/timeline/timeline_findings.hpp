@@ -1,0 +1,46 @@
+// What to do about a timeline, with what it would gain: one finding per cause of idle time that
+// costs more than run-to-run noise, ranked by the time it would save, as `analyze` ranks its
+// findings. Values only; timeline_report.hpp writes the sentences.
+//
+// The estimate is a floor, as in `analyze`: removing a cause's idle time leaves the GPU's busy time
+// and every other idle interval, so the time after is at least
+//     span - (the cause's idle time),
+// and where the fix removes a wait but not the CPU's own work (sync, pageable, memset), at least the
+// CPU's own time too: span - (the time the launching threads spent blocked in calls of that cause).
+// Nothing is promised below the GPU's busy time: the kernels' own time stays until `analyze` says
+// how to shorten it.
+#pragma once
+
+#include "analyzer/timeline/timeline_model.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace roofline::timeline {
+
+enum class finding_kind : std::uint8_t {
+    sync,           // gaps after synchronising calls
+    host,           // gaps where the CPU issued work late
+    pageable,       // gaps after pageable or synchronous copies
+    memset,         // gaps after synchronous memsets
+    small_kernels,  // most kernels shorter than a launch can feed: the short gaps between them
+    busy,           // no idle cause worth fixing: the time is in the kernels
+};
+const char* finding_id(finding_kind k);  // "sync-gaps", "launch-bound", ... (the JSON ids)
+
+enum class floor_kind : std::uint8_t { gpu, cpu };  // which floor binds the time after
+
+struct timeline_finding {
+    finding_kind kind = finding_kind::busy;
+    std::int32_t device = 0;
+    std::int64_t removed_ns = 0;  // idle time the fix removes
+    std::int64_t before_ns = 0;   // the span it is measured on
+    std::int64_t after_ns = 0;    // the floor of the time after the fix
+    floor_kind binds = floor_kind::gpu;
+    std::optional<double> est_speedup;  // before / after; none for `busy`
+    std::vector<std::size_t> gaps;      // device_timeline::gaps indexes: the longest of this cause (at most 3)
+};
+
+std::vector<timeline_finding> timeline_findings(const timeline_model& m);
+
+}  // namespace roofline::timeline

@@ -1,0 +1,307 @@
+#include "analyzer/timeline/timeline_model.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace roofline::timeline {
+namespace {
+
+using interval = std::pair<std::int64_t, std::int64_t>;
+
+// Sorted, possibly overlapping intervals -> their union, in order.
+std::vector<interval> merged(const std::vector<interval>& sorted) {
+    std::vector<interval> out;
+    for (const auto& iv : sorted) {
+        if (!out.empty() && iv.first <= out.back().second) {
+            out.back().second = std::max(out.back().second, iv.second);
+        } else {
+            out.push_back(iv);
+        }
+    }
+    return out;
+}
+
+std::int64_t length(const std::vector<interval>& u) {
+    std::int64_t total = 0;
+    for (const auto& iv : u) total += iv.second - iv.first;
+    return total;
+}
+
+std::int64_t intersection(const std::vector<interval>& a, const std::vector<interval>& b) {
+    std::int64_t total = 0;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const auto lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+        if (hi > lo) total += hi - lo;
+        (a[i].second < b[j].second ? i : j)++;
+    }
+    return total;
+}
+
+// What the analysis looks calls up by.
+struct call_index {
+    std::unordered_map<std::int64_t, std::size_t> by_correlation;
+    // Per CPU thread, the calls the CPU waits in, by the time they return.
+    std::map<std::int64_t, std::vector<std::size_t>> blocking_by_thread;
+    std::unordered_set<std::size_t> pageable_launches;  // async copy calls of pageable memory (they block too)
+};
+
+call_index index_calls(const trace& t) {
+    call_index x;
+    for (std::size_t i = 0; i < t.calls.size(); ++i)
+        if (t.calls[i].correlation >= 0) x.by_correlation.emplace(t.calls[i].correlation, i);
+    for (const auto& op : t.ops)
+        if (op.pageable)
+            if (auto it = x.by_correlation.find(op.correlation); it != x.by_correlation.end())
+                x.pageable_launches.insert(it->second);
+    for (std::size_t i = 0; i < t.calls.size(); ++i) {
+        const auto k = t.calls[i].kind;
+        if (k == call_kind::sync || k == call_kind::sync_copy || k == call_kind::sync_memset ||
+            x.pageable_launches.count(i))
+            x.blocking_by_thread[t.calls[i].thread].push_back(i);
+    }
+    for (auto& [thread, v] : x.blocking_by_thread)
+        std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) {
+            return std::tie(t.calls[a].end_ns, a) < std::tie(t.calls[b].end_ns, b);
+        });
+    return x;
+}
+
+// The last call on `thread` the CPU waited in that began before the GPU went idle (`idle_from`) and
+// returned after it, but before `launched`: the wait that left nothing queued.
+std::optional<std::size_t> blocking_before(const trace& t, const call_index& x, std::int64_t thread,
+                                           std::int64_t idle_from, std::int64_t launched) {
+    auto it = x.blocking_by_thread.find(thread);
+    if (it == x.blocking_by_thread.end()) return std::nullopt;
+    const auto& v = it->second;
+    auto past = std::upper_bound(v.begin(), v.end(), launched,
+                                 [&](std::int64_t when, std::size_t c) { return when < t.calls[c].end_ns; });
+    for (auto p = past; p != v.begin();) {
+        const api_call& c = t.calls[*--p];
+        if (c.end_ns < idle_from) break;
+        if (c.start_ns <= idle_from) return *p;
+    }
+    return std::nullopt;
+}
+
+// The outermost CPU operator on the call's thread that encloses it (aten::item around the
+// cudaStreamSynchronize of `.item()`). cpu_ops are sorted by (thread, start).
+std::optional<std::size_t> caller_of(const trace& t, const api_call& c) {
+    auto it = std::upper_bound(t.cpu_ops.begin(), t.cpu_ops.end(), std::make_pair(c.thread, c.start_ns),
+                               [](const std::pair<std::int64_t, std::int64_t>& key, const cpu_range& r) {
+                                   return key < std::make_pair(r.thread, r.start_ns);
+                               });
+    std::optional<std::size_t> outermost;
+    // Operators nest: walking back from the call, every enclosing one is met before any that starts
+    // earlier on the same thread; a bounded walk keeps a pathological trace from going quadratic.
+    for (int walked = 0; it != t.cpu_ops.begin() && walked < 4096; ++walked) {
+        const cpu_range& r = *--it;
+        if (r.thread != c.thread) break;
+        if (r.end_ns >= c.end_ns) outermost = static_cast<std::size_t>(it - t.cpu_ops.begin());
+    }
+    return outermost;
+}
+
+gap_cause cause_of_blocking(const trace& t, const call_index& x, std::size_t call) {
+    switch (t.calls[call].kind) {
+        case call_kind::sync:
+            return gap_cause::sync;
+        case call_kind::sync_memset:
+            return gap_cause::memset;
+        case call_kind::sync_copy:
+            return gap_cause::pageable;
+        default:
+            return x.pageable_launches.count(call) ? gap_cause::pageable : gap_cause::other;
+    }
+}
+
+void classify(const trace& t, const call_index& x, idle_gap& g) {
+    const gpu_op& op = t.ops[g.next_op];
+    auto l = x.by_correlation.find(op.correlation);
+    if (l == x.by_correlation.end()) {
+        g.cause = gap_cause::other;
+        return;
+    }
+    g.launch = l->second;
+    const api_call& launch = t.calls[l->second];
+    if (auto b = blocking_before(t, x, launch.thread, g.start_ns, launch.start_ns)) {
+        g.blocking = b;
+        g.cause = cause_of_blocking(t, x, *b);
+        g.caller = caller_of(t, t.calls[*b]);
+        if (g.cause != gap_cause::other) return;
+        g.blocking.reset();
+        g.caller.reset();
+    }
+    if (op.pageable) {
+        g.cause = gap_cause::pageable;  // the transfer waited for the driver to stage it through pinned memory
+    } else if (launch.start_ns > g.start_ns) {
+        g.cause = gap_cause::host;
+    } else {
+        g.cause = gap_cause::other;
+    }
+}
+
+std::vector<kernel_total> kernel_totals(const trace& t, std::size_t from, std::size_t to) {
+    std::unordered_map<name_id, kernel_total> by_name;
+    for (std::size_t i = from; i < to; ++i) {
+        const gpu_op& op = t.ops[i];
+        if (op.kind != op_kind::kernel) continue;
+        auto& k = by_name[op.name];
+        k.name = op.name;
+        ++k.launches;
+        k.total_ns += op.end_ns - op.start_ns;
+        k.communication = op.communication;
+    }
+    std::vector<kernel_total> out;
+    out.reserve(by_name.size());
+    for (const auto& [name, k] : by_name) out.push_back(k);
+    std::sort(out.begin(), out.end(), [&](const kernel_total& a, const kernel_total& b) {
+        if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
+        return t.name(a.name) < t.name(b.name);
+    });
+    return out;
+}
+
+// Per cause, the union of the time the threads spent in blocking calls of that cause, within [from, to].
+std::array<std::int64_t, all_causes.size()> blocked_time(const trace& t, const call_index& x,
+                                                         const std::set<std::int64_t>& threads, std::int64_t from,
+                                                         std::int64_t to) {
+    std::array<std::int64_t, all_causes.size()> total{};
+    for (auto thread : threads) {
+        auto it = x.blocking_by_thread.find(thread);
+        if (it == x.blocking_by_thread.end()) continue;
+        std::array<std::vector<interval>, all_causes.size()> v;
+        for (auto c : it->second) {
+            const auto lo = std::max(from, t.calls[c].start_ns), hi = std::min(to, t.calls[c].end_ns);
+            if (hi > lo) v[static_cast<std::size_t>(cause_of_blocking(t, x, c))].emplace_back(lo, hi);
+        }
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            std::sort(v[k].begin(), v[k].end());
+            total[k] += length(merged(v[k]));
+        }
+    }
+    return total;
+}
+
+device_timeline model_device(const trace& t, const call_index& x, std::size_t from, std::size_t to,
+                             std::int64_t min_gap_ns) {
+    device_timeline d;
+    d.device = t.ops[from].device;
+    for (const auto& info : t.devices)
+        if (info.id == d.device) d.name = info.name;
+    d.first_ns = t.ops[from].start_ns;
+    std::vector<interval> all, comm, compute;
+    std::set<std::int64_t> launch_threads;
+    std::int64_t covered_to = t.ops[from].start_ns;
+    for (std::size_t i = from; i < to; ++i) {
+        const gpu_op& op = t.ops[i];
+        ++d.ops;
+        if (i > from && op.start_ns > covered_to) {
+            idle_gap g;
+            g.start_ns = covered_to;
+            g.end_ns = op.start_ns;
+            g.next_op = i;
+            if (g.length() > min_gap_ns) {
+                classify(t, x, g);
+                auto& c = d.by_cause[static_cast<std::size_t>(g.cause)];
+                ++c.count;
+                c.total_ns += g.length();
+                d.gaps.push_back(g);
+            } else {
+                ++d.short_gaps.count;
+                d.short_gaps.total_ns += g.length();
+            }
+        }
+        covered_to = std::max(covered_to, op.end_ns);
+        all.emplace_back(op.start_ns, op.end_ns);
+        const auto dur = op.end_ns - op.start_ns;
+        if (op.kind == op_kind::kernel) {
+            ++d.kernels;
+            (op.communication ? comm : compute).emplace_back(op.start_ns, op.end_ns);
+            if (dur < small_kernel_ns) ++d.small_kernels, d.small_kernel_ns += dur;
+        } else if (op.kind == op_kind::memcpy) {
+            ++d.copies;
+            if (op.pageable) ++d.pageable_copies, d.pageable_bytes += op.bytes, d.pageable_ns += dur;
+        } else {
+            ++d.memsets;
+        }
+        if (auto l = x.by_correlation.find(op.correlation); l != x.by_correlation.end())
+            launch_threads.insert(t.calls[l->second].thread);
+    }
+    d.last_ns = covered_to;
+    d.busy_ns = length(merged(all));
+    const auto comm_union = merged(comm), compute_union = merged(compute);
+    d.communication_ns = length(comm_union);
+    d.compute_ns = length(compute_union);
+    d.overlap_ns = intersection(comm_union, compute_union);
+    d.cpu_blocked_ns = blocked_time(t, x, launch_threads, d.first_ns, d.last_ns);
+    d.kernel_totals = kernel_totals(t, from, to);
+    return d;
+}
+
+step_figures model_steps(std::vector<cpu_range>& steps) {
+    step_figures s;
+    std::sort(steps.begin(), steps.end(), [](const cpu_range& a, const cpu_range& b) {
+        return std::tie(a.start_ns, a.end_ns) < std::tie(b.start_ns, b.end_ns);
+    });
+    if (steps.empty()) return s;
+    s.count = steps.size();
+    s.first_ns = steps.front().start_ns;
+    s.last_ns = steps.back().end_ns;
+    std::int64_t total = 0;
+    s.min_ns = s.max_ns = steps.front().end_ns - steps.front().start_ns;
+    for (const auto& r : steps) {
+        const auto d = r.end_ns - r.start_ns;
+        total += d;
+        s.min_ns = std::min(s.min_ns, d);
+        s.max_ns = std::max(s.max_ns, d);
+    }
+    s.mean_ns = total / static_cast<std::int64_t>(s.count);
+    return s;
+}
+
+}  // namespace
+
+const char* cause_name(gap_cause c) {
+    switch (c) {
+        case gap_cause::sync:
+            return "sync";
+        case gap_cause::host:
+            return "host";
+        case gap_cause::pageable:
+            return "pageable";
+        case gap_cause::memset:
+            return "memset";
+        case gap_cause::other:
+            return "other";
+    }
+    return "other";
+}
+
+timeline_model model_timeline(trace& t, std::int64_t min_gap_ns) {
+    std::sort(t.ops.begin(), t.ops.end(), [](const gpu_op& a, const gpu_op& b) {
+        return std::tie(a.device, a.start_ns, a.end_ns, a.correlation) <
+               std::tie(b.device, b.start_ns, b.end_ns, b.correlation);
+    });
+    std::sort(t.cpu_ops.begin(), t.cpu_ops.end(), [](const cpu_range& a, const cpu_range& b) {
+        // Outer before inner where two start together: the longer one first.
+        return std::make_tuple(a.thread, a.start_ns, -a.end_ns) < std::make_tuple(b.thread, b.start_ns, -b.end_ns);
+    });
+    timeline_model m;
+    m.source = &t;
+    m.min_gap_ns = min_gap_ns;
+    const call_index x = index_calls(t);
+    for (std::size_t from = 0; from < t.ops.size();) {
+        std::size_t to = from;
+        while (to < t.ops.size() && t.ops[to].device == t.ops[from].device) ++to;
+        m.devices.push_back(model_device(t, x, from, to, min_gap_ns));
+        from = to;
+    }
+    m.steps = model_steps(t.steps);
+    return m;
+}
+
+}  // namespace roofline::timeline

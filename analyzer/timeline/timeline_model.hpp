@@ -1,0 +1,105 @@
+// What each GPU of a trace did over time: the span of its activity, busy time as the union of its
+// kernel, copy and memset intervals over every stream (ops of a graph replay overlap: durations are
+// never summed), and every idle gap, each with its cause and the evidence for it. Values only: the
+// report (timeline_report.hpp) writes the sentences.
+//
+// A gap's cause, from the op that ends it (O), the CUDA call that launched O (L, by correlation id)
+// and what L's CPU thread did before it:
+//   sync      L was issued after a synchronising call on its thread returned, and that call began
+//             before the GPU went idle: the CPU waited for the GPU to drain, so nothing was queued
+//             behind the work (cudaStreamSynchronize from `.item()`, cudaDeviceSynchronize, ...).
+//   pageable  the same, where the blocking call is a copy the CPU waits for: a copy from or to
+//             pageable memory (the driver stages it through a pinned buffer on the CPU) or a
+//             synchronous cudaMemcpy; or O is a pageable copy whose transfer started late.
+//   memset    the same, where the blocking call is a synchronous cudaMemset.
+//   host      L was issued after the GPU went idle with no blocking call in between: the CPU is the
+//             bottleneck (Python, data preparation, one launch at a time).
+//   other     L was issued before the GPU went idle (the work was queued but started late: a wait on
+//             another stream's event, a graph's launch latency), or no call launched O in the trace.
+#pragma once
+
+#include "analyzer/timeline/trace.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace roofline::timeline {
+
+enum class gap_cause : std::uint8_t { sync, host, pageable, memset, other };
+inline constexpr std::array<gap_cause, 5> all_causes = {gap_cause::sync, gap_cause::host, gap_cause::pageable,
+                                                        gap_cause::memset, gap_cause::other};
+const char* cause_name(gap_cause c);  // "sync", "host", ... (the JSON keys)
+
+// Kernels shorter than this cannot keep a GPU busy when a CPU thread launches them one at a time:
+// a launch costs the CPU 2-5 us in the runtime alone (cudaLaunchKernel's host time in real traces,
+// FORMATS.md section 1), more with the framework's dispatch around it.
+inline constexpr std::int64_t small_kernel_ns = 10'000;
+
+struct idle_gap {
+    std::int64_t start_ns = 0, end_ns = 0;
+    gap_cause cause = gap_cause::other;
+    std::size_t next_op = 0;              // trace::ops index of the op that ends it
+    std::optional<std::size_t> launch;    // trace::calls index of that op's launching call
+    std::optional<std::size_t> blocking;  // trace::calls index of the call the CPU waited in
+    std::optional<std::size_t> caller;    // trace::cpu_ops index of the operator that made that call
+    std::int64_t length() const { return end_ns - start_ns; }
+};
+
+struct cause_total {
+    std::size_t count = 0;
+    std::int64_t total_ns = 0;
+};
+
+struct kernel_total {
+    name_id name = 0;
+    std::size_t launches = 0;
+    std::int64_t total_ns = 0;  // summed durations (a kernel's own time; overlaps are the union's business)
+    bool communication = false;
+};
+
+struct device_timeline {
+    std::int32_t device = 0;
+    std::string name;  // from the trace's device properties, where it has them
+    std::int64_t first_ns = 0, last_ns = 0;
+    std::int64_t busy_ns = 0;
+    std::size_t ops = 0, kernels = 0, copies = 0, memsets = 0;
+    std::vector<idle_gap> gaps;  // longer than the minimum gap, in time order
+    std::array<cause_total, all_causes.size()> by_cause{};
+    cause_total short_gaps;  // idle intervals no longer than the minimum gap (between back-to-back launches)
+    std::size_t small_kernels = 0;
+    std::int64_t small_kernel_ns = 0;
+    std::size_t pageable_copies = 0;
+    std::uint64_t pageable_bytes = 0;
+    std::int64_t pageable_ns = 0;
+    std::int64_t communication_ns = 0, compute_ns = 0, overlap_ns = 0;  // unions of NCCL / other kernels, and both
+    // Time the CPU threads that launch this device's work spent inside blocking calls, within the
+    // span, by the cause such a call gives a gap (synchronising calls: sync; synchronous or pageable
+    // copies: pageable; synchronous memsets: memset).
+    std::array<std::int64_t, all_causes.size()> cpu_blocked_ns{};
+    std::vector<kernel_total> kernel_totals;  // by total time, largest first (ties: by name)
+
+    std::int64_t span_ns() const { return last_ns - first_ns; }
+    double utilisation() const { return span_ns() > 0 ? double(busy_ns) / double(span_ns()) : 0.0; }
+    const cause_total& total(gap_cause c) const { return by_cause[static_cast<std::size_t>(c)]; }
+};
+
+struct step_figures {
+    std::size_t count = 0;
+    std::int64_t mean_ns = 0, min_ns = 0, max_ns = 0;
+    std::int64_t first_ns = 0, last_ns = 0;
+};
+
+struct timeline_model {
+    const trace* source = nullptr;
+    std::int64_t min_gap_ns = 10'000;
+    std::vector<device_timeline> devices;  // by device id
+    step_figures steps;
+};
+
+// The trace's ops are sorted in place (by device, start, end); the model refers to them by index.
+timeline_model model_timeline(trace& t, std::int64_t min_gap_ns);
+
+}  // namespace roofline::timeline

@@ -1,0 +1,386 @@
+#include "analyzer/timeline/timeline_report.hpp"
+
+#include "analyzer/base/format.hpp"
+#include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/table.hpp"
+#include "models/classify.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <sstream>
+
+namespace roofline::timeline {
+namespace {
+
+using ordered_json = nlohmann::ordered_json;
+
+// A fraction or ratio as the JSON writes it: six significant digits, read back without the locale.
+double rounded(double v) {
+    const std::string text = significant(v, 6);
+    double r = v;
+    std::from_chars(text.data(), text.data() + text.size(), r);
+    return r;
+}
+
+std::string device_title(const device_timeline& d) {
+    return "GPU " + std::to_string(d.device) + (d.name.empty() ? "" : " (" + d.name + ")");
+}
+
+std::string since(const device_timeline& d, std::int64_t ns) {
+    return "+" + format_duration_ns(double(ns - d.first_ns));
+}
+
+std::string plural(std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// A kernel by its short name; a copy or memset by CUPTI's name ("Memcpy HtoD (Pageable -> Device)").
+std::string op_name(const trace& t, std::size_t op) {
+    const std::string& name = t.name(t.ops[op].name);
+    return printable(t.ops[op].kind == op_kind::kernel ? short_name(name) : name);
+}
+
+// One gap, with the evidence for its cause.
+std::string gap_text(const trace& t, const device_timeline& d, const idle_gap& g) {
+    std::string s = format_duration_ns(double(g.length())) + " idle from " + since(d, g.start_ns) + ": ";
+    const std::string next = code_span(op_name(t, g.next_op));
+    if (g.blocking) {
+        const api_call& b = t.calls[*g.blocking];
+        const api_call& l = t.calls[*g.launch];
+        s += "the CPU was in " + code_span(t.name(b.name)) +
+             (g.caller ? " (called in " + code_span(t.name(t.cpu_ops[*g.caller].name)) + ")" : "") + " from " +
+             since(d, b.start_ns) + " until " + since(d, b.end_ns) + "; " + next + " was launched " +
+             format_duration_ns(double(l.start_ns - b.end_ns)) + " after it returned";
+    } else if (g.launch) {
+        const api_call& l = t.calls[*g.launch];
+        const auto late = l.start_ns - g.start_ns;
+        s += next + " was launched by " + code_span(t.name(l.name)) + " " +
+             format_duration_ns(double(late < 0 ? -late : late)) +
+             (late >= 0 ? " after the GPU went idle" : " before the GPU went idle");
+        if (t.ops[g.next_op].pageable)
+            s += "; the transfer began " + format_duration_ns(double(t.ops[g.next_op].start_ns - l.start_ns)) +
+                 " after the call did (the driver stages pageable memory through a pinned buffer first)";
+    } else {
+        s += next + " has no launching call in the trace (no CUDA runtime or driver event with its correlation id)";
+    }
+    return s;
+}
+
+std::string finding_headline(const timeline_finding& f, const device_timeline& d, const std::string& where) {
+    auto idle = [&](gap_cause c) {
+        const auto& tot = d.total(c);
+        return plural(tot.count, "gap", "gaps") + ", " + format_duration_ns(double(tot.total_ns)) + " idle (" +
+               format_percent(double(tot.total_ns) / double(d.span_ns())) + " of the span)";
+    };
+    switch (f.kind) {
+        case finding_kind::sync:
+            return "the GPU waited while the CPU sat in synchronising calls" + where + ": " + idle(gap_cause::sync);
+        case finding_kind::host:
+            return "the CPU issued work after the GPU had gone idle" + where + ": " + idle(gap_cause::host);
+        case finding_kind::pageable:
+            return "the GPU waited on copies of pageable host memory or synchronous copies" + where + ": " +
+                   idle(gap_cause::pageable);
+        case finding_kind::memset:
+            return "the GPU waited on synchronous memsets" + where + ": " + idle(gap_cause::memset);
+        case finding_kind::small_kernels:
+            return std::to_string(d.small_kernels) + " of " + std::to_string(d.kernels) + " kernels" + where +
+                   " ran under " + format_duration_ns(double(small_kernel_ns)) + ": launch-bound, with " +
+                   plural(d.short_gaps.count, "short gap", "short gaps") + " (" +
+                   format_duration_ns(double(d.short_gaps.total_ns)) + ") between them";
+        case finding_kind::busy:
+            return "no idle cause" + where + " costs more than run-to-run noise (" + format_percent(run_to_run_noise) +
+                   "): the GPU is busy " + format_percent(d.utilisation()) + " of the span";
+    }
+    return "";
+}
+
+std::string floor_text(const timeline_finding& f, const device_timeline& d) {
+    const std::string span = format_duration_ns(double(f.before_ns));
+    std::string s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) +
+                    " = " + format_duration_ns(double(std::max(d.busy_ns, f.before_ns - f.removed_ns)));
+    if (f.kind == finding_kind::sync || f.kind == finding_kind::pageable || f.kind == finding_kind::memset) {
+        const auto cause = f.kind == finding_kind::sync       ? gap_cause::sync
+                           : f.kind == finding_kind::pageable ? gap_cause::pageable
+                                                              : gap_cause::memset;
+        const auto blocked = d.cpu_blocked_ns[static_cast<std::size_t>(cause)];
+        s += ", and >= the CPU's own time = span - its time blocked in those calls = " + span + " - " +
+             format_duration_ns(double(blocked)) + " = " + format_duration_ns(double(f.before_ns - blocked));
+        s += f.binds == floor_kind::cpu ? " (the CPU's time binds)" : "";
+    }
+    return s;
+}
+
+const device_timeline& device_of(const timeline_model& m, std::int32_t id) {
+    for (const auto& d : m.devices)
+        if (d.device == id) return d;
+    return m.devices.front();
+}
+
+void device_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
+    const trace& t = *m.source;
+    o << "## " << device_title(d) << "\n\n";
+    table summary({"span", "busy", "utilisation", "gaps over " + format_duration_ns(double(m.min_gap_ns)),
+                   "their idle time", "shorter gaps", "kernels",
+                   "under " + format_duration_ns(double(small_kernel_ns))});
+    std::int64_t long_total = 0;
+    for (const auto& g : d.gaps) long_total += g.length();
+    summary.row({format_duration_ns(double(d.span_ns())), format_duration_ns(double(d.busy_ns)),
+                 format_percent(d.utilisation()), std::to_string(d.gaps.size()), format_duration_ns(double(long_total)),
+                 std::to_string(d.short_gaps.count) + " (" + format_duration_ns(double(d.short_gaps.total_ns)) + ")",
+                 std::to_string(d.kernels), std::to_string(d.small_kernels)});
+    o << summary.markdown() << "\n";
+    o << "Busy is the union of the " << d.ops << " kernel, copy and memset intervals over every stream (ops that "
+      << "overlap, as a graph replay's do, count once); the span runs from the first op's start to the last one's "
+         "end.\n\n";
+    o << "### Idle time by cause\n\n";
+    table causes({"cause", "gaps", "idle", "of the span", "what it means"});
+    for (gap_cause c : all_causes) {
+        const auto& tot = d.total(c);
+        if (tot.count == 0) continue;
+        causes.row({cause_name(c), std::to_string(tot.count), format_duration_ns(double(tot.total_ns)),
+                    format_percent(double(tot.total_ns) / double(d.span_ns())), cause_meaning(c)});
+    }
+    if (causes.empty())
+        o << "No idle gap is longer than " << format_duration_ns(double(m.min_gap_ns)) << ".\n\n";
+    else
+        o << causes.markdown() << "\n";
+    if (d.pageable_copies > 0)
+        o << "- " << plural(d.pageable_copies, "copy", "copies")
+          << " from or to pageable host memory: " << format_si(double(d.pageable_bytes), "B") << ", "
+          << format_duration_ns(double(d.pageable_ns)) << " on the GPU.\n";
+    if (d.communication_ns > 0)
+        o << "- NCCL kernels: " << format_duration_ns(double(d.communication_ns)) << " of communication, "
+          << format_duration_ns(double(d.overlap_ns)) << " ("
+          << format_percent(double(d.overlap_ns) / double(d.communication_ns))
+          << ") overlapped with compute kernels.\n";
+    if (d.pageable_copies > 0 || d.communication_ns > 0) o << "\n";
+    (void)t;
+}
+
+void kernels_section(std::ostringstream& o, const timeline_report& r) {
+    const trace& t = *r.model->source;
+    o << "## Top kernels by GPU time\n\n";
+    for (const auto& d : r.model->devices) {
+        if (r.model->devices.size() > 1) o << device_title(d) << ":\n\n";
+        table k({"#", "kernel", "launches", "GPU time", "of busy", "average"});
+        for (std::size_t i = 0; i < d.kernel_totals.size() && i < 10; ++i) {
+            const auto& kt = d.kernel_totals[i];
+            k.row({std::to_string(i + 1), code_span(printable(short_name(t.name(kt.name)))),
+                   std::to_string(kt.launches), format_duration_ns(double(kt.total_ns)),
+                   format_percent(double(kt.total_ns) / double(d.busy_ns)),
+                   format_duration_ns(double(kt.total_ns) / double(kt.launches))});
+        }
+        o << k.markdown() << "\n";
+        if (d.kernel_totals.size() > 10) o << (d.kernel_totals.size() - 10) << " more kernels not listed.\n\n";
+    }
+    if (r.triage && !r.triage->commands.empty())
+        o << "Profile the top kernels with the counters `roofline analyze` reads (the commands `roofline triage` "
+             "writes; replace `./app` with the program's command line, or pass --app):\n\n```sh\n"
+          << triage_script(*r.triage) << "```\n";
+}
+
+}  // namespace
+
+std::string cause_meaning(gap_cause c) {
+    switch (c) {
+        case gap_cause::sync:
+            return "the CPU waited in a synchronising call while the GPU drained, then launched the next work: nothing "
+                   "was queued behind it";
+        case gap_cause::host:
+            return "the CPU issued the next work after the GPU had gone idle: the CPU is the bottleneck";
+        case gap_cause::pageable:
+            return "the CPU waited in a copy of pageable host memory (staged through a pinned buffer) or a synchronous "
+                   "copy";
+        case gap_cause::memset:
+            return "the CPU waited in a synchronous cudaMemset";
+        case gap_cause::other:
+            return "the next work was queued before the GPU went idle but started late (a wait on another stream's "
+                   "event, "
+                   "launch latency), or no call in the trace launched it";
+    }
+    return "";
+}
+
+std::string finding_fix(finding_kind k) {
+    switch (k) {
+        case finding_kind::sync:
+            return "Take the synchronisation out of the step: keep values on the GPU (accumulate the loss as a tensor "
+                   "and "
+                   "read it every N steps); avoid `.item()`, `.cpu()`, `.tolist()`, `print(tensor)` and "
+                   "`torch.cuda.synchronize()` inside the loop; where a value must come back, copy it with "
+                   "`non_blocking=True` into pinned memory and read it a step later.";
+        case finding_kind::host:
+            return "Give the GPU its work ahead of time: fewer, larger launches (CUDA graphs: `torch.cuda.CUDAGraph`, "
+                   "`torch.compile(mode=\"reduce-overhead\")`), fused operators (`torch.compile`), less Python per "
+                   "step, "
+                   "and data preparation off the critical path (`DataLoader(num_workers=N, pin_memory=True)`, "
+                   "prefetching).";
+        case finding_kind::pageable:
+            return "Copy from pinned memory: `pin_memory=True` in the DataLoader or `tensor.pin_memory()`, then "
+                   "`.to(device, non_blocking=True)`; prefetch the next batch on a side stream, or keep the data on "
+                   "the "
+                   "GPU.";
+        case finding_kind::memset:
+            return "Use cudaMemsetAsync on the work's stream: a synchronous cudaMemset waits for the GPU.";
+        case finding_kind::small_kernels:
+            return "Launch fewer, larger kernels: capture the step in a CUDA graph (`torch.cuda.CUDAGraph`, "
+                   "`torch.compile(mode=\"reduce-overhead\")`) or fuse the small operators (`torch.compile`); a larger "
+                   "batch gives each launch more work.";
+        case finding_kind::busy:
+            return "The time is in the kernels: profile the top ones (below) with ncu and `roofline analyze`.";
+    }
+    return "";
+}
+
+std::string timeline_markdown(const timeline_report& r) {
+    const timeline_model& m = *r.model;
+    const trace& t = *m.source;
+    std::ostringstream o;
+    o << "# Timeline of " << code_span(t.file) << "\n\n";
+    std::size_t ops = 0;
+    for (const auto& d : m.devices) ops += d.ops;
+    o << t.form << ": " << t.events_read << " events read, " << ops << " GPU ops on "
+      << plural(m.devices.size(), "GPU", "GPUs") << ".";
+    if (m.steps.count > 0)
+        o << " " << plural(m.steps.count, "step", "steps")
+          << " (ProfilerStep#N): " << format_duration_ns(double(m.steps.mean_ns))
+          << (m.steps.count > 1 ? " each on average (" + format_duration_ns(double(m.steps.min_ns)) + " to " +
+                                      format_duration_ns(double(m.steps.max_ns)) + ")"
+                                : std::string())
+          << ".";
+    o << "\n\n";
+    o << "## Findings\n\n";
+    std::size_t n = 0;
+    for (const auto& f : r.findings) {
+        const device_timeline& d = device_of(m, f.device);
+        const std::string where = m.devices.size() > 1 ? " on GPU " + std::to_string(d.device) : "";
+        o << ++n << ". **" << finding_id(f.kind) << "**: " << finding_headline(f, d, where) << ".";
+        if (f.est_speedup)
+            o << " Estimate: up to " << format_times(*f.est_speedup) << " (" << format_duration_ns(double(f.before_ns))
+              << " -> " << format_duration_ns(double(f.after_ns)) << ").";
+        o << "\n";
+        for (auto gi : f.gaps) o << "   - " << gap_text(t, d, d.gaps[gi]) << ".\n";
+        if (f.est_speedup) o << "   - Estimate: " << floor_text(f, d) << ".\n";
+        o << "   - Fix: " << finding_fix(f.kind) << "\n";
+    }
+    o << "\n";
+    for (const auto& d : m.devices) device_section(o, m, d);
+    kernels_section(o, r);
+    return o.str();
+}
+
+std::string timeline_terminal(const timeline_report& r) {
+    const timeline_model& m = *r.model;
+    const trace& t = *m.source;
+    std::ostringstream o;
+    o << t.file << ": " << t.form << "\n";
+    for (const auto& d : m.devices) {
+        o << "\n"
+          << device_title(d) << ": busy " << format_percent(d.utilisation()) << " of "
+          << format_duration_ns(double(d.span_ns())) << " (" << format_duration_ns(double(d.busy_ns)) << ")\n";
+        table causes({column{"cause"}, column{"gaps", align::right}, column{"idle", align::right},
+                      column{"of span", align::right}});
+        for (gap_cause c : all_causes)
+            if (d.total(c).count > 0)
+                causes.row({cause_name(c), std::to_string(d.total(c).count),
+                            format_duration_ns(double(d.total(c).total_ns)),
+                            format_percent(double(d.total(c).total_ns) / double(d.span_ns()))});
+        if (!causes.empty()) o << causes.text();
+    }
+    o << "\nFindings:\n";
+    std::size_t n = 0;
+    for (const auto& f : r.findings) {
+        const device_timeline& d = device_of(m, f.device);
+        o << "  " << ++n << ". " << finding_id(f.kind);
+        if (m.devices.size() > 1) o << " (GPU " << d.device << ")";
+        if (f.est_speedup) o << "  up to " << format_times(*f.est_speedup);
+        o << "\n     " << finding_fix(f.kind) << "\n";
+    }
+    return o.str();
+}
+
+std::string timeline_json(const timeline_report& r) {
+    const timeline_model& m = *r.model;
+    const trace& t = *m.source;
+    ordered_json j;
+    j["schema"] = "roofline-timeline/1";
+    j["input"] = {{"file", t.file}, {"form", t.form}, {"events", t.events_read}};
+    j["min_gap_ns"] = m.min_gap_ns;
+    j["steps"] = m.steps.count == 0 ? ordered_json(nullptr)
+                                    : ordered_json{{"count", m.steps.count},
+                                                   {"mean_ns", m.steps.mean_ns},
+                                                   {"min_ns", m.steps.min_ns},
+                                                   {"max_ns", m.steps.max_ns}};
+    ordered_json devices = ordered_json::array();
+    for (const auto& d : m.devices) {
+        ordered_json by_cause = ordered_json::object();
+        for (gap_cause c : all_causes)
+            by_cause[cause_name(c)] = {{"count", d.total(c).count}, {"total_ns", d.total(c).total_ns}};
+        std::int64_t long_total = 0;
+        ordered_json gaps = ordered_json::array();
+        for (const auto& g : d.gaps) {
+            long_total += g.length();
+            ordered_json e = {{"start_ns", g.start_ns - d.first_ns},
+                              {"length_ns", g.length()},
+                              {"cause", cause_name(g.cause)},
+                              {"next_op", t.name(t.ops[g.next_op].name)}};
+            e["launch"] = g.launch ? ordered_json(t.name(t.calls[*g.launch].name)) : ordered_json(nullptr);
+            e["blocking_call"] = g.blocking ? ordered_json(t.name(t.calls[*g.blocking].name)) : ordered_json(nullptr);
+            e["caller"] = g.caller ? ordered_json(t.name(t.cpu_ops[*g.caller].name)) : ordered_json(nullptr);
+            gaps.push_back(std::move(e));
+        }
+        ordered_json top = ordered_json::array();
+        for (std::size_t i = 0; i < d.kernel_totals.size() && i < 10; ++i) {
+            const auto& kt = d.kernel_totals[i];
+            top.push_back({{"name", t.name(kt.name)},
+                           {"launches", kt.launches},
+                           {"total_ns", kt.total_ns},
+                           {"communication", kt.communication}});
+        }
+        ordered_json dev = {{"device", d.device},
+                            {"name", d.name.empty() ? ordered_json(nullptr) : ordered_json(d.name)},
+                            {"span_ns", d.span_ns()},
+                            {"busy_ns", d.busy_ns},
+                            {"utilisation", rounded(d.utilisation())},
+                            {"ops", {{"kernels", d.kernels}, {"copies", d.copies}, {"memsets", d.memsets}}}};
+        dev["gaps"] = {{"count", d.gaps.size()},
+                       {"total_ns", long_total},
+                       {"by_cause", by_cause},
+                       {"shorter", {{"count", d.short_gaps.count}, {"total_ns", d.short_gaps.total_ns}}},
+                       {"list", gaps}};
+        dev["small_kernels"] = {{"count", d.small_kernels}, {"total_ns", d.small_kernel_ns}};
+        dev["pageable_copies"] = {
+            {"count", d.pageable_copies}, {"bytes", d.pageable_bytes}, {"total_ns", d.pageable_ns}};
+        dev["communication"] = {
+            {"total_ns", d.communication_ns}, {"compute_ns", d.compute_ns}, {"overlap_ns", d.overlap_ns}};
+        dev["top_kernels"] = top;
+        devices.push_back(std::move(dev));
+    }
+    j["devices"] = devices;
+    ordered_json findings = ordered_json::array();
+    for (const auto& f : r.findings) {
+        const device_timeline& d = device_of(m, f.device);
+        ordered_json evidence = ordered_json::array();
+        for (auto gi : f.gaps) evidence.push_back(gap_text(t, d, d.gaps[gi]));
+        ordered_json e = {{"id", finding_id(f.kind)}, {"device", f.device}};
+        e["cause"] = f.kind == finding_kind::small_kernels || f.kind == finding_kind::busy
+                         ? ordered_json(nullptr)
+                         : ordered_json(cause_name(f.kind == finding_kind::sync       ? gap_cause::sync
+                                                   : f.kind == finding_kind::pageable ? gap_cause::pageable
+                                                   : f.kind == finding_kind::memset   ? gap_cause::memset
+                                                                                      : gap_cause::host));
+        e["est_speedup"] = f.est_speedup ? ordered_json(rounded(*f.est_speedup)) : ordered_json(nullptr);
+        e["before_ns"] = f.before_ns;
+        e["after_ns"] = f.after_ns;
+        e["removed_ns"] = f.removed_ns;
+        e["binds"] = f.binds == floor_kind::cpu ? "cpu" : "gpu";
+        e["evidence"] = evidence;
+        e["fix"] = finding_fix(f.kind);
+        findings.push_back(std::move(e));
+    }
+    j["findings"] = findings;
+    return j.dump(2) + "\n";
+}
+
+}  // namespace roofline::timeline

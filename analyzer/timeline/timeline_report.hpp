@@ -1,0 +1,34 @@
+// `roofline timeline`'s outputs: markdown (also the HTML page's body), terminal text and JSON
+// (docs/timeline.schema.json), written from the model's and the findings' values. Every sentence
+// of the timeline lives here.
+#pragma once
+
+#include "analyzer/report/triage.hpp"
+#include "analyzer/timeline/timeline_findings.hpp"
+#include "analyzer/timeline/timeline_model.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline::timeline {
+
+struct timeline_report {
+    const timeline_model* model = nullptr;
+    std::vector<timeline_finding> findings;
+    // The top kernels by GPU time over every device, as `triage` ranks an Nsight Systems summary, with
+    // the ncu commands that profile them.
+    std::unique_ptr<nsys_kernsum> kernel_summary;  // (triage_plan points into it)
+    std::optional<triage_plan> triage;
+};
+
+std::string timeline_markdown(const timeline_report& r);
+std::string timeline_terminal(const timeline_report& r);
+std::string timeline_json(const timeline_report& r);
+
+// The cause's meaning in a few words, and its fix (the report's and `roofline explain`'s text).
+std::string cause_meaning(gap_cause c);
+std::string finding_fix(finding_kind k);
+
+}  // namespace roofline::timeline

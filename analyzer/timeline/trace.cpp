@@ -1,0 +1,51 @@
+#include "analyzer/timeline/trace.hpp"
+
+namespace roofline::timeline {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// "cudaStreamSynchronize_v3020" -> "cudaStreamSynchronize" (Nsight Systems' runtime names).
+std::string_view without_version(std::string_view name) {
+    const auto v = name.rfind("_v");
+    if (v == std::string_view::npos || v + 2 == name.size()) return name;
+    for (std::size_t i = v + 2; i < name.size(); ++i)
+        if (name[i] < '0' || name[i] > '9') return name;
+    return name.substr(0, v);
+}
+
+}  // namespace
+
+name_id trace::intern(std::string_view name) {
+    auto it = index_.find(std::string(name));
+    if (it != index_.end()) return it->second;
+    const auto id = static_cast<name_id>(names.size());
+    names.emplace_back(name);
+    index_.emplace(names.back(), id);
+    return id;
+}
+
+call_kind classify_call(std::string_view name) {
+    name = without_version(name);
+    // The calls that return only once the GPU has finished what they wait for.
+    for (std::string_view s : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                               "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"})
+        if (name == s) return call_kind::sync;
+    const bool async = contains(name, "Async");
+    if (starts_with(name, "cudaMemcpy") || starts_with(name, "cuMemcpy"))
+        return async ? call_kind::launch : call_kind::sync_copy;
+    if (starts_with(name, "cudaMemset") || starts_with(name, "cuMemset"))
+        return async ? call_kind::launch : call_kind::sync_memset;
+    if (starts_with(name, "cudaLaunch") || starts_with(name, "cuLaunch") || contains(name, "GraphLaunch"))
+        return call_kind::launch;
+    return call_kind::other;
+}
+
+bool is_communication_kernel(std::string_view name) {
+    // NCCL names its kernels ncclKernel_* (older) and ncclDevKernel_* (2.19 on); a kernel of a
+    // namespace or template spells it inside (`void ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)`).
+    return contains(name, "ncclKernel") || contains(name, "ncclDevKernel") || starts_with(name, "nccl");
+}
+
+}  // namespace roofline::timeline

@@ -1,0 +1,16 @@
+// Opens a whole-run trace of any form `roofline timeline` reads, told apart by its content (not its
+// name): a PyTorch profiler Chrome trace (JSON, gzip-compressed or not). A file of another form gets
+// a message naming the command that reads it or makes the right one.
+#pragma once
+
+#include "analyzer/timeline/trace.hpp"
+
+#include <string>
+
+namespace roofline::timeline {
+
+// Throws input_error naming the file: unknown_format for a form it does not read (with the command
+// that helps), and what the form's reader throws.
+trace read_trace_file(const std::string& path);
+
+}  // namespace roofline::timeline

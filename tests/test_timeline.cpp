@@ -1,0 +1,250 @@
+// roofline timeline: the trace reader, the model of busy time and idle gaps, the findings and their
+// estimates, on tests/data/timeline/planted.json, a Kineto-shaped trace built by hand with one gap
+// of each cause planted at known times (its numbers are worked out in the comments below), and
+// hostile traces that must fail with file:line.
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/timeline/timeline_findings.hpp"
+#include "analyzer/timeline/timeline_model.hpp"
+#include "analyzer/timeline/trace_file.hpp"
+#include "json_schema.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace roofline;
+using namespace roofline::test;
+using namespace roofline::timeline;
+using nlohmann::json;
+
+namespace {
+
+// planted.json, in microseconds from its first event (the trace's own ts are 4.7e9 us later):
+//   kernels 10-110, 110-210 (back to back); a 4 B DtoH copy 210-212 under aten::item, whose
+//   cudaStreamSynchronize runs 21-215;
+//   sync      212-255 (43 us): relu launched at 250, 35 us after the sync returned
+//   host      300-405 (105 us): relu launched at 400, 100 us after the GPU went idle
+//   pageable  450-520 (70 us): the pageable HtoD copy's call starts at 455, its transfer at 520
+//   pageable  590-610 (20 us): the next launch waited for that call to return (600)
+//   short     700-705 (5 us): under the 10 us minimum
+//   other     800-850 (50 us): relu launched at 702, long before the GPU went idle
+//   two streams 900-950 and 920-1000 overlap: busy counts 900-1000 once.
+// Busy = 200 + 2 + 45 + 45 + 70 + 90 + 95 + 50 + 100 = 697 us over a span of 10-1000 = 990 us.
+const std::string planted = "tests/data/timeline/planted.json";
+
+struct modelled {
+    trace t;
+    timeline_model m;
+};
+
+modelled model_of(const std::string& path, std::int64_t min_gap_ns = 10'000) {
+    modelled r{read_trace_file(path), {}};
+    r.m = model_timeline(r.t, min_gap_ns);
+    return r;
+}
+
+// The error a file gives, or "" where it reads.
+input_error error_of(const std::string& text, const std::string& name) {
+    const auto path = temp_path(name).string();
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+    }
+    try {
+        auto t = read_trace_file(path);
+        std::filesystem::remove(path);
+    } catch (const input_error& e) {
+        std::filesystem::remove(path);
+        return e;
+    }
+    FAIL("the file read without an error: " << name);
+    return input_error(error_code::io, "", 0, 0, "");
+}
+
+std::string with_replaced(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("timeline: busy is the union over streams, and every planted gap gets its cause") {
+    auto r = model_of(source_path(planted));
+    REQUIRE(r.m.devices.size() == 1);
+    const auto& d = r.m.devices[0];
+    CHECK(d.name == "NVIDIA H100 80GB HBM3");
+    CHECK(d.span_ns() == 990'000);
+    CHECK(d.busy_ns == 697'000);
+    CHECK(d.utilisation() == doctest::Approx(697.0 / 990.0));
+    CHECK(d.kernels == 9);
+    CHECK(d.copies == 2);
+    REQUIRE(d.gaps.size() == 5);
+    const std::vector<std::pair<gap_cause, std::int64_t>> expected = {{gap_cause::sync, 43'000},
+                                                                      {gap_cause::host, 105'000},
+                                                                      {gap_cause::pageable, 70'000},
+                                                                      {gap_cause::pageable, 20'000},
+                                                                      {gap_cause::other, 50'000}};
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CAPTURE(i);
+        CHECK(d.gaps[i].cause == expected[i].first);
+        CHECK(d.gaps[i].length() == expected[i].second);
+    }
+    // The sync gap names the call the CPU waited in and the operator that made it.
+    REQUIRE(d.gaps[0].blocking);
+    CHECK(r.t.name(r.t.calls[*d.gaps[0].blocking].name) == "cudaStreamSynchronize");
+    REQUIRE(d.gaps[0].caller);
+    CHECK(r.t.name(r.t.cpu_ops[*d.gaps[0].caller].name) == "aten::item");
+    // The second pageable gap waited in the pageable copy's own call.
+    REQUIRE(d.gaps[3].blocking);
+    CHECK(r.t.name(r.t.calls[*d.gaps[3].blocking].name) == "cudaMemcpyAsync");
+    CHECK(d.short_gaps.count == 1);
+    CHECK(d.short_gaps.total_ns == 5'000);
+    CHECK(d.total(gap_cause::pageable).total_ns == 90'000);
+    CHECK(d.cpu_blocked_ns[std::size_t(gap_cause::sync)] == 194'000);
+    CHECK(d.cpu_blocked_ns[std::size_t(gap_cause::pageable)] == 145'000);
+    CHECK(d.pageable_copies == 1);
+    CHECK(d.pageable_bytes == 1'048'576);
+    REQUIRE(!d.kernel_totals.empty());
+    CHECK(r.t.name(d.kernel_totals[0].name) == "void gemm_kernel<128>(float const*, float*, int)");
+    CHECK(d.kernel_totals[0].launches == 4);
+    CHECK(d.kernel_totals[0].total_ns == 385'000);
+    CHECK(r.m.steps.count == 1);
+    CHECK(r.m.steps.mean_ns == 1'000'000);
+}
+
+TEST_CASE("timeline: a longer minimum gap leaves the shorter gaps unclassified, counted as short") {
+    auto r = model_of(source_path(planted), 50'000);
+    REQUIRE(r.m.devices.size() == 1);
+    const auto& d = r.m.devices[0];
+    // 105 and 70 us are over 50 us; 50 us itself is not longer than the minimum.
+    CHECK(d.gaps.size() == 2);
+    CHECK(d.short_gaps.count == 4);
+    CHECK(d.short_gaps.total_ns == 43'000 + 20'000 + 5'000 + 50'000);
+}
+
+TEST_CASE("timeline: each finding's estimate is the span less its idle time, floored by the CPU's own time") {
+    auto r = model_of(source_path(planted));
+    const auto f = timeline_findings(r.m);
+    // Ranked by time saved: host 105 us, pageable 90 us, sync 43 us; `other` has no fix to promise.
+    REQUIRE(f.size() == 3);
+    CHECK(f[0].kind == finding_kind::host);
+    CHECK(f[0].after_ns == 990'000 - 105'000);
+    REQUIRE(f[0].est_speedup);
+    CHECK(*f[0].est_speedup == doctest::Approx(990.0 / 885.0));
+    CHECK(f[1].kind == finding_kind::pageable);
+    // 990 - 90 = 900 us binds: the CPU's own time is 990 - 145 = 845 us.
+    CHECK(f[1].after_ns == 900'000);
+    CHECK(f[1].binds == floor_kind::gpu);
+    CHECK(f[2].kind == finding_kind::sync);
+    CHECK(f[2].after_ns == 947'000);
+    REQUIRE(f[2].gaps.size() == 1);
+}
+
+TEST_CASE("timeline: a cause worth less than run-to-run noise gets no finding; then the GPU is busy") {
+    // With a 100 us minimum, only the 105 us host gap is classified: 990/885 = 1.12x stands. With a
+    // 200 us minimum nothing is, and the answer is that the time is in the kernels.
+    auto r = model_of(source_path(planted), 200'000);
+    const auto f = timeline_findings(r.m);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == finding_kind::busy);
+    CHECK_FALSE(f[0].est_speedup);
+}
+
+TEST_CASE("timeline: the gzip-compressed trace reads the same as the plain one") {
+    auto plain = run_cli({"timeline", source_path(planted), "--format", "json"});
+    auto gz = run_cli({"timeline", source_path(planted + ".gz"), "--format", "json"});
+    REQUIRE(plain.rc == 0);
+    REQUIRE(gz.rc == 0);
+    auto a = json::parse(plain.out), b = json::parse(gz.out);
+    a["input"].erase("file");
+    b["input"].erase("file");
+    CHECK(a == b);
+    // And the same input gives the same bytes.
+    CHECK(run_cli({"timeline", source_path(planted), "--format", "json"}).out == plain.out);
+}
+
+TEST_CASE("timeline: the JSON follows docs/timeline.schema.json, and the schema is not vacuous") {
+    const schema_validator v(json::parse(read_text(source_path("docs/timeline.schema.json"))));
+    for (const char* min_gap : {"10us", "200us", "0"}) {
+        auto out = run_cli({"timeline", source_path(planted), "--format", "json", "--min-gap", min_gap});
+        REQUIRE(out.rc == 0);
+        auto doc = json::parse(out.out);
+        const auto errors = v.errors(doc);
+        CHECK_MESSAGE(errors.empty(), (errors.empty() ? "" : errors.front()));
+        doc["devices"][0]["gaps"]["by_cause"]["sync"]["total_ns"] = "43 us";
+        doc["findings"][0]["id"] = "made-up";
+        CHECK(v.errors(doc).size() == 2);
+    }
+}
+
+TEST_CASE("timeline: every output format names the first finding") {
+    for (const char* format : {"markdown", "terminal", "html"}) {
+        CAPTURE(format);
+        auto out = run_cli({"timeline", source_path(planted), "--format", format});
+        REQUIRE(out.rc == 0);
+        CHECK(out.out.find("cpu-bound-gaps") != std::string::npos);
+        CHECK(out.out.find("pageable-copy-gaps") != std::string::npos);
+    }
+    auto md = run_cli({"timeline", source_path(planted)}).out;
+    CHECK(md.find("| 990 us | 697 us | 70.4% |") != std::string::npos);
+    CHECK(md.find("`cudaStreamSynchronize` (called in `aten::item`)") != std::string::npos);
+    CHECK(md.find("ncu --kernel-name-base function --kernel-name 'regex:^gemm_kernel$'") != std::string::npos);
+}
+
+TEST_CASE("timeline: hostile traces fail with the file, line and what is wrong") {
+    const std::string text = read_text(source_path(planted));
+    SUBCASE("truncated JSON") {
+        auto e = error_of(text.substr(0, text.size() / 2), "truncated.json");
+        CHECK(e.code() == error_code::bad_trace);
+        CHECK(e.line() > 1);
+        CHECK(std::string(e.what()).find("ends early") != std::string::npos);
+    }
+    SUBCASE("a kernel without dur") {
+        const std::string broken =
+            with_replaced(text, "\"dur\": 45.0,\n   \"args\": {\n    \"queued\"", "\"args\": {\n    \"queued\"");
+        auto e = error_of(broken, "nodur.json");
+        CHECK(e.code() == error_code::bad_trace);
+        CHECK(std::string(e.what()).find("without dur") != std::string::npos);
+        // The line of the event's opening brace.
+        const auto at = broken.find("\"name\": \"void relu_kernel(float*, int)\"");
+        const auto brace = broken.rfind('{', at);
+        const auto line = std::count(broken.begin(), broken.begin() + long(brace), '\n') + 1;
+        CHECK(e.line() == std::size_t(line));
+    }
+    SUBCASE("a GPU op with a text pid and no device") {
+        std::string broken = with_replaced(text, "\"pid\": 0,\n   \"tid\": 7,\n   \"ts\": 4703641010.0",
+                                           "\"pid\": \"GPU 0\",\n   \"tid\": 7,\n   \"ts\": 4703641010.0");
+        broken =
+            with_replaced(broken, "\"device\": 0,\n    \"context\": 1,\n    \"stream\": 7,\n    \"correlation\": 1,",
+                          "\"context\": 1,\n    \"stream\": 7,\n    \"correlation\": 1,");
+        auto e = error_of(broken, "textpid.json");
+        CHECK(e.code() == error_code::bad_trace);
+        CHECK(std::string(e.what()).find("names no device") != std::string::npos);
+    }
+    SUBCASE("JSON that is no trace, and other forms") {
+        CHECK(error_of("{\"a\": 1}", "notrace.json").code() == error_code::unknown_format);
+        CHECK(error_of("{\"traceEvents\": []}", "nogpu.json").code() == error_code::bad_trace);
+        CHECK(error_of(std::string("SQLite format 3\0rest", 20), "db.sqlite").code() == error_code::unknown_format);
+        auto ncu = error_of("\"ID\",\"Process ID\",\"Process Name\"\n", "ncu.csv");
+        CHECK(std::string(ncu.what()).find("roofline analyze") != std::string::npos);
+        CHECK(error_of("", "empty.json").code() == error_code::empty_input);
+    }
+    SUBCASE("a damaged gzip file") {
+        const std::string gz = read_text(source_path(planted + ".gz"));
+        auto e = error_of(gz.substr(0, gz.size() / 2), "cut.json.gz");
+        CHECK((e.code() == error_code::io || e.code() == error_code::bad_trace));
+    }
+}
+
+TEST_CASE("timeline: --min-gap takes a duration with its unit") {
+    CHECK(run_cli({"timeline", source_path(planted), "--min-gap", "0.05ms", "--format", "json"}).rc == 0);
+    auto doc = json::parse(run_cli({"timeline", source_path(planted), "--min-gap", "50us", "--format", "json"}).out);
+    CHECK(doc["min_gap_ns"] == 50'000);
+    CHECK(doc["devices"][0]["gaps"]["count"] == 2);
+    CHECK_THROWS_AS(run_cli({"timeline", source_path(planted), "--min-gap", "ten"}), input_error);
+    CHECK_THROWS_AS(run_cli({"timeline", source_path(planted), "--min-gap", "10parsecs"}), input_error);
+}
