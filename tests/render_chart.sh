@@ -151,3 +151,32 @@ check "$work/kernels_40.csv" chart_40 all-labelled
 check_html "$src/examples/h100/kernels_raw.csv" report_8
 check_html "$work/kernels_40.csv" report_40
 check_html "$src/examples/h100/pairs_raw.csv" report_pairs
+
+# roofline timeline: the SVG renders at its size and is not blank; the HTML page holds it, has no
+# console message, fetches nothing, and every gap of the trace is on the chart.
+check_timeline() {  # TRACE NAME
+    local trace=$1 name=$2 svg="$work/$2.svg" page="$work/$2.html"
+    "$roofline" timeline "$trace" -o "$svg" 2>/dev/null
+    "$roofline" timeline "$trace" -o "$page" 2>/dev/null
+    want=$("$roofline" timeline "$trace" --format json | tr -d ' \n' | grep -o '"gaps":{"count":[0-9]*' | head -1 | grep -o '[0-9]*$')
+    [ -n "$want" ] || fail "$name: no gap count in the JSON"
+    width=$(sed -n '1s/^<svg[^>]* width="\([0-9]*\)\.[0-9]*".*/\1/p' "$svg")
+    height=$(sed -n '1s/^<svg[^>]* height="\([0-9]*\)\.[0-9]*".*/\1/p' "$svg")
+    gaps=$(sed -n '1s/^<svg[^>]* data-gaps="\([0-9]*\)".*/\1/p' "$svg")
+    [ "$gaps" = "$want" ] || fail "$name.svg: data-gaps=$gaps, the JSON counts $want"
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s"><rect width="100%%" height="100%%" fill="white"/></svg>\n' \
+        "$width" "$height" > "$work/blank.svg"
+    shoot "$svg" "$work/$name.png" "$width" "$height"
+    shoot "$work/blank.svg" "$work/blank.png" "$width" "$height"
+    [ "$(be32 "$work/$name.png" 16)" = "$width" ] && [ "$(be32 "$work/$name.png" 20)" = "$height" ] || fail "$name.png: not ${width}x${height}"
+    [ "$(stat -c %s "$work/$name.png")" -ge $((4 * $(stat -c %s "$work/blank.png"))) ] || fail "$name: the timeline renders (nearly) blank"
+    if grep -Eqi '<link|(src|href)="(https?:|//)' "$page"; then fail "$name.html refers to something outside it"; fi
+    HOME="$work" timeout 120 "$browser" --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --dump-dom \
+        "file://$page" > "$work/$name.dom" 2> "$work/$name.log" || true
+    if grep -q ':CONSOLE' "$work/$name.log"; then fail "$name.html: console messages: $(grep ':CONSOLE' "$work/$name.log" | head -5)"; fi
+    grep -q '<html lang="en" data-ready="yes"' "$work/$name.dom" || fail "$name.html: the page's script did not run to its end"
+    grep -q "<figure class=\"timeline\"><svg[^>]* data-gaps=\"$want\"" "$work/$name.dom" || fail "$name.html: no timeline with $want gaps"
+    [ -z "$keep" ] || cp "$work/$name.png" "$keep/$name.png"
+    echo "render_chart: $name: ${width}x${height} timeline, $want gaps drawn; the HTML page holds it, no console message"
+}
+check_timeline "$src/tests/data/timeline/planted.json" timeline_planted

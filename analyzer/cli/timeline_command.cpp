@@ -7,6 +7,7 @@
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/timeline/timeline_report.hpp"
+#include "analyzer/timeline/timeline_svg.hpp"
 #include "analyzer/timeline/trace_file.hpp"
 
 #include <charconv>
@@ -62,9 +63,10 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
         "min-gap", po::value<std::string>()->default_value("10us"),
         "list and classify the idle gaps longer than this (10us, 0.5ms, 2500ns)")(
         "format", po::value<std::string>()->default_value("auto"),
-        "markdown, json, terminal or html (one page); auto: what -o's extension says (.md, .json, .txt, .html), else "
-        "terminal on a terminal, markdown otherwise")("output,o", po::value<std::string>(),
-                                                      "write it here (written whole or not at all); stdout otherwise")(
+        "markdown, json, terminal, html (one page, with the timeline drawn) or svg (the timeline alone); auto: what "
+        "-o's extension says (.md, .json, .txt, .html, .svg), else the terminal view on a terminal, markdown "
+        "otherwise")("output,o", po::value<std::string>(),
+                     "write it here (written whole or not at all); stdout otherwise")(
         "top", po::value<std::string>(), "the ncu commands profile the N kernels with the most GPU time (default 5)")(
         "app", po::value<std::string>()->default_value("./app"),
         "the application's command line, as ncu should run it")(
@@ -79,7 +81,7 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     triage_options o;
     o.top = whole_number(vm, "top", 1, o.top);
     o.app = vm["app"].as<std::string>();
-    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
+    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html", "svg"}, io);
     const bool to_file = vm.count("output") != 0;
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
@@ -94,7 +96,8 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
         r.triage = make_triage(*r.kernel_summary, o, rules::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));
     const std::string text = format == "json"       ? timeline::timeline_json(r)
                              : format == "terminal" ? timeline::timeline_terminal(r)
-                             : format == "html"     ? markdown_page("", timeline::timeline_markdown(r))
+                             : format == "html"     ? timeline::timeline_html(r)
+                             : format == "svg"      ? timeline::timeline_svg(model)
                                                     : timeline::timeline_markdown(r);
     if (!to_file) {
         io.out << text;

@@ -20,16 +20,6 @@ finding_kind kind_of(gap_cause c) {
     }
 }
 
-std::vector<std::size_t> longest_gaps(const device_timeline& d, gap_cause c) {
-    std::vector<std::size_t> v;
-    for (std::size_t i = 0; i < d.gaps.size(); ++i)
-        if (d.gaps[i].cause == c) v.push_back(i);
-    std::stable_sort(v.begin(), v.end(),
-                     [&](std::size_t a, std::size_t b) { return d.gaps[a].length() > d.gaps[b].length(); });
-    if (v.size() > 3) v.resize(3);
-    return v;
-}
-
 // A finding that gains less than run-to-run noise is not an opportunity anyone could measure.
 bool worth_it(const timeline_finding& f) { return f.est_speedup && *f.est_speedup >= 1.0 + run_to_run_noise; }
 
@@ -39,7 +29,7 @@ timeline_finding estimate(const device_timeline& d, finding_kind kind, std::int6
     f.device = d.device;
     f.removed_ns = removed;
     f.before_ns = d.span_ns();
-    const std::int64_t gpu_floor = std::max(d.busy_ns, f.before_ns - removed);
+    const std::int64_t gpu_floor = f.before_ns - removed;
     f.after_ns = std::max(gpu_floor, cpu_floor);
     f.binds = cpu_floor > gpu_floor ? floor_kind::cpu : floor_kind::gpu;
     if (f.after_ns > 0) f.est_speedup = double(f.before_ns) / double(f.after_ns);
@@ -55,11 +45,13 @@ const char* finding_id(finding_kind k) {
         case finding_kind::host:
             return "cpu-bound-gaps";
         case finding_kind::pageable:
-            return "pageable-copy-gaps";
+            return "pageable-copies";
         case finding_kind::memset:
             return "sync-memset-gaps";
         case finding_kind::small_kernels:
             return "launch-bound";
+        case finding_kind::communication:
+            return "exposed-communication";
         case finding_kind::busy:
             return "gpu-busy";
     }
@@ -72,13 +64,19 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
         std::vector<timeline_finding> mine;
         for (gap_cause c : {gap_cause::sync, gap_cause::pageable, gap_cause::memset, gap_cause::host}) {
             const auto& total = d.total(c);
-            if (total.count == 0) continue;
+            if (total.count == 0 && !(c == gap_cause::pageable && d.pageable_exclusive_ns > 0)) continue;
             // A wait removed leaves the CPU's own work: the span less the time it was blocked in
             // calls of this cause. A CPU-bound gap's fix changes the CPU's work: no CPU floor is known.
             const std::int64_t cpu_floor =
                 c == gap_cause::host ? 0 : d.span_ns() - d.cpu_blocked_ns[static_cast<std::size_t>(c)];
-            auto f = estimate(d, kind_of(c), total.total_ns, cpu_floor);
-            f.gaps = longest_gaps(d, c);
+            // Pinned, asynchronous copies also take the pageable copies' own time off the critical path
+            // (they run at the link's speed, beside the compute, on a copy engine): the busy time only
+            // those copies account for goes too. Their time at pinned speed is not counted: the floor
+            // takes them as hidden under the compute.
+            const std::int64_t removed =
+                total.total_ns + (c == gap_cause::pageable ? d.pageable_exclusive_ns : std::int64_t(0));
+            auto f = estimate(d, kind_of(c), removed, cpu_floor);
+            f.gaps = longest_of(d, c, 3);
             if (worth_it(f)) mine.push_back(f);
         }
         // Most kernels shorter than one launch can feed: the short gaps between them are the launch
@@ -86,6 +84,16 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
         if (d.kernels > 0 && 2 * d.small_kernels >= d.kernels && d.short_gaps.total_ns > 0) {
             auto f = estimate(d, finding_kind::small_kernels, d.short_gaps.total_ns, 0);
             if (worth_it(f)) mine.push_back(f);
+        }
+        // Communication that runs alone could run beside the compute (and the reverse): at best the
+        // shorter of the two exposed parts hides under the other. The kernels' own times stay; NCCL
+        // kernels that share the SMs with compute may run slower, so this is a floor, not a forecast.
+        if (d.communication_ns > 0) {
+            const std::int64_t hideable = std::min(d.communication_ns - d.overlap_ns, d.compute_ns - d.overlap_ns);
+            if (hideable > 0) {
+                auto f = estimate(d, finding_kind::communication, hideable, 0);
+                if (worth_it(f)) mine.push_back(f);
+            }
         }
         std::stable_sort(mine.begin(), mine.end(), [](const timeline_finding& a, const timeline_finding& b) {
             return a.before_ns - a.after_ns > b.before_ns - b.after_ns;

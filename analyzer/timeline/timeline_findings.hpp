@@ -24,6 +24,7 @@ enum class finding_kind : std::uint8_t {
     pageable,       // gaps after pageable or synchronous copies
     memset,         // gaps after synchronous memsets
     small_kernels,  // most kernels shorter than a launch can feed: the short gaps between them
+    communication,  // NCCL kernels running with no compute beside them
     busy,           // no idle cause worth fixing: the time is in the kernels
 };
 const char* finding_id(finding_kind k);  // "sync-gaps", "launch-bound", ... (the JSON ids)

@@ -105,6 +105,21 @@ std::optional<std::size_t> caller_of(const trace& t, const api_call& c) {
     return outermost;
 }
 
+// Whether the operator made a pageable copy call on the thread before `call`, within its own time.
+bool copies_pageable_in(const trace& t, const call_index& x, const cpu_range& op, std::size_t call) {
+    auto it = x.blocking_by_thread.find(op.thread);
+    if (it == x.blocking_by_thread.end()) return false;
+    const auto& v = it->second;  // by the time the calls return
+    auto p = std::upper_bound(v.begin(), v.end(), t.calls[call].start_ns,
+                              [&](std::int64_t when, std::size_t c) { return when < t.calls[c].end_ns; });
+    while (p != v.begin()) {
+        const std::size_t c = *--p;
+        if (t.calls[c].end_ns < op.start_ns) break;
+        if (x.pageable_launches.count(c) && t.calls[c].start_ns >= op.start_ns) return true;
+    }
+    return false;
+}
+
 gap_cause cause_of_blocking(const trace& t, const call_index& x, std::size_t call) {
     switch (t.calls[call].kind) {
         case call_kind::sync:
@@ -131,13 +146,24 @@ void classify(const trace& t, const call_index& x, idle_gap& g) {
         g.blocking = b;
         g.cause = cause_of_blocking(t, x, *b);
         g.caller = caller_of(t, t.calls[*b]);
+        // A synchronising call made by the same operator right after a pageable copy is that copy's
+        // own wait (`.cuda()` of pageable memory: cudaMemcpyAsync, then cudaStreamSynchronize): pinned,
+        // asynchronous copies remove both, so the gap is the copy's.
+        if (g.cause == gap_cause::sync && g.caller && copies_pageable_in(t, x, t.cpu_ops[*g.caller], *b))
+            g.cause = gap_cause::pageable;
         if (g.cause != gap_cause::other) return;
         g.blocking.reset();
         g.caller.reset();
     }
-    if (op.pageable) {
-        g.cause = gap_cause::pageable;  // the transfer waited for the driver to stage it through pinned memory
-    } else if (launch.start_ns > g.start_ns) {
+    // A pageable copy's transfer starts once the driver has staged it through pinned memory: the part
+    // of the gap after its call began is the staging, the part before is the CPU being late. The
+    // larger part names the cause.
+    const std::int64_t late = std::max<std::int64_t>(0, launch.start_ns - g.start_ns);
+    if (op.pageable && g.length() - late >= late) {
+        g.cause = gap_cause::pageable;
+    } else if (launch.end_ns > g.start_ns) {
+        // Issued after the GPU went idle, or still being issued when it did (a graph launch can take
+        // hundreds of microseconds of CPU time): the CPU is what the GPU waited for.
         g.cause = gap_cause::host;
     } else {
         g.cause = gap_cause::other;
@@ -233,6 +259,10 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
     }
     d.last_ns = covered_to;
     d.busy_ns = length(merged(all));
+    std::vector<interval> without_pageable;
+    for (std::size_t i = from; i < to; ++i)
+        if (!t.ops[i].pageable) without_pageable.emplace_back(t.ops[i].start_ns, t.ops[i].end_ns);
+    d.pageable_exclusive_ns = d.busy_ns - length(merged(without_pageable));
     const auto comm_union = merged(comm), compute_union = merged(compute);
     d.communication_ns = length(comm_union);
     d.compute_ns = length(compute_union);
@@ -279,6 +309,16 @@ const char* cause_name(gap_cause c) {
             return "other";
     }
     return "other";
+}
+
+std::vector<std::size_t> longest_of(const device_timeline& d, gap_cause c, std::size_t n) {
+    std::vector<std::size_t> v;
+    for (std::size_t i = 0; i < d.gaps.size(); ++i)
+        if (d.gaps[i].cause == c) v.push_back(i);
+    std::stable_sort(v.begin(), v.end(),
+                     [&](std::size_t a, std::size_t b) { return d.gaps[a].length() > d.gaps[b].length(); });
+    if (v.size() > n) v.resize(n);
+    return v;
 }
 
 timeline_model model_timeline(trace& t, std::int64_t min_gap_ns) {

@@ -10,12 +10,14 @@
 //             behind the work (cudaStreamSynchronize from `.item()`, cudaDeviceSynchronize, ...).
 //   pageable  the same, where the blocking call is a copy the CPU waits for: a copy from or to
 //             pageable memory (the driver stages it through a pinned buffer on the CPU) or a
-//             synchronous cudaMemcpy; or O is a pageable copy whose transfer started late.
+//             synchronous cudaMemcpy; or O is a pageable copy whose transfer waited longer for the
+//             staging (after its call began) than for the CPU to issue the call.
 //   memset    the same, where the blocking call is a synchronous cudaMemset.
-//   host      L was issued after the GPU went idle with no blocking call in between: the CPU is the
-//             bottleneck (Python, data preparation, one launch at a time).
-//   other     L was issued before the GPU went idle (the work was queued but started late: a wait on
-//             another stream's event, a graph's launch latency), or no call launched O in the trace.
+//   host      L was issued after the GPU went idle, or was still being issued when it did (a graph
+//             launch's CPU time), with no blocking call in between: the CPU is the bottleneck (Python,
+//             data preparation, one launch at a time).
+//   other     L had returned before the GPU went idle (the work was queued but started late: a wait on
+//             another stream's event, launch latency), or no call launched O in the trace.
 #pragma once
 
 #include "analyzer/timeline/trace.hpp"
@@ -74,6 +76,7 @@ struct device_timeline {
     std::size_t pageable_copies = 0;
     std::uint64_t pageable_bytes = 0;
     std::int64_t pageable_ns = 0;
+    std::int64_t pageable_exclusive_ns = 0;  // busy time no other op covers: what pinned, async copies can hide
     std::int64_t communication_ns = 0, compute_ns = 0, overlap_ns = 0;  // unions of NCCL / other kernels, and both
     // Time the CPU threads that launch this device's work spent inside blocking calls, within the
     // span, by the cause such a call gives a gap (synchronising calls: sync; synchronous or pageable
@@ -98,6 +101,9 @@ struct timeline_model {
     std::vector<device_timeline> devices;  // by device id
     step_figures steps;
 };
+
+// The `n` longest gaps of cause `c` (device_timeline::gaps indexes), longest first (ties: earlier first).
+std::vector<std::size_t> longest_of(const device_timeline& d, gap_cause c, std::size_t n);
 
 // The trace's ops are sorted in place (by device, start, end); the model refers to them by index.
 timeline_model model_timeline(trace& t, std::int64_t min_gap_ns);

@@ -2,7 +2,9 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/html_page.hpp"
 #include "analyzer/report/table.hpp"
+#include "analyzer/timeline/timeline_svg.hpp"
 #include "models/classify.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +16,9 @@ namespace roofline::timeline {
 namespace {
 
 using ordered_json = nlohmann::ordered_json;
+
+// The JSON lists this many of the longest gaps of each cause.
+constexpr std::size_t listed_per_cause = 20;
 
 // A fraction or ratio as the JSON writes it: six significant digits, read back without the locale.
 double rounded(double v) {
@@ -79,7 +84,10 @@ std::string finding_headline(const timeline_finding& f, const device_timeline& d
         case finding_kind::host:
             return "the CPU issued work after the GPU had gone idle" + where + ": " + idle(gap_cause::host);
         case finding_kind::pageable:
-            return "the GPU waited on copies of pageable host memory or synchronous copies" + where + ": " +
+            return "copies of pageable host memory" + where + " (" + plural(d.pageable_copies, "copy", "copies") +
+                   ", " + format_si(double(d.pageable_bytes), "B") + ", " + format_duration_ns(double(d.pageable_ns)) +
+                   " on the GPU, " + format_duration_ns(double(d.pageable_exclusive_ns)) +
+                   " of it with nothing else running), and the gaps after them or after synchronous copies: " +
                    idle(gap_cause::pageable);
         case finding_kind::memset:
             return "the GPU waited on synchronous memsets" + where + ": " + idle(gap_cause::memset);
@@ -88,6 +96,11 @@ std::string finding_headline(const timeline_finding& f, const device_timeline& d
                    " ran under " + format_duration_ns(double(small_kernel_ns)) + ": launch-bound, with " +
                    plural(d.short_gaps.count, "short gap", "short gaps") + " (" +
                    format_duration_ns(double(d.short_gaps.total_ns)) + ") between them";
+        case finding_kind::communication:
+            return "NCCL kernels" + where + " ran " + format_duration_ns(double(d.communication_ns)) + ", " +
+                   format_duration_ns(double(d.communication_ns - d.overlap_ns)) +
+                   " of it with no compute kernel beside it (" +
+                   format_percent(double(d.overlap_ns) / double(d.communication_ns)) + " overlapped)";
         case finding_kind::busy:
             return "no idle cause" + where + " costs more than run-to-run noise (" + format_percent(run_to_run_noise) +
                    "): the GPU is busy " + format_percent(d.utilisation()) + " of the span";
@@ -97,8 +110,21 @@ std::string finding_headline(const timeline_finding& f, const device_timeline& d
 
 std::string floor_text(const timeline_finding& f, const device_timeline& d) {
     const std::string span = format_duration_ns(double(f.before_ns));
-    std::string s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) +
-                    " = " + format_duration_ns(double(std::max(d.busy_ns, f.before_ns - f.removed_ns)));
+    const std::string after_gpu = format_duration_ns(double(f.before_ns - f.removed_ns));
+    std::string s;
+    if (f.kind == finding_kind::communication) {
+        s = "time after >= span - the shorter of the communication and the compute that run alone = " + span + " - " +
+            format_duration_ns(double(f.removed_ns)) + " = " + after_gpu;
+    } else if (f.kind == finding_kind::pageable && d.pageable_exclusive_ns > 0) {
+        const auto idle = d.total(gap_cause::pageable).total_ns;
+        s = "time after >= span - these gaps - the busy time only the pageable copies account for (pinned, "
+            "asynchronous copies run beside the compute) = " +
+            span + " - " + format_duration_ns(double(idle)) + " - " +
+            format_duration_ns(double(d.pageable_exclusive_ns)) + " = " + after_gpu;
+    } else {
+        s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) + " = " +
+            after_gpu;
+    }
     if (f.kind == finding_kind::sync || f.kind == finding_kind::pageable || f.kind == finding_kind::memset) {
         const auto cause = f.kind == finding_kind::sync       ? gap_cause::sync
                            : f.kind == finding_kind::pageable ? gap_cause::pageable
@@ -227,17 +253,24 @@ std::string finding_fix(finding_kind k) {
             return "Launch fewer, larger kernels: capture the step in a CUDA graph (`torch.cuda.CUDAGraph`, "
                    "`torch.compile(mode=\"reduce-overhead\")`) or fuse the small operators (`torch.compile`); a larger "
                    "batch gives each launch more work.";
+        case finding_kind::communication:
+            return "Overlap communication with compute: issue the collectives asynchronously (`async_op=True`) "
+                   "as soon as their inputs are ready and wait only where the result is used; DDP's gradient "
+                   "buckets (`bucket_cap_mb`) and FSDP's prefetching do this for training.";
         case finding_kind::busy:
             return "The time is in the kernels: profile the top ones (below) with ncu and `roofline analyze`.";
     }
     return "";
 }
 
-std::string timeline_markdown(const timeline_report& r) {
+namespace {
+
+std::string markdown_of(const timeline_report& r, bool chart) {
     const timeline_model& m = *r.model;
     const trace& t = *m.source;
     std::ostringstream o;
     o << "# Timeline of " << code_span(t.file) << "\n\n";
+    if (chart) o << "![timeline](#timeline-chart)\n\n";
     std::size_t ops = 0;
     for (const auto& d : m.devices) ops += d.ops;
     o << t.form << ": " << t.events_read << " events read, " << ops << " GPU ops on "
@@ -268,6 +301,19 @@ std::string timeline_markdown(const timeline_report& r) {
     for (const auto& d : m.devices) device_section(o, m, d);
     kernels_section(o, r);
     return o.str();
+}
+
+}  // namespace
+
+std::string timeline_markdown(const timeline_report& r) { return markdown_of(r, false); }
+
+std::string timeline_html(const timeline_report& r) {
+    markdown_html_hooks hooks;
+    hooks.image = [&](const std::string&, const std::string& src) {
+        return src == "#timeline-chart" ? "<figure class=\"timeline\">" + timeline_svg(*r.model) + "</figure>"
+                                        : std::string();
+    };
+    return markdown_page("", markdown_of(r, true), hooks);
 }
 
 std::string timeline_terminal(const timeline_report& r) {
@@ -318,18 +364,23 @@ std::string timeline_json(const timeline_report& r) {
         for (gap_cause c : all_causes)
             by_cause[cause_name(c)] = {{"count", d.total(c).count}, {"total_ns", d.total(c).total_ns}};
         std::int64_t long_total = 0;
-        ordered_json gaps = ordered_json::array();
-        for (const auto& g : d.gaps) {
-            long_total += g.length();
-            ordered_json e = {{"start_ns", g.start_ns - d.first_ns},
-                              {"length_ns", g.length()},
-                              {"cause", cause_name(g.cause)},
-                              {"next_op", t.name(t.ops[g.next_op].name)}};
-            e["launch"] = g.launch ? ordered_json(t.name(t.calls[*g.launch].name)) : ordered_json(nullptr);
-            e["blocking_call"] = g.blocking ? ordered_json(t.name(t.calls[*g.blocking].name)) : ordered_json(nullptr);
-            e["caller"] = g.caller ? ordered_json(t.name(t.cpu_ops[*g.caller].name)) : ordered_json(nullptr);
-            gaps.push_back(std::move(e));
-        }
+        for (const auto& g : d.gaps) long_total += g.length();
+        // The longest gaps of each cause, not every gap: the output stays the size of a summary
+        // however long the trace (a step with a thousand launch gaps has a thousand of them).
+        ordered_json longest = ordered_json::array();
+        for (gap_cause c : all_causes)
+            for (auto gi : longest_of(d, c, listed_per_cause)) {
+                const idle_gap& g = d.gaps[gi];
+                ordered_json e = {{"start_ns", g.start_ns - d.first_ns},
+                                  {"length_ns", g.length()},
+                                  {"cause", cause_name(g.cause)},
+                                  {"next_op", t.name(t.ops[g.next_op].name)}};
+                e["launch"] = g.launch ? ordered_json(t.name(t.calls[*g.launch].name)) : ordered_json(nullptr);
+                e["blocking_call"] =
+                    g.blocking ? ordered_json(t.name(t.calls[*g.blocking].name)) : ordered_json(nullptr);
+                e["caller"] = g.caller ? ordered_json(t.name(t.cpu_ops[*g.caller].name)) : ordered_json(nullptr);
+                longest.push_back(std::move(e));
+            }
         ordered_json top = ordered_json::array();
         for (std::size_t i = 0; i < d.kernel_totals.size() && i < 10; ++i) {
             const auto& kt = d.kernel_totals[i];
@@ -348,7 +399,7 @@ std::string timeline_json(const timeline_report& r) {
                        {"total_ns", long_total},
                        {"by_cause", by_cause},
                        {"shorter", {{"count", d.short_gaps.count}, {"total_ns", d.short_gaps.total_ns}}},
-                       {"list", gaps}};
+                       {"longest", longest}};
         dev["small_kernels"] = {{"count", d.small_kernels}, {"total_ns", d.small_kernel_ns}};
         dev["pageable_copies"] = {
             {"count", d.pageable_copies}, {"bytes", d.pageable_bytes}, {"total_ns", d.pageable_ns}};
@@ -364,7 +415,8 @@ std::string timeline_json(const timeline_report& r) {
         ordered_json evidence = ordered_json::array();
         for (auto gi : f.gaps) evidence.push_back(gap_text(t, d, d.gaps[gi]));
         ordered_json e = {{"id", finding_id(f.kind)}, {"device", f.device}};
-        e["cause"] = f.kind == finding_kind::small_kernels || f.kind == finding_kind::busy
+        e["cause"] = f.kind == finding_kind::small_kernels || f.kind == finding_kind::busy ||
+                             f.kind == finding_kind::communication
                          ? ordered_json(nullptr)
                          : ordered_json(cause_name(f.kind == finding_kind::sync       ? gap_cause::sync
                                                    : f.kind == finding_kind::pageable ? gap_cause::pageable

@@ -24,6 +24,8 @@ struct timeline_report {
 };
 
 std::string timeline_markdown(const timeline_report& r);
+// One HTML page: the markdown with the SVG timeline (timeline_svg.hpp) under the title.
+std::string timeline_html(const timeline_report& r);
 std::string timeline_terminal(const timeline_report& r);
 std::string timeline_json(const timeline_report& r);
 

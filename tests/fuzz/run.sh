@@ -3,7 +3,7 @@
 # runs each for SECONDS (default 600) on the committed corpus plus seeds from the repository,
 # minimises the corpus back into tests/fuzz/corpus/TARGET, and appends a row per target to
 # tests/fuzz/RESULTS.md. A crash leaves its input in tests/fuzz/crashes/ and fails the script.
-# usage: tests/fuzz/run.sh [--ci] [SECONDS] [TARGET ...]     (targets: reader pipeline spec rules)
+# usage: tests/fuzz/run.sh [--ci] [SECONDS] [TARGET ...]     (targets: reader pipeline spec rules timeline)
 #   --ci: as CI runs it (.ci/run): the committed corpus is copied, not rewritten; no row in RESULTS.md;
 #   a crash prints its input (hex) and fails. The tree is left as it was.
 set -uo pipefail
@@ -13,7 +13,7 @@ if [ "${1:-}" = --ci ]; then ci=1; shift; fi
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader pipeline spec rules)
+[ ${#targets[@]} -gt 0 ] || targets=(reader pipeline spec rules timeline)
 build=build-fuzz
 # The commit the targets are built from (the tree may move on while they run).
 commit=$(git rev-parse --short HEAD)$(git diff --quiet -- analyzer models rules hwspecs || echo '+changes')
@@ -27,6 +27,8 @@ seeds() {
         reader | pipeline) find tests/corpus tests/data examples -name '*.csv' -size -1024k | sort ;;
         spec) ls hwspecs/*.json ;;
         rules) ls rules/*.json tests/rules_corpus/*.json ;;
+        # Traces: the hand-built one and the real captures under 1 MiB (gzip ones too).
+        timeline) find tests/data/timeline examples/timeline -name '*.json' -size -1024k -o -name '*.json.gz' -size -1024k | sort ;;
     esac
 }
 status=0

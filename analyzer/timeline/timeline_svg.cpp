@@ -1,0 +1,154 @@
+#include "analyzer/timeline/timeline_svg.hpp"
+
+#include "analyzer/base/format.hpp"
+#include "analyzer/report/markdown_html.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace roofline::timeline {
+namespace {
+
+constexpr double width = 1100, left = 130, right = 20, lane_height = 16, lane_gap = 4, top = 50;
+constexpr double plot = width - left - right;
+
+const char* cause_colour(gap_cause c) {
+    switch (c) {
+        case gap_cause::sync:
+            return "#d62728";
+        case gap_cause::host:
+            return "#ff7f0e";
+        case gap_cause::pageable:
+            return "#9467bd";
+        case gap_cause::memset:
+            return "#8c564b";
+        case gap_cause::other:
+            return "#7f7f7f";
+    }
+    return "#7f7f7f";
+}
+
+const char* kind_colour(op_kind k) {
+    return k == op_kind::kernel ? "#1f77b4" : k == op_kind::memcpy ? "#2ca02c" : "#bcbd22";
+}
+
+std::string num(double v) { return decimals(v, 1); }
+
+// Intervals on one row, merged to whole pixels: [first pixel, last pixel) runs.
+class pixel_row {
+public:
+    void add(double x0, double x1) {
+        const long a = long(x0), b = std::max(long(x1 + 0.999), a + 1);
+        if (!runs_.empty() && a <= runs_.back().second) {
+            runs_.back().second = std::max(runs_.back().second, b);
+        } else {
+            runs_.emplace_back(a, b);
+        }
+    }
+    const std::vector<std::pair<long, long>>& runs() const { return runs_; }
+
+private:
+    std::vector<std::pair<long, long>> runs_;  // added in time order, so runs stay sorted
+};
+
+}  // namespace
+
+std::string timeline_svg(const timeline_model& m) {
+    const trace& t = *m.source;
+    std::int64_t origin = m.devices.front().first_ns, end = m.devices.front().last_ns;
+    for (const auto& d : m.devices) origin = std::min(origin, d.first_ns), end = std::max(end, d.last_ns);
+    const double scale = plot / double(std::max<std::int64_t>(1, end - origin));
+    auto x = [&](std::int64_t ns) { return left + double(ns - origin) * scale; };
+
+    // One lane per (device, stream) and per kind of op, and one gap row per device and cause.
+    std::map<std::pair<std::int32_t, std::int64_t>, std::map<op_kind, pixel_row>> lanes;
+    for (const auto& op : t.ops) lanes[{op.device, op.stream}][op.kind].add(x(op.start_ns), x(op.end_ns));
+    std::ostringstream body;
+    double y = top;
+    std::size_t lane_count = 0, gap_count = 0;
+    for (const auto& d : m.devices) {
+        body << "<text class=\"device\" x=\"8\" y=\"" << num(y + 12) << "\" font-weight=\"bold\">GPU " << d.device
+             << "</text>\n";
+        y += lane_height + lane_gap;
+        for (const auto& [key, kinds] : lanes) {
+            if (key.first != d.device) continue;
+            ++lane_count;
+            body << "<g class=\"lane\" data-device=\"" << d.device << "\" data-stream=\"" << key.second << "\">"
+                 << "<text x=\"16\" y=\"" << num(y + 12) << "\">stream " << key.second << "</text>";
+            for (const auto& [kind, row] : kinds)
+                for (const auto& [a, b] : row.runs())
+                    body << "<rect x=\"" << a << "\" y=\"" << num(y) << "\" width=\"" << (b - a) << "\" height=\""
+                         << num(lane_height) << "\" fill=\"" << kind_colour(kind) << "\"/>";
+            body << "</g>\n";
+            y += lane_height + lane_gap;
+        }
+        body << "<g class=\"gaps\" data-device=\"" << d.device << "\"><text x=\"16\" y=\"" << num(y + 12)
+             << "\">idle gaps</text>";
+        // Gaps of one cause that fall on the same pixels are one shape, its tooltip their count and sum.
+        struct run {
+            long a, b;
+            std::size_t count;
+            std::int64_t total_ns, first_ns;
+        };
+        std::map<gap_cause, std::vector<run>> runs;
+        for (const auto& g : d.gaps) {
+            ++gap_count;
+            const long a = long(x(g.start_ns)), b = std::max(long(x(g.end_ns) + 0.999), a + 1);
+            auto& v = runs[g.cause];
+            if (!v.empty() && a <= v.back().b) {
+                v.back().b = std::max(v.back().b, b);
+                ++v.back().count;
+                v.back().total_ns += g.length();
+            } else {
+                v.push_back({a, b, 1, g.length(), g.start_ns});
+            }
+        }
+        for (const auto& [cause, v] : runs)
+            for (const auto& r : v)
+                body << "<rect class=\"gap\" data-cause=\"" << cause_name(cause) << "\" data-count=\"" << r.count
+                     << "\" x=\"" << r.a << "\" y=\"" << num(y) << "\" width=\"" << (r.b - r.a) << "\" height=\""
+                     << num(lane_height) << "\" fill=\"" << cause_colour(cause) << "\"><title>"
+                     << html_escape(std::string(cause_name(cause)) + ": " +
+                                    (r.count == 1 ? std::string("a gap of ") : std::to_string(r.count) + " gaps, ") +
+                                    format_duration_ns(double(r.total_ns)) + " idle, from +" +
+                                    format_duration_ns(double(r.first_ns - origin)))
+                     << "</title></rect>";
+        body << "</g>\n";
+        y += lane_height + 2 * lane_gap + 8;
+    }
+    // The time axis: five ticks over the span.
+    std::ostringstream axis;
+    for (int i = 0; i <= 5; ++i) {
+        const double tx = left + plot * i / 5.0;
+        axis << "<line x1=\"" << num(tx) << "\" y1=\"" << num(top - 6) << "\" x2=\"" << num(tx) << "\" y2=\"" << num(y)
+             << "\" stroke=\"#ddd\"/><text x=\"" << num(tx) << "\" y=\"" << num(top - 10)
+             << "\" text-anchor=\"middle\">+" << format_duration_ns(double(end - origin) * i / 5.0) << "</text>\n";
+    }
+    std::ostringstream legend;
+    double lx = left;
+    const double ly = y + 6;
+    auto key = [&](const char* colour, const std::string& label) {
+        legend << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly) << "\" width=\"12\" height=\"12\" fill=\"" << colour
+               << "\"/><text x=\"" << num(lx + 16) << "\" y=\"" << num(ly + 10) << "\">" << html_escape(label)
+               << "</text>";
+        lx += 24 + 7.0 * double(label.size());
+    };
+    key(kind_colour(op_kind::kernel), "kernel");
+    key(kind_colour(op_kind::memcpy), "copy");
+    key(kind_colour(op_kind::memset), "memset");
+    for (gap_cause c : all_causes) key(cause_colour(c), std::string(cause_name(c)) + " gap");
+    const double height = ly + 24;
+    std::ostringstream o;
+    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
+      << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"sans-serif\" font-size=\"11\""
+      << " data-devices=\"" << m.devices.size() << "\" data-lanes=\"" << lane_count << "\" data-gaps=\"" << gap_count
+      << "\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"8\" y=\"18\" font-size=\"13\">"
+      << html_escape("Timeline of " + t.file + ": busy time per stream, idle gaps over " +
+                     format_duration_ns(double(m.min_gap_ns)) + " by cause")
+      << "</text>\n"
+      << axis.str() << body.str() << legend.str() << "\n</svg>\n";
+    return o.str();
+}
+
+}  // namespace roofline::timeline
