@@ -26,7 +26,7 @@ while IFS= read -r line; do
     # A command that needs an input, named without one (`roofline analyze --format json`, a heading), is a
     # reference to the command, not an example.
     case ${words[1]:-} in
-        analyze | diff | project | calibrate | lessons | pairs | predict | triage)
+        analyze | diff | project | calibrate | lessons | pairs | predict | triage | timeline)
             positional=0
             # Its input: a file or folder of the repository, or predict's KEY=VALUE.
             for w in "${words[@]:2}"; do if [ -e "$w" ] || [[ $w == *=* ]]; then positional=1; fi; done
