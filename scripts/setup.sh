@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-tool}
 
-packages=(cmake make ninja-build g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev zlib1g-dev)
+packages=(cmake make ninja-build g++ libeigen3-dev libboost-program-options-dev nlohmann-json3-dev libfmt-dev zlib1g-dev libsqlite3-dev)
 # doctest: the tests; chromium: only the test that renders the SVG chart to PNG uses it.
 [ "$what" = tool ] || packages+=(doctest-dev chromium)
 # clang with libFuzzer and its sanitizer runtimes (Debian's default clang; GCC has no libFuzzer).

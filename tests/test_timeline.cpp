@@ -15,6 +15,8 @@
 
 #include <cmath>
 
+#include <sqlite3.h>
+
 using namespace roofline;
 using namespace roofline::test;
 using namespace roofline::timeline;
@@ -246,7 +248,8 @@ TEST_CASE("timeline: hostile traces fail with the file, line and what is wrong")
     SUBCASE("JSON that is no trace, and other forms") {
         CHECK(error_of("{\"a\": 1}", "notrace.json").code() == error_code::unknown_format);
         CHECK(error_of("{\"traceEvents\": []}", "nogpu.json").code() == error_code::bad_trace);
-        CHECK(error_of(std::string("SQLite format 3\0rest", 20), "db.sqlite").code() == error_code::unknown_format);
+        // An SQLite header on a file SQLite cannot read: the SQLite reader says so.
+        CHECK(error_of(std::string("SQLite format 3\0rest", 20), "db.sqlite").code() == error_code::io);
         auto ncu = error_of("\"ID\",\"Process ID\",\"Process Name\"\n", "ncu.csv");
         CHECK(std::string(ncu.what()).find("roofline analyze") != std::string::npos);
         CHECK(error_of("", "empty.json").code() == error_code::empty_input);
@@ -283,4 +286,140 @@ TEST_CASE("timeline: the SVG draws a lane per stream and every gap in its cause'
     auto html = run_cli({"timeline", source_path(planted), "--format", "html"});
     REQUIRE(html.rc == 0);
     CHECK(html.out.find("<figure class=\"timeline\"><svg") != std::string::npos);
+}
+
+// The labelled traces of examples/timeline (captured on the device; LABELS.md was written before):
+// utilisation against an independent computation (independent_util.py), the planted cause as the
+// first finding, and the first finding's estimate against the speedup measured without the profiler
+// (the *.facts.json medians).
+namespace {
+
+// "util=70.40%" of the "whole:" line under "== traces/NAME" in independent_util.txt.
+double independent_utilisation(const std::string& listing, const std::string& name) {
+    const auto at = listing.find(name);
+    REQUIRE(at != std::string::npos);
+    const auto whole = listing.find("whole:", at);
+    const auto util = listing.find("util=", whole);
+    REQUIRE(util != std::string::npos);
+    return std::stod(listing.substr(util + 5)) / 100.0;
+}
+
+double measured_step_ms(const std::string& facts) { return json::parse(read_text(facts))["step_ms_median"]; }
+
+}  // namespace
+
+TEST_CASE("timeline: the labelled traces: utilisation, planted cause and estimated against measured gain") {
+    const std::string dir = source_path("examples/timeline/");
+    const std::string single = read_text(dir + "independent_util.txt");
+    const std::string nccl = read_text(dir + "nccl/independent_util.txt");
+    struct labelled {
+        const char* folder;  // under examples/timeline
+        const char* naive;
+        const char* fixed;
+        const char* first;  // the planted cause's finding
+        bool in_band;       // the estimate lies within [0.67x, 1.5x] of the measured gain
+    };
+    // tiny_kernels: the profiler makes each eager operator cost ~17 us of CPU against ~11 us without
+    // it (RESULTS.md), so the trace's host gaps, and the estimate built on them (16.9x), overstate the
+    // gain measured without the profiler (10.3x); the floor itself, the busy time, is the fixed run's
+    // step within 7%. The estimate still bounds the gain from above.
+    const std::vector<labelled> cases = {
+        {"traces/", "sync_naive", "sync_fixed", "sync-gaps", true},
+        {"traces/", "pageable_naive", "pageable_fixed", "pageable-copies", true},
+        {"traces/", "cpu_data_naive", "cpu_data_fixed", "cpu-bound-gaps", true},
+        {"traces/", "tiny_kernels_naive", "tiny_kernels_fixed", "cpu-bound-gaps", false},
+        {"nccl/", "nccl_naive_rank0", "nccl_fixed_rank0", "exposed-communication", true},
+        {"nccl/", "nccl_naive_rank1", "nccl_fixed_rank1", "exposed-communication", true},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.naive);
+        for (const char* variant : {c.naive, c.fixed}) {
+            auto r = model_of(dir + c.folder + variant + ".json.gz");
+            REQUIRE(r.m.devices.size() == 1);
+            const double independent =
+                independent_utilisation(std::string(c.folder) == "nccl/" ? nccl : single, variant);
+            CHECK(std::abs(r.m.devices[0].utilisation() - independent) <= 0.005);
+        }
+        auto r = model_of(dir + c.folder + c.naive + ".json.gz");
+        const auto f = timeline_findings(r.m);
+        REQUIRE(!f.empty());
+        CHECK(std::string(finding_id(f[0].kind)) == c.first);
+        REQUIRE(f[0].est_speedup);
+        const double measured = measured_step_ms(dir + c.folder + c.naive + ".facts.json") /
+                                measured_step_ms(dir + c.folder + c.fixed + ".facts.json");
+        const double ratio = *f[0].est_speedup / measured;
+        CAPTURE(*f[0].est_speedup);
+        CAPTURE(measured);
+        if (c.in_band) {
+            CHECK(ratio >= 0.67);
+            CHECK(ratio <= 1.5);
+        } else {
+            CHECK(ratio > 1.0);
+        }
+    }
+}
+
+TEST_CASE("timeline: the Nsight Systems SQLite export of the same run gives the same answer") {
+    // planted.sqlite holds planted.json's events in nsys' tables (make_planted_sqlite.py), NVTX ranges
+    // for its CPU operators.
+    auto kineto = model_of(source_path(planted));
+    auto nsys = model_of(source_path("tests/data/timeline/planted.sqlite"));
+    CHECK(nsys.t.form == "Nsight Systems SQLite export");
+    REQUIRE(nsys.m.devices.size() == 1);
+    const auto &a = kineto.m.devices[0], &b = nsys.m.devices[0];
+    CHECK(b.name == a.name);
+    CHECK(b.busy_ns == a.busy_ns);
+    CHECK(b.span_ns() == a.span_ns());
+    REQUIRE(b.gaps.size() == a.gaps.size());
+    for (std::size_t i = 0; i < a.gaps.size(); ++i) {
+        CAPTURE(i);
+        CHECK(b.gaps[i].cause == a.gaps[i].cause);
+        CHECK(b.gaps[i].length() == a.gaps[i].length());
+    }
+    // The runtime's versioned names (cudaStreamSynchronize_v3020) are still synchronising calls, and the
+    // NVTX range around the call names its caller.
+    REQUIRE(b.gaps[0].blocking);
+    CHECK(nsys.t.name(nsys.t.calls[*b.gaps[0].blocking].name) == "cudaStreamSynchronize_v3020");
+    REQUIRE(b.gaps[0].caller);
+    CHECK(nsys.t.name(nsys.t.cpu_ops[*b.gaps[0].caller].name) == "aten::item");
+    CHECK(nsys.m.steps.count == 1);
+    const auto fa = timeline_findings(kineto.m), fb = timeline_findings(nsys.m);
+    REQUIRE(fa.size() == fb.size());
+    for (std::size_t i = 0; i < fa.size(); ++i) CHECK(fa[i].after_ns == fb[i].after_ns);
+}
+
+TEST_CASE("timeline: an SQLite file without the tables or columns the reader needs is refused by name") {
+    auto make = [](const std::string& name, const char* sql) {
+        const auto path = temp_path(name).string();
+        std::filesystem::remove(path);
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(db);
+        return path;
+    };
+    auto refused = [](const std::string& path) -> std::string {
+        try {
+            (void)read_trace_file(path);
+        } catch (const input_error& e) {
+            std::filesystem::remove(path);
+            return e.what();
+        }
+        std::filesystem::remove(path);
+        return "";
+    };
+    CHECK(refused(make("nostrings.sqlite", "CREATE TABLE t (a INTEGER);")).find("no StringIds table") !=
+          std::string::npos);
+    CHECK(refused(make("nogpu.sqlite", "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"))
+              .find("--trace=cuda") != std::string::npos);
+    CHECK(refused(make("oldlayout.sqlite",
+                       "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER);"))
+              .find("table CUPTI_ACTIVITY_KIND_KERNEL has no column streamId") != std::string::npos);
+    // A report is exported with nsys where it is on PATH; here it is not, and the message says what to run.
+    const auto rep = temp_path("run.nsys-rep").string();
+    std::ofstream(rep) << "not read";
+    const std::string why = refused(rep);
+    if (why.find("nsys is not on PATH") == std::string::npos) MESSAGE("nsys is on this machine's PATH: " << why);
+    CHECK(why.find("nsys export --type sqlite") != std::string::npos);
 }

@@ -22,7 +22,13 @@ byte_source::byte_source(const std::string& path) : path_(path), buffer_(block_b
                           std::string("cannot open the trace: ") + (errno ? std::strerror(errno) : "out of memory"));
     file_ = f;
     gzbuffer(f, 1u << 18);
-    fill();
+    try {
+        fill();
+    } catch (...) {  // a constructor that throws runs no destructor: close the file here
+        gzclose(f);
+        file_ = nullptr;
+        throw;
+    }
 }
 
 byte_source::~byte_source() {

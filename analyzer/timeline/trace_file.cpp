@@ -3,8 +3,19 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/timeline/byte_source.hpp"
 #include "analyzer/timeline/kineto_reader.hpp"
+#include "analyzer/timeline/nsys_sqlite_reader.hpp"
 
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string_view>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace roofline::timeline {
 namespace {
@@ -17,19 +28,59 @@ bool ends_with(std::string_view s, std::string_view suffix) {
     throw input_error(error_code::unknown_format, path, 0, 0, what);
 }
 
+// `nsys export --type sqlite` of a report into a temporary file, where nsys is on PATH.
+std::optional<std::string> export_report(const std::string& path) {
+    const char* path_env = std::getenv("PATH");
+    bool found = false;
+    for (std::string_view dirs = path_env ? path_env : ""; !dirs.empty() && !found;) {
+        const auto colon = dirs.find(':');
+        const std::string dir(dirs.substr(0, colon));
+        found = !dir.empty() && ::access((dir + "/nsys").c_str(), X_OK) == 0;
+        dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+    }
+    if (!found) return std::nullopt;
+    const std::string out =
+        (std::filesystem::temp_directory_path() / ("roofline-" + std::to_string(::getpid()) + "-export.sqlite"))
+            .string();
+    std::vector<std::string> args = {"nsys", "export",   "--type", "sqlite", "--force-overwrite",
+                                     "true", "--output", out,      path};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t child = 0;
+    if (posix_spawnp(&child, "nsys", nullptr, nullptr, argv.data(), environ) != 0)
+        refuse(path, "nsys is on PATH but could not be started to export the report");
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        refuse(path, "`nsys export --type sqlite` failed on the report (its message is above)");
+    return out;
+}
+
 }  // namespace
 
 trace read_trace_file(const std::string& path) {
-    if (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep"))
-        refuse(path,
-               "an Nsight Systems report: export it first with `nsys export --type sqlite -o trace.sqlite " + path +
-                   "`, or `nsys stats --report cuda_gpu_trace --format csv -o trace " + path +
-                   "`; Nsight Systems exports are not read by this version yet: capture with the PyTorch profiler "
-                   "(torch.profiler, export_chrome_trace) for now");
+    if (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep")) {
+        const auto exported = export_report(path);
+        if (!exported)
+            refuse(path,
+                   "an Nsight Systems report, and nsys is not on PATH to export it: run `nsys export --type "
+                   "sqlite -o trace.sqlite " +
+                       path + "` where nsys is, then `roofline timeline trace.sqlite`");
+        struct removed_at_end {
+            std::string path;
+            ~removed_at_end() {
+                std::error_code ignored;
+                std::filesystem::remove(path, ignored);
+            }
+        } temporary{*exported};
+        auto t = read_nsys_sqlite(*exported);
+        t.file = path;
+        return t;
+    }
     byte_source source(path);
     const std::string_view head = source.peek();
-    if (head.substr(0, 16) == std::string_view("SQLite format 3\0", 16))
-        refuse(path, "an SQLite database (an Nsight Systems export?): not read by this version yet");
+    if (head.substr(0, 16) == std::string_view("SQLite format 3\0", 16)) return read_nsys_sqlite(path);
     std::size_t i = 0;
     while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
     if (i < head.size() && (head[i] == '{' || head[i] == '[')) return read_kineto(source, path);
@@ -38,12 +89,13 @@ trace read_trace_file(const std::string& path) {
         refuse(path, "an Nsight Compute export (per-kernel counters, no timeline): `roofline analyze " + path + "`");
     if (head.find("Start (ns)") != std::string_view::npos || head.find("Time (%)") != std::string_view::npos)
         refuse(path,
-               "an nsys stats CSV: this version reads PyTorch profiler traces only (a kernel summary, "
-               "cuda_gpu_kern_sum, goes to `roofline triage " +
+               "an nsys stats CSV: roofline timeline reads the report's SQLite export (`nsys export --type sqlite`), "
+               "not its CSV reports (a kernel summary, cuda_gpu_kern_sum, goes to `roofline triage " +
                    path + "`)");
     refuse(path,
            "not a trace roofline timeline reads: expected a PyTorch profiler Chrome trace (.json or .json.gz, "
-           "written by torch.profiler's export_chrome_trace or tensorboard_trace_handler)");
+           "written by torch.profiler's export_chrome_trace or tensorboard_trace_handler), an Nsight Systems "
+           "report (.nsys-rep) or its SQLite export");
 }
 
 }  // namespace roofline::timeline

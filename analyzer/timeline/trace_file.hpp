@@ -1,6 +1,7 @@
 // Opens a whole-run trace of any form `roofline timeline` reads, told apart by its content (not its
-// name): a PyTorch profiler Chrome trace (JSON, gzip-compressed or not). A file of another form gets
-// a message naming the command that reads it or makes the right one.
+// name): a PyTorch profiler Chrome trace (JSON, gzip-compressed or not) or an Nsight Systems SQLite
+// export; a .nsys-rep report is exported with nsys where it is on PATH. A file of another form gets a
+// message naming the command that reads it or makes the right one.
 #pragma once
 
 #include "analyzer/timeline/trace.hpp"

@@ -1,0 +1,228 @@
+#include "analyzer/timeline/nsys_sqlite_reader.hpp"
+
+#include "analyzer/base/input_error.hpp"
+
+#include <sqlite3.h>
+
+#include <cctype>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace roofline::timeline {
+namespace {
+
+using database = std::unique_ptr<sqlite3, decltype(&sqlite3_close)>;
+using statement = std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)>;
+
+class reader {
+public:
+    explicit reader(const std::string& path) : path_(path), db_(nullptr, &sqlite3_close) {
+        sqlite3* raw = nullptr;
+        const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+        db_.reset(raw);
+        if (rc != SQLITE_OK)
+            throw input_error(
+                error_code::io, path, 0, 0,
+                std::string("cannot open the SQLite export: ") + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+    }
+
+    std::set<std::string> columns(const std::string& table) {
+        std::set<std::string> out;
+        each("PRAGMA table_info(" + table + ")", [&](sqlite3_stmt* s) { out.insert(text(s, 1)); });
+        return out;
+    }
+    bool has_table(const std::string& table) {
+        bool found = false;
+        each("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'",
+             [&](sqlite3_stmt*) { found = true; });
+        return found;
+    }
+    // Every row of the query, one at a time: the export is never held whole.
+    void each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) {
+        sqlite3_stmt* raw = nullptr;
+        if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &raw, nullptr) != SQLITE_OK)
+            fail(std::string("cannot read it (") + sqlite3_errmsg(db_.get()) + ") in: " + sql);
+        statement s(raw, &sqlite3_finalize);
+        for (;;) {
+            const int rc = sqlite3_step(s.get());
+            if (rc == SQLITE_DONE) break;
+            if (rc != SQLITE_ROW) fail(std::string("cannot read a row (") + sqlite3_errmsg(db_.get()) + ") of: " + sql);
+            row(s.get());
+        }
+    }
+    // A table's column the reader needs, or an error that names both.
+    void require(const std::string& table, std::initializer_list<const char*> needed) {
+        const auto have = columns(table);
+        for (const char* c : needed)
+            if (!have.count(c))
+                throw input_error(error_code::bad_trace, path_, 0, 0,
+                                  "table " + table + " has no column " + c +
+                                      ": an export of another layout (export it again with a recent nsys: "
+                                      "`nsys export --type sqlite --force-overwrite true REPORT.nsys-rep`)");
+    }
+    [[noreturn]] void fail(const std::string& what) const { throw input_error(error_code::io, path_, 0, 0, what); }
+    static std::string text(sqlite3_stmt* s, int column) {
+        const auto* p = sqlite3_column_text(s, column);
+        return p ? reinterpret_cast<const char*>(p) : "";
+    }
+
+private:
+    std::string path_;
+    database db_;
+};
+
+// ENUM_CUDA_MEM_KIND's id of "Pageable" (0 in the exports of FORMATS.md section 3; the table says).
+std::int64_t pageable_kind(reader& r) {
+    std::int64_t id = 0;
+    if (r.has_table("ENUM_CUDA_MEM_KIND"))
+        r.each("SELECT id, label FROM ENUM_CUDA_MEM_KIND", [&](sqlite3_stmt* s) {
+            if (reader::text(s, 1) == "Pageable") id = sqlite3_column_int64(s, 0);
+        });
+    return id;
+}
+
+copy_direction direction_of(std::int64_t copy_kind) {
+    switch (copy_kind) {  // ENUM_CUDA_MEMCPY_OPER
+        case 1:
+        case 11:
+            return copy_direction::host_to_device;
+        case 2:
+        case 12:
+            return copy_direction::device_to_host;
+        case 8:
+        case 13:
+            return copy_direction::device_to_device;
+        case 10:
+            return copy_direction::peer;
+        default:
+            return copy_direction::other;
+    }
+}
+
+}  // namespace
+
+trace read_nsys_sqlite(const std::string& path) {
+    reader r(path);
+    trace t;
+    t.file = path;
+    t.form = "Nsight Systems SQLite export";
+    if (!r.has_table("StringIds"))
+        throw input_error(error_code::bad_trace, path, 0, 0,
+                          "no StringIds table: not an Nsight Systems export (`nsys export --type sqlite`)");
+    // Names by id, interned as the rows that use them come (only the names some row uses are kept).
+    std::map<std::int64_t, name_id> names;
+    std::map<std::int64_t, std::string> strings;
+    r.each("SELECT id, value FROM StringIds",
+           [&](sqlite3_stmt* s) { strings[sqlite3_column_int64(s, 0)] = reader::text(s, 1); });
+    auto name_of = [&](std::int64_t id) {
+        auto it = names.find(id);
+        if (it != names.end()) return it->second;
+        auto text = strings.find(id);
+        return names[id] = t.intern(text == strings.end() ? "(unnamed)" : text->second);
+    };
+    if (r.has_table("TARGET_INFO_GPU")) {
+        r.require("TARGET_INFO_GPU", {"id", "name"});
+        r.each("SELECT id, name FROM TARGET_INFO_GPU", [&](sqlite3_stmt* s) {
+            device_info d;
+            d.id = static_cast<std::int32_t>(sqlite3_column_int64(s, 0));
+            d.name = reader::text(s, 1);
+            t.devices.push_back(d);
+        });
+    }
+    auto gpu_rows = [&](const char* table, op_kind kind, const std::string& extra_columns,
+                        const std::function<void(sqlite3_stmt*, gpu_op&)>& more) {
+        if (!r.has_table(table)) return;
+        r.require(table, {"start", "end", "deviceId", "streamId", "correlationId"});
+        r.each(std::string("SELECT start, end, deviceId, streamId, correlationId") + extra_columns + " FROM " + table,
+               [&](sqlite3_stmt* s) {
+                   gpu_op op;
+                   op.start_ns = sqlite3_column_int64(s, 0);
+                   op.end_ns = sqlite3_column_int64(s, 1);
+                   op.device = static_cast<std::int32_t>(sqlite3_column_int64(s, 2));
+                   op.stream = sqlite3_column_int64(s, 3);
+                   op.correlation = sqlite3_column_int64(s, 4);
+                   op.kind = kind;
+                   more(s, op);
+                   if (op.end_ns < op.start_ns)
+                       throw input_error(error_code::bad_trace, path, 0, 0,
+                                         std::string("a row of ") + table + " ends before it starts");
+                   t.ops.push_back(op);
+                   ++t.events_read;
+               });
+    };
+    r.require("StringIds", {"id", "value"});
+    gpu_rows("CUPTI_ACTIVITY_KIND_KERNEL", op_kind::kernel, ", demangledName", [&](sqlite3_stmt* s, gpu_op& op) {
+        op.name = name_of(sqlite3_column_int64(s, 5));
+        op.communication = is_communication_kernel(t.name(op.name));
+    });
+    const std::int64_t pageable = pageable_kind(r);
+    if (r.has_table("CUPTI_ACTIVITY_KIND_MEMCPY"))
+        r.require("CUPTI_ACTIVITY_KIND_MEMCPY", {"bytes", "copyKind", "srcKind", "dstKind"});
+    gpu_rows("CUPTI_ACTIVITY_KIND_MEMCPY", op_kind::memcpy, ", bytes, copyKind, srcKind, dstKind",
+             [&](sqlite3_stmt* s, gpu_op& op) {
+                 op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, sqlite3_column_int64(s, 5)));
+                 op.direction = direction_of(sqlite3_column_int64(s, 6));
+                 op.pageable = sqlite3_column_int64(s, 7) == pageable || sqlite3_column_int64(s, 8) == pageable;
+                 static const char* label[] = {"[CUDA memcpy other]",          "[CUDA memcpy Host-to-Device]",
+                                               "[CUDA memcpy Device-to-Host]", "[CUDA memcpy Device-to-Device]",
+                                               "[CUDA memcpy Peer-to-Peer]",   "[CUDA memcpy other]"};
+                 const auto d = static_cast<std::size_t>(op.direction);
+                 op.name = t.intern(std::string(label[d]) + (op.pageable ? " (Pageable)" : ""));
+             });
+    if (r.has_table("CUPTI_ACTIVITY_KIND_MEMSET")) r.require("CUPTI_ACTIVITY_KIND_MEMSET", {"bytes"});
+    gpu_rows("CUPTI_ACTIVITY_KIND_MEMSET", op_kind::memset, ", bytes", [&](sqlite3_stmt* s, gpu_op& op) {
+        op.bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(0, sqlite3_column_int64(s, 5)));
+        op.name = t.intern("[CUDA memset]");
+    });
+    if (t.ops.empty())
+        throw input_error(error_code::bad_trace, path, 0, 0,
+                          "no kernel, memcpy or memset rows (tables CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET): "
+                          "capture with `nsys profile --trace=cuda`");
+    if (r.has_table("CUPTI_ACTIVITY_KIND_RUNTIME")) {
+        r.require("CUPTI_ACTIVITY_KIND_RUNTIME", {"start", "end", "globalTid", "correlationId", "nameId"});
+        r.each("SELECT start, end, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+               [&](sqlite3_stmt* s) {
+                   api_call c;
+                   c.start_ns = sqlite3_column_int64(s, 0);
+                   c.end_ns = sqlite3_column_int64(s, 1);
+                   c.thread = sqlite3_column_int64(s, 2);
+                   c.correlation = sqlite3_column_int64(s, 3);
+                   c.name = name_of(sqlite3_column_int64(s, 4));
+                   c.kind = classify_call(t.name(c.name));
+                   t.calls.push_back(c);
+                   ++t.events_read;
+               });
+    }
+    // NVTX ranges (push/pop 59, start/end 60): the CPU ranges around calls; "ProfilerStep#N" or
+    // "step..." ranges are steps.
+    if (r.has_table("NVTX_EVENTS")) {
+        const auto have = r.columns("NVTX_EVENTS");
+        if (have.count("start") && have.count("end") && have.count("globalTid") && have.count("text") &&
+            have.count("eventType")) {
+            const bool text_ids = have.count("textId") != 0;
+            r.each(std::string("SELECT start, end, globalTid, text") + (text_ids ? ", textId" : "") +
+                       " FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL",
+                   [&](sqlite3_stmt* s) {
+                       std::string label = reader::text(s, 3);
+                       if (label.empty() && text_ids && sqlite3_column_type(s, 4) != SQLITE_NULL) {
+                           auto it = strings.find(sqlite3_column_int64(s, 4));
+                           if (it != strings.end()) label = it->second;
+                       }
+                       const cpu_range range{sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+                                             sqlite3_column_int64(s, 2), t.intern(label)};
+                       // "ProfilerStep#3", "step 3", "Step_3", "step": a word "step" and what numbers it.
+                       const bool step = label.rfind("ProfilerStep#", 0) == 0 ||
+                                         ((label.rfind("step", 0) == 0 || label.rfind("Step", 0) == 0) &&
+                                          (label.size() == 4 || !std::isalpha(static_cast<unsigned char>(label[4]))));
+                       (step ? t.steps : t.cpu_ops).push_back(range);
+                       ++t.events_read;
+                   });
+        }
+    }
+    return t;
+}
+
+}  // namespace roofline::timeline
