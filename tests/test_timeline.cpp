@@ -423,3 +423,33 @@ TEST_CASE("timeline: an SQLite file without the tables or columns the reader nee
     if (why.find("nsys is not on PATH") == std::string::npos) MESSAGE("nsys is on this machine's PATH: " << why);
     CHECK(why.find("nsys export --type sqlite") != std::string::npos);
 }
+
+TEST_CASE("timeline: diff of two traces compares the time per step, the causes and the kernels, and gates") {
+    const std::string naive = source_path("examples/timeline/traces/sync_naive.json.gz"),
+                      fixed = source_path("examples/timeline/traces/sync_fixed.json.gz");
+    auto out = run_cli({"diff", naive, fixed, "--format", "json", "--fail-if-slower", "5"});
+    REQUIRE(out.rc == 0);
+    auto j = json::parse(out.out);
+    CHECK(j["schema"] == "roofline-timeline-diff/1");
+    CHECK(j["per_step"] == true);
+    REQUIRE(j["devices"].size() == 1);
+    const auto& d = j["devices"][0];
+    // Without the per-step sync the step is shorter: 9.53 -> 7.00 ms on the GPU's side of the steps.
+    CHECK(d["change_pct"].get<double>() < -20.0);
+    CHECK(d["base"]["gaps_by_cause"]["sync"]["count"] == 4);
+    CHECK(d["new"]["gaps_by_cause"]["sync"]["count"] == 0);
+    // Both sides' steps launched the same GEMMs: they move by less than a percent.
+    REQUIRE(!d["moved"].empty());
+    for (const auto& k : d["moved"])
+        if (k["name"].get<std::string>().find("gemm") != std::string::npos)
+            CHECK(k["base_launches"] == k["new_launches"]);
+    CHECK(j["gate"]["failed"] == false);
+    // The other way round it is a regression: exit 1, and the gate says where.
+    auto back = run_cli({"diff", fixed, naive, "--fail-if-slower", "5"});
+    CHECK(back.rc == 1);
+    CHECK(back.out.find("Gate (--fail-if-slower 5%): failed") != std::string::npos);
+    CHECK(back.err.find("--fail-if-slower 5 failed") != std::string::npos);
+    // A trace beside an Nsight Compute export is refused.
+    CHECK_THROWS_WITH_AS(run_cli({"diff", naive, source_path("examples/h100/kernels_raw.csv")}),
+                         doctest::Contains("is a whole-run trace and"), input_error);
+}

@@ -8,6 +8,7 @@
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/compare/diff.hpp"
+#include "analyzer/compare/timeline_diff.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -41,13 +42,15 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 int diff_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline diff BASE.csv NEW.csv [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and "
+        "roofline diff BASE NEW [options]\n\nCompares two ncu --csv exports of one program, before (BASE) and "
         "after (NEW) a "
         "change: "
         "kernels matched by name and launch shape, each one's time and roofline movement, the findings that appeared "
         "or went away, and "
         "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the "
-        "details.\n\noptions");
+        "details. Given two whole-run traces (what roofline timeline reads), it compares their time per step, GPU "
+        "utilisation, idle time by cause and kernels instead; --fail-if-slower then gates the time per "
+        "step.\n\noptions");
     const std::string noise_help =
         "the noise floor in percent of a kernel's time (default " + significant(default_noise_pct, 6) +
         "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "
@@ -91,6 +94,30 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     if (to_file) check_output(path, policy);
     if (with_chart) check_output(svg, policy);
 
+    // Two whole-run traces: the timeline's diff (time per step, utilisation, idle time by cause, kernels).
+    const std::string base_path = vm["base"].as<std::string>(), new_path = vm["new"].as<std::string>();
+    const bool base_trace = timeline::looks_like_trace(base_path), new_trace = timeline::looks_like_trace(new_path);
+    if (base_trace != new_trace)
+        usage_error("diff compares two captures of one kind: " + (base_trace ? base_path : new_path) +
+                    " is a whole-run trace and " + (base_trace ? new_path : base_path) + " is not");
+    if (base_trace) {
+        const auto td = timeline::diff_traces(base_path, new_path, 10'000, d.fail_if_slower_pct, d.noise_pct);
+        const std::string text = format == "json"       ? timeline::timeline_diff_json(td)
+                                 : format == "terminal" ? timeline::timeline_diff_terminal(td)
+                                 : format == "html"     ? markdown_page("", timeline::timeline_diff_markdown(td))
+                                                        : timeline::timeline_diff_markdown(td);
+        if (to_file) {
+            write_file_atomically(path, text, policy);
+            io.err << "roofline: wrote " << path << "\n";
+        } else {
+            io.out << text;
+        }
+        if (td.gate_failed()) {
+            io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed\n";
+            return 1;
+        }
+        return 0;
+    }
     capture_diff result =
         diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
     const bool colour = io.where.colour && !to_file;

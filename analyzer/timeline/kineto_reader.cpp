@@ -59,6 +59,7 @@ struct pending_event {
     category cat = category::other;
     std::string name;
     std::optional<std::int64_t> pid, tid, ts, dur;
+    bool out_of_range = false;  // a ts or dur no 64-bit count of nanoseconds holds
     bool pid_is_text = false;
     std::string tid_text;
     std::optional<std::int64_t> correlation, device, stream, bytes;
@@ -133,7 +134,9 @@ public:
         return integer(v > json::number_unsigned_t(INT64_MAX) ? INT64_MAX : std::int64_t(v), double(v), {});
     }
     bool number_float(json::number_float_t v, const std::string& text) {
-        return integer(static_cast<std::int64_t>(std::llround(v)), v, text);
+        // Integers only where they are ids (pid, tid, correlation, ...): a float beyond their range is 0.
+        const std::int64_t whole = std::fabs(v) < 9.0e18 ? static_cast<std::int64_t>(std::llround(v)) : 0;
+        return integer(whole, v, text);
     }
     bool binary(json::binary_t&) { return true; }
     bool string(std::string& s) {
@@ -239,10 +242,10 @@ private:
                     e_.tid = v;
                     break;
                 case field::ts:
-                    e_.ts = text.empty() ? v * 1000 : micros_to_ns(value, text);
+                    e_.ts = time_ns(v, value, text);
                     break;
                 case field::dur:
-                    e_.dur = text.empty() ? v * 1000 : micros_to_ns(value, text);
+                    e_.dur = time_ns(v, value, text);
                     break;
                 default:
                     break;
@@ -272,6 +275,17 @@ private:
         return true;
     }
 
+    // A ts or dur in nanoseconds, or none (and an error at the event's end) beyond +-1e15 us (31 years):
+    // ts + dur must fit a 64-bit count of nanoseconds.
+    std::optional<std::int64_t> time_ns(std::int64_t whole, double value, const std::string& text) {
+        if (!(std::fabs(value) <= max_time_us)) {
+            e_.out_of_range = true;
+            return std::nullopt;
+        }
+        return text.empty() ? whole * 1000 : micros_to_ns(value, text);
+    }
+    static constexpr double max_time_us = 1e15;
+
     [[noreturn]] void fail(const std::string& what) const {
         const auto [line, column] = line_column(file_, e_.offset);
         throw input_error(error_code::bad_trace, file_, line, column, what);
@@ -287,6 +301,8 @@ private:
         ++t_.events_read;
         if (e_.ph != 'X' || e_.cat == category::other) return;
         const bool gpu = e_.cat == category::kernel || e_.cat == category::memcpy || e_.cat == category::memset;
+        if ((gpu || e_.cat == category::runtime) && e_.out_of_range)
+            fail("\"" + e_.name + "\" has a ts or dur beyond 1e15 microseconds");
         if (gpu || e_.cat == category::runtime) {
             if (!e_.ts) fail("a " + std::string(gpu ? "GPU op" : "CUDA call") + " (\"" + e_.name + "\") without ts");
             if (!e_.dur)

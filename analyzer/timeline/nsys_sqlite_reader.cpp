@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -13,6 +14,8 @@
 
 namespace roofline::timeline {
 namespace {
+
+constexpr std::int64_t max_time_ns = 4'000'000'000'000'000'000;
 
 using database = std::unique_ptr<sqlite3, decltype(&sqlite3_close)>;
 using statement = std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)>;
@@ -146,9 +149,13 @@ trace read_nsys_sqlite(const std::string& path) {
                    op.correlation = sqlite3_column_int64(s, 4);
                    op.kind = kind;
                    more(s, op);
-                   if (op.end_ns < op.start_ns)
+                   // Times on the capture's clock, in ns: a row outside [0, 4e18] is no time (and its
+                   // length would not fit a 64-bit count).
+                   if (op.start_ns < 0 || op.end_ns > max_time_ns || op.end_ns < op.start_ns)
                        throw input_error(error_code::bad_trace, path, 0, 0,
-                                         std::string("a row of ") + table + " ends before it starts");
+                                         std::string("a row of ") + table + " with start " +
+                                             std::to_string(op.start_ns) + " and end " + std::to_string(op.end_ns) +
+                                             ": not an interval of the capture's clock");
                    t.ops.push_back(op);
                    ++t.events_read;
                });
@@ -186,8 +193,8 @@ trace read_nsys_sqlite(const std::string& path) {
         r.each("SELECT start, end, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME",
                [&](sqlite3_stmt* s) {
                    api_call c;
-                   c.start_ns = sqlite3_column_int64(s, 0);
-                   c.end_ns = sqlite3_column_int64(s, 1);
+                   c.start_ns = std::clamp<std::int64_t>(sqlite3_column_int64(s, 0), 0, max_time_ns);
+                   c.end_ns = std::clamp<std::int64_t>(sqlite3_column_int64(s, 1), c.start_ns, max_time_ns);
                    c.thread = sqlite3_column_int64(s, 2);
                    c.correlation = sqlite3_column_int64(s, 3);
                    c.name = name_of(sqlite3_column_int64(s, 4));
@@ -211,7 +218,9 @@ trace read_nsys_sqlite(const std::string& path) {
                            auto it = strings.find(sqlite3_column_int64(s, 4));
                            if (it != strings.end()) label = it->second;
                        }
-                       const cpu_range range{sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1),
+                       const auto start = std::clamp<std::int64_t>(sqlite3_column_int64(s, 0), 0, max_time_ns);
+                       const cpu_range range{start,
+                                             std::clamp<std::int64_t>(sqlite3_column_int64(s, 1), start, max_time_ns),
                                              sqlite3_column_int64(s, 2), t.intern(label)};
                        // "ProfilerStep#3", "step 3", "Step_3", "step": a word "step" and what numbers it.
                        const bool step = label.rfind("ProfilerStep#", 0) == 0 ||

@@ -170,11 +170,12 @@ void classify(const trace& t, const call_index& x, idle_gap& g) {
     }
 }
 
-std::vector<kernel_total> kernel_totals(const trace& t, std::size_t from, std::size_t to) {
+std::vector<kernel_total> kernel_totals(const trace& t, std::size_t from, std::size_t to,
+                                        const std::vector<bool>& in_steps) {
     std::unordered_map<name_id, kernel_total> by_name;
     for (std::size_t i = from; i < to; ++i) {
         const gpu_op& op = t.ops[i];
-        if (op.kind != op_kind::kernel) continue;
+        if (op.kind != op_kind::kernel || !in_steps[i - from]) continue;
         auto& k = by_name[op.name];
         k.name = op.name;
         ++k.launches;
@@ -213,7 +214,7 @@ std::array<std::int64_t, all_causes.size()> blocked_time(const trace& t, const c
 }
 
 device_timeline model_device(const trace& t, const call_index& x, std::size_t from, std::size_t to,
-                             std::int64_t min_gap_ns) {
+                             std::int64_t min_gap_ns, const step_figures& steps) {
     device_timeline d;
     d.device = t.ops[from].device;
     for (const auto& info : t.devices)
@@ -268,7 +269,27 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
     d.compute_ns = length(compute_union);
     d.overlap_ns = intersection(comm_union, compute_union);
     d.cpu_blocked_ns = blocked_time(t, x, launch_threads, d.first_ns, d.last_ns);
-    d.kernel_totals = kernel_totals(t, from, to);
+    // Where the trace marks steps, the GPU work of the steps is what their CPU ranges launched (the
+    // CPU runs ahead of the GPU, so the work of a step can run well after its range ends). An op whose
+    // launch is not in the trace was launched before the profiler recorded CPU events (a warm-up step's
+    // work still running when the active steps began): not the steps'.
+    std::vector<bool> in_steps(to - from, true);
+    d.steps_first_ns = d.first_ns;
+    d.steps_last_ns = d.last_ns;
+    if (steps.count > 0) {
+        d.steps_first_ns = d.last_ns;
+        d.steps_last_ns = d.first_ns;
+        for (std::size_t i = from; i < to; ++i) {
+            auto l = x.by_correlation.find(t.ops[i].correlation);
+            in_steps[i - from] = l != x.by_correlation.end() && t.calls[l->second].start_ns >= steps.first_ns &&
+                                 t.calls[l->second].start_ns <= steps.last_ns;
+            if (!in_steps[i - from]) continue;
+            d.steps_first_ns = std::min(d.steps_first_ns, t.ops[i].start_ns);
+            d.steps_last_ns = std::max(d.steps_last_ns, t.ops[i].end_ns);
+        }
+        if (d.steps_last_ns < d.steps_first_ns) d.steps_first_ns = d.steps_last_ns = d.first_ns;
+    }
+    d.kernel_totals = kernel_totals(t, from, to, in_steps);
     return d;
 }
 
@@ -334,13 +355,13 @@ timeline_model model_timeline(trace& t, std::int64_t min_gap_ns) {
     m.source = &t;
     m.min_gap_ns = min_gap_ns;
     const call_index x = index_calls(t);
+    m.steps = model_steps(t.steps);
     for (std::size_t from = 0; from < t.ops.size();) {
         std::size_t to = from;
         while (to < t.ops.size() && t.ops[to].device == t.ops[from].device) ++to;
-        m.devices.push_back(model_device(t, x, from, to, min_gap_ns));
+        m.devices.push_back(model_device(t, x, from, to, min_gap_ns, m.steps));
         from = to;
     }
-    m.steps = model_steps(t.steps);
     return m;
 }
 

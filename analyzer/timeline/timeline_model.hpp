@@ -82,9 +82,13 @@ struct device_timeline {
     // span, by the cause such a call gives a gap (synchronising calls: sync; synchronous or pageable
     // copies: pageable; synchronous memsets: memset).
     std::array<std::int64_t, all_causes.size()> cpu_blocked_ns{};
+    // Where the trace marks steps: the first start and last end of the ops launched within them (the
+    // span elsewhere), and the kernels are those ops'.
+    std::int64_t steps_first_ns = 0, steps_last_ns = 0;
     std::vector<kernel_total> kernel_totals;  // by total time, largest first (ties: by name)
 
     std::int64_t span_ns() const { return last_ns - first_ns; }
+    std::int64_t steps_span_ns() const { return steps_last_ns - steps_first_ns; }
     double utilisation() const { return span_ns() > 0 ? double(busy_ns) / double(span_ns()) : 0.0; }
     const cause_total& total(gap_cause c) const { return by_cause[static_cast<std::size_t>(c)]; }
 };

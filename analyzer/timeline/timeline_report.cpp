@@ -281,7 +281,10 @@ std::string markdown_of(const timeline_report& r, bool chart) {
           << (m.steps.count > 1 ? " each on average (" + format_duration_ns(double(m.steps.min_ns)) + " to " +
                                       format_duration_ns(double(m.steps.max_ns)) + ")"
                                 : std::string())
-          << ".";
+          << " on the CPU; the GPU work they launched spans "
+          << format_duration_ns(double(m.devices.front().steps_span_ns()) / double(m.steps.count)) << " a step"
+          << (m.devices.size() > 1 ? " on GPU " + std::to_string(m.devices.front().device) : std::string())
+          << " (the top kernels below are that work's).";
     o << "\n\n";
     o << "## Findings\n\n";
     std::size_t n = 0;
