@@ -453,3 +453,42 @@ TEST_CASE("timeline: diff of two traces compares the time per step, the causes a
     CHECK_THROWS_WITH_AS(run_cli({"diff", naive, source_path("examples/h100/kernels_raw.csv")}),
                          doctest::Contains("is a whole-run trace and"), input_error);
 }
+
+TEST_CASE("timeline: nsys stats cuda_gpu_trace with cuda_api_trace gives the same answer; without it, no cause") {
+    const std::string gpu = source_path("tests/data/timeline/planted_gpu_trace.csv"),
+                      api = source_path("tests/data/timeline/planted_api_trace.csv");
+    auto kineto = model_of(source_path(planted));
+    modelled csv{read_trace_file(gpu, api), {}};
+    csv.m = model_timeline(csv.t, 10'000);
+    CHECK(csv.t.form == "nsys stats cuda_gpu_trace report");
+    REQUIRE(csv.m.devices.size() == 1);
+    const auto &a = kineto.m.devices[0], &b = csv.m.devices[0];
+    CHECK(b.name == "NVIDIA H100 80GB HBM3");
+    CHECK(b.busy_ns == a.busy_ns);
+    CHECK(b.pageable_bytes == 1'049'000);  // the report's "Bytes (MB)" holds 1.049
+    REQUIRE(b.gaps.size() == a.gaps.size());
+    for (std::size_t i = 0; i < a.gaps.size(); ++i) CHECK(b.gaps[i].cause == a.gaps[i].cause);
+    // Without the API trace no op has a launching call: every gap is `other`, and the report says why.
+    modelled bare{read_trace_file(gpu), {}};
+    bare.m = model_timeline(bare.t, 10'000);
+    REQUIRE(bare.m.devices.size() == 1);
+    CHECK(bare.m.devices[0].total(gap_cause::other).count == 5);
+    auto md = run_cli({"timeline", gpu, "--format", "markdown"});
+    REQUIRE(md.rc == 0);
+    CHECK(md.out.find("Unknown: the cause of every gap") != std::string::npos);
+    CHECK(md.out.find("cuda_api_trace --format csv` report with --api") != std::string::npos);
+}
+
+TEST_CASE("timeline: a broken nsys stats report is refused with its line and column") {
+    const std::string text = read_text(source_path("tests/data/timeline/planted_gpu_trace.csv"));
+    // A row with a field too many, on the line after the header (line 4).
+    auto e = error_of(with_replaced(text, ",1,,7,", ",1,,7,extra,"), "fields.csv");
+    CHECK(e.code() == error_code::column_count);
+    CHECK(e.line() == 4);
+    e = error_of(with_replaced(text, "4703641010000,", "47036x1010000,"), "number.csv");
+    CHECK(e.code() == error_code::bad_number);
+    CHECK(e.line() == 4);
+    CHECK(e.column() == 1);
+    e = error_of(with_replaced(text, "Start (ns)", "Start (fortnights)"), "unit.csv");
+    CHECK(e.code() == error_code::bad_unit);
+}

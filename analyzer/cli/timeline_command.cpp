@@ -58,8 +58,12 @@ std::unique_ptr<nsys_kernsum> kernel_summary(const timeline::timeline_model& m) 
 int timeline_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
         "roofline timeline FILE [options]\n\nFILE is a whole-run trace: a PyTorch profiler Chrome trace (.json or "
-        ".json.gz, from torch.profiler's export_chrome_trace or tensorboard_trace_handler).\n\noptions");
+        ".json.gz, from torch.profiler's export_chrome_trace or tensorboard_trace_handler), an Nsight Systems "
+        "report (.nsys-rep, exported with nsys where it is on PATH) or its SQLite export (nsys export --type sqlite), "
+        "or nsys stats' cuda_gpu_trace CSV (with --api). docs/timeline.md has the details.\n\noptions");
     opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the trace")(
+        "api", po::value<std::string>(),
+        "with an nsys stats cuda_gpu_trace report: the cuda_api_trace report of the same run (the gaps' causes)")(
         "min-gap", po::value<std::string>()->default_value("10us"),
         "list and classify the idle gaps longer than this (10us, 0.5ms, 2500ns)")(
         "format", po::value<std::string>()->default_value("auto"),
@@ -86,7 +90,8 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
 
-    auto t = timeline::read_trace_file(vm["input"].as<std::string>());
+    auto t = timeline::read_trace_file(vm["input"].as<std::string>(),
+                                       vm.count("api") ? vm["api"].as<std::string>() : std::string());
     const auto model = timeline::model_timeline(t, min_gap);
     timeline::timeline_report r;
     r.model = &model;

@@ -1,6 +1,7 @@
 #include "analyzer/read/nsys_kernsum.hpp"
 
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/nsys_csv.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -13,67 +14,6 @@
 
 namespace roofline {
 namespace {
-
-struct nsys_field {
-    std::string text;
-    std::size_t column = 0;  // 1-based, where the field starts (its opening quote, if any)
-};
-
-// One line of nsys' CSV: fields separated by commas, a field quoted where it holds a comma or a
-// quote (a quote inside doubled); where a quote is broken, the column of the fault and what is wrong.
-struct nsys_split {
-    std::vector<nsys_field> fields;
-    std::size_t bad_quote_column = 0;  // 0: none
-    std::string bad_quote_what;
-};
-
-nsys_split nsys_split_line(std::string_view line) {
-    nsys_split r;
-    std::size_t i = 0;
-    while (true) {
-        nsys_field f;
-        f.column = i + 1;
-        if (i < line.size() && line[i] == '"') {
-            std::size_t j = i + 1;
-            bool closed = false;
-            while (j < line.size()) {
-                if (line[j] == '"') {
-                    if (j + 1 < line.size() && line[j + 1] == '"') {
-                        f.text += '"';
-                        j += 2;
-                        continue;
-                    }
-                    closed = true;
-                    break;
-                }
-                f.text += line[j++];
-            }
-            if (!closed) {
-                r.bad_quote_column = i + 1;
-                r.bad_quote_what = "a quoted field that does not end on its line";
-                return r;
-            }
-            i = j + 1;  // past the closing quote
-            if (i < line.size() && line[i] != ',') {
-                r.bad_quote_column = i + 1;
-                r.bad_quote_what = "text after a closing quote (a quote inside a field is written twice)";
-                return r;
-            }
-        } else {
-            const std::size_t end = std::min(line.find(',', i), line.size());
-            f.text = std::string(line.substr(i, end - i));
-            i = end;
-        }
-        r.fields.push_back(std::move(f));
-        if (i >= line.size()) break;
-        ++i;                     // the comma
-        if (i == line.size()) {  // a trailing comma: one empty field more
-            r.fields.push_back({"", i + 1});
-            break;
-        }
-    }
-    return r;
-}
 
 // The header's layout: the columns the summary reads and the time unit of "Total Time".
 struct nsys_layout {

@@ -52,7 +52,7 @@ bool byte_source::fill() {
 std::pair<std::size_t, std::size_t> line_column(const std::string& path, std::uint64_t offset) {
     byte_source s(path);
     std::size_t line = 1, column = 1;
-    for (auto it = s.begin(); it != s.end() && s.offset() < offset; ++it) {
+    for (auto it = s.begin_tracking(); it != s.end_tracking() && s.offset() < offset; ++it) {
         if (*it == '\n') {
             ++line;
             column = 1;

@@ -25,6 +25,9 @@ public:
     // Bytes handed out so far.
     std::uint64_t offset() const { return before_ + position_; }
 
+    // The parser's iterator: a pointer into the block, the block refilled when it runs out; the end
+    // iterator (and an exhausted one) holds no pointer. It does not tell the source where it is: the
+    // parse runs at the speed of a pointer walk, and a location is found by a second, tracking pass.
     class iterator {
     public:
         using iterator_category = std::input_iterator_tag;
@@ -33,20 +36,53 @@ public:
         using pointer = const char*;
         using reference = const char&;
         iterator() = default;
-        explicit iterator(byte_source* s) : s_(s && s->position_ < s->length_ ? s : nullptr) {}
-        const char& operator*() const { return s_->buffer_[s_->position_]; }
+        explicit iterator(byte_source* s) : s_(s) {
+            if (s->position_ < s->length_)
+                cur_ = s->buffer_.data() + s->position_, end_ = s->buffer_.data() + s->length_;
+        }
+        const char& operator*() const { return *cur_; }
         iterator& operator++() {
+            if (++cur_ == end_) {
+                s_->position_ = s_->length_;
+                cur_ = s_->fill() ? s_->buffer_.data() : nullptr;
+                end_ = cur_ ? cur_ + s_->length_ : nullptr;
+            }
+            return *this;
+        }
+        bool operator==(const iterator& o) const { return cur_ == o.cur_; }
+        bool operator!=(const iterator& o) const { return cur_ != o.cur_; }
+
+    private:
+        byte_source* s_ = nullptr;
+        const char* cur_ = nullptr;
+        const char* end_ = nullptr;
+    };
+    iterator begin() { return iterator(this); }
+    iterator end() { return iterator(); }
+
+    // The same walk, keeping the source's position up to date, so offset() says where it is.
+    class tracking_iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = char;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const char*;
+        using reference = const char&;
+        tracking_iterator() = default;
+        explicit tracking_iterator(byte_source* s) : s_(s && s->position_ < s->length_ ? s : nullptr) {}
+        const char& operator*() const { return s_->buffer_[s_->position_]; }
+        tracking_iterator& operator++() {
             if (++s_->position_ == s_->length_ && !s_->fill()) s_ = nullptr;
             return *this;
         }
-        bool operator==(const iterator& o) const { return s_ == o.s_; }
-        bool operator!=(const iterator& o) const { return s_ != o.s_; }
+        bool operator==(const tracking_iterator& o) const { return s_ == o.s_; }
+        bool operator!=(const tracking_iterator& o) const { return s_ != o.s_; }
 
     private:
         byte_source* s_ = nullptr;
     };
-    iterator begin() { return iterator(this); }
-    iterator end() { return iterator(); }
+    tracking_iterator begin_tracking() { return tracking_iterator(this); }
+    tracking_iterator end_tracking() { return tracking_iterator(); }
 
 private:
     bool fill();

@@ -63,7 +63,6 @@ struct pending_event {
     bool pid_is_text = false;
     std::string tid_text;
     std::optional<std::int64_t> correlation, device, stream, bytes;
-    std::uint64_t offset = 0;  // of the event's opening brace
 };
 
 enum class field {
@@ -121,6 +120,12 @@ copy_direction direction_of(std::string_view name) {
     if (name.find("PtoP") != std::string_view::npos) return copy_direction::peer;
     return copy_direction::other;
 }
+
+// What fail() throws: the index of the bad event among traceEvents, and what is wrong with it.
+struct bad_event {
+    std::size_t index;
+    std::string what;
+};
 
 // Depths: 1 the document, 2 traceEvents (or deviceProperties), 3 an event, 4 its args, 5+ inside args.
 class kineto_sax {
@@ -184,7 +189,12 @@ public:
         ++depth_;
         if (depth_ == 3 && section_ == section::events) {
             e_ = pending_event{};
-            e_.offset = source_.offset() - 1;
+            // Locating pass: the event that failed is this one; its brace is the byte before.
+            if (locate_ && event_index_ == *locate_) {
+                located_ = source_.offset() - 1;
+                return false;
+            }
+            ++event_index_;
         } else if (depth_ == 3 && section_ == section::devices) {
             device_ = device_info{};
         }
@@ -228,6 +238,9 @@ public:
     }
 
     bool saw_events() const { return saw_events_; }
+    // The locating pass: stop at the event of this index and keep its offset.
+    void locate(std::size_t index) { locate_ = index; }
+    std::uint64_t located() const { return located_; }
 
 private:
     enum class section { none, events, devices };
@@ -286,10 +299,9 @@ private:
     }
     static constexpr double max_time_us = 1e15;
 
-    [[noreturn]] void fail(const std::string& what) const {
-        const auto [line, column] = line_column(file_, e_.offset);
-        throw input_error(error_code::bad_trace, file_, line, column, what);
-    }
+    // The parse keeps no positions (it walks a bare pointer, byte_source.hpp): a bad event is found
+    // again by a second, tracking pass over the file, which stops at its index (read_kineto).
+    [[noreturn]] void fail(const std::string& what) const { throw bad_event{event_index_ - 1, what}; }
 
     // A CPU thread: its OS tid, or for the few events with a text tid, a negative id of that text.
     std::int64_t thread() {
@@ -362,6 +374,9 @@ private:
     field field_ = field::none;
     int depth_ = 0;
     bool saw_events_ = false, bare_array_ = false;
+    std::size_t event_index_ = 0;  // events of traceEvents begun so far
+    std::optional<std::size_t> locate_;
+    std::uint64_t located_ = 0;
 };
 
 }  // namespace
@@ -371,7 +386,17 @@ trace read_kineto(byte_source& source, const std::string& file) {
     t.file = file;
     t.form = "PyTorch profiler (Kineto) trace";
     kineto_sax sax(source, file, t);
-    json::sax_parse(source.begin(), source.end(), &sax);
+    try {
+        json::sax_parse(source.begin(), source.end(), &sax);
+    } catch (const bad_event& bad) {
+        trace scratch;
+        byte_source again(file);
+        kineto_sax locator(again, file, scratch);
+        locator.locate(bad.index);
+        json::sax_parse(again.begin_tracking(), again.end_tracking(), &locator);
+        const auto [line, column] = line_column(file, locator.located());
+        throw input_error(error_code::bad_trace, file, line, column, bad.what);
+    }
     if (!sax.saw_events())
         throw input_error(error_code::unknown_format, file, 1, 1,
                           "a JSON document without traceEvents: not a Chrome trace (the PyTorch profiler writes one "

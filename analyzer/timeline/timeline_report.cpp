@@ -286,6 +286,13 @@ std::string markdown_of(const timeline_report& r, bool chart) {
           << (m.devices.size() > 1 ? " on GPU " + std::to_string(m.devices.front().device) : std::string())
           << " (the top kernels below are that work's).";
     o << "\n\n";
+    if (t.calls.empty())
+        o << "Unknown: the cause of every gap. The trace holds no CUDA runtime or driver call, so no op's launch "
+             "can be told: every gap is `other`. "
+          << (t.form == "nsys stats cuda_gpu_trace report"
+                  ? "Pass the run's `nsys stats --report cuda_api_trace --format csv` report with --api."
+                  : "Profile with the CPU activity on (torch.profiler: ProfilerActivity.CPU; nsys: --trace=cuda).")
+          << "\n\n";
     o << "## Findings\n\n";
     std::size_t n = 0;
     for (const auto& f : r.findings) {

@@ -4,6 +4,7 @@
 #include "analyzer/timeline/byte_source.hpp"
 #include "analyzer/timeline/kineto_reader.hpp"
 #include "analyzer/timeline/nsys_sqlite_reader.hpp"
+#include "analyzer/timeline/nsys_stats_reader.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -59,7 +60,7 @@ std::optional<std::string> export_report(const std::string& path) {
 
 }  // namespace
 
-trace read_trace_file(const std::string& path) {
+trace read_trace_file(const std::string& path, const std::string& api_path) {
     if (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep")) {
         const auto exported = export_report(path);
         if (!exported)
@@ -87,11 +88,13 @@ trace read_trace_file(const std::string& path) {
     if (head.empty()) throw input_error(error_code::empty_input, path, 0, 0, "the file is empty");
     if (head.find("\"ID\",\"Process ID\"") != std::string_view::npos || head.rfind("==PROF==", 0) == 0)
         refuse(path, "an Nsight Compute export (per-kernel counters, no timeline): `roofline analyze " + path + "`");
+    if (is_nsys_gpu_trace(head)) return read_nsys_gpu_trace(path, api_path);
     if (head.find("Start (ns)") != std::string_view::npos || head.find("Time (%)") != std::string_view::npos)
         refuse(path,
-               "an nsys stats CSV: roofline timeline reads the report's SQLite export (`nsys export --type sqlite`), "
-               "not its CSV reports (a kernel summary, cuda_gpu_kern_sum, goes to `roofline triage " +
-                   path + "`)");
+               "an nsys stats CSV other than cuda_gpu_trace: roofline timeline reads `nsys stats --report "
+               "cuda_gpu_trace --format csv` (with --api and its cuda_api_trace) or the SQLite export; a kernel "
+               "summary, cuda_gpu_kern_sum, goes to `roofline triage " +
+                   path + "`");
     refuse(path,
            "not a trace roofline timeline reads: expected a PyTorch profiler Chrome trace (.json or .json.gz, "
            "written by torch.profiler's export_chrome_trace or tensorboard_trace_handler), an Nsight Systems "
