@@ -36,7 +36,7 @@ void write_resources(std::ostream& o, const kernel_roofline& k) {
                    (r.peak_source.empty() ? "" : "; peak " + r.peak_source)});
     }
     o << t.markdown();
-    for (const auto& n : k.notes) o << "\nNote: " << n << ".\n";
+    for (const auto& n : k.notes) o << "\nNote: " << note_text(n) << ".\n";
 }
 
 const char* outcome_text(rules::visited_node::outcome r) {
@@ -266,7 +266,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
       << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size)
       << "\n";
     if (!k.roof.placed) {
-        o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
+        o << "- Not placed on the roofline: the capture lacks " << lacking_text(k.roof.missing) << "\n";
         // What was measured all the same (a capture with times but no roofs: a --metrics export of
         // a GPU no spec identifies).
         if (k.roof.duration_ns > 0) {
@@ -290,7 +290,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
       << ", " << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
     o << "\n**" << verdict_text(k.verdict) << "**\n\n";
     for (const auto& r : k.verdict.reasons) o << "- " << reason_text(r) << "\n";
-    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
+    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << warning_text(w) << "\n";
     const auto& findings = k.diagnosis.findings;
     if (!findings.empty()) {
         o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";

@@ -213,7 +213,7 @@ std::string reason_text(const verdict_reason& r) {
                    " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM "
                    "as a whole is named";
         case reason_kind::not_placed:
-            return "the capture lacks " + r.text;
+            return "the capture lacks " + lacking_text(r.lacks);
         case reason_kind::bound_open:
             return "the capture does not decide what limits the kernel: the busiest measured unit is " +
                    at(r.unit, "none") + ", and units it has no counters for may be near a roof";
@@ -229,6 +229,62 @@ std::string reason_text(const verdict_reason& r) {
                    " of a busy share, measured between two captures of one program) the verdict " + "could also be " +
                    list + ": another capture of the same program may say so";
         }
+    }
+    return "";
+}
+
+std::string lacking_text(lacking_input l) {
+    switch (l) {
+        case lacking_input::nothing:
+            return "";
+        case lacking_input::duration:
+            return "gpu__time_duration.sum (collect it with --section SpeedOfLight or --metrics "
+                   "gpu__time_duration.sum)";
+        case lacking_input::gpu_peaks:
+            return "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass "
+                   "--gpu, or collect --set full and export --page raw, whose rows hold the peaks)";
+    }
+    return "";
+}
+
+std::string warning_text(const roof_warning& w) {
+    const std::string id = name(w.id);
+    switch (w.kind) {
+        case roof_warning_kind::peak_differs: {
+            const char* what = info(w.id).kind == resource_kind::memory ? " bandwidth" : " peak";
+            return id + what + ": the capture's measured peak " + format_number(w.value) + " differs from the spec's " +
+                   format_number(w.spec_value) + " (at the same clock) by " +
+                   signed_decimals((w.value / w.spec_value - 1.0) * 100, 0) + "%; the measured peak is used";
+        }
+        case roof_warning_kind::above_roof:
+            return id + " is above its roof: " + format_percent(w.value) + " of " + w.against +
+                   "; the peak or the work count is wrong, so treat this point with suspicion";
+        case roof_warning_kind::no_peak:
+            return id + ": the kernel did " + format_number(w.value) +
+                   " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline";
+    }
+    return "";
+}
+
+std::string note_text(const roof_note& n) {
+    switch (n.kind) {
+        case roof_note_kind::fp16_moves:
+            return "fp16: the " + format_number(n.value) +
+                   " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves "
+                   "(sm__inst_executed_pipe_fma_type_fp16 is 0: the FMA pipe ran no half-precision instruction); they "
+                   "are not counted";
+        case roof_note_kind::bf16_rate:
+            return "fp16: this roof is the FP16 rate (" + significant(n.value, 4) +
+                   " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " + significant(n.spec_value, 4) +
+                   " (" + n.source +
+                   "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be "
+                   "told apart: if this kernel's half-precision math is BF16, its fp16 roof is " +
+                   significant(n.spec_value, 4) + " TFLOP/s and its fp16 shares and floor are " +
+                   significant(n.value / n.spec_value, 3) + "x those shown";
+        case roof_note_kind::l1_gmma_feed:
+            return "l1: " + decimals(n.value, 1) +
+                   "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts "
+                   "that are no load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load";
     }
     return "";
 }

@@ -42,6 +42,13 @@ const char* bound_ansi_colour(bound b);
 std::string reason_text(const verdict_reason& r);
 // "86.1% busy, 96.0% of its practical share" (the second part only where the practical share is below 1).
 std::string load_text(const unit_load& u);
+// What the capture lacks where a kernel is not placed: "gpu__time_duration.sum (collect it with ...)"; "" where
+// it is placed.
+std::string lacking_text(lacking_input l);
+// A warning of the model (models/roofline_model.hpp): "dram is above its roof: 150.0% of ...".
+std::string warning_text(const roof_warning& w);
+// A correction the model made: "fp16: the 1.2M FP16 'FLOPs' of the HFMA/HADD/HMUL counters are ...".
+std::string note_text(const roof_note& n);
 
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {
