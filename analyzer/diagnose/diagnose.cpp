@@ -3,8 +3,6 @@
 #include "analyzer/diagnose/estimate.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
-#include "analyzer/base/format.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -263,11 +261,17 @@ void drop_gainless(diagnosis& d) {
                *f.est_speedup < 1.0 + run_to_run_noise;
     };
     for (const auto& f : d.findings)
-        if (gainless(f))
-            d.notes.push_back(std::string(f.id) + " fired (" + std::string(f.tree) + "/" + std::string(f.node) +
-                              "), but its fix leaves the time within " + format_percent(run_to_run_noise) +
-                              " of what it is (" + format_times(*f.est_speedup) +
-                              "; bound after it: " + std::string(f.binds_after) + "): not an opportunity");
+        if (gainless(f)) {
+            diagnosis_note n;
+            n.kind = diagnosis_note_kind::gainless;
+            n.id = f.id;
+            n.tree = f.tree;
+            n.node = f.node;
+            n.binds_after = f.binds_after;
+            n.speedup = *f.est_speedup;
+            n.limit = run_to_run_noise;
+            d.notes.push_back(std::move(n));
+        }
     d.findings.erase(std::remove_if(d.findings.begin(), d.findings.end(), gainless), d.findings.end());
 }
 
@@ -286,9 +290,12 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         auto it =
             std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
         if (it != d.findings.end()) {
-            d.notes.push_back("near-roof is not reported: " + larger->id + " promises " +
-                              format_times(*larger->est_speedup) + " on the same kernel, more than the " +
-                              format_times(near_roof_contradicted_above) + " near-roof allows");
+            diagnosis_note n;
+            n.kind = diagnosis_note_kind::near_roof_outpromised;
+            n.id = larger->id;
+            n.speedup = *larger->est_speedup;
+            n.limit = near_roof_contradicted_above;
+            d.notes.push_back(std::move(n));
             d.findings.erase(it);
         }
     }
@@ -365,9 +372,10 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         return u.find("near-roof/") == std::string::npos;
     });
     if (near != d.findings.end() && elsewhere > 0) {
-        d.notes.push_back("near-roof is not reported: its rule fired (rules/near-roof.json), but " +
-                          std::to_string(elsewhere) +
-                          " other rule nodes or estimates could not be evaluated, and any may gain more");
+        diagnosis_note n;
+        n.kind = diagnosis_note_kind::near_roof_undecided;
+        n.count = static_cast<std::size_t>(elsewhere);
+        d.notes.push_back(std::move(n));
         d.findings.erase(near);
     }
     drop_gainless(d);

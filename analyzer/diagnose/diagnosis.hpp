@@ -89,10 +89,26 @@ struct finding {
     bool below_kernel_findings = false;
 };
 
+// A finding left out, and why, as values: analyzer/report/text.hpp (note_text) words it.
+enum class diagnosis_note_kind {
+    gainless,               // id fired at tree/node, but its fix (speedup, binds_after) leaves the time within
+                            // `limit` (run-to-run noise) of what it is: not an opportunity
+    near_roof_outpromised,  // near-roof is left out: finding `id` promises `speedup`, more than the `limit` near-roof
+                            // allows
+    near_roof_undecided,    // near-roof is left out: `count` other rule nodes or estimates could not be evaluated
+};
+
+struct diagnosis_note {
+    diagnosis_note_kind kind = diagnosis_note_kind::gainless;
+    pooled_string id, tree, node, binds_after;
+    double speedup = 0.0, limit = 0.0;
+    std::size_t count = 0;
+};
+
 struct diagnosis {
     std::vector<visited_node> path;
-    std::vector<std::string> notes;  // findings left out and why (near-roof beside a larger gain)
-    std::vector<finding> findings;   // ranked: by time saved, then those without an estimate in tree order
+    std::vector<diagnosis_note> notes;  // findings left out and why (near-roof beside a larger gain)
+    std::vector<finding> findings;      // ranked: by time saved, then those without an estimate in tree order
     // What the capture left undecided, and the metrics (catalogue ids) that would decide it, each
     // once: the verdict's, every node's that could not be evaluated, every estimate's. Empty on a
     // complete capture. Where it is not, the first finding is provisional: a node that could not be

@@ -108,7 +108,7 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
         if (!values.empty()) o << " (" << values << ")";
         o << "\n";
     }
-    for (const auto& n : d.notes) o << "\nNote: " << n << ".\n";
+    for (const auto& n : d.notes) o << "\nNote: " << note_text(n) << ".\n";
 }
 
 void write_header(std::ostream& o, const analysis& a) {

@@ -289,4 +289,20 @@ std::string note_text(const roof_note& n) {
     return "";
 }
 
+std::string note_text(const rules::diagnosis_note& n) {
+    switch (n.kind) {
+        case rules::diagnosis_note_kind::gainless:
+            return n.id + " fired (" + n.tree + "/" + n.node + "), but its fix leaves the time within " +
+                   format_percent(n.limit) + " of what it is (" + format_times(n.speedup) +
+                   "; bound after it: " + n.binds_after + "): not an opportunity";
+        case rules::diagnosis_note_kind::near_roof_outpromised:
+            return "near-roof is not reported: " + n.id + " promises " + format_times(n.speedup) +
+                   " on the same kernel, more than the " + format_times(n.limit) + " near-roof allows";
+        case rules::diagnosis_note_kind::near_roof_undecided:
+            return "near-roof is not reported: its rule fired (rules/near-roof.json), but " + std::to_string(n.count) +
+                   " other rule nodes or estimates could not be evaluated, and any may gain more";
+    }
+    return "";
+}
+
 }  // namespace roofline

@@ -49,6 +49,8 @@ std::string lacking_text(lacking_input l);
 std::string warning_text(const roof_warning& w);
 // A correction the model made: "fp16: the 1.2M FP16 'FLOPs' of the HFMA/HADD/HMUL counters are ...".
 std::string note_text(const roof_note& n);
+// A finding the diagnosis left out, and why: "near-roof is not reported: fp64-slow-pipe promises 1.9x ...".
+std::string note_text(const rules::diagnosis_note& n);
 
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {
