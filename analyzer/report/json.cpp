@@ -117,21 +117,22 @@ ojson findings_json(const analysed_kernel& k) {
     ojson findings = ojson::array();
     for (const auto& f : k.diagnosis.findings) {
         ojson evidence = ojson::array();
-        for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", value_json(e)}});
+        for (const auto& e : f.evidence)
+            evidence.push_back({{"expression", evidence_name(e)}, {"value", value_json(e)}});
         findings.push_back({{"id", f.id},
                             {"source", "roofline"},
                             {"tree", f.tree},
                             {"node", f.node},
-                            {"title", f.title},
-                            {"explanation", f.explain},
+                            {"title", finding_title(f)},
+                            {"explanation", finding_explain(f)},
                             {"evidence", evidence},
-                            {"fixes", f.fixes},
+                            {"fixes", finding_fixes(f)},
                             {"est_speedup", optional_number(f.est_speedup)},
                             {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
                             {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
                             {"est_time_after_ns", optional_number(f.est_time_after_ns)},
                             {"binds_after", text_or_null(f.binds_after)},
-                            {"estimate", text_or_null(f.estimate_why)},
+                            {"estimate", text_or_null(finding_estimate_why(f))},
                             {"estimate_changes", f.estimate_changes}});
     }
     for (const auto& r : k.group.rules)

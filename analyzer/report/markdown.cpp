@@ -61,13 +61,13 @@ std::string gain_text(const rules::finding& f) {
 std::string evidence_line(const std::vector<rules::evidence_value>& values) {
     std::string out;
     for (const auto& e : values)
-        out += (out.empty() ? "" : ", ") + code_span(e.expression) + " = " + named_value_text(e);
+        out += (out.empty() ? "" : ", ") + code_span(evidence_name(e)) + " = " + named_value_text(e);
     return out;
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
 void write_finding_short(std::ostream& o, const rules::finding& f, const std::vector<std::string>& tied) {
-    o << "- **" << f.id << "**" << gain_text(f) << ": " << f.title << ".";
+    o << "- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ".";
     if (f.est_time_after_ns)
         o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
     if (!tied.empty()) {
@@ -78,18 +78,19 @@ void write_finding_short(std::ostream& o, const rules::finding& f, const std::ve
     }
     o << "\n";
     if (!f.evidence.empty()) o << "  - Evidence: " << evidence_line(f.evidence) << "\n";
-    if (!f.fixes.empty()) o << "  - Fix: " << f.fixes.front() << "\n";
+    const std::vector<std::string> fixes = finding_fixes(f);
+    if (!fixes.empty()) o << "  - Fix: " << fixes.front() << "\n";
 }
 
 void write_finding(std::ostream& o, const rules::finding& f) {
-    o << "\n- **" << f.id << "**" << gain_text(f) << ": " << f.title << ". " << f.explain << "\n";
+    o << "\n- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ". " << finding_explain(f) << "\n";
     if (f.est_speedup) {
-        o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns)
-          << ", set by " << f.binds_after << ".\n";
+        o << "  - Estimate: " << finding_estimate_why(f) << " Time after the fix "
+          << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".\n";
         for (const auto& c : f.estimate_changes) o << "    - changes `" << c << "`\n";
     }
-    for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << named_value_text(e) << "\n";
-    for (const auto& x : f.fixes) o << "  - Fix: " << x << "\n";
+    for (const auto& e : f.evidence) o << "  - `" << evidence_name(e) << "` = " << named_value_text(e) << "\n";
+    for (const auto& x : finding_fixes(f)) o << "  - Fix: " << x << "\n";
 }
 
 // Every finding in full, then the path through every tree with the value of each condition's inputs.

@@ -305,4 +305,78 @@ std::string note_text(const rules::diagnosis_note& n) {
     return "";
 }
 
+const char* catch_all_title(rules::catch_all_kind k) {
+    switch (k) {
+        case rules::catch_all_kind::none:
+            return "";
+        case rules::catch_all_kind::unexplained:
+            return "No rule explains this kernel's time";
+        case rules::catch_all_kind::missing_counters:
+            return "Not decided: the capture lacks the counters to tell";
+    }
+    return "";
+}
+
+std::string finding_title(const rules::finding& f) {
+    return f.catch_all == rules::catch_all_kind::none ? f.title.str() : catch_all_title(f.catch_all);
+}
+
+std::string finding_explain(const rules::finding& f) {
+    switch (f.catch_all) {
+        case rules::catch_all_kind::none:
+            return f.explain;
+        case rules::catch_all_kind::unexplained:
+            return std::string(f.after_findings ? "No diagnosis tree found a fix that gains (the notes list the "
+                                                  "patterns that fired and why their fixes leave the time as it is): "
+                                                : "No diagnosis tree fired: ") +
+                   "the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
+                   "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A "
+                   "source-level profile (a kernel built with -lineinfo, ncu's Source page) or the PM sampling "
+                   "timeline decides it.";
+        case rules::catch_all_kind::missing_counters: {
+            std::string open;
+            for (const auto& u : f.undecided) open += (open.empty() ? "" : ", ") + u;
+            const std::string n = std::to_string(f.undecided.size());
+            return f.after_findings
+                       ? "The findings below fired, but " + n +
+                             " rule nodes or estimates could not be evaluated for lack of counters (" + open +
+                             "), and any may gain more than they do: which fix comes first is not "
+                             "decided. Collect them and analyse again."
+                       : "No rule node the capture could evaluate fired, and " + n +
+                             " could not be evaluated for lack of counters (" + open +
+                             "). Collect them and analyse again: any of those may be the answer.";
+        }
+    }
+    return "";
+}
+
+std::vector<std::string> finding_fixes(const rules::finding& f) {
+    switch (f.catch_all) {
+        case rules::catch_all_kind::none:
+            return std::vector<std::string>(f.fixes.begin(), f.fixes.end());
+        case rules::catch_all_kind::unexplained:
+            return {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
+                    "Compare with the floor: the kernel cannot run faster than its largest floor at the practical "
+                    "shares (the estimate)."};
+        case rules::catch_all_kind::missing_counters:
+            if (f.collect.empty()) return {};
+            return {"Profile again with `ncu " + f.collect + " ...` (or `roofline metrics --format section`'s file)."};
+    }
+    return {};
+}
+
+std::string finding_estimate_why(const rules::finding& f) {
+    if (f.catch_all == rules::catch_all_kind::unexplained)
+        return "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical "
+               "shares.";
+    return f.estimate_why;
+}
+
+std::string evidence_name(const rules::evidence_value& e) {
+    if (e.kind == rules::evidence_kind::stall_reasons_missing)
+        return "what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall "
+               "reason)";
+    return e.expression;
+}
+
 }  // namespace roofline

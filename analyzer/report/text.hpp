@@ -51,6 +51,17 @@ std::string warning_text(const roof_warning& w);
 std::string note_text(const roof_note& n);
 // A finding the diagnosis left out, and why: "near-roof is not reported: fp64-slow-pipe promises 1.9x ...".
 std::string note_text(const rules::diagnosis_note& n);
+// A finding's words. A rule node's finding carries its rule file's (title, explanation, fixes, the
+// estimate's why); the catch-all findings (rules::catch_all_kind) carry values, worded here. Every
+// printer reads a finding's words through these.
+std::string finding_title(const rules::finding& f);
+std::string finding_explain(const rules::finding& f);
+std::vector<std::string> finding_fixes(const rules::finding& f);
+std::string finding_estimate_why(const rules::finding& f);
+// The title of a catch-all finding ("No rule explains this kernel's time"), for explain.
+const char* catch_all_title(rules::catch_all_kind k);
+// What an evidence value shows, as a finding lists it: its expression or label, or the words of a typed mark.
+std::string evidence_name(const rules::evidence_value& e);
 
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {
