@@ -33,8 +33,8 @@ struct reason : verdict_reason {
         threshold = t;
         return *this;
     }
-    reason& lacking(std::string t) {
-        text = std::move(t);
+    reason& lacking(lacking_input l) {
+        lacks = l;
         return *this;
     }
     reason& or_else(std::vector<std::string> a) {

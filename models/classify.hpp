@@ -65,7 +65,7 @@ enum class reason_kind {
     tensor_precision,     // unit: the tensor pipe (its busy share); named: the precision; value: its useful share
     specific_unit,        // unit: the precision or pipe named; threshold: specific_share
     sm_as_whole,          // threshold: specific_share
-    not_placed,           // text: what the capture lacks
+    not_placed,           // lacks: what the capture lacks
     bound_open,           // unit: the busiest measured unit (absent: none)
     limiter_open,         //
     below_every_roof,     // unit: the busiest unit (absent: none); threshold: near_roof
@@ -80,7 +80,7 @@ struct verdict_reason {
     std::optional<unit_load> unit, other;
     std::optional<resource> named;
     double value = 0.0, count = 0.0, threshold = 0.0;
-    std::string text;
+    lacking_input lacks = lacking_input::nothing;
     std::vector<std::string> alternatives;
 };
 

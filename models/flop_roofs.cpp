@@ -256,18 +256,11 @@ std::pair<double, std::string> combined_rate(double ops, std::optional<double> o
 // (HFMA2.BF16_V2, HADD2.BF16_V2) in the same HFMA/HADD/HMUL counters as FP16 (checked on the H100:
 // __hfma2 chains on __half2 and __nv_bfloat162 give identical counters), so the counters cannot say
 // which the kernel ran: the roof stays FP16's, the rate ncu's own HFMA peak measures.
-std::optional<std::string> bf16_note(const gpu_spec& spec) {
+std::optional<roof_note> bf16_note(const gpu_spec& spec) {
     const auto& fp16 = spec.peaks_tflops.at(resource::fp16);
     if (!spec.fp16_bf16 || !fp16.value || spec.fp16_bf16->value >= *fp16.value * (1.0 - rates_differ_above))
         return std::nullopt;
-    return "fp16: this roof is the FP16 rate (" + significant(*fp16.value, 4) +
-           " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " + significant(spec.fp16_bf16->value, 4) +
-           " (" + spec.fp16_bf16->source +
-           "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be told "
-           "apart: if this "
-           "kernel's half-precision math is BF16, its fp16 roof is " +
-           significant(spec.fp16_bf16->value, 4) + " TFLOP/s and its fp16 shares and floor are " +
-           significant(*fp16.value / spec.fp16_bf16->value, 3) + "x those shown";
+    return roof_note{roof_note_kind::bf16_rate, *fp16.value, spec.fp16_bf16->value, spec.fp16_bf16->source};
 }
 
 }  // namespace
@@ -306,10 +299,7 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         }
         if (r.id == resource::fp16 && r.work > 0) {
             if (fp16_counts_are_moves(m)) {
-                k.notes.push_back("fp16: the " + format_number(r.work) +
-                                  " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves "
-                                  "(sm__inst_executed_pipe_fma_type_fp16 "
-                                  "is 0: the FMA pipe ran no half-precision instruction); they are not counted");
+                k.notes.push_back({roof_note_kind::fp16_moves, r.work, 0.0, {}});
                 continue;
             }
             // Without the FMA pipe's half-precision count, the HFMA counts may all be HFMA2.MMA moves:
@@ -354,19 +344,17 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         if (measured && !accumulate_text.empty()) {
             r.peak = *measured;
             r.peak_source = accumulate_text;
-            if (spec_p) detail::check_against_spec(k, std::string(name(r.id)) + " peak", *measured, spec_p->per_second);
+            if (spec_p) detail::check_against_spec(k, r.id, *measured, spec_p->per_second);
         } else if (measured) {
             r.peak = *measured;
             r.peak_source = "measured: " + measured_from + " x SM clock";
-            if (spec_p) detail::check_against_spec(k, std::string(name(r.id)) + " peak", *measured, spec_p->per_second);
+            if (spec_p) detail::check_against_spec(k, r.id, *measured, spec_p->per_second);
         } else if (spec_p) {
             r.peak = spec_p->per_second;
             r.peak_source = spec_p->source;
             r.peak_estimated = spec_p->estimated;
         } else {
-            k.warnings.push_back(
-                std::string(name(d.id)) + ": the kernel did " + format_number(r.work) +
-                " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline");
+            k.warnings.push_back({roof_warning_kind::no_peak, d.id, r.work, 0.0, {}});
             continue;
         }
         r.utilisation = r.useful = r.work / (r.peak * t_s);

@@ -112,7 +112,7 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     if (peak_per_cycle && k.dram_clock_hz > 0) {
         dram.peak = *peak_per_cycle * k.dram_clock_hz;
         dram.peak_source = "measured: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second";
-        detail::check_against_spec(k, "dram bandwidth", dram.peak, spec_bw);
+        detail::check_against_spec(k, resource::dram, dram.peak, spec_bw);
     } else {
         dram.peak = spec_bw;
         dram.peak_estimated = spec.dram_bandwidth_tbs.estimated;
@@ -226,10 +226,7 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
                 l1.formula =
                     "l1tex__data_pipe_lsu_wavefronts.sum.pct_of_peak_sustained_elapsed less wgmma's operand reads from "
                     "shared memory";
-                k.notes.push_back("l1: " + decimals(l1s->gmma_feed, 1) +
-                                  "% of the L1 data path's peak are wgmma operand reads from shared memory "
-                                  "(shared-memory wavefronts that are no "
-                                  "load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load");
+                k.notes.push_back({roof_note_kind::l1_gmma_feed, l1s->gmma_feed, 0.0, {}});
             }
             l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) +
                                           l1s->global * l1s->global_ideal_share) /

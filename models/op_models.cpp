@@ -49,6 +49,12 @@ std::string list(const std::vector<std::string>& names, const char* separator = 
 }
 
 std::string n(std::uint64_t v) { return std::to_string(v); }
+
+op_note note(op_note_kind k) {
+    op_note out;
+    out.kind = k;
+    return out;
+}
 std::string b(double bytes_per_element) { return format_number(bytes_per_element) + " B"; }
 
 // The keys of one call, checked against the op's catalogue entry.
@@ -167,25 +173,15 @@ op_cost gemm(const op_args& a) {
     c.bytes_formula = "batch x ((M x K + K x N) x " + b(in_b) + " + M x N x " + b(out_b) + ") = " + n(batch) + " x ((" +
                       n(m) + " x " + n(k) + " + " + n(k) + " x " + n(nn) + ") x " + b(in_b) + " + " + n(m) + " x " +
                       n(nn) + " x " + b(out_b) + ")";
-    c.notes = {
-        "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B would add M x "
-        "N x " +
-            b(out_b) + " per batch).",
-        "transa=" + a.text("transa") + " transb=" + a.text("transb") +
-            " are recorded and change nothing here: a transpose changes the order in which a kernel walks A and B, not "
-            "how many "
-            "FLOPs it does or how many bytes must cross DRAM at least once.",
-        "Each batch reads its own A and B; a batched GEMM that shares one operand across the batch (weights) reads it "
-        "once, "
-        "so its compulsory bytes are lower.",
-    };
-    if (dtype == "fp32")
-        c.notes.push_back("fp32 runs on the CUDA cores (FFMA); allow TF32 (dtype=tf32) to put it on the tensor cores.");
-    if (dtype == "fp64")
-        c.notes.push_back(
-            "fp64 runs on the FP64 tensor path (DMMA) where the GPU has one, else on the FP64 CUDA cores.");
-    if (dtype == "int8")
-        c.notes.push_back("int8 work is counted in integer OPs (multiply-add = 2), against the spec's TOPS.");
+    op_note beta = note(op_note_kind::gemm_beta_zero);
+    beta.element_bytes = out_b;
+    op_note transposes = note(op_note_kind::gemm_transpose_recorded);
+    transposes.transa = a.text("transa");
+    transposes.transb = a.text("transb");
+    c.notes = {beta, transposes, note(op_note_kind::gemm_batch_own_operands)};
+    if (dtype == "fp32") c.notes.push_back(note(op_note_kind::gemm_fp32_on_cuda_cores));
+    if (dtype == "fp64") c.notes.push_back(note(op_note_kind::gemm_fp64_path));
+    if (dtype == "int8") c.notes.push_back(note(op_note_kind::gemm_int8_ops));
     return c;
 }
 
@@ -223,23 +219,15 @@ op_cost attention(const op_args& a) {
                       " x (2 x heads x q_len + 2 x kv_heads x kv_len) (Q and O; K and V) = " + n(batch) + " x " + n(d) +
                       " x " + b(eb) + " x (2 x " + n(heads) + " x " + n(q) + " + 2 x " + n(kv_heads) + " x " + n(kv) +
                       ")";
-    c.notes = {
-        "Fused (FlashAttention-style): the scores S = Q K^T and probabilities P never reach DRAM; Q, K, V are read "
-        "once and O "
-        "written once.",
-        "FLOPs: Q K^T and P V, 2 x head_dim FLOPs per (query, key) pair each. The softmax's exponentials and sums "
-        "(about 5 "
-        "per score) run on the CUDA cores and the SFU beside the tensor work and are not counted.",
-        "Forward pass only (no log-sum-exp written for a backward pass).",
-    };
-    if (causal)
-        c.notes.push_back(
-            "causal=1: the mask is aligned bottom-right (query i sees keys up to i + kv_len - q_len, FlashAttention "
-            "2.1+), "
-            "and masked pairs cost nothing; with q_len = kv_len that keeps q(q+1)/2 pairs, about half.");
-    if (kv_heads != heads)
-        c.notes.push_back("Grouped-query attention: " + n(kv_heads) + " K/V heads for " + n(heads) +
-                          " query heads; each K/V head is read once for its whole group.");
+    c.notes = {note(op_note_kind::attention_fused), note(op_note_kind::attention_flops),
+               note(op_note_kind::attention_forward_only)};
+    if (causal) c.notes.push_back(note(op_note_kind::attention_causal));
+    if (kv_heads != heads) {
+        op_note grouped = note(op_note_kind::attention_grouped_query);
+        grouped.count = kv_heads;
+        grouped.total = heads;
+        c.notes.push_back(grouped);
+    }
     return c;
 }
 
@@ -261,11 +249,7 @@ op_cost elementwise(const op_args& a) {
     c.bytes = double(e) * (in + out) * eb;
     c.bytes_formula =
         "elements x (inputs + outputs) x " + b(eb) + " = " + n(e) + " x (" + n(in) + " + " + n(out) + ") x " + b(eb);
-    c.notes = {
-        "Every input tensor has `elements` elements (no broadcast: a broadcast operand is far smaller and read once).",
-        "flops_per_element is yours to state: 1 for add or multiply, about 5 for erf-GELU (x/sqrt(2), erf, +1, x x, x "
-        "0.5), "
-        "more for tanh-GELU; at these intensities the floor is the memory time whatever it is."};
+    c.notes = {note(op_note_kind::elementwise_no_broadcast), note(op_note_kind::elementwise_flops_stated)};
     return c;
 }
 
@@ -299,37 +283,25 @@ op_cost row_cost(const row_op& r, double per_element, double outputs_per_row, st
 
 op_cost reduction(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 1, 1, 0, "rows (one result per row)");
-    c.notes = {"A sum over each row: 1 FLOP per element (the add that folds it in; cols - 1 per row, rounded to cols).",
-               "Bytes: the input read once, one result per row written."};
+    c.notes = {note(op_note_kind::reduction_flops), note(op_note_kind::reduction_bytes)};
     return c;
 }
 
 op_cost layernorm(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 7, -1, 2, "rows x cols (y)");
-    c.notes = {
-        "7 FLOPs per element: mean (1 add), x - mean (1), variance (square and add: 2), times 1/sigma (1), times gamma "
-        "plus beta (2); the per-row square root and division are rows, not rows x cols, and not counted.",
-        "Bytes: x read once, y written once, gamma and beta (cols each) read once."};
+    c.notes = {note(op_note_kind::layernorm_flops), note(op_note_kind::layernorm_bytes)};
     return c;
 }
 
 op_cost rmsnorm(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 4, -1, 1, "rows x cols (y)");
-    c.notes = {
-        "4 FLOPs per element: x squared and summed (2), times 1/rms (1), times gamma (1); the per-row square root is "
-        "not "
-        "counted.",
-        "Bytes: x read once, y written once, gamma (cols) read once."};
+    c.notes = {note(op_note_kind::rmsnorm_flops), note(op_note_kind::rmsnorm_bytes)};
     return c;
 }
 
 op_cost softmax(const op_args& a) {
     op_cost c = row_cost(rows_of(a), 5, -1, 0, "rows x cols (y)");
-    c.notes = {
-        "5 FLOPs per element: the row maximum (1 compare), x - max (1), exp (1, on the SFU), the sum (1), the scaling "
-        "by "
-        "1/sum (1).",
-        "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, moves more)."};
+    c.notes = {note(op_note_kind::softmax_flops), note(op_note_kind::softmax_bytes)};
     return c;
 }
 
@@ -346,9 +318,10 @@ op_cost embedding(const op_args& a) {
                       " (rows gathered) + tokens x 8 B (int64 indices) + tokens x hidden x " + b(eb) +
                       " (output) = " + n(rows) + " x " + n(hidden) + " x " + b(eb) + " + " + n(tokens) + " x 8 B + " +
                       n(tokens) + " x " + n(hidden) + " x " + b(eb);
-    c.notes = {"Only the rows gathered cross DRAM, not the whole table (" + n(vocab) + " x " + n(hidden) +
-                   "); at most `vocab` distinct rows exist, so repeated tokens are counted once (compulsory traffic).",
-               "Indices are int64 (PyTorch's type for embedding indices)."};
+    op_note gathered = note(op_note_kind::embedding_rows_gathered);
+    gathered.count = vocab;
+    gathered.total = hidden;
+    c.notes = {gathered, note(op_note_kind::embedding_int64_indices)};
     return c;
 }
 
@@ -371,12 +344,8 @@ op_cost conv2d(const op_args& a) {
     c.bytes_formula = "(N x C x H x W (input) + K x C x R x S (filter) + N x K x P x Q (output)) x " + b(eb) + " = (" +
                       n(nb) + " x " + n(ch) + " x " + n(h) + " x " + n(w) + " + " + n(k) + " x " + n(ch) + " x " +
                       n(r) + " x " + n(s) + " + " + n(nb) + " x " + n(k) + " x " + n(p) + " x " + n(q) + ") x " + b(eb);
-    c.notes = {
-        "Implicit GEMM: M = N x P x Q, N = K, K = C x R x S, 2 FLOPs per multiply-add; a Winograd or FFT kernel does "
-        "fewer "
-        "multiplies, so its floor can sit below this one.",
-        "Bytes: input, filter and output once each; implicit GEMM's im2col reuse happens in cache, not in DRAM."};
-    if (dtype == "fp32") c.notes.push_back("fp32 runs on the CUDA cores; dtype=tf32 puts it on the tensor cores.");
+    c.notes = {note(op_note_kind::conv2d_implicit_gemm), note(op_note_kind::conv2d_bytes)};
+    if (dtype == "fp32") c.notes.push_back(note(op_note_kind::conv2d_fp32_on_cuda_cores));
     return c;
 }
 
@@ -475,37 +444,6 @@ op_cost model_op(const std::string& op, const std::vector<std::string>& key_valu
         return c;
     }
     fail("no op \"" + op + "\"" + did_you_mean(op, names) + " (ops: " + list(names) + ")");
-}
-
-const std::vector<std::string>& op_floor_assumptions() {
-    static const std::vector<std::string> a = {
-        "Compulsory traffic only: every input crosses DRAM once and every output once; anything a kernel re-reads (a "
-        "tile that "
-        "fell out of L2, a second pass) adds to it.",
-        "Practical share of each peak: what well-written kernels measured on this GPU sustain (the spec's "
-        "practical_fraction, "
-        "a geometric mean over roofline calibrate's kernels, or the documented default where it has none): a typical "
-        "best, not a "
-        "ceiling, so a kernel can beat it by a few percent; nothing beats the floor at 100% of each peak, given beside "
-        "it.",
-        "Cold caches: inputs come from DRAM and every output is counted as written; an input a previous kernel left in "
-        "L2, or an "
-        "output a write-back L2 still holds when the kernel ends, does not cross DRAM inside the kernel (up to the "
-        "L2's size).",
-        "No launch overhead: a kernel lasts a few microseconds at least (the spec's min_kernel_ns where measured), "
-        "whatever its work.",
-        "Perfect overlap of compute and memory: the floor is the larger of the two times, not their sum.",
-        "Peaks at the clocks the spec publishes them at (boost clock; tensor figures at the datasheet's tensor clock): "
-        "a GPU held at "
-        "a lower clock (as ncu does) runs compute-bound work proportionally slower.",
-    };
-    return a;
-}
-
-const std::string& op_floor_formula() {
-    static const std::string f =
-        "floor = max(FLOPs / (compute peak x practical share), bytes / (DRAM bandwidth x practical share))";
-    return f;
 }
 
 op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {

@@ -44,6 +44,44 @@ struct op_parameter {
     bool defaulted = false;  // not given: the key's default
 };
 
+// What an op's model counts and assumes, and why, as values: analyzer/report/predict_report.hpp
+// (op_note_text) words each.
+enum class op_note_kind {
+    gemm_beta_zero,           // element_bytes: C's (C += A x B would read C too)
+    gemm_transpose_recorded,  // transa, transb: recorded, no effect on the floor
+    gemm_batch_own_operands,  // each batch reads its own A and B
+    gemm_fp32_on_cuda_cores,  // dtype=fp32: FFMA; dtype=tf32 would use the tensor cores
+    gemm_fp64_path,           // dtype=fp64: DMMA where the GPU has it, else the FP64 CUDA cores
+    gemm_int8_ops,            // dtype=int8: integer OPs against the spec's TOPS
+    attention_fused,          // S and P never reach DRAM
+    attention_flops,          // Q K^T and P V; the softmax's work is not counted
+    attention_forward_only,   //
+    attention_causal,         // causal=1: the mask aligned bottom-right, masked pairs free
+    attention_grouped_query,  // count: K/V heads; total: query heads
+    elementwise_no_broadcast,
+    elementwise_flops_stated,  // flops_per_element is the caller's
+    reduction_flops,
+    reduction_bytes,
+    layernorm_flops,
+    layernorm_bytes,
+    rmsnorm_flops,
+    rmsnorm_bytes,
+    softmax_flops,
+    softmax_bytes,
+    embedding_rows_gathered,  // count: vocab; total: hidden
+    embedding_int64_indices,
+    conv2d_implicit_gemm,
+    conv2d_bytes,
+    conv2d_fp32_on_cuda_cores,  // dtype=fp32
+};
+
+struct op_note {
+    op_note_kind kind = op_note_kind::gemm_beta_zero;
+    std::uint64_t count = 0, total = 0;
+    double element_bytes = 0.0;
+    std::string transa, transb;
+};
+
 // What an op must do, independent of the GPU.
 struct op_cost {
     std::string op;
@@ -54,7 +92,7 @@ struct op_cost {
     std::string flops_formula;  // "2 x M x N x K x batch = 2 x 8192 x 8192 x 8192 x 1"
     double bytes = 0.0;         // compulsory DRAM bytes
     std::string bytes_formula;
-    std::vector<std::string> notes;  // what this op's model counts and assumes, and why
+    std::vector<op_note> notes;  // what this op's model counts and assumes, and why
     // FLOP per compulsory byte; 0 where there is no arithmetic.
     double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };
@@ -91,10 +129,5 @@ struct op_floor {
 };
 
 op_floor floor_on(const op_cost& cost, const gpu_spec& spec);
-
-// The assumptions every floor rests on, one sentence each, for every output.
-const std::vector<std::string>& op_floor_assumptions();
-// "floor = max(FLOPs / (peak x share), bytes / (bandwidth x share))", for every output.
-const std::string& op_floor_formula();
 
 }  // namespace roofline

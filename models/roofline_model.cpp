@@ -2,8 +2,6 @@
 
 #include "models/roofline_parts.hpp"
 
-#include "analyzer/base/format.hpp"
-
 #include <algorithm>
 #include <cmath>
 
@@ -40,13 +38,10 @@ std::optional<double> kernel_roofline::intensity(resource level) const {
 
 namespace detail {
 
-void check_against_spec(kernel_roofline& k, const std::string& what, double measured, double spec_value) {
+void check_against_spec(kernel_roofline& k, resource id, double measured, double spec_value) {
     if (spec_value <= 0 || measured <= 0) return;
-    double ratio = measured / spec_value;
-    if (std::fabs(ratio - 1.0) > 0.10)
-        k.warnings.push_back(what + ": the capture's measured peak " + format_number(measured) +
-                             " differs from the spec's " + format_number(spec_value) + " (at the same clock) by " +
-                             signed_decimals((ratio - 1.0) * 100, 0) + "%" + "; the measured peak is used");
+    if (std::fabs(measured / spec_value - 1.0) > 0.10)
+        k.warnings.push_back({roof_warning_kind::peak_differs, id, measured, spec_value, {}});
 }
 
 }  // namespace detail
@@ -161,8 +156,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     kernel_roofline k;
     auto duration = m.find("gpu__time_duration.sum");
     if (!duration || *duration <= 0) {
-        k.missing =
-            "gpu__time_duration.sum (collect it with --section SpeedOfLight or --metrics gpu__time_duration.sum)";
+        k.missing = lacking_input::duration;
         return k;
     }
     k.placed = true;
@@ -216,17 +210,14 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         // A GPU nothing identifies (capture_spec.hpp, spec_without_peaks): the kernel's time and
         // bytes are measured, but no roof is known to place it against, nor whether memory binds.
         k.placed = false;
-        k.missing =
-            "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass --gpu, or "
-            "collect --set full and export --page raw, whose rows hold the peaks)";
+        k.missing = lacking_input::gpu_peaks;
     }
     // Above the roof only where the counters prove it: the lower bound of the share (an upper bound
     // above 1 is what the capture leaves open, not a measurement).
     for (const auto& r : k.resources)
         if (r.useful_min() > 1.0)
-            k.warnings.push_back(std::string(name(r.id)) + " is above its roof: " + format_percent(r.useful_min()) +
-                                 " of " + (r.peak > 0 ? r.peak_source : r.formula) +
-                                 "; the peak or the work count is wrong, so treat this point with suspicion");
+            k.warnings.push_back(
+                {roof_warning_kind::above_roof, r.id, r.useful_min(), 0.0, r.peak > 0 ? r.peak_source : r.formula});
     return k;
 }
 

@@ -80,9 +80,45 @@ struct l1_traffic {
     double global_ideal_share = 1.0;
 };
 
+// What the capture lacks where a kernel is not placed on the roofline.
+enum class lacking_input {
+    nothing,    // placed
+    duration,   // gpu__time_duration.sum
+    gpu_peaks,  // no spec could be chosen for the GPU and the capture holds no peak counters
+};
+
+// What the model warns of, as values: analyzer/report/text.hpp (warning_text) words them.
+enum class roof_warning_kind {
+    peak_differs,  // resource's measured peak (value) differs from the spec's (spec_value) by over 10%
+    above_roof,    // resource's useful share is above 1 even at its lower bound (value); against: what it
+                   // was measured against (the peak's source, or the busy share's formula without a peak)
+    no_peak,       // resource (a precision) did `value` FLOPs, but neither the capture nor the spec gives a peak
+};
+
+struct roof_warning {
+    roof_warning_kind kind = roof_warning_kind::above_roof;
+    resource id = resource::sm;
+    double value = 0.0, spec_value = 0.0;
+    pooled_string against;
+};
+
+// Corrections the model made, as values: analyzer/report/text.hpp (note_text) words them.
+enum class roof_note_kind {
+    fp16_moves,    // value: the FP16 "FLOPs" of the HFMA/HADD/HMUL counters, all HFMA2.MMA register moves
+    bf16_rate,     // the fp16 roof is the FP16 rate (value, TFLOP/s at boost); this GPU runs BF16 on the CUDA
+                   // cores at spec_value (source), and the counters cannot tell the two apart
+    l1_gmma_feed,  // value: the percent of L1's data-path peak that are wgmma operand reads from shared memory
+};
+
+struct roof_note {
+    roof_note_kind kind = roof_note_kind::fp16_moves;
+    double value = 0.0, spec_value = 0.0;
+    pooled_string source;
+};
+
 struct kernel_roofline {
-    bool placed = false;  // false: no duration in the capture
-    std::string missing;  // what is missing when not placed
+    bool placed = false;                             // false: no duration in the capture, or no peaks
+    lacking_input missing = lacking_input::nothing;  // what is missing when not placed
     double duration_ns = 0.0;
     double sm_clock_hz = 0.0;
     std::string sm_clock_source;
@@ -117,8 +153,8 @@ struct kernel_roofline {
     std::optional<double> peak_l2_bytes_per_s, peak_l1_bytes_per_s;
     std::optional<double> warp_instructions;  // smsp__inst_executed.sum
     double issue_peak_per_s = 0.0;            // one warp instruction per scheduler per cycle: 4 x SMs x SM clock
-    std::vector<std::string> warnings;        // above-roof points, spec disagreements
-    std::vector<std::string> notes;           // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
+    std::vector<roof_warning> warnings;       // above-roof points, spec disagreements
+    std::vector<roof_note> notes;             // corrections the model made (HFMA2.MMA moves, wgmma operand feed)
     std::optional<l1_traffic> l1;             // where the raw page has the LSU wavefront counters
     // The excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs
     // asked of L2; where the raw page has the counters.

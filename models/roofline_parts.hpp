@@ -15,6 +15,6 @@ void add_pipes(kernel_roofline& k, const metric_view& m);
 void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
 void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
 // A warning on `k` when a measured peak differs from the spec's by more than 10%.
-void check_against_spec(kernel_roofline& k, const std::string& what, double measured, double spec_value);
+void check_against_spec(kernel_roofline& k, resource id, double measured, double spec_value);
 
 }  // namespace roofline::detail

@@ -4,6 +4,7 @@
 // cublas_ref_raw.csv; shapes from kernels/torch_ops.py).
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/cli/commands.hpp"
+#include "analyzer/report/predict_report.hpp"
 #include "models/gpu_spec.hpp"
 #include "models/op_models.hpp"
 #include "test_support.hpp"

@@ -1,6 +1,7 @@
 // The model's arithmetic against numbers worked by hand from examples/h100/kernels_raw_base.csv.
 #include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/read/chip_names.hpp"
+#include "analyzer/report/text.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -68,7 +69,7 @@ TEST_CASE("measured peaks agree with the H100 spec at the capture's clock: no wa
     auto a = analyze_example("examples/h100/kernels_raw_base.csv");
     for (const auto& k : a.kernels) {
         CAPTURE(k.group.name);
-        for (const auto& w : k.roof.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
+        for (const auto& w : k.roof.warnings) CHECK(w.kind != roof_warning_kind::peak_differs);
     }
 }
 
@@ -84,14 +85,20 @@ TEST_CASE("a wrong spec is reported, and a point above its roof is flagged") {
     auto k = build_roofline(metric_view{m, 1}, spec);
     bool disagreement = false;
     for (const auto& w : k.warnings)
-        disagreement |= w.find("dram bandwidth") != std::string::npos && w.find("+68%") != std::string::npos;
+        disagreement |= w.kind == roof_warning_kind::peak_differs && w.id == roofline::resource::dram &&
+                        w.spec_value == doctest::Approx(2e12) &&
+                        warning_text(w).rfind("dram bandwidth: the capture's measured peak 3.35T differs", 0) == 0 &&
+                        warning_text(w).find("+68%") != std::string::npos;
     CHECK(disagreement);
     // Without the capture's peak the spec is used, and 3 MB in 1 us at 2 TB/s is 150%: flagged.
     m.erase("dram__bytes.sum.peak_sustained");
     k = build_roofline(metric_view{m, 1}, spec);
     CHECK(k.find(roofline::resource::dram)->utilisation == doctest::Approx(1.5));
     bool above = false;
-    for (const auto& w : k.warnings) above |= w.find("dram is above its roof: 150.0%") != std::string::npos;
+    for (const auto& w : k.warnings)
+        above |= w.kind == roof_warning_kind::above_roof && w.id == roofline::resource::dram &&
+                 w.value == doctest::Approx(1.5) &&
+                 warning_text(w).rfind("dram is above its roof: 150.0% of spec ", 0) == 0;
     CHECK(above);
 }
 
@@ -123,7 +130,8 @@ TEST_CASE("without a duration a kernel is not placed, and says what to collect")
     std::map<std::string, double> m = {{"dram__bytes_read.sum", 1e6}};
     auto k = build_roofline(metric_view{m, 1}, specs.front());
     CHECK_FALSE(k.placed);
-    CHECK(k.missing.find("gpu__time_duration.sum") == 0);
+    CHECK(k.missing == lacking_input::duration);
+    CHECK(lacking_text(k.missing).rfind("gpu__time_duration.sum (collect it with", 0) == 0);
 }
 
 namespace {
@@ -174,7 +182,7 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     CHECK(t16->peak_source.find("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained") !=
           std::string::npos);
     // The spec's two rates, combined the same way, agree with the capture's: no disagreement reported.
-    for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
+    for (const auto& w : k.warnings) CHECK(w.kind != roof_warning_kind::peak_differs);
 
     // Without the capture's peaks the spec's two figures play the same part, at the capture's clock.
     m.erase("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp16_sparsity_off.sum.peak_sustained");
@@ -238,7 +246,7 @@ TEST_CASE(
     CHECK(t16->utilisation == doctest::Approx(0.7));
     CHECK(t16->peak == doctest::Approx(p * clk));
     CHECK(t16->peak_source.rfind("measured: sm__ops_path_tensor_src_fp16_dst_fp", 0) == 0);
-    for (const auto& w : k.warnings) CHECK(w.find("differs from the spec") == std::string::npos);
+    for (const auto& w : k.warnings) CHECK(w.kind != roof_warning_kind::peak_differs);
     // The kernel table keeps these counters (the catalogue lists them), or the model would never see them.
     for (const char* id : {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",
                            "sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained",
@@ -267,8 +275,9 @@ TEST_CASE("half-precision CUDA-core work on an A100 says what its roof would be 
     CHECK(fp16->peak == doctest::Approx(78e12 * clk / 1410e6));  // FP16's rate: the counters cannot tell BF16 apart
     bool said = false;
     for (const auto& n : k.notes)
-        said |= n.find("BF16 on the CUDA cores at 39") != std::string::npos &&
-                n.find("2x those shown") != std::string::npos;
+        said |= n.kind == roof_note_kind::bf16_rate && n.value == 78 && n.spec_value == 39 &&
+                note_text(n).find("BF16 on the CUDA cores at 39") != std::string::npos &&
+                note_text(n).find("2x those shown") != std::string::npos;
     CHECK(said);
     // Hopper runs both at one rate: no such note. Without its FMA pipe's fp16 count, the HFMA counts may be
     // HFMA2.MMA moves: the share is bounded, and says what would decide it.
@@ -278,5 +287,19 @@ TEST_CASE("half-precision CUDA-core work on an A100 says what its roof would be 
     CHECK(k.find(roofline::resource::fp16)->useful_lo == 0.0);
     CHECK(k.find(roofline::resource::fp16)->missing ==
           std::vector<pooled_string>{"sm__inst_executed_pipe_fma_type_fp16.avg.pct_of_peak_sustained_elapsed"});
-    for (const auto& n : k.notes) CHECK(n.find("BF16") == std::string::npos);
+    for (const auto& n : k.notes) CHECK(n.kind != roof_note_kind::bf16_rate);
+}
+
+TEST_CASE("FLOPs without a peak in the capture or the spec are left off the roofline, with a warning") {
+    // FP8 tensor ops on a T4, whose spec has no FP8 peak (Turing has none), without the capture's peak counters.
+    std::map<std::string, double> m = {{"gpu__time_duration.sum", 1e6}, {"sm__ops_path_tensor_src_fp8.sum", 2e9}};
+    auto k = build_roofline(metric_view{m, 1}, shipped("t4"));
+    CHECK(k.find(roofline::resource::tensor_fp8) == nullptr);
+    REQUIRE(k.warnings.size() == 1);
+    CHECK(k.warnings[0].kind == roof_warning_kind::no_peak);
+    CHECK(k.warnings[0].id == roofline::resource::tensor_fp8);
+    CHECK(
+        warning_text(k.warnings[0]) ==
+        "tensor_fp8: the kernel did 2.00G FLOPs but neither the capture nor the spec gives a peak; it is left off the "
+        "roofline");
 }

@@ -4,6 +4,7 @@
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
+#include "analyzer/report/text.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -211,8 +212,9 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     const auto at_80 = diagnose(trees, synthetic("compute", {}, 80));
     CHECK(near_roof_fired(at_80));
     CHECK_FALSE(has(finding_ids(at_80), "near-roof"));  // other nodes lack counters here: not reported
-    CHECK(std::any_of(at_80.notes.begin(), at_80.notes.end(),
-                      [](const std::string& n) { return n.rfind("near-roof is not reported", 0) == 0; }));
+    CHECK(std::any_of(at_80.notes.begin(), at_80.notes.end(), [](const diagnosis_note& n) {
+        return n.kind == diagnosis_note_kind::near_roof_undecided && n.count > 0;
+    }));
     CHECK_FALSE(near_roof_fired(diagnose(trees, synthetic("compute", {}, 79.9))));
 
     auto launch = diagnose(trees, synthetic("launch", {}, 10, 8));
@@ -585,4 +587,40 @@ TEST_CASE("an over-long rule expression is quoted in part in its error, not whol
         CHECK(what.find("characters)") != std::string::npos);
         CHECK(what.find("column 2001: longer than 2000 characters") != std::string::npos);  // where, and why
     }
+}
+
+TEST_CASE("the catch-all findings carry values, and the report words them") {
+    // No tree: nothing fires and nothing is left undecided, so the kernel is unexplained; the capture
+    // holds no stall reason, and the evidence says so.
+    const auto u = diagnose({}, synthetic("latency", {}));
+    REQUIRE(u.findings.size() == 1);
+    const finding& f = u.findings.front();
+    CHECK(f.id == "unexplained");
+    CHECK(f.catch_all == catch_all_kind::unexplained);
+    CHECK_FALSE(f.after_findings);
+    CHECK((f.title.empty() && f.explain.empty() && f.fixes.empty() && f.estimate_why.empty()));
+    CHECK(finding_title(f) == "No rule explains this kernel's time");
+    CHECK(finding_explain(f).rfind("No diagnosis tree fired: the kernel is below the roofs", 0) == 0);
+    CHECK(finding_fixes(f).size() == 2);
+    CHECK(finding_estimate_why(f).rfind("Whatever the cause, the work stays", 0) == 0);
+    REQUIRE(f.evidence.size() == 2);
+    CHECK(f.evidence[0].kind == evidence_kind::stall_reasons_missing);
+    CHECK(evidence_name(f.evidence[0]) ==
+          "what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall reason)");
+    CHECK(evidence_name(f.evidence[1]) == "roof_share");
+
+    // With the trees, the same capture leaves nodes undecided and none fires: the answer is what to collect.
+    const auto m = diagnose(load_rule_trees(), synthetic("latency", {}));
+    REQUIRE_FALSE(m.findings.empty());
+    const finding& c = m.findings.front();
+    CHECK(c.catch_all == catch_all_kind::missing_counters);
+    CHECK(c.undecided == m.undecided);
+    CHECK(finding_title(c) == "Not decided: the capture lacks the counters to tell");
+    const std::string why = finding_explain(c);
+    CHECK(why.find(std::to_string(m.undecided.size()) + " could not be evaluated for lack of counters (" +
+                   m.undecided.front() + ", ") != std::string::npos);
+    REQUIRE(finding_fixes(c).size() == 1);
+    CHECK(finding_fixes(c).front() ==
+          "Profile again with `ncu " + c.collect + " ...` (or `roofline metrics --format section`'s file).");
+    CHECK(c.collect.rfind("--metrics ", 0) == 0);
 }

@@ -1,6 +1,7 @@
 #include "analyzer/compare/projection.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/report/text.hpp"
 #include "models/classify.hpp"
 
 #include <algorithm>
@@ -119,7 +120,7 @@ kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source,
     p.measured_ns = roof.duration_ns;
     p.projected_ns = roof.duration_ns;
     if (!roof.placed) {
-        p.why = "not placed on the source GPU (" + roof.missing + "): kept as measured";
+        p.why = "not placed on the source GPU (" + lacking_text(roof.missing) + "): kept as measured";
         return p;
     }
     p.source_sm_clock_hz = roof.sm_clock_hz;

@@ -3,8 +3,6 @@
 #include "analyzer/diagnose/estimate.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 
-#include "analyzer/base/format.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -177,15 +175,8 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     f.id = "unexplained";
     f.tree = "catch-all";
     f.node = "unexplained";
-    f.title = unexplained_title;
-    f.explain = std::string(gainless_fired ? "No diagnosis tree found a fix that gains (the notes list the patterns "
-                                             "that fired and why their fixes "
-                                             "leave the time as it is): "
-                                           : "No diagnosis tree fired: ") +
-                "the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
-                "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A "
-                "source-level profile "
-                "(a kernel built with -lineinfo, ncu's Source page) or the PM sampling timeline decides it.";
+    f.catch_all = catch_all_kind::unexplained;
+    f.after_findings = gainless_fired;
     auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio").value();
     std::vector<std::pair<double, std::string>> shares;
     for (const char* r : stall_reasons()) {
@@ -198,17 +189,10 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     for (std::size_t i = 0; i < shares.size() && i < 3; ++i) f.evidence.push_back({shares[i].second, shares[i].first});
     // The stall reasons are evidence only (roofline metrics does not plan them): say where they are missing.
     if (shares.size() < 3)
-        f.evidence.push_back(
-            {"what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall reason)",
-             std::nullopt, value_type::number, true});
+        f.evidence.push_back({"", std::nullopt, value_type::number, evidence_kind::stall_reasons_missing});
     f.evidence.push_back(evidence_of("roof_share", facts("roof_share"), value_type::number));
-    f.fixes = {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
-               "Compare with the floor: the kernel cannot run faster than its largest floor at the practical shares "
-               "(the estimate)."};
-    estimate_spec none;
-    none.why =
-        "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical shares.";
-    estimate_finding(f, none, k, gpu, facts, nullptr);
+    // Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical shares.
+    estimate_finding(f, estimate_spec{}, k, gpu, facts, nullptr);
     return f;
 }
 
@@ -221,25 +205,10 @@ finding not_decided(const diagnosis& d, const gpu_spec& gpu, bool fired = false)
     f.id = "missing-counters";
     f.tree = "catch-all";
     f.node = "missing-counters";
-    f.title = missing_counters_title;
-    const std::string open = [&] {
-        std::string s;
-        for (const auto& u : d.undecided) s += (s.empty() ? "" : ", ") + u;
-        return s;
-    }();
-    f.explain =
-        fired ? "The findings below fired, but " + std::to_string(d.undecided.size()) +
-                    " rule nodes or estimates could not be evaluated for lack of counters (" + open +
-                    "), and any may gain more than they do: which fix comes first is not decided. Collect them and "
-                    "analyse again."
-              : "No rule node the capture could evaluate fired, and " + std::to_string(d.undecided.size()) +
-                    " could not be evaluated for lack of counters (" + open +
-                    "). Collect them and analyse again: any of those "
-                    "may be the answer.";
-    const collect_flags flags = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability));
-    if (!flags.empty())
-        f.fixes.push_back("Profile again with `ncu " + flags.text() +
-                          " ...` (or `roofline metrics --format section`'s file).");
+    f.catch_all = catch_all_kind::missing_counters;
+    f.after_findings = fired;
+    f.undecided = d.undecided;
+    f.collect = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability)).text();
     return f;
 }
 
@@ -263,11 +232,17 @@ void drop_gainless(diagnosis& d) {
                *f.est_speedup < 1.0 + run_to_run_noise;
     };
     for (const auto& f : d.findings)
-        if (gainless(f))
-            d.notes.push_back(std::string(f.id) + " fired (" + std::string(f.tree) + "/" + std::string(f.node) +
-                              "), but its fix leaves the time within " + format_percent(run_to_run_noise) +
-                              " of what it is (" + format_times(*f.est_speedup) +
-                              "; bound after it: " + std::string(f.binds_after) + "): not an opportunity");
+        if (gainless(f)) {
+            diagnosis_note n;
+            n.kind = diagnosis_note_kind::gainless;
+            n.id = f.id;
+            n.tree = f.tree;
+            n.node = f.node;
+            n.binds_after = f.binds_after;
+            n.speedup = *f.est_speedup;
+            n.limit = run_to_run_noise;
+            d.notes.push_back(std::move(n));
+        }
     d.findings.erase(std::remove_if(d.findings.begin(), d.findings.end(), gainless), d.findings.end());
 }
 
@@ -286,9 +261,12 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         auto it =
             std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
         if (it != d.findings.end()) {
-            d.notes.push_back("near-roof is not reported: " + larger->id + " promises " +
-                              format_times(*larger->est_speedup) + " on the same kernel, more than the " +
-                              format_times(near_roof_contradicted_above) + " near-roof allows");
+            diagnosis_note n;
+            n.kind = diagnosis_note_kind::near_roof_outpromised;
+            n.id = larger->id;
+            n.speedup = *larger->est_speedup;
+            n.limit = near_roof_contradicted_above;
+            d.notes.push_back(std::move(n));
             d.findings.erase(it);
         }
     }
@@ -365,9 +343,10 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         return u.find("near-roof/") == std::string::npos;
     });
     if (near != d.findings.end() && elsewhere > 0) {
-        d.notes.push_back("near-roof is not reported: its rule fired (rules/near-roof.json), but " +
-                          std::to_string(elsewhere) +
-                          " other rule nodes or estimates could not be evaluated, and any may gain more");
+        diagnosis_note n;
+        n.kind = diagnosis_note_kind::near_roof_undecided;
+        n.count = static_cast<std::size_t>(elsewhere);
+        d.notes.push_back(std::move(n));
         d.findings.erase(near);
     }
     drop_gainless(d);

@@ -12,9 +12,8 @@
 
 namespace roofline::rules {
 
-// The catch-all finding of a kernel no tree explains.
-inline constexpr const char* unexplained_title = "No rule explains this kernel's time";
-// The metrics its evidence reads: every stall reason ncu samples and the latency they divide.
+// The metrics the evidence of the catch-all finding "unexplained" reads: every stall reason ncu
+// samples and the latency they divide.
 const std::vector<std::string>& catch_all_metrics();
 
 diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec);
@@ -37,8 +36,5 @@ struct collect_flags {
     std::string text() const;
 };
 collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip* c);
-
-// The catch-all finding of a kernel where nothing fired and some nodes could not be evaluated.
-inline constexpr const char* missing_counters_title = "Not decided: the capture lacks the counters to tell";
 
 }  // namespace roofline::rules

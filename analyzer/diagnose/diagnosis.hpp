@@ -13,19 +13,24 @@
 
 namespace roofline::rules {
 
-// A value a finding or a tree node shows: an expression of the rule language (evaluated on this
-// kernel, and on any other with evaluate_evidence) or a label for a figure the engine computed
-// across kernels (the fusion finding's), which no rule can evaluate.
+// What an evidence value is: an expression of the rule language (evaluated on this kernel, and on any
+// other with evaluate_evidence), a label for a figure the engine computed across kernels (the fusion
+// finding's), or the unexplained finding's mark that the capture lacks the stall reasons (no value, no
+// text: analyzer/report/text.hpp, evidence_name, words it). No rule can evaluate the last two.
+enum class evidence_kind : unsigned char { expression, label, stall_reasons_missing };
+
 struct evidence_value {
-    pooled_string expression;  // the expression text, or the label
+    pooled_string expression;  // the expression text, or the label ("" for stall_reasons_missing)
     value_type type = value_type::number;
-    bool is_label = false;
+    evidence_kind kind = evidence_kind::expression;
 
     evidence_value() = default;
-    evidence_value(pooled_string text, std::optional<double> v, value_type t = value_type::number, bool label = false)
-        : expression(text), type(t), is_label(label) {
+    evidence_value(pooled_string text, std::optional<double> v, value_type t = value_type::number,
+                   evidence_kind k = evidence_kind::expression)
+        : expression(text), type(t), kind(k) {
         set_value(v);
     }
+    bool is_label() const { return kind != evidence_kind::expression; }
     // Exact where the capture decides it; only bounded where it lacks what separates useful work from
     // waste; unknown where it lacks the counters. One range for all three: a report holds tens of these
     // per kernel, for every kernel of a capture.
@@ -46,7 +51,7 @@ struct evidence_value {
 
 private:
     enum class known : unsigned char { unknown, exact, bounded };
-    known known_ = known::unknown;  // beside type and is_label: 32 bytes in all
+    known known_ = known::unknown;  // beside type and kind: 32 bytes in all
     value_range range_{};
 };
 
@@ -63,11 +68,25 @@ struct visited_node {
     bool within_noise = false;
 };
 
+// The engine's own findings (tree "catch-all"), given where the rule trees give none. Their words are
+// not in rules/*.json, as every tree node's are, because they are no tree's nodes (no condition fires
+// them: they stand for what the walk did not find) and their sentences are made of the walk itself
+// (how many nodes could not be evaluated, which, the ncu options that collect what those lack), which
+// a rule file could hold only as templates. So, like the verdict's reasons, they are values here and
+// sentences in analyzer/report/text.hpp (finding_title, finding_explain, finding_fixes, ...).
+enum class catch_all_kind : unsigned char {
+    none,              // a rule node's finding, or fusion's: its words are its own fields
+    unexplained,       // no tree fired; after_findings: some did, but every fix was gainless (the notes say which)
+    missing_counters,  // nodes could not be evaluated (undecided, collect); after_findings: the findings that
+                       // fired follow it
+};
+
 struct finding {
-    pooled_string id, tree, node, title, explain;
+    pooled_string id, tree, node;
+    pooled_string title, explain;  // a catch-all's: "" (finding_title, finding_explain)
     std::vector<evidence_value> evidence;
-    std::vector<pooled_string> fixes;
-    std::string estimate_why;                   // what the fix changes and what still bounds the kernel
+    std::vector<pooled_string> fixes;  // a catch-all's: none here (finding_fixes)
+    std::string estimate_why;          // what the fix changes and what still bounds the kernel; a catch-all's: ""
     std::vector<std::string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
     std::optional<double> est_time_after_ns;    // what the kernel would take with this fix alone
     std::optional<double> est_speedup;          // duration / time after (>= 1)
@@ -87,12 +106,32 @@ struct finding {
     // A finding about a run of kernels the counters cannot tell from variants of one operation:
     // ranked after every finding of the kernel itself (fusion.cpp).
     bool below_kernel_findings = false;
+    catch_all_kind catch_all = catch_all_kind::none;
+    bool after_findings = false;
+    std::vector<std::string> undecided;  // missing_counters: the nodes and estimates not evaluated ("tree/node")
+    std::string collect;                 // missing_counters: the ncu options that collect what they lack; "" if none
+};
+
+// A finding left out, and why, as values: analyzer/report/text.hpp (note_text) words it.
+enum class diagnosis_note_kind {
+    gainless,               // id fired at tree/node, but its fix (speedup, binds_after) leaves the time within
+                            // `limit` (run-to-run noise) of what it is: not an opportunity
+    near_roof_outpromised,  // near-roof is left out: finding `id` promises `speedup`, more than the `limit` near-roof
+                            // allows
+    near_roof_undecided,    // near-roof is left out: `count` other rule nodes or estimates could not be evaluated
+};
+
+struct diagnosis_note {
+    diagnosis_note_kind kind = diagnosis_note_kind::gainless;
+    pooled_string id, tree, node, binds_after;
+    double speedup = 0.0, limit = 0.0;
+    std::size_t count = 0;
 };
 
 struct diagnosis {
     std::vector<visited_node> path;
-    std::vector<std::string> notes;  // findings left out and why (near-roof beside a larger gain)
-    std::vector<finding> findings;   // ranked: by time saved, then those without an estimate in tree order
+    std::vector<diagnosis_note> notes;  // findings left out and why (near-roof beside a larger gain)
+    std::vector<finding> findings;      // ranked: by time saved, then those without an estimate in tree order
     // What the capture left undecided, and the metrics (catalogue ids) that would decide it, each
     // once: the verdict's, every node's that could not be evaluated, every estimate's. Empty on a
     // complete capture. Where it is not, the first finding is provisional: a node that could not be

@@ -36,7 +36,7 @@ bool look_like_variants(const kernel_result& a, const kernel_result& b) {
     return ra && rb && wa && wb && close(*ra, *rb) && close(*wa, *wb);
 }
 
-evidence_value label(const char* text, double v) { return {text, v, value_type::number, true}; }
+evidence_value label(const char* text, double v) { return {text, v, value_type::number, evidence_kind::label}; }
 
 // The finding for kernels[i..j], a run that passes a buffer along.
 finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_t i, std::size_t j,

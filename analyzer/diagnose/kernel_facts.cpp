@@ -212,7 +212,7 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
 }
 
 std::optional<double> evaluate_evidence(const evidence_value& e, const kernel_result& k, const gpu_spec& spec) {
-    if (e.is_label) return std::nullopt;
+    if (e.is_label()) return std::nullopt;
     // The text parsed and type-checked once already (when its tree loaded, or as the engine wrote
     // it): a parse error here is the engine's bug and propagates.
     return expression::parse(e.expression, fact_type).evaluate(kernel_facts(k, spec));

@@ -5,6 +5,7 @@
 #include "analyzer/report/chart_labels.hpp"
 #include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/chart_svg.hpp"
+#include "analyzer/report/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -117,7 +118,7 @@ void place(chart_data& c, const std::vector<const analysed_kernel*>& kernels, co
             c.memory.push_back(m);
         } else {
             c.not_drawn.push_back({number, short_name(k.group.name),
-                                   !k.roof.placed ? "not placed: the capture lacks " + k.roof.missing
+                                   !k.roof.placed ? "not placed: the capture lacks " + lacking_text(k.roof.missing)
                                    : !timed       ? "no time"
                                                   : "no bytes at any memory level"});
         }

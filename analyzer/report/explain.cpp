@@ -6,6 +6,7 @@
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
+#include "analyzer/report/text.hpp"
 #include "models/classify.hpp"
 #include "models/resources.hpp"
 
@@ -174,7 +175,8 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
         return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     }
     if (name == "missing-counters")
-        return "# Finding `missing-counters`\n\n" + std::string(rules::missing_counters_title) +
+        return "# Finding `missing-counters`\n\n" +
+               std::string(catch_all_title(rules::catch_all_kind::missing_counters)) +
                ". Given to a kernel where no rule node the capture could evaluate fired and some could not be "
                "evaluated "
                "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. "
@@ -191,7 +193,7 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
                "section lists "
                "the metrics that would decide it and the command that collects them.\n";
     if (name == "unexplained")
-        return "# Finding `unexplained`\n\n" + std::string(rules::unexplained_title) +
+        return "# Finding `unexplained`\n\n" + std::string(catch_all_title(rules::catch_all_kind::unexplained)) +
                ". Given to a kernel where no diagnosis tree fired "
                "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps "
                "waited on (the three "

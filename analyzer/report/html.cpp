@@ -151,11 +151,13 @@ std::string kernels_json(const analysis& a, const std::vector<std::string>& labe
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
         nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-        for (const auto& f : k.diagnosis.findings)
+        for (const auto& f : k.diagnosis.findings) {
+            const std::vector<std::string> fixes = finding_fixes(f);
             findings.push_back({{"id", std::string(f.id)},
-                                {"title", std::string(f.title)},
+                                {"title", finding_title(f)},
                                 {"speedup", f.est_speedup ? format_number(*f.est_speedup) + "x" : std::string()},
-                                {"fix", f.fixes.empty() ? std::string() : std::string(f.fixes.front())}});
+                                {"fix", fixes.empty() ? std::string() : fixes.front()}});
+        }
         kernels.push_back({{"number", i + 1},
                            {"label", labels[i]},
                            {"name", k.group.name},

@@ -62,7 +62,7 @@ ojson reasons_json(const std::vector<verdict_reason>& reasons) {
                        {"value", has_value ? json_number<ojson>(r.value) : ojson(nullptr)},
                        {"count", has_count ? json_number<ojson>(r.count) : ojson(nullptr)},
                        {"threshold", has_threshold ? json_number<ojson>(r.threshold) : ojson(nullptr)},
-                       {"missing", r.kind == reason_kind::not_placed ? ojson(r.text) : ojson(nullptr)},
+                       {"missing", r.kind == reason_kind::not_placed ? ojson(lacking_text(r.lacks)) : ojson(nullptr)},
                        {"alternatives", r.alternatives}});
     }
     return out;
@@ -117,21 +117,22 @@ ojson findings_json(const analysed_kernel& k) {
     ojson findings = ojson::array();
     for (const auto& f : k.diagnosis.findings) {
         ojson evidence = ojson::array();
-        for (const auto& e : f.evidence) evidence.push_back({{"expression", e.expression}, {"value", value_json(e)}});
+        for (const auto& e : f.evidence)
+            evidence.push_back({{"expression", evidence_name(e)}, {"value", value_json(e)}});
         findings.push_back({{"id", f.id},
                             {"source", "roofline"},
                             {"tree", f.tree},
                             {"node", f.node},
-                            {"title", f.title},
-                            {"explanation", f.explain},
+                            {"title", finding_title(f)},
+                            {"explanation", finding_explain(f)},
                             {"evidence", evidence},
-                            {"fixes", f.fixes},
+                            {"fixes", finding_fixes(f)},
                             {"est_speedup", optional_number(f.est_speedup)},
                             {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
                             {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
                             {"est_time_after_ns", optional_number(f.est_time_after_ns)},
                             {"binds_after", text_or_null(f.binds_after)},
-                            {"estimate", text_or_null(f.estimate_why)},
+                            {"estimate", text_or_null(finding_estimate_why(f))},
                             {"estimate_changes", f.estimate_changes}});
     }
     for (const auto& r : k.group.rules)
@@ -201,7 +202,9 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     e["clocks_hz"] = {{"sm", positive_number(k.roof.sm_clock_hz)}, {"dram", positive_number(k.roof.dram_clock_hz)}};
     e["resources"] = resources_json(k.roof);
     e["unmeasured"] = unmeasured_json(k.roof);
-    e["warnings"] = k.roof.warnings;
+    ojson warnings = ojson::array();  // as sentences, as report schema 3 has them
+    for (const auto& w : k.roof.warnings) warnings.push_back(warning_text(w));
+    e["warnings"] = warnings;
     e["findings"] = findings_json(k);
     e["rule_path"] = path_json(k.diagnosis);
     // Never silent: what the capture does not decide, the metrics that would (the chip's own names),

@@ -36,7 +36,7 @@ void write_resources(std::ostream& o, const kernel_roofline& k) {
                    (r.peak_source.empty() ? "" : "; peak " + r.peak_source)});
     }
     o << t.markdown();
-    for (const auto& n : k.notes) o << "\nNote: " << n << ".\n";
+    for (const auto& n : k.notes) o << "\nNote: " << note_text(n) << ".\n";
 }
 
 const char* outcome_text(rules::visited_node::outcome r) {
@@ -61,13 +61,13 @@ std::string gain_text(const rules::finding& f) {
 std::string evidence_line(const std::vector<rules::evidence_value>& values) {
     std::string out;
     for (const auto& e : values)
-        out += (out.empty() ? "" : ", ") + code_span(e.expression) + " = " + named_value_text(e);
+        out += (out.empty() ? "" : ", ") + code_span(evidence_name(e)) + " = " + named_value_text(e);
     return out;
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
 void write_finding_short(std::ostream& o, const rules::finding& f, const std::vector<std::string>& tied) {
-    o << "- **" << f.id << "**" << gain_text(f) << ": " << f.title << ".";
+    o << "- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ".";
     if (f.est_time_after_ns)
         o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
     if (!tied.empty()) {
@@ -78,18 +78,19 @@ void write_finding_short(std::ostream& o, const rules::finding& f, const std::ve
     }
     o << "\n";
     if (!f.evidence.empty()) o << "  - Evidence: " << evidence_line(f.evidence) << "\n";
-    if (!f.fixes.empty()) o << "  - Fix: " << f.fixes.front() << "\n";
+    const std::vector<std::string> fixes = finding_fixes(f);
+    if (!fixes.empty()) o << "  - Fix: " << fixes.front() << "\n";
 }
 
 void write_finding(std::ostream& o, const rules::finding& f) {
-    o << "\n- **" << f.id << "**" << gain_text(f) << ": " << f.title << ". " << f.explain << "\n";
+    o << "\n- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ". " << finding_explain(f) << "\n";
     if (f.est_speedup) {
-        o << "  - Estimate: " << f.estimate_why << " Time after the fix " << format_duration_ns(*f.est_time_after_ns)
-          << ", set by " << f.binds_after << ".\n";
+        o << "  - Estimate: " << finding_estimate_why(f) << " Time after the fix "
+          << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".\n";
         for (const auto& c : f.estimate_changes) o << "    - changes `" << c << "`\n";
     }
-    for (const auto& e : f.evidence) o << "  - `" << e.expression << "` = " << named_value_text(e) << "\n";
-    for (const auto& x : f.fixes) o << "  - Fix: " << x << "\n";
+    for (const auto& e : f.evidence) o << "  - `" << evidence_name(e) << "` = " << named_value_text(e) << "\n";
+    for (const auto& x : finding_fixes(f)) o << "  - Fix: " << x << "\n";
 }
 
 // Every finding in full, then the path through every tree with the value of each condition's inputs.
@@ -108,7 +109,7 @@ void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
         if (!values.empty()) o << " (" << values << ")";
         o << "\n";
     }
-    for (const auto& n : d.notes) o << "\nNote: " << n << ".\n";
+    for (const auto& n : d.notes) o << "\nNote: " << note_text(n) << ".\n";
 }
 
 void write_header(std::ostream& o, const analysis& a) {
@@ -266,7 +267,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
       << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size)
       << "\n";
     if (!k.roof.placed) {
-        o << "- Not placed on the roofline: the capture lacks " << k.roof.missing << "\n";
+        o << "- Not placed on the roofline: the capture lacks " << lacking_text(k.roof.missing) << "\n";
         // What was measured all the same (a capture with times but no roofs: a --metrics export of
         // a GPU no spec identifies).
         if (k.roof.duration_ns > 0) {
@@ -290,7 +291,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
       << ", " << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
     o << "\n**" << verdict_text(k.verdict) << "**\n\n";
     for (const auto& r : k.verdict.reasons) o << "- " << reason_text(r) << "\n";
-    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << w << "\n";
+    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << warning_text(w) << "\n";
     const auto& findings = k.diagnosis.findings;
     if (!findings.empty()) {
         o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";

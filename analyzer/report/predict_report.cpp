@@ -114,7 +114,7 @@ std::string markdown(const prediction& p) {
         out += "\n";
     }
     out += "\n## What this op's model counts\n\n";
-    for (const auto& n : c.notes) out += "- " + n + "\n";
+    for (const auto& n : c.notes) out += "- " + op_note_text(n) + "\n";
     out += "\n## Assumptions (every floor)\n\n";
     for (const auto& a : op_floor_assumptions()) out += "- " + a + "\n";
     return out;
@@ -149,7 +149,7 @@ std::string terminal(const prediction& p) {
     out += "  " + op_floor_formula() + "\n\nassumptions:\n";
     for (const auto& a : op_floor_assumptions()) out += "  - " + a + "\n";
     out += "this op:\n";
-    for (const auto& n : c.notes) out += "  - " + n + "\n";
+    for (const auto& n : c.notes) out += "  - " + op_note_text(n) + "\n";
     return out;
 }
 
@@ -215,7 +215,9 @@ std::string json(const prediction& p) {
     }
     j["gpus"] = gpus;
     j["assumptions"] = op_floor_assumptions();
-    j["notes"] = c.notes;
+    ojson notes = ojson::array();
+    for (const auto& n : c.notes) notes.push_back(op_note_text(n));
+    j["notes"] = notes;
     return json_text(j);
 }
 
@@ -238,6 +240,120 @@ std::string prediction_command(const op_cost& c) {
     std::string s = c.op;
     for (const auto& p : c.parameters) s += " " + p.key + "=" + p.value;
     return s;
+}
+
+std::string op_note_text(const op_note& n) {
+    switch (n.kind) {
+        case op_note_kind::gemm_beta_zero:
+            return "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B "
+                   "would add M x N x " +
+                   format_number(n.element_bytes) + " B per batch).";
+        case op_note_kind::gemm_transpose_recorded:
+            return "transa=" + n.transa + " transb=" + n.transb +
+                   " are recorded and change nothing here: a transpose changes the order in which a kernel walks A "
+                   "and B, not how many FLOPs it does or how many bytes must cross DRAM at least once.";
+        case op_note_kind::gemm_batch_own_operands:
+            return "Each batch reads its own A and B; a batched GEMM that shares one operand across the batch "
+                   "(weights) reads it once, so its compulsory bytes are lower.";
+        case op_note_kind::gemm_fp32_on_cuda_cores:
+            return "fp32 runs on the CUDA cores (FFMA); allow TF32 (dtype=tf32) to put it on the tensor cores.";
+        case op_note_kind::gemm_fp64_path:
+            return "fp64 runs on the FP64 tensor path (DMMA) where the GPU has one, else on the FP64 CUDA cores.";
+        case op_note_kind::gemm_int8_ops:
+            return "int8 work is counted in integer OPs (multiply-add = 2), against the spec's TOPS.";
+        case op_note_kind::attention_fused:
+            return "Fused (FlashAttention-style): the scores S = Q K^T and probabilities P never reach DRAM; Q, K, V "
+                   "are read once and O written once.";
+        case op_note_kind::attention_flops:
+            return "FLOPs: Q K^T and P V, 2 x head_dim FLOPs per (query, key) pair each. The softmax's exponentials "
+                   "and sums (about 5 per score) run on the CUDA cores and the SFU beside the tensor work and are not "
+                   "counted.";
+        case op_note_kind::attention_forward_only:
+            return "Forward pass only (no log-sum-exp written for a backward pass).";
+        case op_note_kind::attention_causal:
+            return "causal=1: the mask is aligned bottom-right (query i sees keys up to i + kv_len - q_len, "
+                   "FlashAttention 2.1+), and masked pairs cost nothing; with q_len = kv_len that keeps q(q+1)/2 "
+                   "pairs, about half.";
+        case op_note_kind::attention_grouped_query:
+            return "Grouped-query attention: " + std::to_string(n.count) + " K/V heads for " + std::to_string(n.total) +
+                   " query heads; each K/V head is read once for its whole group.";
+        case op_note_kind::elementwise_no_broadcast:
+            return "Every input tensor has `elements` elements (no broadcast: a broadcast operand is far smaller and "
+                   "read once).";
+        case op_note_kind::elementwise_flops_stated:
+            return "flops_per_element is yours to state: 1 for add or multiply, about 5 for erf-GELU (x/sqrt(2), "
+                   "erf, +1, x x, x 0.5), more for tanh-GELU; at these intensities the floor is the memory time "
+                   "whatever it is.";
+        case op_note_kind::reduction_flops:
+            return "A sum over each row: 1 FLOP per element (the add that folds it in; cols - 1 per row, rounded to "
+                   "cols).";
+        case op_note_kind::reduction_bytes:
+            return "Bytes: the input read once, one result per row written.";
+        case op_note_kind::layernorm_flops:
+            return "7 FLOPs per element: mean (1 add), x - mean (1), variance (square and add: 2), times 1/sigma (1), "
+                   "times gamma plus beta (2); the per-row square root and division are rows, not rows x cols, and "
+                   "not counted.";
+        case op_note_kind::layernorm_bytes:
+            return "Bytes: x read once, y written once, gamma and beta (cols each) read once.";
+        case op_note_kind::rmsnorm_flops:
+            return "4 FLOPs per element: x squared and summed (2), times 1/rms (1), times gamma (1); the per-row "
+                   "square root is not counted.";
+        case op_note_kind::rmsnorm_bytes:
+            return "Bytes: x read once, y written once, gamma (cols) read once.";
+        case op_note_kind::softmax_flops:
+            return "5 FLOPs per element: the row maximum (1 compare), x - max (1), exp (1, on the SFU), the sum (1), "
+                   "the scaling by 1/sum (1).";
+        case op_note_kind::softmax_bytes:
+            return "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, "
+                   "moves more).";
+        case op_note_kind::embedding_rows_gathered:
+            return "Only the rows gathered cross DRAM, not the whole table (" + std::to_string(n.count) + " x " +
+                   std::to_string(n.total) +
+                   "); at most `vocab` distinct rows exist, so repeated tokens are counted once (compulsory "
+                   "traffic).";
+        case op_note_kind::embedding_int64_indices:
+            return "Indices are int64 (PyTorch's type for embedding indices).";
+        case op_note_kind::conv2d_implicit_gemm:
+            return "Implicit GEMM: M = N x P x Q, N = K, K = C x R x S, 2 FLOPs per multiply-add; a Winograd or FFT "
+                   "kernel does fewer multiplies, so its floor can sit below this one.";
+        case op_note_kind::conv2d_bytes:
+            return "Bytes: input, filter and output once each; implicit GEMM's im2col reuse happens in cache, not in "
+                   "DRAM.";
+        case op_note_kind::conv2d_fp32_on_cuda_cores:
+            return "fp32 runs on the CUDA cores; dtype=tf32 puts it on the tensor cores.";
+    }
+    return "";
+}
+
+const std::vector<std::string>& op_floor_assumptions() {
+    static const std::vector<std::string> a = {
+        "Compulsory traffic only: every input crosses DRAM once and every output once; anything a kernel re-reads (a "
+        "tile that "
+        "fell out of L2, a second pass) adds to it.",
+        "Practical share of each peak: what well-written kernels measured on this GPU sustain (the spec's "
+        "practical_fraction, "
+        "a geometric mean over roofline calibrate's kernels, or the documented default where it has none): a typical "
+        "best, not a "
+        "ceiling, so a kernel can beat it by a few percent; nothing beats the floor at 100% of each peak, given beside "
+        "it.",
+        "Cold caches: inputs come from DRAM and every output is counted as written; an input a previous kernel left in "
+        "L2, or an "
+        "output a write-back L2 still holds when the kernel ends, does not cross DRAM inside the kernel (up to the "
+        "L2's size).",
+        "No launch overhead: a kernel lasts a few microseconds at least (the spec's min_kernel_ns where measured), "
+        "whatever its work.",
+        "Perfect overlap of compute and memory: the floor is the larger of the two times, not their sum.",
+        "Peaks at the clocks the spec publishes them at (boost clock; tensor figures at the datasheet's tensor clock): "
+        "a GPU held at "
+        "a lower clock (as ncu does) runs compute-bound work proportionally slower.",
+    };
+    return a;
+}
+
+const std::string& op_floor_formula() {
+    static const std::string f =
+        "floor = max(FLOPs / (compute peak x practical share), bytes / (DRAM bandwidth x practical share))";
+    return f;
 }
 
 }  // namespace roofline

@@ -24,4 +24,11 @@ std::string render_prediction(const prediction& p, const std::string& format);
 // The command line that asks for this prediction again, defaults filled in: "gemm M=8192 ... transb=n".
 std::string prediction_command(const op_cost& c);
 
+// What an op's model counts or assumes (models/op_models.hpp, op_note), in one sentence.
+std::string op_note_text(const op_note& n);
+// The assumptions every floor rests on, one sentence each, for every output.
+const std::vector<std::string>& op_floor_assumptions();
+// "floor = max(FLOPs / (peak x share), bytes / (bandwidth x share))", for every output.
+const std::string& op_floor_formula();
+
 }  // namespace roofline

@@ -213,7 +213,7 @@ std::string reason_text(const verdict_reason& r) {
                    " of the SM's utilisation (or the export has none per pipe: the details page does not), so the SM "
                    "as a whole is named";
         case reason_kind::not_placed:
-            return "the capture lacks " + r.text;
+            return "the capture lacks " + lacking_text(r.lacks);
         case reason_kind::bound_open:
             return "the capture does not decide what limits the kernel: the busiest measured unit is " +
                    at(r.unit, "none") + ", and units it has no counters for may be near a roof";
@@ -231,6 +231,152 @@ std::string reason_text(const verdict_reason& r) {
         }
     }
     return "";
+}
+
+std::string lacking_text(lacking_input l) {
+    switch (l) {
+        case lacking_input::nothing:
+            return "";
+        case lacking_input::duration:
+            return "gpu__time_duration.sum (collect it with --section SpeedOfLight or --metrics "
+                   "gpu__time_duration.sum)";
+        case lacking_input::gpu_peaks:
+            return "the GPU's peaks: no spec could be chosen for it and the capture holds no peak counters (pass "
+                   "--gpu, or collect --set full and export --page raw, whose rows hold the peaks)";
+    }
+    return "";
+}
+
+std::string warning_text(const roof_warning& w) {
+    const std::string id = name(w.id);
+    switch (w.kind) {
+        case roof_warning_kind::peak_differs: {
+            const char* what = info(w.id).kind == resource_kind::memory ? " bandwidth" : " peak";
+            return id + what + ": the capture's measured peak " + format_number(w.value) + " differs from the spec's " +
+                   format_number(w.spec_value) + " (at the same clock) by " +
+                   signed_decimals((w.value / w.spec_value - 1.0) * 100, 0) + "%; the measured peak is used";
+        }
+        case roof_warning_kind::above_roof:
+            return id + " is above its roof: " + format_percent(w.value) + " of " + w.against +
+                   "; the peak or the work count is wrong, so treat this point with suspicion";
+        case roof_warning_kind::no_peak:
+            return id + ": the kernel did " + format_number(w.value) +
+                   " FLOPs but neither the capture nor the spec gives a peak; it is left off the roofline";
+    }
+    return "";
+}
+
+std::string note_text(const roof_note& n) {
+    switch (n.kind) {
+        case roof_note_kind::fp16_moves:
+            return "fp16: the " + format_number(n.value) +
+                   " FP16 'FLOPs' of the HFMA/HADD/HMUL counters are HFMA2.MMA register moves "
+                   "(sm__inst_executed_pipe_fma_type_fp16 is 0: the FMA pipe ran no half-precision instruction); they "
+                   "are not counted";
+        case roof_note_kind::bf16_rate:
+            return "fp16: this roof is the FP16 rate (" + significant(n.value, 4) +
+                   " TFLOP/s at boost); this GPU runs BF16 on the CUDA cores at " + significant(n.spec_value, 4) +
+                   " (" + n.source +
+                   "), and ncu counts BF16 half2 instructions in the same HFMA/HADD/HMUL counters, so they cannot be "
+                   "told apart: if this kernel's half-precision math is BF16, its fp16 roof is " +
+                   significant(n.spec_value, 4) + " TFLOP/s and its fp16 shares and floor are " +
+                   significant(n.value / n.spec_value, 3) + "x those shown";
+        case roof_note_kind::l1_gmma_feed:
+            return "l1: " + decimals(n.value, 1) +
+                   "% of the L1 data path's peak are wgmma operand reads from shared memory (shared-memory wavefronts "
+                   "that are no load, store or atomic): the tensor pipe's feed, counted with it, not as L1 load";
+    }
+    return "";
+}
+
+std::string note_text(const rules::diagnosis_note& n) {
+    switch (n.kind) {
+        case rules::diagnosis_note_kind::gainless:
+            return n.id + " fired (" + n.tree + "/" + n.node + "), but its fix leaves the time within " +
+                   format_percent(n.limit) + " of what it is (" + format_times(n.speedup) +
+                   "; bound after it: " + n.binds_after + "): not an opportunity";
+        case rules::diagnosis_note_kind::near_roof_outpromised:
+            return "near-roof is not reported: " + n.id + " promises " + format_times(n.speedup) +
+                   " on the same kernel, more than the " + format_times(n.limit) + " near-roof allows";
+        case rules::diagnosis_note_kind::near_roof_undecided:
+            return "near-roof is not reported: its rule fired (rules/near-roof.json), but " + std::to_string(n.count) +
+                   " other rule nodes or estimates could not be evaluated, and any may gain more";
+    }
+    return "";
+}
+
+const char* catch_all_title(rules::catch_all_kind k) {
+    switch (k) {
+        case rules::catch_all_kind::none:
+            return "";
+        case rules::catch_all_kind::unexplained:
+            return "No rule explains this kernel's time";
+        case rules::catch_all_kind::missing_counters:
+            return "Not decided: the capture lacks the counters to tell";
+    }
+    return "";
+}
+
+std::string finding_title(const rules::finding& f) {
+    return f.catch_all == rules::catch_all_kind::none ? f.title.str() : catch_all_title(f.catch_all);
+}
+
+std::string finding_explain(const rules::finding& f) {
+    switch (f.catch_all) {
+        case rules::catch_all_kind::none:
+            return f.explain;
+        case rules::catch_all_kind::unexplained:
+            return std::string(f.after_findings ? "No diagnosis tree found a fix that gains (the notes list the "
+                                                  "patterns that fired and why their fixes leave the time as it is): "
+                                                : "No diagnosis tree fired: ") +
+                   "the kernel is below the roofs, with no wasted traffic, divergence or stall pattern the trees "
+                   "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A "
+                   "source-level profile (a kernel built with -lineinfo, ncu's Source page) or the PM sampling "
+                   "timeline decides it.";
+        case rules::catch_all_kind::missing_counters: {
+            std::string open;
+            for (const auto& u : f.undecided) open += (open.empty() ? "" : ", ") + u;
+            const std::string n = std::to_string(f.undecided.size());
+            return f.after_findings
+                       ? "The findings below fired, but " + n +
+                             " rule nodes or estimates could not be evaluated for lack of counters (" + open +
+                             "), and any may gain more than they do: which fix comes first is not "
+                             "decided. Collect them and analyse again."
+                       : "No rule node the capture could evaluate fired, and " + n +
+                             " could not be evaluated for lack of counters (" + open +
+                             "). Collect them and analyse again: any of those may be the answer.";
+        }
+    }
+    return "";
+}
+
+std::vector<std::string> finding_fixes(const rules::finding& f) {
+    switch (f.catch_all) {
+        case rules::catch_all_kind::none:
+            return std::vector<std::string>(f.fixes.begin(), f.fixes.end());
+        case rules::catch_all_kind::unexplained:
+            return {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
+                    "Compare with the floor: the kernel cannot run faster than its largest floor at the practical "
+                    "shares (the estimate)."};
+        case rules::catch_all_kind::missing_counters:
+            if (f.collect.empty()) return {};
+            return {"Profile again with `ncu " + f.collect + " ...` (or `roofline metrics --format section`'s file)."};
+    }
+    return {};
+}
+
+std::string finding_estimate_why(const rules::finding& f) {
+    if (f.catch_all == rules::catch_all_kind::unexplained)
+        return "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical "
+               "shares.";
+    return f.estimate_why;
+}
+
+std::string evidence_name(const rules::evidence_value& e) {
+    if (e.kind == rules::evidence_kind::stall_reasons_missing)
+        return "what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall "
+               "reason)";
+    return e.expression;
 }
 
 }  // namespace roofline

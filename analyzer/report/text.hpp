@@ -42,6 +42,26 @@ const char* bound_ansi_colour(bound b);
 std::string reason_text(const verdict_reason& r);
 // "86.1% busy, 96.0% of its practical share" (the second part only where the practical share is below 1).
 std::string load_text(const unit_load& u);
+// What the capture lacks where a kernel is not placed: "gpu__time_duration.sum (collect it with ...)"; "" where
+// it is placed.
+std::string lacking_text(lacking_input l);
+// A warning of the model (models/roofline_model.hpp): "dram is above its roof: 150.0% of ...".
+std::string warning_text(const roof_warning& w);
+// A correction the model made: "fp16: the 1.2M FP16 'FLOPs' of the HFMA/HADD/HMUL counters are ...".
+std::string note_text(const roof_note& n);
+// A finding the diagnosis left out, and why: "near-roof is not reported: fp64-slow-pipe promises 1.9x ...".
+std::string note_text(const rules::diagnosis_note& n);
+// A finding's words. A rule node's finding carries its rule file's (title, explanation, fixes, the
+// estimate's why); the catch-all findings (rules::catch_all_kind) carry values, worded here. Every
+// printer reads a finding's words through these.
+std::string finding_title(const rules::finding& f);
+std::string finding_explain(const rules::finding& f);
+std::vector<std::string> finding_fixes(const rules::finding& f);
+std::string finding_estimate_why(const rules::finding& f);
+// The title of a catch-all finding ("No rule explains this kernel's time"), for explain.
+const char* catch_all_title(rules::catch_all_kind k);
+// What an evidence value shows, as a finding lists it: its expression or label, or the words of a typed mark.
+std::string evidence_name(const rules::evidence_value& e);
 
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {

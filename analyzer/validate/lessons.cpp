@@ -57,7 +57,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
         for (const auto& e : f->evidence) {
             rules::evidence_value on_fixed = e;
             on_fixed.set_value(rules::evaluate_evidence(e, fixed, a.gpu));
-            evidence.row({code_span(e.expression), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
+            evidence.row({code_span(evidence_name(e)), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
         }
     }
     for (resource res : {resource::dram, resource::l2, resource::l1, resource::sm}) {
@@ -77,17 +77,18 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
             o << (i ? ", " : "") << v.values[i].expression << " = " << named_value_text(v.values[i], "-");
         o << ")\n";
     }
-    if (f) o << "\n**" << f->id << "**: " << f->explain << "\n";
+    if (f) o << "\n**" << f->id << "**: " << finding_explain(*f) << "\n";
     o << "\n## The fix\n\n" << p.fix << "\n\n";
-    if (f && !f->fixes.empty()) {
+    const std::vector<std::string> fixes = f ? finding_fixes(*f) : std::vector<std::string>{};
+    if (!fixes.empty()) {
         o << "What the engine recommends for the naive kernel:\n\n";
-        for (const auto& x : f->fixes) o << "- " << x << "\n";
+        for (const auto& x : fixes) o << "- " << x << "\n";
         o << "\n";
     }
     o << "## Estimated and measured gain\n\n";
     if (f && f->est_speedup) {
         const double ratio = *f->est_speedup / ncu_speedup;
-        o << "- Estimate (`" << f->id << "`): " << format_times(*f->est_speedup) << ": " << f->estimate_why
+        o << "- Estimate (`" << f->id << "`): " << format_times(*f->est_speedup) << ": " << finding_estimate_why(*f)
           << " Time after the fix " << format_duration_ns(*f->est_time_after_ns) << ", set by " << f->binds_after
           << "\n";
         o << "- Measured under ncu: " << format_times(ncu_speedup);
