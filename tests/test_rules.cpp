@@ -624,3 +624,21 @@ TEST_CASE("the catch-all findings carry values, and the report words them") {
           "Profile again with `ncu " + c.collect + " ...` (or `roofline metrics --format section`'s file).");
     CHECK(c.collect.rfind("--metrics ", 0) == 0);
 }
+
+TEST_CASE("a rule error's line and column come from the parser: the value that is wrong, not the first like it") {
+    // The same text twice in one node: a true/false condition where "when" wants one, and where
+    // "evidence" wants a number. The error is the second's; a search of the text would find the first.
+    const std::string text =
+        "{\"id\": \"t\", \"title\": \"T\", \"roots\": [\n"
+        "  {\"id\": \"a\", \"title\": \"A\", \"explain\": \"x\",\n"
+        "   \"when\": \"launches > 1\",\n"
+        "   \"evidence\": [\"launches\", \"launches > 1\"]}]}\n";
+    try {
+        (void)parse_rule_tree(text, "twice.json");
+        FAIL("the tree loaded");
+    } catch (const input_error& e) {
+        CHECK(e.line() == 4);
+        CHECK(e.column() == 30);  // the first character of the second "launches > 1" on line 4
+        CHECK(std::string(e.what()).find("\"evidence\": expected a number") != std::string::npos);
+    }
+}

@@ -8,7 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace roofline::rules {
 
@@ -31,29 +36,145 @@ constexpr int max_tree_depth = 32;
 
 using json = nlohmann::json;
 
-// Where a JSON string value sits in the file's text: the line and column of its first
-// character (after the opening quote), searched from the node's own id so that the same text in
-// two nodes points at the right one. {0, 0} when it cannot be found.
-std::pair<std::size_t, std::size_t> locate(const std::string& text, const std::string& node_id,
-                                           const std::string& value) {
-    const std::string quoted = json(value).dump();
-    std::size_t from = 0;
-    if (!node_id.empty()) {
-        auto id_at = text.find("\"id\": " + json(node_id).dump());
-        if (id_at != std::string::npos) from = id_at;
+// Where each value of a rule file starts, from the parser itself: nlohmann's SAX interface builds the
+// document while a counting iterator says how far the text has been read, so each value's first
+// character is known (the bytes between the previous token and a value are only whitespace, ':' and
+// ','). Looked up by the address of the value in the parsed document, so an error in any value is
+// located exactly, however often its text appears in the file.
+class value_positions {
+public:
+    // Parses `text` (a syntax error throws as json::parse does; parse_json_file has already refused one).
+    value_positions(const std::string& text, json& document) : text_(text) {
+        std::size_t read = 0;
+        counting first{text.data(), &read}, last{text.data() + text.size(), &read};
+        recorder r(document, read, starts_);
+        json::sax_parse(first, last, &r);
+        index(document, "");
     }
-    auto at = text.find(quoted, from);
-    if (at == std::string::npos) at = text.find(quoted);
-    if (at == std::string::npos) return {0, 0};
-    std::size_t line = 1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n');
-    std::size_t line_start = text.rfind('\n', at);
-    std::size_t column = at - (line_start == std::string::npos ? 0 : line_start + 1) + 2;  // 1-based, past the quote
-    return {line, column};
-}
+    // The 1-based line and column of the value's first character, past the opening quote of a string
+    // ({0, 0}: not a value of this document, or one nested deeper than any the loader reads).
+    std::pair<std::size_t, std::size_t> of(const json& value) const {
+        auto it = by_address_.find(&value);
+        if (it == by_address_.end()) return {0, 0};
+        std::size_t at = it->second;
+        while (at < text_.size() &&
+               (std::isspace(static_cast<unsigned char>(text_[at])) || text_[at] == ':' || text_[at] == ','))
+            ++at;
+        if (at < text_.size() && text_[at] == '"') ++at;  // a string's first character, past its quote
+        const std::size_t line = 1 + std::count(text_.begin(), text_.begin() + std::ptrdiff_t(at), '\n');
+        const std::size_t line_start = text_.rfind('\n', at == 0 ? 0 : at - 1);
+        return {line, at - (at == 0 || line_start == std::string::npos ? 0 : line_start + 1) + 1};
+    }
+
+private:
+    // A char pointer that counts what the parser has read.
+    struct counting {
+        using iterator_category = std::input_iterator_tag;
+        using value_type = char;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const char*;
+        using reference = const char&;
+        const char* p;
+        std::size_t* read;
+        const char& operator*() const { return *p; }
+        counting& operator++() {
+            ++p;
+            ++*read;
+            return *this;
+        }
+        bool operator==(const counting& o) const { return p == o.p; }
+        bool operator!=(const counting& o) const { return p != o.p; }
+    };
+    // The DOM builder, with each value's path ("/roots/0/when") mapped to the bytes read before it.
+    class recorder : public nlohmann::detail::json_sax_dom_parser<json> {
+    public:
+        recorder(json& j, const std::size_t& read, std::map<std::string, std::size_t>& starts)
+            : json_sax_dom_parser(j, true), read_(read), starts_(starts) {}
+        bool null() { return value(), json_sax_dom_parser::null(); }
+        bool boolean(bool v) { return value(), json_sax_dom_parser::boolean(v); }
+        bool number_integer(json::number_integer_t v) { return value(), json_sax_dom_parser::number_integer(v); }
+        bool number_unsigned(json::number_unsigned_t v) { return value(), json_sax_dom_parser::number_unsigned(v); }
+        bool number_float(json::number_float_t v, const std::string& s) {
+            return value(), json_sax_dom_parser::number_float(v, s);
+        }
+        bool string(std::string& v) { return value(), json_sax_dom_parser::string(v); }
+        bool start_object(std::size_t n) {
+            value(read_ - 1);
+            frames_.push_back({false, 0, ""});
+            return json_sax_dom_parser::start_object(n);
+        }
+        bool key(std::string& k) {
+            frames_.back().key = k;
+            mark_ = read_;
+            return json_sax_dom_parser::key(k);
+        }
+        bool end_object() {
+            frames_.pop_back();
+            after_value();
+            return json_sax_dom_parser::end_object();
+        }
+        bool start_array(std::size_t n) {
+            value(read_ - 1);
+            frames_.push_back({true, 0, ""});
+            mark_ = read_;
+            return json_sax_dom_parser::start_array(n);
+        }
+        bool end_array() {
+            frames_.pop_back();
+            after_value();
+            return json_sax_dom_parser::end_array();
+        }
+
+    private:
+        struct frame {
+            bool array;
+            std::size_t index;
+            std::string key;
+        };
+        // A scalar starts after what was read up to the previous token (mark_); an object or array
+        // at its brace (`at`).
+        void value(std::optional<std::size_t> at = std::nullopt) {
+            // Deeper than any node the loader takes (max_tree_depth): not recorded, so a hostile file
+            // nested a million deep costs no quadratic paths.
+            if (frames_.size() > max_recorded_depth) {
+                if (!at) after_value();
+                return;
+            }
+            std::string path;
+            for (const auto& f : frames_) path += "/" + (f.array ? std::to_string(f.index) : f.key);
+            starts_[path] = at ? *at : mark_;
+            if (!at) after_value();
+        }
+        void after_value() {
+            if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+            mark_ = read_;
+        }
+        const std::size_t& read_;
+        std::map<std::string, std::size_t>& starts_;
+        std::vector<frame> frames_;
+        std::size_t mark_ = 0;
+    };
+
+    void index(const json& v, const std::string& path, std::size_t depth = 0) {
+        if (auto it = starts_.find(path); it != starts_.end()) by_address_[&v] = it->second;
+        if (depth >= max_recorded_depth) return;
+        if (v.is_object())
+            for (const auto& [k, child] : v.items()) index(child, path + "/" + k, depth + 1);
+        if (v.is_array())
+            for (std::size_t i = 0; i < v.size(); ++i) index(v[i], path + "/" + std::to_string(i), depth + 1);
+    }
+    // Nodes nest max_tree_depth deep, each two levels (a node, its children list), and a node's values
+    // are three more down at most (estimate, changes, one change's on).
+    static constexpr std::size_t max_recorded_depth = 2 * max_tree_depth + 8;
+
+    const std::string& text_;
+    std::map<std::string, std::size_t> starts_;
+    std::unordered_map<const json*, std::size_t> by_address_;
+};
 
 class loader {
 public:
-    loader(std::string file, const std::string& text) : file_(std::move(file)), text_(text) {}
+    loader(std::string file, const value_positions& positions) : file_(std::move(file)), positions_(positions) {}
 
     rule_tree tree(const json& j) {
         rule_tree t;
@@ -125,8 +246,10 @@ private:
                std::to_string(source.size()) + " characters)";
     }
 
-    expression expr(const std::string& source, const std::string& where, const char* field, value_type want) {
-        auto [line, column] = locate(text_, node_id_, source);
+    // `at`: the JSON string the expression was read from (its position, for the error's line and column).
+    expression expr(const std::string& source, const std::string& where, const char* field, value_type want,
+                    const json& at) {
+        auto [line, column] = positions_.of(at);
         try {
             expression e = expression::parse(source, fact_type);
             if (e.type() != want)
@@ -159,8 +282,7 @@ private:
                 for (const auto& r : c["on"]) {
                     const auto named = r.is_string() ? resource_named(r.get<std::string>()) : std::nullopt;
                     if (!named) {
-                        auto [line, column] = r.is_string() ? locate(text_, node_id_, r.get<std::string>())
-                                                            : std::pair<std::size_t, std::size_t>{0, 0};
+                        auto [line, column] = positions_.of(r);
                         fail(where,
                              "\"estimate.changes.on\": " + r.dump() +
                                  " is not a resource (known: fp64, fp32, ..., dram, l2, l1, issue, pipe_alu, ...)",
@@ -173,12 +295,14 @@ private:
                     fail(where, "\"estimate.changes\": each change needs exactly one of \"scale\" and \"add_ns\"");
                 w.add = add;
                 w.amount = expr(text(c, add ? "add_ns" : "scale", where + " estimate"), where,
-                                add ? "estimate.changes.add_ns" : "estimate.changes.scale", value_type::number);
+                                add ? "estimate.changes.add_ns" : "estimate.changes.scale", value_type::number,
+                                c[add ? "add_ns" : "scale"]);
                 e.changes.push_back(std::move(w));
             }
         }
         if (j.contains("at_least"))
-            e.at_least = expr(text(j, "at_least", where + " estimate"), where, "estimate.at_least", value_type::number);
+            e.at_least = expr(text(j, "at_least", where + " estimate"), where, "estimate.at_least", value_type::number,
+                              j["at_least"]);
         e.kind = e.changes.empty() ? fix_kind::adds_parallelism : fix_kind::moves_work;
         if (j.contains("fix")) {
             const auto& k = j["fix"];
@@ -191,8 +315,7 @@ private:
                     known = true;
                 }
             if (!known) {
-                auto [line, column] =
-                    k.is_string() ? locate(text_, node_id_, given) : std::pair<std::size_t, std::size_t>{0, 0};
+                auto [line, column] = positions_.of(k);
                 fail(where,
                      "\"estimate.fix\": " + k.dump() +
                          " is not a kind of fix (removes_waste, moves_work, restructures, adds_parallelism)",
@@ -226,12 +349,11 @@ private:
             fail("tree", "nodes nested more than " + std::to_string(max_tree_depth) + " deep under the root");
         rule_node n;
         n.id = text(j, "id", "a node");
-        node_id_ = n.id;
         const std::string where = "node \"" + n.id + "\"";
         if (!ids_.insert(n.id).second) fail(where, "the id is used twice");
         n.title = text(j, "title", where);
         n.explain = text(j, "explain", where);
-        n.when = expr(text(j, "when", where), where, "when", value_type::boolean);
+        n.when = expr(text(j, "when", where), where, "when", value_type::boolean, j["when"]);
         if (j.contains("finding")) n.finding = text(j, "finding", where);
         if (j.contains("fixed_time"))
             fail(where,
@@ -245,7 +367,7 @@ private:
             if (!j["evidence"].is_array()) fail(where, "\"evidence\": expected a list of expressions");
             for (const auto& e : j["evidence"]) {
                 if (!e.is_string()) fail(where, "\"evidence\": expected expressions as strings");
-                n.evidence.push_back(expr(e.get<std::string>(), where, "evidence", value_type::number));
+                n.evidence.push_back(expr(e.get<std::string>(), where, "evidence", value_type::number, e));
             }
         }
         if (j.contains("fixes")) {
@@ -254,29 +376,29 @@ private:
                 fix x;
                 x.text = text(f, "text", where + " fix");
                 if (f.contains("when"))
-                    x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean);
+                    x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean, f["when"]);
                 n.fixes.push_back(std::move(x));
             }
         }
         if (j.contains("children")) {
             if (!j["children"].is_array()) fail(where, "\"children\": expected a list of nodes");
             for (const auto& c : j["children"]) n.children.push_back(node(c, depth + 1));
-            node_id_ = n.id;
         }
         return n;
     }
 
     std::string file_;
-    const std::string& text_;
-    std::string node_id_;
+    const value_positions& positions_;
     std::set<std::string> ids_;
 };
 
 }  // namespace
 
 rule_tree parse_rule_tree(const std::string& json_text, const std::string& file) {
-    json j = parse_json_file<json>(json_text, file, error_code::bad_rule);
-    return loader(file, json_text).tree(j);
+    (void)parse_json_file<json>(json_text, file, error_code::bad_rule);  // a syntax error, with its position
+    json j;
+    const value_positions positions(json_text, j);
+    return loader(file, positions).tree(j);
 }
 
 std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
