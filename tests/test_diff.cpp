@@ -114,7 +114,7 @@ TEST_CASE("every kernel's change is its time in the new capture against the base
         CHECK(d.base.total_ns == doctest::Approx(base_total));
         CHECK(d.next.total_ns == doctest::Approx(new_total));
         REQUIRE(d.total_change_pct);
-        CHECK(*d.total_change_pct == doctest::Approx((new_total - base_total) / base_total * 100.0));
+        CHECK(d.total_change_pct == doctest::Approx((new_total - base_total) / base_total * 100.0));
         for (const auto& k : d.kernels) {
             CAPTURE(k.any().group.name);
             if (!k.base || !k.next) {  // gone or new: its key is on one side only
@@ -130,7 +130,7 @@ TEST_CASE("every kernel's change is its time in the new capture against the base
             const double t0 = base_t.at(key), t1 = new_t.at(key);
             REQUIRE(k.change_pct);
             const double expect = (t1 - t0) / t0 * 100.0;
-            CHECK(*k.change_pct == doctest::Approx(expect));
+            CHECK(k.change_pct == doctest::Approx(expect));
             // The status follows the noise floor (2% or 250 ns per launch by default, the larger).
             const int beyond = beyond_default_floor(t0, t1, std::max(base_n.at(key), new_n.at(key)));
             CHECK(k.status == (beyond > 0   ? diff_status::slower
@@ -138,7 +138,7 @@ TEST_CASE("every kernel's change is its time in the new capture against the base
                                             : diff_status::within_noise));
             if (c.quiet) CHECK(k.status == diff_status::within_noise);
             if (c.identical) {
-                CHECK(*k.change_pct == 0.0);
+                CHECK(k.change_pct == 0.0);
                 CHECK(k.findings_appeared.empty());
                 CHECK(k.findings_gone.empty());
                 CHECK(verdict_text(k.base->verdict) == verdict_text(k.next->verdict));
@@ -208,12 +208,12 @@ TEST_CASE("a kernel only in the base is gone, only in the new capture new; the w
     CHECK(d.gone == all.size() - 2);
     CHECK(d.added == 0);
     REQUIRE(d.total_change_pct);
-    CHECK(*d.total_change_pct == doctest::Approx((transposes - total) / total * 100.0));
+    CHECK(d.total_change_pct == doctest::Approx((transposes - total) / total * 100.0));
     CHECK(d.total_status == diff_status::faster);
     for (const auto& k : d.kernels) {
         CAPTURE(k.any().group.name);
         if (k.next) {
-            CHECK(*k.change_pct == 0.0);
+            CHECK(k.change_pct == 0.0);
         } else {
             CHECK(k.status == diff_status::gone);
             CHECK_FALSE(k.change_pct);
@@ -253,7 +253,7 @@ TEST_CASE("several kernels of one name and launch shape are matched in launch or
         if (k.occurrence == 1) {  // the first launched, matched to the new capture's only one
             REQUIRE(k.next);
             CHECK(k.base->group.first_line < 1000);
-            CHECK(*k.change_pct == 0.0);
+            CHECK(k.change_pct == 0.0);
         } else {
             CHECK(k.occurrence == 2);
             CHECK(k.status == diff_status::gone);
@@ -449,7 +449,7 @@ TEST_CASE("a fix that renames its kernel shows the naive one gone and the fixed 
     CHECK(d.kernels[0].status == diff_status::gone);
     CHECK(d.kernels[1].status == diff_status::added);
     REQUIRE(d.total_change_pct);
-    CHECK(*d.total_change_pct == doctest::Approx((t_fixed - t_naive) / t_naive * 100.0));
+    CHECK(d.total_change_pct == doctest::Approx((t_fixed - t_naive) / t_naive * 100.0));
     // The pair was built to show barrier stalls (kernels/pairs.json): that finding goes with the naive kernel.
     const auto& gone = d.kernels[0].findings_gone;
     CHECK(std::find(gone.begin(), gone.end(), "barrier-stalls") != gone.end());

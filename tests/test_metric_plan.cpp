@@ -320,9 +320,11 @@ TEST_CASE(
     const auto& mm = lost.diagnosis.missing_metrics;
     CHECK(std::find(mm.begin(), mm.end(), "derived__memory_l2_theoretical_sectors_global_excessive") != mm.end());
     // Its L2 share is bounded, not guessed: the excess that reached L2 is unknown.
+    REQUIRE(lost.roof.find(resource::l2) != nullptr);
     CHECK_FALSE(lost.roof.find(resource::l2)->exact());
     // The roofline-chart derived__ metrics come from their base counters, which the export holds.
     REQUIRE(lost.roof.bytes_l2.has_value());
+    REQUIRE(kernel(with, "transpose_naive").roof.bytes_l2.has_value());
     CHECK(*lost.roof.bytes_l2 == doctest::Approx(*kernel(with, "transpose_naive").roof.bytes_l2).epsilon(1e-5));
     auto md = run_cli({"triage", source_path("tests/data/nsys/old_gpukernsum.csv")}).out;
     for (const auto& s : gh100_plan().sections) CHECK(md.find("--section " + s) != std::string::npos);

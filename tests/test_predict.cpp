@@ -37,13 +37,13 @@ TEST_CASE("gemm: 2 M N K FLOPs, A and B read once, C written once") {
     CHECK(c.bytes == 402653184.0);
     CHECK(c.intensity() == doctest::Approx(2730.67).epsilon(1e-5));
     REQUIRE(c.compute);
-    CHECK(*c.compute == resource::tensor_fp16);
+    CHECK(c.compute == resource::tensor_fp16);
     // Decode: M=1, batch 4, bf16 in, fp32 out: 2 x 1 x 4096 x 4096 x 4 = 134,217,728 FLOP; bytes
     // 4 x ((1 x 4096 + 4096 x 4096) x 2 + 1 x 4096 x 4) = 4 x (33,562,624 + 16,384) = 134,316,032.
     c = model_op("gemm", {"M=1", "N=4096", "K=4096", "batch=4", "dtype=bf16", "out_dtype=fp32", "transb=t"});
     CHECK(c.flops == 134217728.0);
     CHECK(c.bytes == 134316032.0);
-    CHECK(*c.compute == resource::tensor_bf16);
+    CHECK(c.compute == resource::tensor_bf16);
     // Every key recorded, defaults marked: transa defaulted to n, transb given.
     CHECK(c.parameters.size() == 8);
     CHECK(c.parameters[6].key == "transa");
@@ -51,9 +51,9 @@ TEST_CASE("gemm: 2 M N K FLOPs, A and B read once, C written once") {
     CHECK(c.parameters[6].defaulted);
     CHECK_FALSE(c.parameters[7].defaulted);
     // fp32 without TF32 runs on the CUDA cores; tf32 on the tensor cores with 4-byte elements.
-    CHECK(*model_op("gemm", {"M=64", "N=64", "K=64", "dtype=fp32"}).compute == resource::fp32);
+    CHECK(model_op("gemm", {"M=64", "N=64", "K=64", "dtype=fp32"}).compute == resource::fp32);
     c = model_op("gemm", {"M=64", "N=64", "K=64", "dtype=tf32"});
-    CHECK(*c.compute == resource::tensor_tf32);
+    CHECK(c.compute == resource::tensor_tf32);
     CHECK(c.bytes == 3.0 * 64 * 64 * 4);
     // The transpose changes neither count.
     CHECK(model_op("gemm", {"M=64", "N=32", "K=16", "dtype=fp16", "transa=t"}).bytes ==
@@ -67,7 +67,7 @@ TEST_CASE("attention: Q K^T and P V on the tensor cores, S and P never in DRAM, 
         model_op("attention", {"batch=1", "heads=32", "q_len=2048", "kv_len=2048", "head_dim=128", "dtype=bf16"});
     CHECK(c.flops == 68719476736.0);
     CHECK(c.bytes == 67108864.0);
-    CHECK(*c.compute == resource::tensor_bf16);
+    CHECK(c.compute == resource::tensor_bf16);
     // causal: 2048 x 2049 / 2 = 2,098,176 pairs of 4,194,304; 4 x 32 x 128 x 2,098,176 = 34,376,515,584.
     c = model_op("attention",
                  {"batch=1", "heads=32", "q_len=2048", "kv_len=2048", "head_dim=128", "causal=1", "dtype=bf16"});
@@ -92,7 +92,7 @@ TEST_CASE("elementwise, row ops and the gather count what the docs say") {
     op_cost c = model_op("elementwise", {"elements=1000000", "inputs=2", "dtype=fp32"});
     CHECK(c.flops == 1e6);
     CHECK(c.bytes == 12e6);
-    CHECK(*c.compute == resource::fp32);
+    CHECK(c.compute == resource::fp32);
     // A copy: no FLOPs, so no compute roof, and the floor is the memory time.
     c = model_op("elementwise", {"elements=1000", "flops_per_element=0", "dtype=bf16"});
     CHECK(c.flops == 0);
@@ -107,7 +107,7 @@ TEST_CASE("elementwise, row ops and the gather count what the docs say") {
     c = model_op("rmsnorm", rc);
     CHECK(c.flops == 33554432.0);
     CHECK(c.bytes == 33562624.0);
-    CHECK(*c.compute == resource::fp16);
+    CHECK(c.compute == resource::fp16);
     CHECK(c.bf16);
     c = model_op("layernorm", rc);
     CHECK(c.flops == 58720256.0);
@@ -146,18 +146,18 @@ TEST_CASE("the floor is the larger of compute and memory time at the spec's prac
     // of the peaks: 1.0995e12 / 989.4e12 = 1.11129 ms. Ridge: 823.18 / 3.00495 = 273.94 FLOP/B.
     op_floor f = floor_on(model_op("gemm", {"M=8192", "N=8192", "K=8192", "dtype=fp16"}), h100);
     REQUIRE(f.floor_ns);
-    CHECK(*f.floor_ns == doctest::Approx(1.33569e6).epsilon(1e-5));
+    CHECK(f.floor_ns == doctest::Approx(1.33569e6).epsilon(1e-5));
     CHECK(f.memory_ns == doctest::Approx(133998).epsilon(1e-4));
-    CHECK(*f.peak_floor_ns == doctest::Approx(1.11129e6).epsilon(1e-5));
-    CHECK(*f.bound_by == bound::compute);
-    CHECK(*f.limiter == resource::tensor_fp16);
-    CHECK(*f.ridge == doctest::Approx(273.94).epsilon(1e-4));
+    CHECK(f.peak_floor_ns == doctest::Approx(1.11129e6).epsilon(1e-5));
+    CHECK(f.bound_by == bound::compute);
+    CHECK(f.limiter == resource::tensor_fp16);
+    CHECK(f.ridge == doctest::Approx(273.94).epsilon(1e-4));
     // A decode GEMM (M=1) sits far under the ridge: memory-bound. Bytes (4096 + 16,777,216) x 2 + 4096 x 2
     // = 33,570,816; / 3.00495e12 = 11.172 us.
     f = floor_on(model_op("gemm", {"M=1", "N=4096", "K=4096", "dtype=bf16"}), h100);
-    CHECK(*f.bound_by == bound::memory);
-    CHECK(*f.limiter == resource::dram);
-    CHECK(*f.floor_ns == doctest::Approx(11172).epsilon(1e-4));
+    CHECK(f.bound_by == bound::memory);
+    CHECK(f.limiter == resource::dram);
+    CHECK(f.floor_ns == doctest::Approx(11172).epsilon(1e-4));
 }
 
 TEST_CASE("a spec without a peak for the precision leaves the floor unknown, never invented") {
@@ -171,10 +171,10 @@ TEST_CASE("a spec without a peak for the precision leaves the floor unknown, nev
     // FP64 matrix work on a GPU without an FP64 tensor path runs on the FP64 CUDA cores (the L4: 0.47).
     f = floor_on(model_op("gemm", {"M=1024", "N=1024", "K=1024", "dtype=fp64"}), spec("l4"));
     REQUIRE(f.compute_peak);
-    CHECK(*f.compute_peak == doctest::Approx(0.47e12));
+    CHECK(f.compute_peak == doctest::Approx(0.47e12));
     // BF16 on the A100's CUDA cores runs at its own rate (39 against FP16's 78 TFLOP/s).
     f = floor_on(model_op("rmsnorm", {"rows=8", "cols=8", "dtype=bf16"}), spec("a100-sxm4-80gb"));
-    CHECK(*f.compute_peak == doctest::Approx(39e12));
+    CHECK(f.compute_peak == doctest::Approx(39e12));
 }
 
 TEST_CASE("predict refuses bad ops, keys and values with the nearest name") {

@@ -93,6 +93,7 @@ TEST_CASE("a wrong spec is reported, and a point above its roof is flagged") {
     // Without the capture's peak the spec is used, and 3 MB in 1 us at 2 TB/s is 150%: flagged.
     m.erase("dram__bytes.sum.peak_sustained");
     k = build_roofline(metric_view{m, 1}, spec);
+    REQUIRE(k.find(roofline::resource::dram) != nullptr);
     CHECK(k.find(roofline::resource::dram)->utilisation == doctest::Approx(1.5));
     bool above = false;
     for (const auto& w : k.warnings)
@@ -119,6 +120,7 @@ TEST_CASE("a kernel mixing tensor and CUDA-core work is bound by the unit with t
         {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", 16896}};
     auto k = build_roofline(metric_view{m, 1}, spec);
     REQUIRE(k.find(roofline::resource::fp32) != nullptr);
+    REQUIRE(k.find(roofline::resource::tensor_bf16) != nullptr);
     CHECK(k.find(roofline::resource::tensor_bf16)->utilisation == doctest::Approx(0.4));
     CHECK(k.find(roofline::resource::fp32)->utilisation == doctest::Approx(0.6));
     CHECK(k.binding == roofline::resource::fp32);
