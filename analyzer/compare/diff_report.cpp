@@ -3,6 +3,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/json_number.hpp"
+#include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -14,10 +15,64 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <optional>
+#include <map>
 #include <sstream>
 
 namespace roofline {
 namespace {
+
+// A diff's chart: each kernel of the base capture and of the new one, numbered by its row in the
+// diff's table (the label at its new point, or its only one), an arrow from its base point to its
+// new point where both lie on one panel; a FLOP chart unless no kernel of either does floating-point work.
+struct diff_chart_kernel {
+    const analysed_kernel* base = nullptr;  // nullptr: only in the new capture
+    const analysed_kernel* next = nullptr;  // nullptr: only in the base capture
+    std::size_t number = 0;
+};
+chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title,
+                            const std::string& caption) {
+    chart_data c;
+    bool any_flops = false;
+    for (const auto& k : kernels)
+        for (const auto* side : {k.base, k.next})
+            any_flops = any_flops || (side && chart_detail::dominant_precision(*side));
+    c.kind = any_flops ? chart_kind::flops : chart_kind::instructions;
+    c.title = title;
+    c.caption = caption;
+    std::map<resource, double> peaks;
+    // Where a kernel's side landed: on the roofline (index into points), the memory panel, or neither.
+    struct landed {
+        std::optional<std::size_t> point, memory;
+    };
+    auto put = [&](const analysed_kernel* k, std::size_t number, const char* side, bool labelled) {
+        landed at;
+        if (!k) return at;
+        ++c.kernels;
+        const std::size_t points = c.points.size(), memory = c.memory.size(), not_drawn = c.not_drawn.size();
+        chart_place(c, {k}, {number}, "", peaks);
+        if (c.points.size() > points) {
+            c.points.back().side = side, c.points.back().labelled = labelled;
+            at.point = points;
+        } else if (c.memory.size() > memory) {
+            c.memory.back().side = side, c.memory.back().labelled = labelled;
+            at.memory = memory;
+        } else if (c.not_drawn.size() > not_drawn) {
+            c.not_drawn.back().name = std::string(side) + " " + c.not_drawn.back().name;
+        }
+        return at;
+    };
+    for (const auto& k : kernels) {
+        const landed from = put(k.base, k.number, "base", k.next == nullptr);
+        const landed to = put(k.next, k.number, "new", true);
+        if (from.point && to.point) c.arrows.push_back({*from.point, *to.point});
+        if (from.memory && to.memory) c.memory_arrows.push_back({*from.memory, *to.memory});
+    }
+    if (!c.not_drawn.empty()) c.title += ", " + std::to_string(c.not_drawn.size()) + " not drawn";
+    chart_finish(c, peaks);
+    return c;
+}
+
 namespace diff_printing {  // a name of its own: a unity build puts this file beside others
 
 using ojson = nlohmann::ordered_json;

@@ -237,65 +237,11 @@ chart_data build_chart(const analysis& a) {
     return c;
 }
 
-chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive,
-                            const std::vector<const analysed_kernel*>& fixed, const std::string& title) {
-    chart_data c;
-    bool all_flops = true;
-    for (const auto* k : naive) all_flops = all_flops && dominant_precision(*k);
-    for (const auto* k : fixed) all_flops = all_flops && dominant_precision(*k);
-    c.kind = all_flops ? chart_kind::flops : chart_kind::instructions;
-    c.kernels = naive.size() + fixed.size();
-    c.title = title;
-    std::map<resource, double> peaks;
-    place(c, naive, {}, "naive", peaks);
-    const std::size_t first_fixed = c.points.size();
-    place(c, fixed, {}, "fixed", peaks);
-    if (first_fixed < c.points.size())
-        for (std::size_t i = 0; i < first_fixed; ++i) c.arrows.push_back({i, first_fixed});
-    finish(c, peaks);
-    return c;
+void chart_place(chart_data& c, const std::vector<const analysed_kernel*>& kernels,
+                 const std::vector<std::size_t>& numbers, const std::string& role, std::map<resource, double>& peaks) {
+    place(c, kernels, numbers, role, peaks);
 }
 
-chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title,
-                            const std::string& caption) {
-    chart_data c;
-    bool any_flops = false;
-    for (const auto& k : kernels)
-        for (const auto* side : {k.base, k.next}) any_flops = any_flops || (side && dominant_precision(*side));
-    c.kind = any_flops ? chart_kind::flops : chart_kind::instructions;
-    c.title = title;
-    c.caption = caption;
-    std::map<resource, double> peaks;
-    // Where a kernel's side landed: on the roofline (index into points), the memory panel, or neither.
-    struct landed {
-        std::optional<std::size_t> point, memory;
-    };
-    auto put = [&](const analysed_kernel* k, std::size_t number, const char* side, bool labelled) {
-        landed at;
-        if (!k) return at;
-        ++c.kernels;
-        const std::size_t points = c.points.size(), memory = c.memory.size(), not_drawn = c.not_drawn.size();
-        place(c, {k}, {number}, "", peaks);
-        if (c.points.size() > points) {
-            c.points.back().side = side, c.points.back().labelled = labelled;
-            at.point = points;
-        } else if (c.memory.size() > memory) {
-            c.memory.back().side = side, c.memory.back().labelled = labelled;
-            at.memory = memory;
-        } else if (c.not_drawn.size() > not_drawn) {
-            c.not_drawn.back().name = std::string(side) + " " + c.not_drawn.back().name;
-        }
-        return at;
-    };
-    for (const auto& k : kernels) {
-        const landed from = put(k.base, k.number, "base", k.next == nullptr);
-        const landed to = put(k.next, k.number, "new", true);
-        if (from.point && to.point) c.arrows.push_back({*from.point, *to.point});
-        if (from.memory && to.memory) c.memory_arrows.push_back({*from.memory, *to.memory});
-    }
-    if (!c.not_drawn.empty()) c.title += ", " + std::to_string(c.not_drawn.size()) + " not drawn";
-    finish(c, peaks);
-    return c;
-}
+void chart_finish(chart_data& c, std::map<resource, double>& peaks) { finish(c, peaks); }
 
 }  // namespace roofline

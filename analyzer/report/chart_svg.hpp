@@ -17,6 +17,7 @@
 #include "models/resources.hpp"
 
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -95,20 +96,13 @@ struct chart_data {
 // The report's chart: every kernel of the analysis; an instruction chart when the export counts no
 // FLOPs at all (the details page).
 chart_data build_chart(const analysis& a);
-// A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
-// a FLOP chart when all of them do floating-point work, else an instruction chart.
-chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive,
-                            const std::vector<const analysed_kernel*>& fixed, const std::string& title);
-// A diff's chart: each kernel of the base capture and of the new one, numbered by its row in the
-// diff's table (the label at its new point, or its only one), an arrow from its base point to its
-// new point where both lie on one panel; a FLOP chart unless no kernel of either does floating-point work.
-struct diff_chart_kernel {
-    const analysed_kernel* base = nullptr;  // nullptr: only in the new capture
-    const analysed_kernel* next = nullptr;  // nullptr: only in the base capture
-    std::size_t number = 0;
-};
-chart_data build_diff_chart(const std::vector<diff_chart_kernel>& kernels, const std::string& title,
-                            const std::string& caption);
+// The builders' two steps, for the charts the later stages draw (a lesson's in validate/, a diff's in
+// compare/): each kernel onto the roofline if it has work and DRAM bytes, else onto the memory panel,
+// else into the list of those not drawn (numbers: each kernel's label, {} for 1, 2, ...; role: the
+// points' role, "" for none; peaks: the ceilings seen so far); then the ceilings, axes and panels.
+void chart_place(chart_data& c, const std::vector<const analysed_kernel*>& kernels,
+                 const std::vector<std::size_t>& numbers, const std::string& role, std::map<resource, double>& peaks);
+void chart_finish(chart_data& c, std::map<resource, double>& peaks);
 std::string render_chart_svg(const analysis& a, const chart_data& c);
 
 }  // namespace roofline

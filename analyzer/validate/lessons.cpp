@@ -2,17 +2,40 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
+#include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <cctype>
+#include <map>
 #include <cstdio>
 #include <sstream>
 
 namespace roofline {
 namespace {
+
+// A lesson's chart: the naive kernels and the fixed ones, arrows from each naive to the first fixed;
+// a FLOP chart when all of them do floating-point work, else an instruction chart.
+chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive,
+                            const std::vector<const analysed_kernel*>& fixed, const std::string& title) {
+    chart_data c;
+    bool all_flops = true;
+    for (const auto* k : naive) all_flops = all_flops && chart_detail::dominant_precision(*k);
+    for (const auto* k : fixed) all_flops = all_flops && chart_detail::dominant_precision(*k);
+    c.kind = all_flops ? chart_kind::flops : chart_kind::instructions;
+    c.kernels = naive.size() + fixed.size();
+    c.title = title;
+    std::map<resource, double> peaks;
+    chart_place(c, naive, {}, "naive", peaks);
+    const std::size_t first_fixed = c.points.size();
+    chart_place(c, fixed, {}, "fixed", peaks);
+    if (first_fixed < c.points.size())
+        for (std::size_t i = 0; i < first_fixed; ++i) c.arrows.push_back({i, first_fixed});
+    chart_finish(c, peaks);
+    return c;
+}
 
 const rules::finding* first_finding(const pair_side& s) {
     if (s.found.empty() || s.found.front()->diagnosis.findings.empty()) return nullptr;
