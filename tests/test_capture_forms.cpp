@@ -125,7 +125,7 @@ TEST_CASE("the metric plan's capture and --set full of one program: the same ans
         CHECK(n.said == 0);
     }
     // The file the captures were made with is the one roofline metrics writes today.
-    CHECK(metric_plan_section(rules::make_metric_plans()) ==
+    CHECK(metric_plan_section(diagnose::make_metric_plans()) ==
           read_text(source_path("examples/h200/forms/sections/roofline.section")));
 }
 

@@ -17,9 +17,9 @@ using namespace roofline;
 using namespace roofline::test;
 
 namespace {
-std::set<std::string> tree_findings(const std::vector<rules::rule_tree>& trees) {
+std::set<std::string> tree_findings(const std::vector<diagnose::rule_tree>& trees) {
     std::set<std::string> ids;
-    std::function<void(const rules::rule_node&)> visit = [&](const rules::rule_node& n) {
+    std::function<void(const diagnose::rule_node&)> visit = [&](const diagnose::rule_node& n) {
         if (!n.finding.empty()) ids.insert(n.finding);
         for (const auto& c : n.children) visit(c);
     };
@@ -30,7 +30,7 @@ std::set<std::string> tree_findings(const std::vector<rules::rule_tree>& trees) 
 }  // namespace
 
 TEST_CASE("explain knows findings, metrics, stall reasons, derived values and error codes") {
-    auto trees = rules::load_rule_trees();
+    auto trees = diagnose::load_rule_trees();
     auto has = [&](const char* name, const char* text) {
         auto e = explain(name, trees);
         CAPTURE(name);
@@ -50,7 +50,7 @@ TEST_CASE("explain knows findings, metrics, stall reasons, derived values and er
 }
 
 TEST_CASE("every finding the trees can report is in the catalogue of rules/README.md, and back") {
-    auto trees = rules::load_rule_trees();
+    auto trees = diagnose::load_rule_trees();
     auto ids = tree_findings(trees);
     std::string readme = read_text(source_path("rules/README.md"));
     auto catalogue_at = readme.find("## Finding catalogue");
@@ -90,7 +90,7 @@ TEST_CASE("docs/metrics.md is the catalogue, generated, and every metric the eng
 }
 
 TEST_CASE("explain knows every label a report prints: bounds, resources, verdicts and finding ids") {
-    auto trees = rules::load_rule_trees();
+    auto trees = diagnose::load_rule_trees();
     auto knows = [&](const std::string& name) {
         CAPTURE(name);
         CHECK(explain(name, trees).has_value());

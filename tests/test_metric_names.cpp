@@ -223,7 +223,7 @@ TEST_CASE("roofline metrics --gpu ID names only metrics that chip's ncu lists, f
     for (const char* gpu :
          {"h100-sxm", "b200", "rtx-5090", "a100-sxm4-80gb", "rtx-4090", "l40s", "a10g", "h200", "l4"}) {
         CAPTURE(gpu);
-        const auto plan = rules::make_metric_plan_for(gpu);
+        const auto plan = diagnose::make_metric_plan_for(gpu);
         const chip& c = *plan.for_chip;
         auto out = run_cli({"metrics", "--gpu", gpu});
         REQUIRE(out.rc == 0);
@@ -312,7 +312,7 @@ TEST_CASE(
         flagged += said ? 1 : 0;
         // The command names GB20x's counters, not Hopper's.
         if (said)
-            CHECK(rules::ncu_flags_for(k.diagnosis.missing_metrics, find_chip("gb20x"))
+            CHECK(diagnose::ncu_flags_for(k.diagnosis.missing_metrics, find_chip("gb20x"))
                       .text()
                       .find("dram__bytes_op_read.sum") != std::string::npos);
     }

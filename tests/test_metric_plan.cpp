@@ -22,7 +22,7 @@ using namespace roofline::test;
 
 namespace {
 
-const rules::planned_metric* planned(const std::string& id) {
+const diagnose::planned_metric* planned(const std::string& id) {
     for (const auto& m : gh100_plan().metrics)
         if (m.id == id) return &m;
     for (const auto& m : gh100_plan().section_only)
@@ -66,7 +66,7 @@ std::set<std::string> catalogue_literals(const std::string& folder) {
 }  // namespace
 
 TEST_CASE("each chip's plan: catalogue quantities the chip counts, under its own names, and what it cannot count") {
-    const auto plans = rules::make_metric_plans();
+    const auto plans = diagnose::make_metric_plans();
     REQUIRE(plans.size() == chips().size());
     for (const auto& plan : plans) {
         const chip* c = plan.for_chip;
@@ -88,8 +88,8 @@ TEST_CASE("each chip's plan: catalogue quantities the chip counts, under its own
         for (const auto& id :
              {"dram__bytes_read.sum", "gpu__time_duration.sum", "lts__throughput.avg.pct_of_peak_sustained_elapsed",
               "sm__ops_path_tensor_src_fp8.sum", "sm__ops_path_tensor_src_fp4.sum"}) {
-            const auto in = [&](const std::vector<rules::planned_metric>& v) {
-                return std::any_of(v.begin(), v.end(), [&](const rules::planned_metric& m) { return m.id == id; });
+            const auto in = [&](const std::vector<diagnose::planned_metric>& v) {
+                return std::any_of(v.begin(), v.end(), [&](const diagnose::planned_metric& m) { return m.id == id; });
             };
             const bool accounted =
                 in(plan.metrics) || in(plan.unavailable) || find_metric(id)->form_on(c).what == chip_form::kind::zero;
@@ -102,9 +102,9 @@ TEST_CASE("each chip's plan: catalogue quantities the chip counts, under its own
          {"sm__ops_path_tensor_src_fp8_sparsity_off.sum", "sm__ops_path_tensor_src_fp8_sparsity_on.sum"})
         CHECK(std::find(gh100_names.begin(), gh100_names.end(), n) != gh100_names.end());
     CHECK(std::find(gh100_names.begin(), gh100_names.end(), "sm__ops_path_tensor_src_fp8.sum") == gh100_names.end());
-    const auto gb20x = rules::make_metric_plan_for("rtx-5090");
-    CHECK(rules::metrics_argument(gb20x).find("dram__bytes_op_read.sum") != std::string::npos);
-    CHECK(rules::metrics_argument(gb20x).find("dram__bytes_read.sum") == std::string::npos);
+    const auto gb20x = diagnose::make_metric_plan_for("rtx-5090");
+    CHECK(diagnose::metrics_argument(gb20x).find("dram__bytes_op_read.sum") != std::string::npos);
+    CHECK(diagnose::metrics_argument(gb20x).find("dram__bytes_read.sum") == std::string::npos);
 }
 
 TEST_CASE("the tensor-path family is expanded to exactly the H100 export's columns of it") {
@@ -151,8 +151,8 @@ TEST_CASE("a rule node needs every metric its expressions name") {
     const auto* long_scoreboard = planned("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio");
     REQUIRE(long_scoreboard != nullptr);
     CHECK_FALSE(long_scoreboard->needed_by.empty());
-    for (const auto& t : rules::load_rule_trees()) {
-        std::function<void(const rules::rule_node&)> check = [&](const rules::rule_node& n) {
+    for (const auto& t : diagnose::load_rule_trees()) {
+        std::function<void(const diagnose::rule_node&)> check = [&](const diagnose::rule_node& n) {
             for (const auto& name : n.when.names())
                 if (const auto* p = planned(name)) {
                     const auto& by = p->needed_by;
@@ -195,14 +195,14 @@ TEST_CASE("a real capture without the optional metrics is placed on the roofline
 TEST_CASE("roofline metrics: one line for --metrics per chip, one section file for every chip, a markdown table") {
     auto list = run_cli({"metrics", "--gpu", "h100-sxm"});
     CHECK(list.rc == 0);
-    CHECK(list.out == rules::metrics_argument(gh100_plan()) + "\n");
+    CHECK(list.out == diagnose::metrics_argument(gh100_plan()) + "\n");
     CHECK(std::count(list.out.begin(), list.out.end(), ',') + 1 == long(gh100_plan().ncu_names().size()));
     CHECK(list.out.find("gpu__time_duration.sum") != std::string::npos);
     CHECK(list.out.find(' ') == std::string::npos);
     // Without --gpu, one line per chip after its comment.
     auto all = run_cli({"metrics"}).out;
     CHECK(std::count(all.begin(), all.end(), '\n') == long(2 * chips().size()));
-    CHECK(all.find("# gh100 (CC 9.0: H100, H200, GH200)\n" + rules::metrics_argument(gh100_plan()) + "\n") !=
+    CHECK(all.find("# gh100 (CC 9.0: H100, H200, GH200)\n" + diagnose::metrics_argument(gh100_plan()) + "\n") !=
           std::string::npos);
     CHECK(all.find("# gb20x (CC 12.0") != std::string::npos);
     auto section = run_cli({"metrics", "--format", "section"}).out;
@@ -217,7 +217,7 @@ TEST_CASE("roofline metrics: one line for --metrics per chip, one section file f
     // One Metrics block per name any chip collects, each with a Label and a Name; the source-level
     // derived__ metrics defined in the file itself.
     std::set<std::string> names;
-    for (const auto& p : rules::make_metric_plans()) {
+    for (const auto& p : diagnose::make_metric_plans()) {
         const auto n = p.ncu_names();
         names.insert(n.begin(), n.end());
     }

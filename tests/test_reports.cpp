@@ -313,13 +313,13 @@ TEST_CASE(
     CHECK(md.find("- 1 launch (first: ID ") != std::string::npos);
     CHECK(count_text(1, "launch", "launches") == "1 launch");
     CHECK(count_text(0, "launch", "launches") == "0 launches");
-    rules::evidence_value util{"util_dram", 0.00081};
+    diagnose::evidence_value util{"util_dram", 0.00081};
     CHECK(named_value_text(util) == "0.1%");
-    rules::evidence_value pct{"sm__maximum_warps_per_active_cycle_pct", 100.0};
+    diagnose::evidence_value pct{"sm__maximum_warps_per_active_cycle_pct", 100.0};
     CHECK(named_value_text(pct) == "100.0%");
-    rules::evidence_value blocks{"grid_blocks", 4.0};
+    diagnose::evidence_value blocks{"grid_blocks", 4.0};
     CHECK(named_value_text(blocks) == "4");
-    rules::evidence_value bytes{"bytes_dram", 1.18e8};
+    diagnose::evidence_value bytes{"bytes_dram", 1.18e8};
     CHECK(named_value_text(bytes) == "118M");
 }
 

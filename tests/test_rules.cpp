@@ -15,7 +15,7 @@
 #include <filesystem>
 
 using namespace roofline;
-using namespace roofline::rules;
+using namespace roofline::diagnose;
 using namespace roofline::test;
 
 namespace {
@@ -56,7 +56,7 @@ bool has(const std::vector<std::string>& v, const std::string& s) {
 }
 
 // The near-roof node fired; on a synthetic kernel that lacks the counters of other nodes it is not
-// reported (diagnose(): "look elsewhere" is not decided), and a note says so.
+// reported (diagnose::diagnose(): "look elsewhere" is not decided), and a note says so.
 bool near_roof_fired(const diagnosis& d) {
     return std::any_of(d.path.begin(), d.path.end(), [](const visited_node& v) {
         return v.tree == "near-roof" && v.node == "near-roof" && v.result == visited_node::outcome::fired;
@@ -68,9 +68,14 @@ const gpu_spec& h100() {
     return *std::find_if(specs.begin(), specs.end(), [](const gpu_spec& g) { return g.id == "h100-sxm"; });
 }
 
-diagnosis diagnose(const std::vector<rule_tree>& trees, const analysed_kernel& k) {
-    return rules::diagnose(trees, k, h100());
-}
+}  // namespace
+
+namespace roofline::diagnose {
+// The diagnosis on the H100 SXM's spec (an overload for these tests only).
+diagnosis diagnose(const std::vector<rule_tree>& trees, const analysed_kernel& k) { return diagnose(trees, k, h100()); }
+}  // namespace roofline::diagnose
+
+namespace {
 
 // A kernel with just the metrics a test names, classified as `bound`.
 // `roof_share`: its largest floor at the practical shares over its duration, in percent.
@@ -180,44 +185,45 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     };
     // Over a quarter of the sectors moved wasted, whatever bounds the kernel: the estimate says
     // whether it matters.
-    CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("memory", with(25)))), "uncoalesced-global"));
-    CHECK(has(finding_ids(diagnose(trees, synthetic("memory", with(26)))), "uncoalesced-global"));
-    CHECK(has(finding_ids(diagnose(trees, synthetic("latency", with(90)))), "uncoalesced-global"));
+    CHECK_FALSE(has(finding_ids(diagnose::diagnose(trees, synthetic("memory", with(25)))), "uncoalesced-global"));
+    CHECK(has(finding_ids(diagnose::diagnose(trees, synthetic("memory", with(26)))), "uncoalesced-global"));
+    CHECK(has(finding_ids(diagnose::diagnose(trees, synthetic("latency", with(90)))), "uncoalesced-global"));
 
     auto banks = [](double conflicts) {
         return std::map<std::string, double>{{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", conflicts},
                                              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 100}};
     };
-    CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("memory", banks(30)))), "shared-bank-conflicts"));
-    CHECK(has(finding_ids(diagnose(trees, synthetic("memory", banks(31)))), "shared-bank-conflicts"));
+    CHECK_FALSE(has(finding_ids(diagnose::diagnose(trees, synthetic("memory", banks(30)))), "shared-bank-conflicts"));
+    CHECK(has(finding_ids(diagnose::diagnose(trees, synthetic("memory", banks(31)))), "shared-bank-conflicts"));
 
     auto barrier = [](double stalled) {
         return std::map<std::string, double>{
             {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", stalled},
             {"smsp__average_warp_latency_per_inst_issued.ratio", 10}};
     };
-    CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("latency", barrier(1.0)))), "barrier-stalls"));
-    CHECK(has(finding_ids(diagnose(trees, synthetic("latency", barrier(1.01)))), "barrier-stalls"));
-    CHECK(has(finding_ids(diagnose(trees, synthetic("compute", barrier(5.0), 50, 1, "sm"))), "barrier-stalls"));
+    CHECK_FALSE(has(finding_ids(diagnose::diagnose(trees, synthetic("latency", barrier(1.0)))), "barrier-stalls"));
+    CHECK(has(finding_ids(diagnose::diagnose(trees, synthetic("latency", barrier(1.01)))), "barrier-stalls"));
+    CHECK(
+        has(finding_ids(diagnose::diagnose(trees, synthetic("compute", barrier(5.0), 50, 1, "sm"))), "barrier-stalls"));
     // Not asked of a kernel one pipe saturates (its warps wait for that pipe), nor of a kernel its
     // tensor cores bind, nor of a warp-specialised one (wgmma or TMA: mbarrier waits by design).
     for (const char* limiter : {"tensor_fp16", "tensor_bf16", "tensor_fp8", "pipe_alu", "fp32"})
-        CHECK_FALSE(
-            has(finding_ids(diagnose(trees, synthetic("compute", barrier(5.0), 50, 1, limiter))), "barrier-stalls"));
+        CHECK_FALSE(has(finding_ids(diagnose::diagnose(trees, synthetic("compute", barrier(5.0), 50, 1, limiter))),
+                        "barrier-stalls"));
     auto specialised = barrier(5.0);
     specialised["smsp__inst_executed_op_tma_ld.sum"] = 1;
-    CHECK_FALSE(has(finding_ids(diagnose(trees, synthetic("latency", specialised))), "barrier-stalls"));
+    CHECK_FALSE(has(finding_ids(diagnose::diagnose(trees, synthetic("latency", specialised))), "barrier-stalls"));
 
     // near-roof at 80% of the practical ceiling: no fix that keeps the work gains over 1.25x.
-    const auto at_80 = diagnose(trees, synthetic("compute", {}, 80));
+    const auto at_80 = diagnose::diagnose(trees, synthetic("compute", {}, 80));
     CHECK(near_roof_fired(at_80));
     CHECK_FALSE(has(finding_ids(at_80), "near-roof"));  // other nodes lack counters here: not reported
     CHECK(std::any_of(at_80.notes.begin(), at_80.notes.end(), [](const diagnosis_note& n) {
         return n.kind == diagnosis_note_kind::near_roof_undecided && n.count > 0;
     }));
-    CHECK_FALSE(near_roof_fired(diagnose(trees, synthetic("compute", {}, 79.9))));
+    CHECK_FALSE(near_roof_fired(diagnose::diagnose(trees, synthetic("compute", {}, 79.9))));
 
-    auto launch = diagnose(trees, synthetic("launch", {}, 10, 8));
+    auto launch = diagnose::diagnose(trees, synthetic("launch", {}, 10, 8));
     REQUIRE(has(finding_ids(launch), "launch-bound"));
     auto f = std::find_if(launch.findings.begin(), launch.findings.end(),
                           [](const finding& x) { return x.id == "launch-bound"; });
@@ -226,7 +232,7 @@ TEST_CASE("tree boundaries on synthetic kernels") {
     // it into a neighbour saves at most the GPU's shortest launch, so it is one of 3 us here.
     auto short_one = synthetic("launch", {}, 10, 1);
     short_one.roof.duration_ns = 3000;
-    auto single = diagnose(trees, short_one);
+    auto single = diagnose::diagnose(trees, short_one);
     REQUIRE(has(finding_ids(single), "launch-bound"));
     CHECK(single.findings.front().fixes.size() == 2);
 }
@@ -236,7 +242,7 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
     auto waves = [&](double w) {
         auto k = synthetic("memory", {});
         k.shape.waves = w;
-        return diagnose(trees, k);
+        return diagnose::diagnose(trees, k);
     };
     CHECK_FALSE(has(finding_ids(waves(0.9)), "tail-effect"));  // under one wave: the small-grid rule's ground
     CHECK(has(finding_ids(waves(1.7)), "tail-effect"));        // 0.3 of 2 waves idle: 15%
@@ -265,7 +271,7 @@ TEST_CASE("tail-effect and dram-bandwidth-low boundaries on synthetic kernels") 
         k.roof.bytes_dram = u.work;
         k.roof.resources.push_back(u);
         k.roof.binding_practical = roofline::resource::dram;
-        return diagnose(trees, k);
+        return diagnose::diagnose(trees, k);
     };
     CHECK(has(finding_ids(dram(0.79 * practical)), "dram-bandwidth-low"));
     CHECK_FALSE(has(finding_ids(dram(0.80 * practical)), "dram-bandwidth-low"));  // near-roof's ground
@@ -311,7 +317,7 @@ TEST_CASE("the estimator: a restructuring fix falls to the floors it leaves, and
     };
     // Coalescing restructures the kernel: whichever unit limits now, it falls to the floors of what it
     // leaves, here DRAM's at its practical share.
-    auto d = diagnose(trees, kernel(0.4));
+    auto d = diagnose::diagnose(trees, kernel(0.4));
     auto f = std::find_if(d.findings.begin(), d.findings.end(),
                           [](const finding& x) { return x.id == "uncoalesced-global"; });
     REQUIRE(f != d.findings.end());
@@ -320,7 +326,7 @@ TEST_CASE("the estimator: a restructuring fix falls to the floors it leaves, and
     // Where L1 limits (busier than DRAM), the same fix takes the kernel to its floors: DRAM at its practical share.
     auto l1_bound = kernel(0.95);
     l1_bound.verdict.limiter = roofline::resource::l1;
-    auto e = diagnose(trees, l1_bound);
+    auto e = diagnose::diagnose(trees, l1_bound);
     auto g = std::find_if(e.findings.begin(), e.findings.end(),
                           [](const finding& x) { return x.id == "uncoalesced-global"; });
     REQUIRE(g != e.findings.end());
@@ -374,7 +380,7 @@ TEST_CASE("fusion-candidate: consecutive DRAM-bound kernels that pass a buffer a
 
 TEST_CASE("a rule that lacks counters says which, and the ncu flags that collect them on the chip") {
     auto trees = load_rule_trees();
-    auto d = diagnose(trees, synthetic("memory", {}));
+    auto d = diagnose::diagnose(trees, synthetic("memory", {}));
     // global_excess_share lacks the excess sectors and the global sectors it divides them by.
     CHECK(has(d.missing_metrics, "derived__memory_l2_theoretical_sectors_global_excessive"));
     CHECK(has(d.missing_metrics, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
@@ -592,7 +598,7 @@ TEST_CASE("an over-long rule expression is quoted in part in its error, not whol
 TEST_CASE("the catch-all findings carry values, and the report words them") {
     // No tree: nothing fires and nothing is left undecided, so the kernel is unexplained; the capture
     // holds no stall reason, and the evidence says so.
-    const auto u = diagnose({}, synthetic("latency", {}));
+    const auto u = diagnose::diagnose({}, synthetic("latency", {}));
     REQUIRE(u.findings.size() == 1);
     const finding& f = u.findings.front();
     CHECK(f.id == "unexplained");
@@ -610,7 +616,7 @@ TEST_CASE("the catch-all findings carry values, and the report words them") {
     CHECK(evidence_name(f.evidence[1]) == "roof_share");
 
     // With the trees, the same capture leaves nodes undecided and none fires: the answer is what to collect.
-    const auto m = diagnose(load_rule_trees(), synthetic("latency", {}));
+    const auto m = diagnose::diagnose(load_rule_trees(), synthetic("latency", {}));
     REQUIRE_FALSE(m.findings.empty());
     const finding& c = m.findings.front();
     CHECK(c.catch_all == catch_all_kind::missing_counters);

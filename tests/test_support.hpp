@@ -32,8 +32,8 @@ inline cli_result run_cli(std::vector<std::string> args, const cli::console& whe
 
 // The metric plan of the built-in rule trees, made once per test process (it runs the model and
 // every rule node).
-inline const rules::metric_plan& gh100_plan() {
-    static const rules::metric_plan p = rules::make_metric_plan_for("h100-sxm");
+inline const diagnose::metric_plan& gh100_plan() {
+    static const diagnose::metric_plan p = diagnose::make_metric_plan_for("h100-sxm");
     return p;
 }
 

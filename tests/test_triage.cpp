@@ -140,7 +140,7 @@ TEST_CASE("the commands: --metrics with the plan or the section folder, then the
           "\"$METRICS\" "
           "--section SourceCounters -o k1_device_kernel ./app");
     CHECK(c.export_shell == "ncu -i k1_device_kernel.ncu-rep --csv --page raw > k1_device_kernel.csv");
-    CHECK(c.profile[10] == rules::metrics_argument(gh100_plan()));
+    CHECK(c.profile[10] == diagnose::metrics_argument(gh100_plan()));
     triage_options o;
     o.section_folder = "sections";
     o.app = "python train.py --steps 3";
@@ -157,7 +157,7 @@ TEST_CASE("roofline triage on the command line: markdown, JSON and usage errors"
     auto file = source_path("tests/data/nsys/training_step_stats_stdout.txt");
     auto md = run_cli({"triage", file, "--cover", "80%"});
     CHECK(md.rc == 0);
-    CHECK(md.out.find("METRICS=" + rules::metrics_argument(gh100_plan()) + "\n") != std::string::npos);
+    CHECK(md.out.find("METRICS=" + diagnose::metrics_argument(gh100_plan()) + "\n") != std::string::npos);
     CHECK(md.out.find("ncu -i k4_vectorized_elementwise_kernel.ncu-rep --csv --page raw > "
                       "k4_vectorized_elementwise_kernel.csv") != std::string::npos);
     CHECK(md.out.find("k5_") == std::string::npos);  // four kernels reach 80%

@@ -86,7 +86,7 @@ TEST_CASE(
         const auto& from = kernel(c["from"]);
         const double measured = from.roof.duration_ns / kernel(c["to"]).roof.duration_ns;
         auto f = std::find_if(from.diagnosis.findings.begin(), from.diagnosis.findings.end(),
-                              [&](const rules::finding& x) { return x.id == c["finding"].get<std::string>(); });
+                              [&](const diagnose::finding& x) { return x.id == c["finding"].get<std::string>(); });
         REQUIRE(f != from.diagnosis.findings.end());
         REQUIRE(f->est_speedup.has_value());
         CAPTURE(measured);
@@ -105,7 +105,7 @@ TEST_CASE("HFMA2.MMA register moves are neither tensor work nor FP16 FLOPs") {
     CHECK(k.roof.find(roofline::resource::fp16) == nullptr);
     CHECK(std::any_of(k.roof.notes.begin(), k.roof.notes.end(),
                       [](const roof_note& n) { return n.kind == roof_note_kind::fp16_moves && n.value > 0; }));
-    CHECK(rules::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma").value() == 0.0);
+    CHECK(diagnose::kernel_facts(k, spec_of(wild("own_raw.csv")))("mma").value() == 0.0);
 }
 
 TEST_CASE("properties of every diagnosis on every capture in the repository") {
@@ -126,7 +126,7 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
             for (const auto& k : a.kernels) {
                 ++kernels;
                 CAPTURE(k.group.name.substr(0, 80));
-                const auto facts = rules::kernel_facts(k, a.gpu);
+                const auto facts = diagnose::kernel_facts(k, a.gpu);
                 double combined = 0.0;
                 bool promises_more = false;
                 for (const auto& f : k.diagnosis.findings) {
@@ -204,7 +204,7 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                 // near-roof ("look elsewhere") never stands beside a larger promise.
                 if (promises_more)
                     CHECK(std::none_of(k.diagnosis.findings.begin(), k.diagnosis.findings.end(),
-                                       [](const rules::finding& f) { return f.id == "near-roof"; }));
+                                       [](const diagnose::finding& f) { return f.id == "near-roof"; }));
                 // Every kernel that matters gets an answer.
                 if (k.roof.placed && k.share >= 0.02) CHECK_FALSE(k.diagnosis.findings.empty());
             }

@@ -36,8 +36,8 @@ int metrics_command(const std::vector<std::string>& args, const io& io) {
     const std::string rules_dir = vm["rules"].as<std::string>();
     const auto plans =
         vm.count("gpu")
-            ? std::vector<rules::metric_plan>{rules::make_metric_plan_for(vm["gpu"].as<std::string>(), rules_dir)}
-            : rules::make_metric_plans(rules_dir);
+            ? std::vector<diagnose::metric_plan>{diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), rules_dir)}
+            : diagnose::make_metric_plans(rules_dir);
     const std::string text = format == "list"      ? metric_plan_list(plans)
                              : format == "section" ? metric_plan_section(plans)
                                                    : metric_plan_markdown(plans);

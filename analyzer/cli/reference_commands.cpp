@@ -22,7 +22,7 @@ int rules_command(const std::vector<std::string>& args, const io& io) {
         "format", po::value<std::string>()->default_value("markdown"), "markdown, or json (every tree, for scripts)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "rules");
-    auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    auto trees = diagnose::load_rule_trees(vm["rules"].as<std::string>());
     const std::string format = output_format(vm, {"markdown", "json"}, io);
     if (format == "json") {
         io.out << rule_trees_json(trees);
@@ -61,12 +61,12 @@ int explain_command(const std::vector<std::string>& args, const io& io) {
         return 0;
     }
     if (!vm.count("name")) usage_error("explain needs a name (see roofline explain --help)");
-    const auto trees = rules::load_rule_trees(vm["rules"].as<std::string>());
+    const auto trees = diagnose::load_rule_trees(vm["rules"].as<std::string>());
     auto text = explain(vm["name"].as<std::string>(), trees);
     if (!text) {
         // The names a typo most likely meant: finding ids and tree ids.
         std::vector<std::string> known;
-        std::function<void(const rules::rule_node&)> add = [&](const rules::rule_node& n) {
+        std::function<void(const diagnose::rule_node&)> add = [&](const diagnose::rule_node& n) {
             if (!n.finding.empty()) known.push_back(n.finding);
             for (const auto& c : n.children) add(c);
         };

@@ -98,7 +98,7 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     r.findings = timeline::timeline_findings(model);
     r.kernel_summary = kernel_summary(model);
     if (!r.kernel_summary->kernels.empty())
-        r.triage = make_triage(*r.kernel_summary, o, rules::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));
+        r.triage = make_triage(*r.kernel_summary, o, diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));
     const std::string text = format == "json"       ? timeline::timeline_json(r)
                              : format == "terminal" ? timeline::timeline_terminal(r)
                              : format == "html"     ? timeline::timeline_html(r)

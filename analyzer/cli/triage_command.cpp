@@ -73,7 +73,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
-    const auto plan = rules::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
+    const auto plan = diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
     const auto t = make_triage(summary, o, plan);
     const std::string text = format == "json"       ? triage_json(t)
                              : format == "terminal" ? triage_terminal(t)

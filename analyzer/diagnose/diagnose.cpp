@@ -9,7 +9,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 namespace {
 
 // near-roof says "look elsewhere": it cannot stand beside a finding that promises more than
@@ -400,4 +400,4 @@ collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip*
     return f;
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

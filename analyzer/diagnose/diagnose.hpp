@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 // The metrics the evidence of the catch-all finding "unexplained" reads: every stall reason ncu
 // samples and the latency they divide.
@@ -37,4 +37,4 @@ struct collect_flags {
 };
 collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip* c);
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 // What an evidence value is: an expression of the rule language (evaluated on this kernel, and on any
 // other with evaluate_evidence), a label for a figure the engine computed across kernels (the fusion
@@ -145,4 +145,4 @@ struct diagnosis {
     std::vector<std::string> within_noise;
 };
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

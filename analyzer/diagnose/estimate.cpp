@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 namespace {
 
 std::string number_text(double v) { return format_number(v); }
@@ -211,4 +211,4 @@ estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, con
     return out;
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

@@ -16,7 +16,7 @@
 #include <map>
 #include <string>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 // Work per resource as time at raw peak (ns): busy share x duration, for the resources that carry
 // a floor.
@@ -39,4 +39,4 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
 // of them leaves. Their own bounds (at_least) describe the kernel as it is and are not combined.
 estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes);
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

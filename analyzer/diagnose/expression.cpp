@@ -4,7 +4,7 @@
 #include <cctype>
 #include <charconv>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 struct expression::node {
     enum class kind {
@@ -409,4 +409,4 @@ std::optional<double> expression::evaluate(const name_values& values, std::vecto
     return e.value();
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

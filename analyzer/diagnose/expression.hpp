@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 enum class value_type { number, boolean };
 
@@ -97,4 +97,4 @@ private:
     std::shared_ptr<const node> root_;
 };
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

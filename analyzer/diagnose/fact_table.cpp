@@ -7,7 +7,7 @@
 #include <map>
 #include <tuple>
 
-namespace roofline::rules::detail {
+namespace roofline::diagnose::detail {
 namespace {
 
 std::optional<double> ratio(std::optional<double> a, std::optional<double> b) {
@@ -562,4 +562,4 @@ const fact* find_fact(const std::string& name) {
     return it == index.end() ? nullptr : it->second;
 }
 
-}  // namespace roofline::rules::detail
+}  // namespace roofline::diagnose::detail

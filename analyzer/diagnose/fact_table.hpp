@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules::detail {
+namespace roofline::diagnose::detail {
 
 // A derived value: exact, bounded (fact_value::between, with the metrics that would decide it) or
 // unknown. An unknown value need not list its missing metrics: kernel_facts() adds the metrics the
@@ -37,4 +37,4 @@ fact_value undecided(std::vector<std::string> missing);
 // The roof's own bounds: [lo, hi] with every metric the roofline lacks.
 fact_value roof_between(const kernel_result& k, double lo, double hi);
 
-}  // namespace roofline::rules::detail
+}  // namespace roofline::diagnose::detail

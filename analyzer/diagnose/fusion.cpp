@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 namespace {
 
 bool dram_bound(const kernel_result& k) {
@@ -132,4 +132,4 @@ std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_r
     return out;
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 // What the finding says wherever it is named (the finding itself, `roofline explain`).
 struct fusion_text {
@@ -32,4 +32,4 @@ struct workload_finding {
 // adds it to the first kernel's diagnosis and settles that kernel's findings again.
 std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_result*>& kernels, const gpu_spec& spec);
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

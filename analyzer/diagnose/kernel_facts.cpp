@@ -5,7 +5,7 @@
 
 #include <functional>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 namespace {
 
 using detail::fact;
@@ -218,4 +218,4 @@ std::optional<double> evaluate_evidence(const evidence_value& e, const kernel_re
     return expression::parse(e.expression, fact_type).evaluate(kernel_facts(k, spec));
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

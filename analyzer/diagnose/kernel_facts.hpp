@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 // The type of a name for the loader: a derived name, a family name (util_<r>, useful_<r>, ...) over
 // the resources of models/resources.hpp, or an
@@ -25,4 +25,4 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec);
 // label, which no rule can evaluate, or where the kernel lacks a name.
 std::optional<double> evaluate_evidence(const evidence_value& e, const kernel_result& k, const gpu_spec& spec);
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

@@ -13,7 +13,7 @@
 #include <map>
 #include <set>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 namespace {
 
 using reads_by_node = std::map<std::string, std::set<std::string>>;
@@ -216,4 +216,4 @@ std::string metrics_argument(const metric_plan& plan) {
     return s;
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

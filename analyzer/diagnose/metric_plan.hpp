@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 struct planned_metric {
     std::string id;                  // the catalogue quantity (Hopper's name)
@@ -58,4 +58,4 @@ std::vector<metric_plan> make_metric_plans(const std::string& rules_dir = "");
 // The names of plan.metrics, comma-separated: what `ncu --metrics` takes.
 std::string metrics_argument(const metric_plan& plan);
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

@@ -15,7 +15,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 const char* name(fix_kind k) {
     switch (k) {
@@ -415,4 +415,4 @@ std::vector<rule_tree> load_rule_trees(const std::string& extra_dir) {
     return trees;
 }
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace roofline::rules {
+namespace roofline::diagnose {
 
 struct fix {
     std::string text;
@@ -87,4 +87,4 @@ rule_tree parse_rule_tree(const std::string& json_text, const std::string& file)
 // In precedence order, then by id.
 std::vector<rule_tree> load_rule_trees(const std::string& extra_dir = "");
 
-}  // namespace roofline::rules
+}  // namespace roofline::diagnose

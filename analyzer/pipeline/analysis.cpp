@@ -18,11 +18,11 @@ namespace roofline {
 void attach_workload_findings(std::vector<analysed_kernel>& kernels, const gpu_spec& gpu) {
     std::vector<const kernel_result*> in_order;
     for (const auto& k : kernels) in_order.push_back(&k);
-    for (auto& w : rules::fusion_candidates(in_order, gpu)) {
+    for (auto& w : diagnose::fusion_candidates(in_order, gpu)) {
         analysed_kernel& first = kernels[w.kernel];
         first.diagnosis.path.push_back(std::move(w.path));
         first.diagnosis.findings.push_back(std::move(w.what));
-        rules::settle_findings(first.diagnosis, first, gpu);
+        diagnose::settle_findings(first.diagnosis, first, gpu);
     }
 }
 
@@ -149,10 +149,10 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         a.total_ns += k.roof.duration_ns;
         a.kernels.push_back(std::move(k));
     }
-    const auto trees = rules::load_rule_trees(options.rules_dir);
+    const auto trees = diagnose::load_rule_trees(options.rules_dir);
     for (auto& k : a.kernels) {
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
-        k.diagnosis = rules::diagnose(trees, k, a.gpu);
+        k.diagnosis = diagnose::diagnose(trees, k, a.gpu);
         if (!options.keep_metrics) {  // nothing after the diagnosis reads a counter (analyze_options)
             k.group.numbers = metric_values{};
             k.group.texts.clear();

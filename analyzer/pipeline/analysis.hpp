@@ -33,7 +33,7 @@ struct analyze_options {
 // One kernel as the report sees it: the model's result, what the rule trees found, and its share
 // of the workload's time.
 struct analysed_kernel : kernel_result {
-    rules::diagnosis diagnosis;
+    diagnose::diagnosis diagnosis;
     double share = 0.0;  // of the workload's total time, 0..1
 };
 

@@ -16,7 +16,7 @@
 namespace roofline {
 namespace {
 
-std::string finding_text(const rules::rule_tree& t, const rules::rule_node& n) {
+std::string finding_text(const diagnose::rule_tree& t, const diagnose::rule_node& n) {
     std::ostringstream o;
     o << "# Finding `" << n.finding << "`\n\n" << n.title << ". " << n.explain << "\n\n";
     o << "- Tree: `" << t.id << "` (" << t.file << "), node `" << n.id << "`\n";
@@ -138,13 +138,13 @@ std::string resource_text(resource r) {
 
 }  // namespace
 
-std::optional<std::string> explain(const std::string& name, const std::vector<rules::rule_tree>& trees) {
+std::optional<std::string> explain(const std::string& name, const std::vector<diagnose::rule_tree>& trees) {
     std::optional<std::string> found;
-    std::function<void(const rules::rule_tree&, const rules::rule_node&)> visit = [&](const rules::rule_tree& t,
-                                                                                      const rules::rule_node& n) {
-        if (!found && (n.finding == name || n.id == name) && !n.finding.empty()) found = finding_text(t, n);
-        for (const auto& c : n.children) visit(t, c);
-    };
+    std::function<void(const diagnose::rule_tree&, const diagnose::rule_node&)> visit =
+        [&](const diagnose::rule_tree& t, const diagnose::rule_node& n) {
+            if (!found && (n.finding == name || n.id == name) && !n.finding.empty()) found = finding_text(t, n);
+            for (const auto& c : n.children) visit(t, c);
+        };
     for (const auto& t : trees)
         for (const auto& r : t.roots) visit(t, r);
     if (found) return found;
@@ -161,22 +161,22 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
         auto r = resource_named(trim(name.substr(slash + 1)));
         if (b && r) return bound_text(*b) + "\n" + resource_text(*r);
     }
-    if (name == rules::fusion_text::id) {
-        std::string text = "# Finding `" + name + "`\n\n" + rules::fusion_text::title +
+    if (name == diagnose::fusion_text::id) {
+        std::string text = "# Finding `" + name + "`\n\n" + diagnose::fusion_text::title +
                            ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on "
                            "the same grid and "
                            "block, each bound by DRAM, where each reads from DRAM within " +
-                           significant(100.0 * rules::fusion_text::same_buffer_tolerance, 3) + "%" +
+                           significant(100.0 * diagnose::fusion_text::same_buffer_tolerance, 3) + "%" +
                            " of the bytes the one before wrote.\n\n"
                            "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between "
                            "them) / (peak_dram x "
                            "practical_dram), for the whole run\n";
-        for (const auto& f : rules::fusion_text::fixes()) text += "- Fix: " + f + "\n";
+        for (const auto& f : diagnose::fusion_text::fixes()) text += "- Fix: " + f + "\n";
         return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     }
     if (name == "missing-counters")
         return "# Finding `missing-counters`\n\n" +
-               std::string(catch_all_title(rules::catch_all_kind::missing_counters)) +
+               std::string(catch_all_title(diagnose::catch_all_kind::missing_counters)) +
                ". Given to a kernel where no rule node the capture could evaluate fired and some could not be "
                "evaluated "
                "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. "
@@ -193,7 +193,7 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
                "section lists "
                "the metrics that would decide it and the command that collects them.\n";
     if (name == "unexplained")
-        return "# Finding `unexplained`\n\n" + std::string(catch_all_title(rules::catch_all_kind::unexplained)) +
+        return "# Finding `unexplained`\n\n" + std::string(catch_all_title(diagnose::catch_all_kind::unexplained)) +
                ". Given to a kernel where no diagnosis tree fired "
                "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps "
                "waited on (the three "
@@ -207,9 +207,9 @@ std::optional<std::string> explain(const std::string& name, const std::vector<ru
     const std::string reason = name.rfind("stall_", 0) == 0 ? name.substr(6) : name;
     if (const metric_entry* m = find_metric("smsp__average_warps_issue_stalled_" + reason + "_per_issue_active.ratio"))
         return "# Stall reason `" + reason + "`\n\n" + m->meaning + "\n\nMetric: `" + m->id + "`\n";
-    for (const auto& [fact, doc] : rules::derived_fact_docs())
+    for (const auto& [fact, doc] : diagnose::derived_fact_docs())
         if (fact == name || (fact.find('<') != std::string::npos &&
-                             name.rfind(fact.substr(0, fact.find('<')), 0) == 0 && rules::fact_type(name)))
+                             name.rfind(fact.substr(0, fact.find('<')), 0) == 0 && diagnose::fact_type(name)))
             return "# Derived value `" + name + "`\n\n" + doc + " (rules can read it; see rules/README.md).\n";
     for (int c = int(error_code::io); c <= int(error_code::usage); ++c)
         if (name == error_code_name(error_code(c)))

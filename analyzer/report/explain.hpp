@@ -11,6 +11,6 @@
 namespace roofline {
 
 // Markdown text for `name`, or nullopt when nothing of that name is known.
-std::optional<std::string> explain(const std::string& name, const std::vector<rules::rule_tree>& trees);
+std::optional<std::string> explain(const std::string& name, const std::vector<diagnose::rule_tree>& trees);
 
 }  // namespace roofline

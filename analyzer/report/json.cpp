@@ -103,11 +103,11 @@ ojson unmeasured_json(const kernel_roofline& roof) {
     return out;
 }
 
-ojson value_json(const rules::evidence_value& e) {
+ojson value_json(const diagnose::evidence_value& e) {
     if (const auto v = e.value())
-        return e.type == rules::value_type::boolean ? ojson(*v != 0.0) : json_number<ojson>(*v);
+        return e.type == diagnose::value_type::boolean ? ojson(*v != 0.0) : json_number<ojson>(*v);
     // Only bounded by the capture: [lo, hi] for a number, null for an undecided boolean.
-    if (const auto b = e.bounds(); b && e.type == rules::value_type::number)
+    if (const auto b = e.bounds(); b && e.type == diagnose::value_type::number)
         return ojson::array({json_number<ojson>(b->lo), json_number<ojson>(b->hi)});
     return ojson(nullptr);
 }
@@ -147,7 +147,7 @@ ojson findings_json(const analysed_kernel& k) {
     return findings;
 }
 
-ojson path_json(const rules::diagnosis& d) {
+ojson path_json(const diagnose::diagnosis& d) {
     ojson path = ojson::array();
     for (const auto& v : d.path) {
         ojson values = ojson::object();
@@ -155,9 +155,9 @@ ojson path_json(const rules::diagnosis& d) {
         path.push_back({{"tree", v.tree},
                         {"node", v.node},
                         {"depth", v.depth},
-                        {"result", v.result == rules::visited_node::outcome::fired       ? "fired"
-                                   : v.result == rules::visited_node::outcome::not_fired ? "not fired"
-                                                                                         : "cannot evaluate"},
+                        {"result", v.result == diagnose::visited_node::outcome::fired       ? "fired"
+                                   : v.result == diagnose::visited_node::outcome::not_fired ? "not fired"
+                                                                                            : "cannot evaluate"},
                         {"values", values},
                         {"missing", std::vector<std::string>(v.missing.begin(), v.missing.end())},
                         {"within_noise", v.within_noise}});
@@ -209,7 +209,7 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     e["rule_path"] = path_json(k.diagnosis);
     // Never silent: what the capture does not decide, the metrics that would (the chip's own names),
     // and the ncu options that collect them. Empty and null on a complete capture.
-    const rules::collect_flags flags = rules::ncu_flags_for(k.diagnosis.missing_metrics, c);
+    const diagnose::collect_flags flags = diagnose::ncu_flags_for(k.diagnosis.missing_metrics, c);
     std::vector<std::string> missing = flags.metrics;
     for (const auto& x : flags.sections) missing.push_back("section:" + x);
     e["undecided"] = k.diagnosis.undecided;

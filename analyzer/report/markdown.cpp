@@ -39,11 +39,11 @@ void write_resources(std::ostream& o, const kernel_roofline& k) {
     for (const auto& n : k.notes) o << "\nNote: " << note_text(n) << ".\n";
 }
 
-const char* outcome_text(rules::visited_node::outcome r) {
+const char* outcome_text(diagnose::visited_node::outcome r) {
     switch (r) {
-        case rules::visited_node::outcome::fired:
+        case diagnose::visited_node::outcome::fired:
             return "fired";
-        case rules::visited_node::outcome::not_fired:
+        case diagnose::visited_node::outcome::not_fired:
             return "no";
         default:
             return "cannot evaluate";
@@ -51,14 +51,14 @@ const char* outcome_text(rules::visited_node::outcome r) {
 }
 
 // The gain of a finding in a few words: "(est. 5.77x alone; saves 937 us)".
-std::string gain_text(const rules::finding& f) {
+std::string gain_text(const diagnose::finding& f) {
     if (!f.est_speedup) return "";
     return " (est. " + format_times(*f.est_speedup) + " alone; saves " +
            format_duration_ns(*f.est_time_saved_combined_ns) +
            (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") + ")";
 }
 
-std::string evidence_line(const std::vector<rules::evidence_value>& values) {
+std::string evidence_line(const std::vector<diagnose::evidence_value>& values) {
     std::string out;
     for (const auto& e : values)
         out += (out.empty() ? "" : ", ") + code_span(evidence_name(e)) + " = " + named_value_text(e);
@@ -66,7 +66,7 @@ std::string evidence_line(const std::vector<rules::evidence_value>& values) {
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
-void write_finding_short(std::ostream& o, const rules::finding& f, const std::vector<std::string>& tied) {
+void write_finding_short(std::ostream& o, const diagnose::finding& f, const std::vector<std::string>& tied) {
     o << "- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ".";
     if (f.est_time_after_ns)
         o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
@@ -82,7 +82,7 @@ void write_finding_short(std::ostream& o, const rules::finding& f, const std::ve
     if (!fixes.empty()) o << "  - Fix: " << fixes.front() << "\n";
 }
 
-void write_finding(std::ostream& o, const rules::finding& f) {
+void write_finding(std::ostream& o, const diagnose::finding& f) {
     o << "\n- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ". " << finding_explain(f) << "\n";
     if (f.est_speedup) {
         o << "  - Estimate: " << finding_estimate_why(f) << " Time after the fix "
@@ -94,7 +94,7 @@ void write_finding(std::ostream& o, const rules::finding& f) {
 }
 
 // Every finding in full, then the path through every tree with the value of each condition's inputs.
-void write_diagnosis(std::ostream& o, const rules::diagnosis& d) {
+void write_diagnosis(std::ostream& o, const diagnose::diagnosis& d) {
     if (!d.findings.empty()) {
         o << "\nFindings:\n";
         for (const auto& f : d.findings) write_finding(o, f);
@@ -213,12 +213,12 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
 // What the capture left undecided on this kernel, the metrics that would decide it (the chip's own
 // names) and the command that collects them: never a metric the capture already holds.
 void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form, const chip* c) {
-    const rules::diagnosis& d = k.diagnosis;
+    const diagnose::diagnosis& d = k.diagnosis;
     if (d.undecided.empty() && d.missing_metrics.empty()) return;
     std::string nodes;
     std::size_t count = 0;
     for (const auto& v : d.path) {
-        if (v.result != rules::visited_node::outcome::cannot_evaluate) continue;
+        if (v.result != diagnose::visited_node::outcome::cannot_evaluate) continue;
         // The values it could not decide (a metric, or a derived value built on several); the command
         // below names every metric.
         std::string open;
@@ -236,7 +236,7 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
         o << " The first finding is provisional: a rule node that could not be evaluated may outrank it.";
     o << "\n";
     if (count > 0) o << "\n- Rule nodes not evaluated: " << nodes << ".\n";
-    const rules::collect_flags flags = rules::ncu_flags_for(d.missing_metrics, c);
+    const diagnose::collect_flags flags = diagnose::ncu_flags_for(d.missing_metrics, c);
     if (!flags.empty()) {
         if (form == ncu_form::details)
             // A details page shows a few display names per section; the raw page of the same report holds every metric

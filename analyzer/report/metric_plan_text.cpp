@@ -15,12 +15,12 @@ std::string plan_joined(const std::vector<std::string>& v, const char* separator
     return s;
 }
 
-std::string chip_title(const rules::metric_plan& p) {
+std::string chip_title(const diagnose::metric_plan& p) {
     const chip& c = *p.for_chip;
     return c.id + " (CC " + plan_joined(c.compute_capabilities, ", ") + ": " + c.gpus + ")";
 }
 
-std::string plan_counts(const rules::metric_plan& plan) {
+std::string plan_counts(const diagnose::metric_plan& plan) {
     const std::size_t required = plan.required_count(), all = plan.ncu_names().size();
     return std::to_string(all) + " metrics: " + std::to_string(required) + " required by the model, " +
            std::to_string(all - required) +
@@ -39,19 +39,19 @@ std::string filter_items(const std::set<const chip*>& on, const char* indent) {
 
 }  // namespace
 
-std::string metric_plan_list(const std::vector<rules::metric_plan>& plans) {
-    if (plans.size() == 1) return rules::metrics_argument(plans.front()) + "\n";
+std::string metric_plan_list(const std::vector<diagnose::metric_plan>& plans) {
+    if (plans.size() == 1) return diagnose::metrics_argument(plans.front()) + "\n";
     std::string s;
-    for (const auto& p : plans) s += "# " + chip_title(p) + "\n" + rules::metrics_argument(p) + "\n";
+    for (const auto& p : plans) s += "# " + chip_title(p) + "\n" + diagnose::metrics_argument(p) + "\n";
     return s;
 }
 
-std::string metric_plan_section(const std::vector<rules::metric_plan>& plans) {
+std::string metric_plan_section(const std::vector<diagnose::metric_plan>& plans) {
     // Which chips collect each name, and what each name is needed for.
     std::map<std::string, std::set<const chip*>> chips_of;
     std::map<std::string, bool> required;
     std::map<std::string, std::set<std::string>> needed_by;
-    std::map<std::string, const rules::planned_metric*> derived;
+    std::map<std::string, const diagnose::planned_metric*> derived;
     for (const auto& p : plans) {
         for (const auto& m : p.metrics)
             for (const auto& n : m.names) {
@@ -104,7 +104,7 @@ std::string metric_plan_section(const std::vector<rules::metric_plan>& plans) {
     return o.str();
 }
 
-std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
+std::string metric_plan_markdown(const std::vector<diagnose::metric_plan>& plans) {
     std::ostringstream o;
     o << "# The metrics the engine reads\n\nFound by running the model (on the GPUs of each chip) and every rule node "
          "over a kernel that holds "
@@ -121,7 +121,7 @@ std::string metric_plan_markdown(const std::vector<rules::metric_plan>& plans) {
         std::map<const chip*, std::string> names;
     };
     std::map<std::string, row> rows;
-    auto add = [&](const rules::metric_plan& p, const rules::planned_metric& m, const std::string& cell) {
+    auto add = [&](const diagnose::metric_plan& p, const diagnose::planned_metric& m, const std::string& cell) {
         row& r = rows[m.id];
         r.required = r.required || m.required;
         r.by.insert(m.needed_by.begin(), m.needed_by.end());

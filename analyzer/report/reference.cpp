@@ -20,13 +20,13 @@ std::string mermaid_id(std::string s) {
     return s;
 }
 
-void mermaid(std::ostream& out, const rules::rule_node& n, const std::string& parent) {
+void mermaid(std::ostream& out, const diagnose::rule_node& n, const std::string& parent) {
     out << "  " << mermaid_id(n.id) << "[\"" << n.title << (n.finding.empty() ? "" : " (" + n.finding + ")") << "\"]\n";
     if (!parent.empty()) out << "  " << mermaid_id(parent) << " --> " << mermaid_id(n.id) << "\n";
     for (const auto& c : n.children) mermaid(out, c, n.id);
 }
 
-void node_section(std::ostream& out, const rules::rule_node& n, int depth) {
+void node_section(std::ostream& out, const diagnose::rule_node& n, int depth) {
     out << "\n" << std::string(std::size_t(depth) + 2, '#') << " " << n.title << " (`" << n.id << "`)\n\n";
     out << "- When: `" << n.when.text() << "`\n";
     if (!n.finding.empty()) out << "- Finding: `" << n.finding << "`\n";
@@ -37,14 +37,14 @@ void node_section(std::ostream& out, const rules::rule_node& n, int depth) {
     for (const auto& c : n.children) node_section(out, c, depth + 1);
 }
 
-void collect_findings(const rules::rule_node& n, std::string& out) {
+void collect_findings(const diagnose::rule_node& n, std::string& out) {
     if (!n.finding.empty()) out += (out.empty() ? "" : ", ") + n.finding;
     for (const auto& c : n.children) collect_findings(c, out);
 }
 
 }  // namespace
 
-std::string rule_trees_markdown(const std::vector<rules::rule_tree>& trees) {
+std::string rule_trees_markdown(const std::vector<diagnose::rule_tree>& trees) {
     table t({"tree", "title", "findings", "file"});
     for (const auto& tree : trees) {
         std::string findings;
@@ -54,7 +54,7 @@ std::string rule_trees_markdown(const std::vector<rules::rule_tree>& trees) {
     return t.markdown();
 }
 
-std::string rule_tree_markdown(const rules::rule_tree& t) {
+std::string rule_tree_markdown(const diagnose::rule_tree& t) {
     std::ostringstream out;
     out << "# " << t.title << " (`" << t.id << "`, " << t.file << ")\n\n"
         << t.description << "\n\n```mermaid\nflowchart TD\n";
@@ -173,7 +173,7 @@ ojson figure(const required_number& n) {
     return j;
 }
 
-ojson node_json(const rules::rule_node& n) {
+ojson node_json(const diagnose::rule_node& n) {
     ojson j = {{"id", n.id}, {"title", n.title}, {"when", n.when.text()}};
     if (!n.finding.empty()) j["finding"] = n.finding;
     if (n.estimate) {
@@ -183,7 +183,7 @@ ojson node_json(const rules::rule_node& n) {
             for (resource r : c.on) on.push_back(name(r));
             changes.push_back({{"on", on}, {c.add ? "add_ns" : "scale", c.amount.text()}});
         }
-        ojson e = {{"fix", rules::name(n.estimate->kind)}, {"changes", changes}};
+        ojson e = {{"fix", diagnose::name(n.estimate->kind)}, {"changes", changes}};
         if (n.estimate->at_least) e["at_least"] = n.estimate->at_least->text();
         if (n.estimate->removes_launch) e["removes_launch"] = true;
         if (n.estimate->removes_atomics) e["removes_atomics"] = true;
@@ -227,7 +227,7 @@ std::string gpu_specs_json(const std::vector<gpu_spec>& specs) {
     return json_text(ojson{{"schema", "roofline-gpus/1"}, {"gpus", out}});
 }
 
-std::string rule_trees_json(const std::vector<rules::rule_tree>& trees) {
+std::string rule_trees_json(const std::vector<diagnose::rule_tree>& trees) {
     ojson out = ojson::array();
     for (const auto& t : trees) {
         ojson roots = ojson::array();

@@ -228,7 +228,7 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         missing.insert(missing.end(), k.diagnosis.missing_metrics.begin(), k.diagnosis.missing_metrics.end());
     }
     if (undecided > 0) {
-        const rules::collect_flags flags = rules::ncu_flags_for(missing, chip_for_cc(a.gpu.compute_capability));
+        const diagnose::collect_flags flags = diagnose::ncu_flags_for(missing, chip_for_cc(a.gpu.compute_capability));
         o << "\n"
           << count_text(undecided, "kernel", "kernels")
           << " not fully decided for lack of counters (the report says what)";

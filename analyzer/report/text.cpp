@@ -48,15 +48,15 @@ std::string one_value_text(const std::string& n, double v) {
 
 }  // namespace
 
-std::string named_value_text(const rules::evidence_value& x, const char* absent) {
+std::string named_value_text(const diagnose::evidence_value& x, const char* absent) {
     if (const auto b = x.bounds()) {
         // The capture only bounds it.
-        if (x.type == rules::value_type::boolean) return "undecided";
+        if (x.type == diagnose::value_type::boolean) return "undecided";
         return "between " + one_value_text(x.expression, b->lo) + " and " + one_value_text(x.expression, b->hi);
     }
     const auto v = x.value();
     if (!v) return absent;
-    if (x.type == rules::value_type::boolean) return *v != 0.0 ? "true" : "false";
+    if (x.type == diagnose::value_type::boolean) return *v != 0.0 ? "true" : "false";
     return one_value_text(x.expression, *v);
 }
 
@@ -289,43 +289,43 @@ std::string note_text(const roof_note& n) {
     return "";
 }
 
-std::string note_text(const rules::diagnosis_note& n) {
+std::string note_text(const diagnose::diagnosis_note& n) {
     switch (n.kind) {
-        case rules::diagnosis_note_kind::gainless:
+        case diagnose::diagnosis_note_kind::gainless:
             return n.id + " fired (" + n.tree + "/" + n.node + "), but its fix leaves the time within " +
                    format_percent(n.limit) + " of what it is (" + format_times(n.speedup) +
                    "; bound after it: " + n.binds_after + "): not an opportunity";
-        case rules::diagnosis_note_kind::near_roof_outpromised:
+        case diagnose::diagnosis_note_kind::near_roof_outpromised:
             return "near-roof is not reported: " + n.id + " promises " + format_times(n.speedup) +
                    " on the same kernel, more than the " + format_times(n.limit) + " near-roof allows";
-        case rules::diagnosis_note_kind::near_roof_undecided:
+        case diagnose::diagnosis_note_kind::near_roof_undecided:
             return "near-roof is not reported: its rule fired (rules/near-roof.json), but " + std::to_string(n.count) +
                    " other rule nodes or estimates could not be evaluated, and any may gain more";
     }
     return "";
 }
 
-const char* catch_all_title(rules::catch_all_kind k) {
+const char* catch_all_title(diagnose::catch_all_kind k) {
     switch (k) {
-        case rules::catch_all_kind::none:
+        case diagnose::catch_all_kind::none:
             return "";
-        case rules::catch_all_kind::unexplained:
+        case diagnose::catch_all_kind::unexplained:
             return "No rule explains this kernel's time";
-        case rules::catch_all_kind::missing_counters:
+        case diagnose::catch_all_kind::missing_counters:
             return "Not decided: the capture lacks the counters to tell";
     }
     return "";
 }
 
-std::string finding_title(const rules::finding& f) {
-    return f.catch_all == rules::catch_all_kind::none ? f.title.str() : catch_all_title(f.catch_all);
+std::string finding_title(const diagnose::finding& f) {
+    return f.catch_all == diagnose::catch_all_kind::none ? f.title.str() : catch_all_title(f.catch_all);
 }
 
-std::string finding_explain(const rules::finding& f) {
+std::string finding_explain(const diagnose::finding& f) {
     switch (f.catch_all) {
-        case rules::catch_all_kind::none:
+        case diagnose::catch_all_kind::none:
             return f.explain;
-        case rules::catch_all_kind::unexplained:
+        case diagnose::catch_all_kind::unexplained:
             return std::string(f.after_findings ? "No diagnosis tree found a fix that gains (the notes list the "
                                                   "patterns that fired and why their fixes leave the time as it is): "
                                                 : "No diagnosis tree fired: ") +
@@ -333,7 +333,7 @@ std::string finding_explain(const rules::finding& f) {
                    "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A "
                    "source-level profile (a kernel built with -lineinfo, ncu's Source page) or the PM sampling "
                    "timeline decides it.";
-        case rules::catch_all_kind::missing_counters: {
+        case diagnose::catch_all_kind::missing_counters: {
             std::string open;
             for (const auto& u : f.undecided) open += (open.empty() ? "" : ", ") + u;
             const std::string n = std::to_string(f.undecided.size());
@@ -350,30 +350,30 @@ std::string finding_explain(const rules::finding& f) {
     return "";
 }
 
-std::vector<std::string> finding_fixes(const rules::finding& f) {
+std::vector<std::string> finding_fixes(const diagnose::finding& f) {
     switch (f.catch_all) {
-        case rules::catch_all_kind::none:
+        case diagnose::catch_all_kind::none:
             return std::vector<std::string>(f.fixes.begin(), f.fixes.end());
-        case rules::catch_all_kind::unexplained:
+        case diagnose::catch_all_kind::unexplained:
             return {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
                     "Compare with the floor: the kernel cannot run faster than its largest floor at the practical "
                     "shares (the estimate)."};
-        case rules::catch_all_kind::missing_counters:
+        case diagnose::catch_all_kind::missing_counters:
             if (f.collect.empty()) return {};
             return {"Profile again with `ncu " + f.collect + " ...` (or `roofline metrics --format section`'s file)."};
     }
     return {};
 }
 
-std::string finding_estimate_why(const rules::finding& f) {
-    if (f.catch_all == rules::catch_all_kind::unexplained)
+std::string finding_estimate_why(const diagnose::finding& f) {
+    if (f.catch_all == diagnose::catch_all_kind::unexplained)
         return "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical "
                "shares.";
     return f.estimate_why;
 }
 
-std::string evidence_name(const rules::evidence_value& e) {
-    if (e.kind == rules::evidence_kind::stall_reasons_missing)
+std::string evidence_name(const diagnose::evidence_value& e) {
+    if (e.kind == diagnose::evidence_kind::stall_reasons_missing)
         return "what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall "
                "reason)";
     return e.expression;

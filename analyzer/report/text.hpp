@@ -20,7 +20,7 @@ std::string intensity_text(const kernel_roofline& k, resource level);
 // A value read by a rule: true/false for booleans, a percentage for a share (util_*, useful_*,
 // pressure_*, practical_*, *_share: 0..1; ncu's *pct* metrics: 0..100), a duration for *_ns, the
 // number otherwise (format_number), `absent` when missing.
-std::string named_value_text(const rules::evidence_value& x, const char* absent = "missing");
+std::string named_value_text(const diagnose::evidence_value& x, const char* absent = "missing");
 // "1 launch", "8 launches".
 std::string count_text(std::size_t n, const char* singular, const char* plural);
 // Each kernel's name for tables and headings, in analysis::kernels order: the function name
@@ -50,23 +50,23 @@ std::string warning_text(const roof_warning& w);
 // A correction the model made: "fp16: the 1.2M FP16 'FLOPs' of the HFMA/HADD/HMUL counters are ...".
 std::string note_text(const roof_note& n);
 // A finding the diagnosis left out, and why: "near-roof is not reported: fp64-slow-pipe promises 1.9x ...".
-std::string note_text(const rules::diagnosis_note& n);
+std::string note_text(const diagnose::diagnosis_note& n);
 // A finding's words. A rule node's finding carries its rule file's (title, explanation, fixes, the
-// estimate's why); the catch-all findings (rules::catch_all_kind) carry values, worded here. Every
+// estimate's why); the catch-all findings (diagnose::catch_all_kind) carry values, worded here. Every
 // printer reads a finding's words through these.
-std::string finding_title(const rules::finding& f);
-std::string finding_explain(const rules::finding& f);
-std::vector<std::string> finding_fixes(const rules::finding& f);
-std::string finding_estimate_why(const rules::finding& f);
+std::string finding_title(const diagnose::finding& f);
+std::string finding_explain(const diagnose::finding& f);
+std::vector<std::string> finding_fixes(const diagnose::finding& f);
+std::string finding_estimate_why(const diagnose::finding& f);
 // The title of a catch-all finding ("No rule explains this kernel's time"), for explain.
-const char* catch_all_title(rules::catch_all_kind k);
+const char* catch_all_title(diagnose::catch_all_kind k);
 // What an evidence value shows, as a finding lists it: its expression or label, or the words of a typed mark.
-std::string evidence_name(const rules::evidence_value& e);
+std::string evidence_name(const diagnose::evidence_value& e);
 
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {
     std::size_t kernel_rank;  // index into analysis::kernels (0 = longest)
-    const rules::finding* finding;
+    const diagnose::finding* finding;
 };
 // Every estimated finding over the workload, by time saved (most first); ties keep kernel order.
 std::vector<opportunity> opportunities(const analysis& a);

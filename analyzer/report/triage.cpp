@@ -133,12 +133,12 @@ std::string regex_escape(const std::string& text) {
     return s;
 }
 
-triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, const rules::metric_plan& plan) {
+triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, const diagnose::metric_plan& plan) {
     triage_plan t;
     t.summary = &summary;
     t.cover = o.cover;
     t.section_folder = o.section_folder;
-    t.metrics = rules::metrics_argument(plan);
+    t.metrics = diagnose::metrics_argument(plan);
     t.metric_count = plan.ncu_names().size();
     t.required_count = plan.required_count();
     for (const auto& m : plan.section_only) t.section_only.push_back(m.id);

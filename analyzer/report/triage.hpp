@@ -56,7 +56,7 @@ struct triage_plan {
     std::vector<triage_command> commands;
 };
 
-triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const rules::metric_plan& plan);
+triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const diagnose::metric_plan& plan);
 
 std::string triage_markdown(const triage_plan& t);
 std::string triage_terminal(const triage_plan& t);

@@ -37,7 +37,7 @@ chart_data build_pair_chart(const std::vector<const analysed_kernel*>& naive,
     return c;
 }
 
-const rules::finding* first_finding(const pair_side& s) {
+const diagnose::finding* first_finding(const pair_side& s) {
     if (s.found.empty() || s.found.front()->diagnosis.findings.empty()) return nullptr;
     return &s.found.front()->diagnosis.findings.front();
 }
@@ -70,7 +70,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     std::string shows = p.bottleneck;
     if (!shows.empty()) shows[0] = char(std::toupper(static_cast<unsigned char>(shows[0])));
     o << "## What the pair shows\n\n" << shows << ".\n\n";
-    const rules::finding* f = first_finding(p.naive);
+    const diagnose::finding* f = first_finding(p.naive);
     const analysed_kernel& naive = *p.naive.found.front();
     const analysed_kernel& fixed = *p.fixed.found.front();
     o << "## The counters that tell them apart\n\n";
@@ -78,8 +78,8 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     if (f) {
         o << "The evidence of the naive kernel's first finding (`" << f->id << "`), read on both kernels:\n\n";
         for (const auto& e : f->evidence) {
-            rules::evidence_value on_fixed = e;
-            on_fixed.set_value(rules::evaluate_evidence(e, fixed, a.gpu));
+            diagnose::evidence_value on_fixed = e;
+            on_fixed.set_value(diagnose::evaluate_evidence(e, fixed, a.gpu));
             evidence.row({code_span(evidence_name(e)), named_value_text(e, "-"), named_value_text(on_fixed, "-")});
         }
     }
@@ -94,7 +94,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     o << evidence.markdown();
     o << "\n## What the rule trees saw on the naive kernel\n\n";
     for (const auto& v : naive.diagnosis.path) {
-        if (v.result != rules::visited_node::outcome::fired) continue;
+        if (v.result != diagnose::visited_node::outcome::fired) continue;
         o << "- " << v.tree << " / " << v.node << ": fired (";
         for (std::size_t i = 0; i < v.values.size(); ++i)
             o << (i ? ", " : "") << v.values[i].expression << " = " << named_value_text(v.values[i], "-");

@@ -12,14 +12,14 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     try {
-        (void)roofline::rules::parse_rule_tree(text, "fuzz.json");
+        (void)roofline::diagnose::parse_rule_tree(text, "fuzz.json");
     } catch (const roofline::input_error&) {
     }
     try {
-        const auto e = roofline::rules::expression::parse(text, roofline::rules::fact_type);
+        const auto e = roofline::diagnose::expression::parse(text, roofline::diagnose::fact_type);
         for (double v : {1.5, 0.0}) (void)e.evaluate([v](const std::string&) { return std::optional<double>(v); });
         (void)e.evaluate([](const std::string&) { return std::optional<double>(); });
-    } catch (const roofline::rules::expression_error&) {
+    } catch (const roofline::diagnose::expression_error&) {
     }
     return 0;
 }
