@@ -527,10 +527,18 @@ TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way
     summary[summary.find("sgemm_128x64_nn")] = char(0xFF);
     const auto nsys = temp_path("latin1_kern_sum.csv");
     std::ofstream(nsys, std::ios::binary) << summary;
+    // A trace's names come as bytes from an SQLite export or an nsys stats CSV (a JSON trace that is not
+    // UTF-8 is refused by the parser, with its line and column).
+    std::string trace = read_text(source_path("tests/data/timeline/planted_gpu_trace.csv"));
+    trace[trace.find("gemm_kernel<128>")] = char(0xFF);
+    const auto kineto = temp_path("latin1_gpu_trace.csv");
+    std::ofstream(kineto, std::ios::binary) << trace;
     const std::vector<std::vector<std::string>> runs = {{"analyze", csv.string(), "--format", "json"},
                                                         {"diff", csv.string(), csv.string(), "--format", "json"},
                                                         {"project", csv.string(), "--to", "h200", "--format", "json"},
-                                                        {"triage", nsys.string(), "--format", "json"}};
+                                                        {"triage", nsys.string(), "--format", "json"},
+                                                        {"timeline", kineto.string(), "--format", "json"},
+                                                        {"diff", kineto.string(), kineto.string(), "--format", "json"}};
     for (const auto& args : runs) {
         CAPTURE(args[0]);
         const auto r = run_cli(args);
@@ -540,6 +548,7 @@ TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way
     }
     std::filesystem::remove(csv);
     std::filesystem::remove(nsys);
+    std::filesystem::remove(kineto);
 }
 
 TEST_CASE(

@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/timeline/byte_source.hpp"
+#include "analyzer/timeline/nsys_stats_reader.hpp"
 #include "analyzer/timeline/trace_file.hpp"
 
 #include <algorithm>
@@ -87,7 +88,7 @@ bool looks_like_trace(const std::string& path) {
     if (ends(".nsys-rep") || ends(".qdrep")) return true;
     byte_source s(path);
     const std::string_view head = s.peek();
-    if (head.substr(0, 15) == "SQLite format 3") return true;
+    if (head.substr(0, 15) == "SQLite format 3" || is_nsys_gpu_trace(head)) return true;
     std::size_t i = 0;
     while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
     return i < head.size() && (head[i] == '{' || head[i] == '[');

@@ -2,6 +2,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/compare/timeline_diff.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
 
 #include <nlohmann/json.hpp>
@@ -141,7 +142,7 @@ std::string timeline_diff_json(const timeline_diff& d) {
                                                     {"failed", d.gate_failed()},
                                                     {"failures", d.gate_failures}}
                                      : ordered_json(nullptr);
-    return j.dump(2) + "\n";
+    return json_text(j);
 }
 
 }  // namespace roofline::timeline

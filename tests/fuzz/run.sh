@@ -27,8 +27,8 @@ seeds() {
         reader | pipeline) find tests/corpus tests/data examples -name '*.csv' -size -1024k | sort ;;
         spec) ls hwspecs/*.json ;;
         rules) ls rules/*.json tests/rules_corpus/*.json ;;
-        # Traces: the hand-built one and the real captures under 1 MiB (gzip ones too).
-        timeline) find tests/data/timeline examples/timeline -name '*.json' -size -1024k -o -name '*.json.gz' -size -1024k | sort ;;
+        # Traces: the hand-built ones (Kineto JSON, SQLite, nsys stats CSV) and the real captures under 1 MiB.
+        timeline) find tests/data/timeline examples/timeline \( -name '*.json' -o -name '*.json.gz' -o -name '*.sqlite' -o -name '*.csv' \) -size -1024k | sort ;;
     esac
 }
 status=0
