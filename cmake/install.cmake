@@ -17,7 +17,7 @@ install(TARGETS ${roofline_stage_targets} roofline_library
 install(TARGETS roofline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/roofline DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY analyzer models DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofline/detail FILES_MATCHING PATTERN "*.hpp"
-  PATTERN "analyzer/cli" EXCLUDE)
+  PATTERN "analyzer/cli" EXCLUDE PATTERN "json_positions.hpp" EXCLUDE)
 install(EXPORT roofline-targets NAMESPACE roofline:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)
 configure_package_config_file(cmake/roofline-config.cmake.in "${PROJECT_BINARY_DIR}/roofline-config.cmake"
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)

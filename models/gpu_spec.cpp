@@ -2,6 +2,7 @@
 
 #include "analyzer/base/embedded.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/base/json_positions.hpp"
 #include "analyzer/base/json_files.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,50 +16,56 @@ namespace {
 
 using json = nlohmann::json;
 
+// Where the values of the file being parsed start (parse_gpu_spec sets it for the parse): each error
+// names the line and column of the value that is wrong, or of the object that lacks a field.
+thread_local const value_positions* parsing = nullptr;
+
 // The error names the field and the rule of docs/gpu-spec.schema.json it breaks (the field's top-level
-// property; a peak's or a figure's own fields are in the schema's $defs).
-[[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& what) {
-    throw input_error(error_code::bad_spec, file, 0, 0,
+// property; a peak's or a figure's own fields are in the schema's $defs), at the value `at` names.
+[[noreturn]] void fail(const std::string& file, const std::string& field, const std::string& what,
+                       const json* at = nullptr) {
+    const auto [line, column] = parsing && at ? parsing->of(*at) : std::pair<std::size_t, std::size_t>{0, 0};
+    throw input_error(error_code::bad_spec, file, line, column,
                       "field \"" + field + "\": " + what + " [docs/gpu-spec.schema.json#/properties/" +
                           field.substr(0, field.find('.')) + "]");
 }
 
 const json& member(const json& j, const std::string& key, const std::string& file, const std::string& path) {
-    if (!j.is_object() || !j.contains(key)) fail(file, path.empty() ? key : path + "." + key, "missing");
+    if (!j.is_object() || !j.contains(key)) fail(file, path.empty() ? key : path + "." + key, "missing", &j);
     return j.at(key);
 }
 
 std::string text(const json& j, const std::string& key, const std::string& file, const std::string& path = "") {
     const json& v = member(j, key, file, path);
     if (!v.is_string() || v.get<std::string>().empty())
-        fail(file, path.empty() ? key : path + "." + key, "expected a non-empty string");
+        fail(file, path.empty() ? key : path + "." + key, "expected a non-empty string", &v);
     return v.get<std::string>();
 }
 
 // A figure a roof is built from: a number, finite and above zero (a zero clock would make every
 // peak scaled from it infinite).
 double positive(const json& v, const std::string& file, const std::string& where) {
-    if (!v.is_number()) fail(file, where, "expected a number");
+    if (!v.is_number()) fail(file, where, "expected a number", &v);
     const double x = v.get<double>();
-    if (!std::isfinite(x) || x <= 0) fail(file, where, "must be a finite number above zero");
+    if (!std::isfinite(x) || x <= 0) fail(file, where, "must be a finite number above zero", &v);
     return x;
 }
 
 sourced_number number(const json& j, const std::string& key, const std::string& file, const std::string& path = "") {
     std::string where = path.empty() ? key : path + "." + key;
     const json& v = member(j, key, file, path);
-    if (!v.is_object()) fail(file, where, "expected {\"value\": number or null, \"source\": \"...\"}");
+    if (!v.is_object()) fail(file, where, "expected {\"value\": number or null, \"source\": \"...\"}", &v);
     sourced_number out;
     const json& value = member(v, "value", file, where);
     if (value.is_number()) {
         out.value = positive(value, file, where + ".value");
     } else if (!value.is_null()) {
-        fail(file, where + ".value", "expected a number or null");
+        fail(file, where + ".value", "expected a number or null", &value);
     }
     out.source = text(v, "source", file, where);
     if (v.contains("at_clock_mhz")) out.at_clock_mhz = positive(v["at_clock_mhz"], file, where + ".at_clock_mhz");
     if (v.contains("estimated")) {
-        if (!v["estimated"].is_boolean()) fail(file, where + ".estimated", "expected true or false");
+        if (!v["estimated"].is_boolean()) fail(file, where + ".estimated", "expected true or false", &v["estimated"]);
         out.estimated = v["estimated"].get<bool>();
     }
     return out;
@@ -70,20 +77,27 @@ std::optional<alternate_rate> alternate(const json& peak, const std::string& key
     if (!peak.is_object() || !peak.contains(key)) return std::nullopt;
     sourced_number n = number(peak, key, file, where);
     if (!n.value)
-        fail(file, where + "." + key + ".value", "required (leave the field out where the rate is not published)");
+        fail(file, where + "." + key + ".value", "required (leave the field out where the rate is not published)",
+             &peak.at(key).at("value"));
     return alternate_rate{*n.value, n.source};
 }
 
 required_number required(const json& j, const std::string& key, const std::string& file) {
     sourced_number n = number(j, key, file);
-    if (!n.value) fail(file, key + ".value", "required");
+    if (!n.value) fail(file, key + ".value", "required", &j.at(key).at("value"));
     return {*n.value, n.source, n.estimated};
 }
 
 }  // namespace
 
 gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
-    json j = parse_json_file<json>(json_text, file, error_code::bad_spec);
+    (void)parse_json_file<json>(json_text, file, error_code::bad_spec);  // a syntax error, with its position
+    json j;
+    const value_positions positions(json_text, j);
+    struct parsing_this {
+        explicit parsing_this(const value_positions& p) { parsing = &p; }
+        ~parsing_this() { parsing = nullptr; }
+    } in_progress(positions);
     gpu_spec s;
     s.file = file;
     s.id = text(j, "id", file);
@@ -92,9 +106,9 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
     const json& detect = member(j, "detect", file, "");
     const json& names = member(detect, "device_names", file, "detect");
     if (!names.is_array() || names.empty())
-        fail(file, "detect.device_names", "expected a non-empty list of device names");
+        fail(file, "detect.device_names", "expected a non-empty list of device names", &names);
     for (const auto& n : names) {
-        if (!n.is_string()) fail(file, "detect.device_names", "expected strings");
+        if (!n.is_string()) fail(file, "detect.device_names", "expected strings", &n);
         s.device_names.push_back(n.get<std::string>());
     }
     if (detect.contains("dram_clock_mhz"))
@@ -107,19 +121,22 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
         const std::string where = std::string("peaks_tflops.") + name(p);
         if (auto a = alternate(peaks.at(name(p)), "fp16_accumulate", file, where)) {
             if (!info(p).tensor)
-                fail(file, where + ".fp16_accumulate", "only a tensor precision has an accumulate type");
+                fail(file, where + ".fp16_accumulate", "only a tensor precision has an accumulate type",
+                     &peaks.at(name(p)).at("fp16_accumulate"));
             s.fp16_accumulate[p] = *a;
         }
         if (auto a = alternate(peaks.at(name(p)), "bf16", file, where)) {
             if (p != resource::fp16)
-                fail(file, where + ".bf16", "only fp16 (half-precision CUDA-core work) has a BF16 rate");
+                fail(file, where + ".bf16", "only fp16 (half-precision CUDA-core work) has a BF16 rate",
+                     &peaks.at(name(p)).at("bf16"));
             s.fp16_bf16 = *a;
         }
     }
     for (auto it = peaks.begin(); it != peaks.end(); ++it) {
         auto r = resource_named(it.key());
         if (!r || !info(*r).precision)
-            fail(file, "peaks_tflops." + it.key(), "unknown precision (known: " + resource_names(true) + ")");
+            fail(file, "peaks_tflops." + it.key(), "unknown precision (known: " + resource_names(true) + ")",
+                 &it.value());
     }
     s.dram_bandwidth_tbs = required(j, "dram_bandwidth_tbs", file);
     s.l2_mib = number(j, "l2_mib", file);
@@ -128,12 +145,15 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file) {
     if (j.contains("practical_fraction")) {
         const json& pf = j["practical_fraction"];
         if (!pf.is_object())
-            fail(file, "practical_fraction", "expected {\"dram\": {\"value\": 0.88, \"source\": \"...\"}, ...}");
+            fail(file, "practical_fraction", "expected {\"dram\": {\"value\": 0.88, \"source\": \"...\"}, ...}", &pf);
         for (auto it = pf.begin(); it != pf.end(); ++it) {
             auto r = resource_named(it.key());
-            if (!r) fail(file, "practical_fraction." + it.key(), "unknown resource (known: " + resource_names() + ")");
+            if (!r)
+                fail(file, "practical_fraction." + it.key(), "unknown resource (known: " + resource_names() + ")",
+                     &it.value());
             sourced_number n = number(pf, it.key(), file, "practical_fraction");
-            if (n.value && *n.value > 1.0) fail(file, "practical_fraction." + it.key() + ".value", "must be at most 1");
+            if (n.value && *n.value > 1.0)
+                fail(file, "practical_fraction." + it.key() + ".value", "must be at most 1", &it.value().at("value"));
             s.practical_fraction[*r] = n;
         }
     }

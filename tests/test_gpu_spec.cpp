@@ -28,6 +28,19 @@ double peak(const gpu_spec& s, resource r) { return s.peaks_tflops.at(r).value.v
 
 }  // namespace
 
+// The error a spec text gives as "my.json: <what>", its location checked apart: every field error
+// names the line and column of the value that is wrong (one line here: the specs are dumped compact).
+std::string located_spec_error(const std::string& text) {
+    try {
+        (void)parse_gpu_spec(text, "my.json");
+    } catch (const input_error& e) {
+        CHECK(e.line() == 1);
+        CHECK(e.column() > 1);
+        return e.file() + ": " + e.detail();
+    }
+    return "no error";
+}
+
 TEST_CASE("the shipped specs load and carry a source for every number") {
     auto specs = load_gpu_specs();
     std::vector<std::string> ids;
@@ -126,21 +139,18 @@ TEST_CASE("a spec with a missing field names the file and the field") {
     auto text = roofline::test::read_text(roofline::test::source_path("hwspecs/h100-sxm.json"));
     auto j = nlohmann::json::parse(text);
     j["peaks_tflops"].erase("fp32");
-    CHECK_THROWS_WITH_AS(
-        parse_gpu_spec(j.dump(), "my.json"),
-        "my.json: field \"peaks_tflops.fp32\": missing [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
-        input_error);
+    CHECK(located_spec_error(j.dump()) ==
+          std::string(
+              "my.json: field \"peaks_tflops.fp32\": missing [docs/gpu-spec.schema.json#/properties/peaks_tflops]"));
     j = nlohmann::json::parse(text);
     j["dram_bandwidth_tbs"]["value"] = "fast";
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
-                         "my.json: field \"dram_bandwidth_tbs.value\": expected a number or null "
-                         "[docs/gpu-spec.schema.json#/properties/dram_bandwidth_tbs]",
-                         input_error);
+    CHECK(located_spec_error(j.dump()) ==
+          std::string("my.json: field \"dram_bandwidth_tbs.value\": expected a number or null "
+                      "[docs/gpu-spec.schema.json#/properties/dram_bandwidth_tbs]"));
     j = nlohmann::json::parse(text);
     j["sm_count"].erase("source");
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
-                         "my.json: field \"sm_count.source\": missing [docs/gpu-spec.schema.json#/properties/sm_count]",
-                         input_error);
+    CHECK(located_spec_error(j.dump()) ==
+          std::string("my.json: field \"sm_count.source\": missing [docs/gpu-spec.schema.json#/properties/sm_count]"));
     CHECK_THROWS_WITH_AS(parse_gpu_spec("{\n  \"id\": \"x\",\n  oops\n}", "bad.json"), "bad.json:3:3: not valid JSON",
                          input_error);
 }
@@ -195,12 +205,11 @@ TEST_CASE("every figure a roof is built from is finite and above zero") {
     auto refused = [&](const std::function<void(nlohmann::json&)>& edit, const std::string& field) {
         auto j = nlohmann::json::parse(text);
         edit(j);
-        CHECK_THROWS_WITH_AS(parse_gpu_spec(j.dump(), "my.json"),
-                             ("my.json: field \"" + field +
-                              "\": must be a finite number above zero [docs/gpu-spec.schema.json#/properties/" +
-                              field.substr(0, field.find('.')) + "]")
-                                 .c_str(),
-                             input_error);
+        CHECK(located_spec_error(j.dump()) ==
+              std::string(("my.json: field \"" + field +
+                           "\": must be a finite number above zero [docs/gpu-spec.schema.json#/properties/" +
+                           field.substr(0, field.find('.')) + "]")
+                              .c_str()));
     };
     refused([](auto& j) { j["peaks_tflops"]["fp32"]["at_clock_mhz"] = 0; }, "peaks_tflops.fp32.at_clock_mhz");
     refused([](auto& j) { j["boost_clock_mhz"]["value"] = -1980; }, "boost_clock_mhz.value");
@@ -293,20 +302,18 @@ TEST_CASE("a second rate is refused where it means nothing") {
     CHECK_NOTHROW(parse_gpu_spec(j.dump(), "my.json"));
     auto bad = j;
     bad["peaks_tflops"]["fp32"]["fp16_accumulate"] = {{"value", 1}, {"source", "x"}};
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         "my.json: field \"peaks_tflops.fp32.fp16_accumulate\": only a tensor precision has an "
-                         "accumulate type [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
-                         input_error);
+    CHECK(located_spec_error(bad.dump()) ==
+          std::string("my.json: field \"peaks_tflops.fp32.fp16_accumulate\": only a tensor precision has an "
+                      "accumulate type [docs/gpu-spec.schema.json#/properties/peaks_tflops]"));
     bad = j;
     bad["peaks_tflops"]["tensor_bf16"]["bf16"] = {{"value", 1}, {"source", "x"}};
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         "my.json: field \"peaks_tflops.tensor_bf16.bf16\": only fp16 (half-precision CUDA-core work) "
-                         "has a BF16 rate [docs/gpu-spec.schema.json#/properties/peaks_tflops]",
-                         input_error);
+    CHECK(located_spec_error(bad.dump()) ==
+          std::string("my.json: field \"peaks_tflops.tensor_bf16.bf16\": only fp16 (half-precision CUDA-core work) "
+                      "has a BF16 rate [docs/gpu-spec.schema.json#/properties/peaks_tflops]"));
     bad = j;
     bad["peaks_tflops"]["tensor_fp16"]["fp16_accumulate"]["value"] = nullptr;
-    CHECK_THROWS_WITH_AS(parse_gpu_spec(bad.dump(), "my.json"),
-                         doctest::Contains("peaks_tflops.tensor_fp16.fp16_accumulate.value\": required"), input_error);
+    CHECK(located_spec_error(bad.dump()).find("peaks_tflops.tensor_fp16.fp16_accumulate.value\": required") !=
+          std::string::npos);
 }
 
 TEST_CASE(
@@ -345,4 +352,23 @@ TEST_CASE(
     // A GPU's own measurement wins over the default.
     CHECK_FALSE(practical_share_of(spec_named(specs, "h200"), resource::dram).is_default);
     CHECK(practical_share_of(spec_named(specs, "h200"), resource::dram).share == 0.85);
+}
+
+TEST_CASE("a spec error names the line and column of the value that is wrong, from the parser") {
+    // The shipped file as written (one field a line): its dram_bandwidth_tbs value made text.
+    const auto text = roofline::test::read_text(roofline::test::source_path("hwspecs/h100-sxm.json"));
+    const auto key = text.find("\"dram_bandwidth_tbs\"");
+    REQUIRE(key != std::string::npos);
+    const auto value = text.find("\"value\": ", key) + 9;
+    const auto end = text.find_first_of(",}\n", value);
+    const std::string bad = text.substr(0, value) + "\"fast\"" + text.substr(end);
+    try {
+        (void)parse_gpu_spec(bad, "h100.json");
+        FAIL("the spec loaded");
+    } catch (const input_error& e) {
+        CHECK(e.line() == std::size_t(std::count(bad.begin(), bad.begin() + long(value), '\n') + 1));
+        // The string's first character, past its opening quote (as a rule file's expressions are located).
+        CHECK(e.column() == value - bad.rfind('\n', value) + 1);
+        CHECK(e.detail().find("dram_bandwidth_tbs.value") != std::string::npos);
+    }
 }
