@@ -4,7 +4,7 @@
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/nsys_kernsum.hpp"
-#include "analyzer/report/triage.hpp"
+#include "analyzer/timeline/triage.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>

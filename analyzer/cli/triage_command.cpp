@@ -7,7 +7,7 @@
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/nsys_kernsum.hpp"
 #include "analyzer/report/html_page.hpp"
-#include "analyzer/report/triage.hpp"
+#include "analyzer/timeline/triage.hpp"
 
 #include <charconv>
 #include <string>

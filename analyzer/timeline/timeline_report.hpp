@@ -3,7 +3,7 @@
 // of the timeline lives here.
 #pragma once
 
-#include "analyzer/report/triage.hpp"
+#include "analyzer/timeline/triage.hpp"
 #include "analyzer/timeline/timeline_findings.hpp"
 #include "analyzer/timeline/timeline_model.hpp"
 

@@ -1,4 +1,4 @@
-#include "analyzer/report/triage.hpp"
+#include "analyzer/timeline/triage.hpp"
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
