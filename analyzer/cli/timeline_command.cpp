@@ -10,8 +10,11 @@
 #include "analyzer/timeline/timeline_svg.hpp"
 #include "analyzer/timeline/trace_file.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 

@@ -95,8 +95,9 @@ std::optional<std::size_t> caller_of(const trace& t, const api_call& c) {
                                    return key < std::make_pair(r.thread, r.start_ns);
                                });
     std::optional<std::size_t> outermost;
-    // Operators nest: walking back from the call, every enclosing one is met before any that starts
-    // earlier on the same thread; a bounded walk keeps a pathological trace from going quadratic.
+    // Every operator that encloses the call starts before it: walking back by start, the last one met
+    // that still covers the call is the outermost. The walk is bounded, so a pathological trace cannot
+    // make it quadratic (4096 operators started between the outermost one and the call).
     for (int walked = 0; it != t.cpu_ops.begin() && walked < 4096; ++walked) {
         const cpu_range& r = *--it;
         if (r.thread != c.thread) break;
