@@ -492,3 +492,15 @@ TEST_CASE("timeline: a broken nsys stats report is refused with its line and col
     e = error_of(with_replaced(text, "Start (ns)", "Start (fortnights)"), "unit.csv");
     CHECK(e.code() == error_code::bad_unit);
 }
+
+TEST_CASE("timeline: -o never writes over an input, the --api report included") {
+    const auto api = temp_path("api_trace.csv");
+    std::filesystem::copy_file(source_path("tests/data/timeline/planted_api_trace.csv"), api,
+                               std::filesystem::copy_options::overwrite_existing);
+    const std::string before = read_text(api.string());
+    CHECK_THROWS_AS(run_cli({"timeline", source_path("tests/data/timeline/planted_gpu_trace.csv"), "--api",
+                             api.string(), "-o", api.string(), "-f", "--format", "markdown"}),
+                    input_error);
+    CHECK(read_text(api.string()) == before);
+    std::filesystem::remove(api);
+}

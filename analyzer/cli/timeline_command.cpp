@@ -90,7 +90,9 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     o.app = vm["app"].as<std::string>();
     const std::string format = output_format(vm, {"markdown", "json", "terminal", "html", "svg"}, io);
     const bool to_file = vm.count("output") != 0;
-    const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
+    std::vector<std::string> inputs = {vm["input"].as<std::string>()};
+    if (vm.count("api")) inputs.push_back(vm["api"].as<std::string>());
+    const write_policy policy = output_policy(vm, inputs);
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
 
     auto t = timeline::read_trace_file(vm["input"].as<std::string>(),
