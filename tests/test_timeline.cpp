@@ -444,6 +444,11 @@ TEST_CASE("timeline: diff of two traces compares the time per step, the causes a
         if (k["name"].get<std::string>().find("gemm") != std::string::npos)
             CHECK(k["base_launches"] == k["new_launches"]);
     CHECK(j["gate"]["failed"] == false);
+    // The time per step is the span of the work the steps launched over their count, in the trace's JSON too.
+    auto single = json::parse(run_cli({"timeline", naive, "--format", "json"}).out);
+    const double per_step =
+        single["devices"][0]["steps_span_ns"].get<double>() / single["steps"]["count"].get<double>();
+    CHECK(per_step == doctest::Approx(d["base"]["time_ns"].get<double>()).epsilon(1e-6));
     // The other way round it is a regression: exit 1, and the gate says where.
     auto back = run_cli({"diff", fixed, naive, "--fail-if-slower", "5"});
     CHECK(back.rc == 1);

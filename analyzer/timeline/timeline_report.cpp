@@ -406,12 +406,14 @@ std::string timeline_json(const timeline_report& r) {
                            {"total_ns", kt.total_ns},
                            {"communication", kt.communication}});
         }
-        ordered_json dev = {{"device", d.device},
-                            {"name", d.name.empty() ? ordered_json(nullptr) : ordered_json(d.name)},
-                            {"span_ns", d.span_ns()},
-                            {"busy_ns", d.busy_ns},
-                            {"utilisation", rounded(d.utilisation())},
-                            {"ops", {{"kernels", d.kernels}, {"copies", d.copies}, {"memsets", d.memsets}}}};
+        ordered_json dev = {
+            {"device", d.device},
+            {"name", d.name.empty() ? ordered_json(nullptr) : ordered_json(d.name)},
+            {"span_ns", d.span_ns()},
+            {"busy_ns", d.busy_ns},
+            {"steps_span_ns", m.steps.count > 0 ? ordered_json(d.steps_span_ns()) : ordered_json(nullptr)},
+            {"utilisation", rounded(d.utilisation())},
+            {"ops", {{"kernels", d.kernels}, {"copies", d.copies}, {"memsets", d.memsets}}}};
         dev["gaps"] = {{"count", d.gaps.size()},
                        {"total_ns", long_total},
                        {"by_cause", by_cause},
