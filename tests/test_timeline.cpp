@@ -509,3 +509,28 @@ TEST_CASE("timeline: -o never writes over an input, the --api report included") 
     CHECK(read_text(api.string()) == before);
     std::filesystem::remove(api);
 }
+
+TEST_CASE("timeline: pinned copies still move their bytes: the trace's own pinned rate floors the pageable fix") {
+    // planted.json with its pinned DtoH copy made 2 MiB (2 us: 1048.576 B/ns, the fastest pinned copy) and
+    // the pageable HtoD copy made 943,718,400 B: at that rate 900 us, above the 830 us the gaps and the
+    // copy's own time leave and the CPU's 845 us.
+    std::string text = read_text(source_path(planted));
+    text = with_replaced(text, "\"bytes\": 4,", "\"bytes\": 2097152,");
+    text = with_replaced(text, "\"bytes\": 1048576,", "\"bytes\": 943718400,");
+    const auto path = temp_path("rated.json").string();
+    std::ofstream(path) << text;
+    auto r = model_of(path);
+    std::filesystem::remove(path);
+    REQUIRE(r.m.devices.size() == 1);
+    REQUIRE(r.m.devices[0].pinned_rate);
+    CHECK(*r.m.devices[0].pinned_rate == doctest::Approx(1048.576));
+    const auto f = timeline_findings(r.m);
+    auto pageable =
+        std::find_if(f.begin(), f.end(), [](const timeline_finding& x) { return x.kind == finding_kind::pageable; });
+    REQUIRE(pageable != f.end());
+    CHECK(pageable->after_ns == 900'000);
+    CHECK(pageable->binds == floor_kind::link);
+    // Without a pinned copy of 1 MiB the rate is unknown, and the report says so.
+    auto md = run_cli({"timeline", source_path(planted)}).out;
+    CHECK(md.find("unknown: the copies' own time at pinned speed") != std::string::npos);
+}

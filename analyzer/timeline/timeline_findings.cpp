@@ -3,6 +3,7 @@
 #include "models/classify.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofline::timeline {
 namespace {
@@ -23,15 +24,16 @@ finding_kind kind_of(gap_cause c) {
 // A finding that gains less than run-to-run noise is not an opportunity anyone could measure.
 bool worth_it(const timeline_finding& f) { return f.est_speedup && *f.est_speedup >= 1.0 + run_to_run_noise; }
 
-timeline_finding estimate(const device_timeline& d, finding_kind kind, std::int64_t removed, std::int64_t cpu_floor) {
+timeline_finding estimate(const device_timeline& d, finding_kind kind, std::int64_t removed, std::int64_t cpu_floor,
+                          std::int64_t link_floor = 0) {
     timeline_finding f;
     f.kind = kind;
     f.device = d.device;
     f.removed_ns = removed;
     f.before_ns = d.span_ns();
     const std::int64_t gpu_floor = f.before_ns - removed;
-    f.after_ns = std::max(gpu_floor, cpu_floor);
-    f.binds = cpu_floor > gpu_floor ? floor_kind::cpu : floor_kind::gpu;
+    f.after_ns = std::max({gpu_floor, cpu_floor, link_floor});
+    f.binds = f.after_ns == gpu_floor ? floor_kind::gpu : f.after_ns == cpu_floor ? floor_kind::cpu : floor_kind::link;
     if (f.after_ns > 0) f.est_speedup = double(f.before_ns) / double(f.after_ns);
     return f;
 }
@@ -71,11 +73,13 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
                 c == gap_cause::host ? 0 : d.span_ns() - d.cpu_blocked_ns[static_cast<std::size_t>(c)];
             // Pinned, asynchronous copies also take the pageable copies' own time off the critical path
             // (they run at the link's speed, beside the compute, on a copy engine): the busy time only
-            // those copies account for goes too. Their time at pinned speed is not counted: the floor
-            // takes them as hidden under the compute.
+            // those copies account for goes too. The copies still take their bytes at the pinned rate
+            // the trace shows: a floor where it shows one (otherwise unknown, and said so).
             const std::int64_t removed =
                 total.total_ns + (c == gap_cause::pageable ? d.pageable_exclusive_ns : std::int64_t(0));
-            auto f = estimate(d, kind_of(c), removed, cpu_floor);
+            const std::int64_t link_floor =
+                c == gap_cause::pageable && d.pinned_rate ? std::llround(double(d.pageable_bytes) / *d.pinned_rate) : 0;
+            auto f = estimate(d, kind_of(c), removed, cpu_floor, link_floor);
             f.gaps = longest_of(d, c, 3);
             if (worth_it(f)) mine.push_back(f);
         }

@@ -29,7 +29,9 @@ enum class finding_kind : std::uint8_t {
 };
 const char* finding_id(finding_kind k);  // "sync-gaps", "launch-bound", ... (the JSON ids)
 
-enum class floor_kind : std::uint8_t { gpu, cpu };  // which floor binds the time after
+// Which floor binds the time after: the GPU's (span less what the fix removes), the CPU's own time, or
+// the host link (pageable copies' bytes at the pinned rate the trace shows).
+enum class floor_kind : std::uint8_t { gpu, cpu, link };
 
 struct timeline_finding {
     finding_kind kind = finding_kind::busy;

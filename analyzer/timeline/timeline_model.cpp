@@ -253,6 +253,11 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
         } else if (op.kind == op_kind::memcpy) {
             ++d.copies;
             if (op.pageable) ++d.pageable_copies, d.pageable_bytes += op.bytes, d.pageable_ns += dur;
+            // Small copies measure the launch, not the link: only those of 1 MiB or more set the rate.
+            const bool host_link =
+                op.direction == copy_direction::host_to_device || op.direction == copy_direction::device_to_host;
+            if (!op.pageable && host_link && op.bytes >= (std::uint64_t(1) << 20) && dur > 0)
+                d.pinned_rate = std::max(d.pinned_rate.value_or(0.0), double(op.bytes) / double(dur));
         } else {
             ++d.memsets;
         }

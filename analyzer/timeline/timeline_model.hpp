@@ -77,6 +77,9 @@ struct device_timeline {
     std::uint64_t pageable_bytes = 0;
     std::int64_t pageable_ns = 0;
     std::int64_t pageable_exclusive_ns = 0;  // busy time no other op covers: what pinned, async copies can hide
+    // The fastest pinned host<->device copy of at least 1 MiB in the trace, in bytes per ns (the rate a
+    // pinned copy reaches on this machine's link); none where the trace holds no such copy.
+    std::optional<double> pinned_rate;
     std::int64_t communication_ns = 0, compute_ns = 0, overlap_ns = 0;  // unions of NCCL / other kernels, and both
     // Time the CPU threads that launch this device's work spent inside blocking calls, within the
     // span, by the cause such a call gives a gap (synchronising calls: sync; synchronous or pageable

@@ -122,6 +122,13 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d) {
             "asynchronous copies run beside the compute) = " +
             span + " - " + format_duration_ns(double(idle)) + " - " +
             format_duration_ns(double(d.pageable_exclusive_ns)) + " = " + after_gpu;
+        s += d.pinned_rate
+                 ? ", and >= the copies' bytes at the fastest pinned copy's rate in the trace = " +
+                       format_si(double(d.pageable_bytes), "B") + " / " + format_si(*d.pinned_rate * 1e9, "B/s") +
+                       " = " + format_duration_ns(double(d.pageable_bytes) / *d.pinned_rate)
+                 : "; unknown: the copies' own time at pinned speed (the trace holds no pinned copy of 1 MiB "
+                   "or more to measure the link by), taken as hidden under the compute";
+        s += f.binds == floor_kind::link ? " (the link binds)" : "";
     } else {
         s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) + " = " +
             after_gpu;
@@ -445,7 +452,7 @@ std::string timeline_json(const timeline_report& r) {
         e["before_ns"] = f.before_ns;
         e["after_ns"] = f.after_ns;
         e["removed_ns"] = f.removed_ns;
-        e["binds"] = f.binds == floor_kind::cpu ? "cpu" : "gpu";
+        e["binds"] = f.binds == floor_kind::cpu ? "cpu" : f.binds == floor_kind::link ? "link" : "gpu";
         e["evidence"] = evidence;
         e["fix"] = finding_fix(f.kind);
         findings.push_back(std::move(e));
