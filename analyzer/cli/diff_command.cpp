@@ -9,6 +9,7 @@
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/compare/diff.hpp"
 #include "analyzer/compare/timeline_diff.hpp"
+#include "analyzer/timeline/trace_file.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -5,6 +5,7 @@
 
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/diagnose/metric_plan.hpp"
+#include "analyzer/read/units.hpp"
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/timeline/timeline_report.hpp"
 #include "analyzer/timeline/timeline_svg.hpp"
@@ -21,22 +22,19 @@
 namespace roofline::cli {
 namespace {
 
-// "10us", "0.5ms", "2500ns", "1s" or a bare number of microseconds -> nanoseconds.
+// "10us", "0.5ms", "2500ns", "1s" (any duration unit ncu writes) or a bare number of microseconds -> ns.
 std::int64_t duration_ns(const std::string& text) {
     std::size_t unit_at = 0;
     while (unit_at < text.size() && (std::isdigit(static_cast<unsigned char>(text[unit_at])) || text[unit_at] == '.'))
         ++unit_at;
     double v = 0.0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + unit_at, v);
-    const std::string unit = text.substr(unit_at);
-    const double scale = unit.empty() || unit == "us" ? 1e3
-                         : unit == "ns"               ? 1.0
-                         : unit == "ms"               ? 1e6
-                         : unit == "s"                ? 1e9
-                                                      : -1;
-    if (unit_at == 0 || ec != std::errc() || end != text.data() + unit_at || scale < 0 || !(v >= 0) || v * scale > 1e18)
+    const auto unit =
+        to_base_unit(unit_at == text.size() ? std::string_view("us") : std::string_view(text).substr(unit_at));
+    if (unit_at == 0 || ec != std::errc() || end != text.data() + unit_at || !unit || unit->base != "ns" || !(v >= 0) ||
+        v * unit->factor > 1e18)
         usage_error("--min-gap takes a duration such as 10us, 0.5ms or 2500ns, not \"" + text + "\"");
-    return static_cast<std::int64_t>(std::llround(v * scale));
+    return static_cast<std::int64_t>(std::llround(v * unit->factor));
 }
 
 // The kernels of every device by name, as an Nsight Systems kernel summary: what triage ranks.

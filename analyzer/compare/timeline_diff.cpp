@@ -1,8 +1,6 @@
 #include "analyzer/compare/timeline_diff.hpp"
 
 #include "analyzer/base/format.hpp"
-#include "analyzer/timeline/byte_source.hpp"
-#include "analyzer/timeline/nsys_stats_reader.hpp"
 #include "analyzer/timeline/trace_file.hpp"
 
 #include <algorithm>
@@ -79,19 +77,6 @@ timeline_diff diff_traces(const std::string& base_path, const std::string& next_
         d.devices.push_back(std::move(c));
     }
     return d;
-}
-
-bool looks_like_trace(const std::string& path) {
-    auto ends = [&](const std::string& tail) {
-        return path.size() >= tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
-    };
-    if (ends(".nsys-rep") || ends(".qdrep")) return true;
-    byte_source s(path);
-    const std::string_view head = s.peek();
-    if (head.substr(0, 15) == "SQLite format 3" || is_nsys_gpu_trace(head)) return true;
-    std::size_t i = 0;
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
-    return i < head.size() && (head[i] == '{' || head[i] == '[');
 }
 
 }  // namespace roofline::timeline

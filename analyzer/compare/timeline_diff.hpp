@@ -55,9 +55,4 @@ std::string timeline_diff_markdown(const timeline_diff& d);
 std::string timeline_diff_terminal(const timeline_diff& d);
 std::string timeline_diff_json(const timeline_diff& d);
 
-// Whether the file is a trace `roofline timeline` reads (by its content: JSON, SQLite, an nsys stats
-// cuda_gpu_trace CSV, or a .nsys-rep name), not an Nsight Compute export: how `roofline diff` picks which comparison to
-// make.
-bool looks_like_trace(const std::string& path);
-
 }  // namespace roofline::timeline

@@ -114,7 +114,7 @@ std::string timeline_diff_json(const timeline_diff& d) {
             by_cause[cause_name(g)] = {{"count", t->total(g).count}, {"total_ns", t->total(g).total_ns}};
         return ordered_json{{"time_ns", std::llround(step)},
                             {"busy_ns", t->busy_ns},
-                            {"utilisation", std::round(t->utilisation() * 1e6) / 1e6},
+                            {"utilisation", json_number<ordered_json>(t->utilisation())},
                             {"kernels", t->kernels},
                             {"gaps_by_cause", by_cause}};
     };
@@ -131,7 +131,7 @@ std::string timeline_diff_json(const timeline_diff& d) {
     for (const auto& c : d.devices) {
         ordered_json e = {
             {"device", c.device}, {"base", side(c.base, c.base_step_ns)}, {"new", side(c.next, c.next_step_ns)}};
-        e["change_pct"] = c.change_pct ? ordered_json(std::round(*c.change_pct * 1e4) / 1e4) : ordered_json(nullptr);
+        e["change_pct"] = c.change_pct ? json_number<ordered_json>(*c.change_pct) : ordered_json(nullptr);
         e["appeared"] = kernels(c.appeared);
         e["gone"] = kernels(c.gone);
         e["moved"] = kernels(c.moved);

@@ -2,6 +2,7 @@
 
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/read/nsys_csv.hpp"
+#include "analyzer/read/units.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -19,17 +20,10 @@ std::pair<std::string, double> label_and_scale(const std::string& header) {
     if (open == std::string::npos || header.back() != ')') return {header, 0.0};
     const std::string label = header.substr(0, open);
     if (label != "Start" && label != "Duration") return {label, 0.0};
-    const std::string unit = header.substr(open + 2, header.size() - open - 3);
-    const double scale = unit == "ns" ? 1.0 : unit == "us" ? 1e3 : unit == "ms" ? 1e6 : unit == "s" ? 1e9 : -1.0;
+    const auto unit = to_base_unit(header.substr(open + 2, header.size() - open - 3));
+    const double scale = unit && unit->base == "ns" ? unit->factor : -1.0;
     return {label, scale};
 }
-
-struct csv_table {
-    std::string file;
-    std::map<std::string, std::size_t> column;  // by label
-    std::map<std::string, double> scale;        // of the columns with a time unit
-    std::size_t header_line = 0;
-};
 
 class csv_reader {
 public:

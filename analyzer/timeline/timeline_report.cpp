@@ -21,14 +21,6 @@ using ordered_json = nlohmann::ordered_json;
 // The JSON lists this many of the longest gaps of each cause.
 constexpr std::size_t listed_per_cause = 20;
 
-// A fraction or ratio as the JSON writes it: six significant digits, read back without the locale.
-double rounded(double v) {
-    const std::string text = significant(v, 6);
-    double r = v;
-    std::from_chars(text.data(), text.data() + text.size(), r);
-    return r;
-}
-
 std::string device_title(const device_timeline& d) {
     return "GPU " + std::to_string(d.device) + (d.name.empty() ? "" : " (" + d.name + ")");
 }
@@ -419,7 +411,7 @@ std::string timeline_json(const timeline_report& r) {
             {"span_ns", d.span_ns()},
             {"busy_ns", d.busy_ns},
             {"steps_span_ns", m.steps.count > 0 ? ordered_json(d.steps_span_ns()) : ordered_json(nullptr)},
-            {"utilisation", rounded(d.utilisation())},
+            {"utilisation", json_number<ordered_json>(d.utilisation())},
             {"ops", {{"kernels", d.kernels}, {"copies", d.copies}, {"memsets", d.memsets}}}};
         dev["gaps"] = {{"count", d.gaps.size()},
                        {"total_ns", long_total},
@@ -448,7 +440,7 @@ std::string timeline_json(const timeline_report& r) {
                                                    : f.kind == finding_kind::pageable ? gap_cause::pageable
                                                    : f.kind == finding_kind::memset   ? gap_cause::memset
                                                                                       : gap_cause::host));
-        e["est_speedup"] = f.est_speedup ? ordered_json(rounded(*f.est_speedup)) : ordered_json(nullptr);
+        e["est_speedup"] = f.est_speedup ? json_number<ordered_json>(*f.est_speedup) : ordered_json(nullptr);
         e["before_ns"] = f.before_ns;
         e["after_ns"] = f.after_ns;
         e["removed_ns"] = f.removed_ns;

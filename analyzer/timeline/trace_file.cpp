@@ -25,6 +25,14 @@ bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+bool is_report_name(std::string_view path) { return ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep"); }
+bool is_sqlite(std::string_view head) { return head.substr(0, 16) == std::string_view("SQLite format 3\0", 16); }
+// JSON: the first character after any whitespace opens an object or an array.
+bool is_json(std::string_view head) {
+    const auto first = head.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && (head[first] == '{' || head[first] == '[');
+}
+
 [[noreturn]] void refuse(const std::string& path, const std::string& what) {
     throw input_error(error_code::unknown_format, path, 0, 0, what);
 }
@@ -61,7 +69,7 @@ std::optional<std::string> export_report(const std::string& path) {
 }  // namespace
 
 trace read_trace_file(const std::string& path, const std::string& api_path) {
-    if (ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep")) {
+    if (is_report_name(path)) {
         const auto exported = export_report(path);
         if (!exported)
             refuse(path,
@@ -81,10 +89,8 @@ trace read_trace_file(const std::string& path, const std::string& api_path) {
     }
     byte_source source(path);
     const std::string_view head = source.peek();
-    if (head.substr(0, 16) == std::string_view("SQLite format 3\0", 16)) return read_nsys_sqlite(path);
-    std::size_t i = 0;
-    while (i < head.size() && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) ++i;
-    if (i < head.size() && (head[i] == '{' || head[i] == '[')) return read_kineto(source, path);
+    if (is_sqlite(head)) return read_nsys_sqlite(path);
+    if (is_json(head)) return read_kineto(source, path);
     if (head.empty()) throw input_error(error_code::empty_input, path, 0, 0, "the file is empty");
     if (head.find("\"ID\",\"Process ID\"") != std::string_view::npos || head.rfind("==PROF==", 0) == 0)
         refuse(path, "an Nsight Compute export (per-kernel counters, no timeline): `roofline analyze " + path + "`");
@@ -99,6 +105,13 @@ trace read_trace_file(const std::string& path, const std::string& api_path) {
            "not a trace roofline timeline reads: expected a PyTorch profiler Chrome trace (.json or .json.gz, "
            "written by torch.profiler's export_chrome_trace or tensorboard_trace_handler), an Nsight Systems "
            "report (.nsys-rep) or its SQLite export");
+}
+
+bool looks_like_trace(const std::string& path) {
+    if (is_report_name(path)) return true;
+    byte_source source(path);
+    const std::string_view head = source.peek();
+    return is_sqlite(head) || is_json(head) || is_nsys_gpu_trace(head);
 }
 
 }  // namespace roofline::timeline

@@ -16,4 +16,9 @@ namespace roofline::timeline {
 // `api_path` ("": none): the cuda_api_trace report that goes with an nsys stats cuda_gpu_trace report.
 trace read_trace_file(const std::string& path, const std::string& api_path = "");
 
+// Whether the file is of a form read_trace_file reads (told the same way: a .nsys-rep name, or content
+// that is JSON, SQLite or an nsys stats cuda_gpu_trace report), not an Nsight Compute export: how
+// `roofline diff` picks which comparison to make. Throws input_error (io) where it cannot be read.
+bool looks_like_trace(const std::string& path);
+
 }  // namespace roofline::timeline
