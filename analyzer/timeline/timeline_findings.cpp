@@ -77,8 +77,9 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
             // the trace shows: a floor where it shows one (otherwise unknown, and said so).
             const std::int64_t removed =
                 total.total_ns + (c == gap_cause::pageable ? d.pageable_exclusive_ns : std::int64_t(0));
-            const std::int64_t link_floor =
-                c == gap_cause::pageable && d.pinned_rate ? std::llround(double(d.pageable_bytes) / *d.pinned_rate) : 0;
+            const std::int64_t link_floor = c == gap_cause::pageable && d.pinned_rate && d.pageable_bytes > 0
+                                                ? std::llround(double(d.pageable_bytes) / *d.pinned_rate)
+                                                : 0;
             auto f = estimate(d, kind_of(c), removed, cpu_floor, link_floor);
             f.gaps = longest_of(d, c, 3);
             if (worth_it(f)) mine.push_back(f);

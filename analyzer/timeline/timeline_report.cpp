@@ -114,12 +114,13 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d) {
             "asynchronous copies run beside the compute) = " +
             span + " - " + format_duration_ns(double(idle)) + " - " +
             format_duration_ns(double(d.pageable_exclusive_ns)) + " = " + after_gpu;
-        s += d.pinned_rate
+        s += d.pinned_rate && d.pageable_bytes > 0
                  ? ", and >= the copies' bytes at the fastest pinned copy's rate in the trace = " +
                        format_si(double(d.pageable_bytes), "B") + " / " + format_si(*d.pinned_rate * 1e9, "B/s") +
                        " = " + format_duration_ns(double(d.pageable_bytes) / *d.pinned_rate)
                  : "; unknown: the copies' own time at pinned speed (the trace holds no pinned copy of 1 MiB "
-                   "or more to measure the link by), taken as hidden under the compute";
+                   "or more to measure the link by, or no size for the pageable copies), taken as hidden under the "
+                   "compute";
         s += f.binds == floor_kind::link ? " (the link binds)" : "";
     } else {
         s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) + " = " +
