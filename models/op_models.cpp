@@ -453,11 +453,8 @@ op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {
     f.min_kernel_ns = spec.min_kernel_ns.value;
     f.dram_peak = spec.dram_bandwidth_tbs.value * 1e12;
     f.dram_peak_source = spec.dram_bandwidth_tbs.source;
-    const practical_choice dram = practical_share_of(spec, resource::dram);
-    f.dram_share = dram.share;
-    f.dram_share_source = dram.source;
-    f.dram_share_default = dram.is_default;
-    f.memory_ns = cost.bytes / (f.dram_peak * f.dram_share) * 1e9;
+    f.dram_practical = practical_share_of(spec, resource::dram);
+    f.memory_ns = cost.bytes / (f.dram_peak * f.dram_practical.share) * 1e9;
     const double peak_memory_ns = cost.bytes / f.dram_peak * 1e9;
     if (!cost.compute || cost.flops <= 0) {
         f.compute_ns = 0.0;
@@ -471,32 +468,29 @@ op_floor floor_on(const op_cost& cost, const gpu_spec& spec) {
     // FP64 matrix work falls back to the FP64 CUDA cores on a GPU without an FP64 tensor path.
     if (r == resource::tensor_fp64 && !spec.peaks_tflops.at(r).value) r = resource::fp64;
     const sourced_number& peak = spec.peaks_tflops.at(r);
+    f.compute_precision = r;
     if (cost.bf16 && r == resource::fp16 && spec.fp16_bf16) {
         f.compute_peak = spec.fp16_bf16->value * 1e12;
-        f.compute_peak_source = "fp16.bf16: " + spec.fp16_bf16->source;
-    } else if (peak.value) {
-        f.compute_peak = *peak.value * 1e12;
-        f.compute_peak_source = std::string(name(r)) + ": " + peak.source +
-                                (peak.at_clock_mhz ? " (at " + decimals(*peak.at_clock_mhz, 0) + " MHz)" : "");
+        f.compute_peak_bf16 = true;
+        f.compute_peak_source = spec.fp16_bf16->source;
     } else {
-        f.compute_peak_source = std::string(name(r)) + ": the spec gives no peak (" + peak.source + ")";
+        if (peak.value) f.compute_peak = *peak.value * 1e12;
+        f.compute_peak_source = peak.source;
+        f.compute_peak_at_mhz = peak.at_clock_mhz;
     }
-    const practical_choice share = practical_share_of(spec, r);
-    f.compute_share = share.share;
-    f.compute_share_source = share.source;
-    f.compute_share_default = share.is_default;
+    f.compute_practical = practical_share_of(spec, r);
     f.limiter = r;
     if (!f.compute_peak) {
         f.limiter.reset();
         return f;  // compute time, floor and bound unknown; the memory time stands
     }
-    f.compute_ns = cost.flops / (*f.compute_peak * f.compute_share) * 1e9;
+    f.compute_ns = cost.flops / (*f.compute_peak * f.compute_practical.share) * 1e9;
     f.floor_ns = std::max(*f.compute_ns, f.memory_ns);
     f.peak_floor_ns = std::max(cost.flops / *f.compute_peak * 1e9, peak_memory_ns);
     const bool compute_bound = *f.compute_ns > f.memory_ns;
     f.bound_by = compute_bound ? bound::compute : bound::memory;
     f.limiter = compute_bound ? r : resource::dram;
-    f.ridge = (*f.compute_peak * f.compute_share) / (f.dram_peak * f.dram_share);
+    f.ridge = (*f.compute_peak * f.compute_practical.share) / (f.dram_peak * f.dram_practical.share);
     return f;
 }
 

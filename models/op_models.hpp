@@ -6,6 +6,7 @@
 #pragma once
 
 #include "models/gpu_spec.hpp"
+#include "models/roofline_model.hpp"
 #include "models/resources.hpp"
 
 #include <cstdint>
@@ -109,15 +110,17 @@ struct op_floor {
     std::string gpu_id;
     std::string gpu_name;
     std::optional<double> compute_peak;  // per second; nullopt where the spec gives no peak for the precision
+    // Where the compute peak comes from (analyzer/report/predict_report.cpp words it): the precision whose
+    // peak it is (after FP64 matrix work falls back to the CUDA cores), whether it is the spec's BF16
+    // figure for the fp16 pipe, and the spec's own source and clock for the figure.
+    resource compute_precision = resource::fp32;
+    bool compute_peak_bf16 = false;
     std::string compute_peak_source;
-    double compute_share = 1.0;  // practical share of that peak (practical_share_of)
-    std::string compute_share_source;
-    bool compute_share_default = false;
-    double dram_peak = 0.0;  // B/s
-    std::string dram_peak_source;
-    double dram_share = 1.0;
-    std::string dram_share_source;
-    bool dram_share_default = false;
+    std::optional<double> compute_peak_at_mhz;
+    practical_choice compute_practical;  // practical share of that peak (practical_share_of)
+    double dram_peak = 0.0;              // B/s
+    std::string dram_peak_source;        // the spec's source of the figure
+    practical_choice dram_practical;
     std::optional<double> compute_ns;     // FLOPs / (peak x share); 0 without FLOPs; nullopt where the peak is unknown
     double memory_ns = 0.0;               // bytes / (bandwidth x share)
     std::optional<double> floor_ns;       // max(compute_ns, memory_ns); nullopt where compute_ns is

@@ -65,59 +65,38 @@ constexpr default_share default_practical[] = {
     {resource::dram, 0.897}, {resource::l2, 0.818},          {resource::fp32, 0.746},        {resource::fp64, 0.987},
     {resource::fp16, 0.938}, {resource::tensor_fp16, 0.832}, {resource::tensor_bf16, 0.903}, {resource::pipe_alu, 0.8},
 };
-const char* const default_practical_gpu = "the H100 SXM's";
-
-// The mean share of this GPU's measured tensor precisions, and their names; nullopt where none is measured.
-std::optional<std::pair<double, std::string>> measured_tensor_mean(const gpu_spec& spec) {
+// The mean share of this GPU's measured tensor precisions, and which they are; nullopt where none is measured.
+std::optional<std::pair<double, std::vector<resource>>> measured_tensor_mean(const gpu_spec& spec) {
     double sum = 0.0;
-    std::string from;
-    int n = 0;
+    std::vector<resource> from;
     for (const auto& [id, share] : spec.practical_fraction)
         if (info(id).tensor && share.value) {
             sum += *share.value;
-            from += (from.empty() ? "" : ", ") + std::string(name(id));
-            ++n;
+            from.push_back(id);
         }
-    if (n == 0) return std::nullopt;
-    return std::make_pair(sum / n, from);
+    if (from.empty()) return std::nullopt;
+    return std::make_pair(sum / double(from.size()), from);
 }
 
 }  // namespace
 
-const std::string& default_practical_reason() {
-    static const std::string text = std::string("not measured on this GPU: each is ") + default_practical_gpu +
-                                    " measured share of the same roof (hwspecs/h100-sxm.json, fitted by roofline "
-                                    "calibrate), since what the best kernels sustain "
-                                    "against a datasheet peak comes from the same mechanisms on recent NVIDIA parts "
-                                    "(the H200, the other GPU measured, is within 5 "
-                                    "points of it on every roof but L2); run roofline calibrate on a capture of "
-                                    "kernels/ on this GPU to measure them";
-    return text;
-}
-
 practical_choice practical_share_of(const gpu_spec& spec, resource r) {
     auto it = spec.practical_fraction.find(r);
-    if (it != spec.practical_fraction.end() && it->second.value) return {*it->second.value, it->second.source, false};
+    if (it != spec.practical_fraction.end() && it->second.value)
+        return {*it->second.value, practical_origin::spec, it->second.source, {}, false};
     if (info(r).tensor)
         if (auto mean = measured_tensor_mean(spec))
-            return {mean->first,
-                    "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" +
-                        mean->second + "): the same pipe and the same operand feed",
-                    false};
+            return {mean->first, practical_origin::tensor_mean, {}, mean->second, false};
     for (const auto& d : default_practical)
-        if (d.id == r) return {d.share, std::string("default, ") + default_practical_reason(), true};
+        if (d.id == r) return {d.share, practical_origin::default_share, {}, {}, true};
     if (info(r).tensor) {
         double sum = 0.0;
         int n = 0;
         for (const auto& d : default_practical)
             if (info(d.id).tensor) sum += d.share, ++n;
-        return {
-            sum / n,
-            std::string("default, the mean of the default tensor shares (the same pipe and the same operand feed); ") +
-                default_practical_reason(),
-            true};
+        return {sum / n, practical_origin::default_tensor_mean, {}, {}, true};
     }
-    return {1.0, "none measured: the raw peak (estimates stay upper bounds)", false};
+    return {1.0, practical_origin::raw_peak, {}, {}, false};
 }
 
 std::vector<resource> default_practical_resources(const gpu_spec& spec) {
@@ -181,7 +160,6 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     for (auto& r : k.resources) {
         const practical_choice p = practical_share_of(spec, r.id);
         r.practical = p.share;
-        r.practical_source = p.source;
         r.practical_default = p.is_default;
         r.floor_ns = r.useful * k.duration_ns / p.share;
         r.floor_lo_ns = r.useful_lo * k.duration_ns / p.share;

@@ -40,8 +40,7 @@ struct resource_use {
     pooled_string formula;           // how the busy share was computed, with metric names
     pooled_string useful_formula;    // how the useful share was computed ("" = the same as busy)
     double practical = 1.0;          // share of the peak real kernels reach on this GPU
-    pooled_string practical_source;
-    double floor_ns = 0.0;  // useful x duration / practical
+    double floor_ns = 0.0;           // useful x duration / practical
     // Where the capture lacks what separates useful work from waste, `useful` (and `floor_ns`) is an
     // upper bound and these the lower one; `missing` names the metrics that would decide it.
     double useful_lo = 0.0, floor_lo_ns = 0.0;
@@ -181,16 +180,26 @@ std::optional<double> spec_peak_per_second(const gpu_spec& spec, resource precis
 // figure; else, for a tensor precision, the mean of the GPU's measured tensor shares (same pipe,
 // same operand feed); else a default, the H100 SXM's measured share of the same roof (the table and
 // its reason are in roofline_model.cpp); else 1 (the raw peak: estimates stay upper bounds).
+// Where a practical share comes from (analyzer/report/text.hpp, practical_source_text, words it).
+enum class practical_origin : unsigned char {
+    spec,                 // measured on this GPU: hwspecs practical_fraction (`source` cites it)
+    tensor_mean,          // none measured for this tensor precision: the mean of this GPU's measured tensor
+                          // shares (`from`): the same pipe and the same operand feed
+    default_share,        // not measured on this GPU: the default (models/roofline_model.cpp, default_practical)
+    default_tensor_mean,  // no default either: the mean of the default tensor shares
+    raw_peak,             // measured nowhere: the raw peak (estimates stay upper bounds)
+};
+
 struct practical_choice {
     double share = 1.0;
-    std::string source;
-    bool is_default = false;  // a stand-in measured on another GPU, not on this one
+    practical_origin origin = practical_origin::raw_peak;
+    std::string source;          // spec: the hwspecs file's source of the figure
+    std::vector<resource> from;  // tensor_mean: the measured tensor precisions averaged
+    bool is_default = false;     // a stand-in measured on another GPU, not on this one
 };
 practical_choice practical_share_of(const gpu_spec& spec, resource r);
 
 // The resources whose practical share on this GPU is a default, in resource order.
 std::vector<resource> default_practical_resources(const gpu_spec& spec);
-// What the defaults are and why, in one sentence, for reports.
-const std::string& default_practical_reason();
 
 }  // namespace roofline

@@ -1,4 +1,5 @@
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/report/text.hpp"
 #include "models/gpu_match.hpp"
 #include "models/gpu_spec.hpp"
 #include "models/roofline_model.hpp"
@@ -330,13 +331,22 @@ TEST_CASE(
         auto p = practical_share_of(l4, r);
         CHECK(p.is_default);
         CHECK(p.share == *n.value);
-        CHECK(p.source.find("default") == 0);
-        CHECK(p.source.find("H100 SXM") != std::string::npos);
+        CHECK(p.origin == practical_origin::default_share);
+        const std::string why = practical_source_text(r, p);
+        CHECK(why.find("default") == 0);
+        CHECK(why.find("H100 SXM") != std::string::npos);
     }
     // A tensor precision the H100 did not measure takes the mean of the default tensor shares.
     auto tf32 = practical_share_of(l4, resource::tensor_tf32);
     CHECK(tf32.is_default);
     CHECK(tf32.share == doctest::Approx((0.832 + 0.903) / 2));
+    CHECK(tf32.origin == practical_origin::default_tensor_mean);
+    // On a GPU that measured some tensor precisions, an unmeasured one takes their mean, and says which.
+    auto h100_tf32 = practical_share_of(h100, resource::tensor_tf32);
+    REQUIRE(h100_tf32.origin == practical_origin::tensor_mean);
+    CHECK_FALSE(h100_tf32.is_default);
+    CHECK(practical_source_text(resource::tensor_tf32, h100_tf32).find("none measured for tensor_tf32; the mean of") ==
+          0);
     // Roofs measured nowhere stay at the raw peak, and are no default.
     CHECK_FALSE(practical_share_of(l4, resource::l1).is_default);
     CHECK(practical_share_of(l4, resource::l1).share == 1.0);

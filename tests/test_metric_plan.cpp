@@ -316,7 +316,8 @@ TEST_CASE(
     const auto& lost = kernel(without, "transpose_naive");
     CHECK_FALSE(has(lost, "uncoalesced-global"));
     const auto& u = lost.diagnosis.undecided;
-    CHECK(std::find(u.begin(), u.end(), "memory-access/uncoalesced-global") != u.end());
+    const diagnose::undecided_item node{diagnose::undecided_item::what::node, "memory-access", "uncoalesced-global"};
+    CHECK(std::find(u.begin(), u.end(), node) != u.end());
     const auto& mm = lost.diagnosis.missing_metrics;
     CHECK(std::find(mm.begin(), mm.end(), "derived__memory_l2_theoretical_sectors_global_excessive") != mm.end());
     // Its L2 share is bounded, not guessed: the excess that reached L2 is unknown.

@@ -602,7 +602,7 @@ TEST_CASE("the catch-all findings carry values, and the report words them") {
     REQUIRE(u.findings.size() == 1);
     const finding& f = u.findings.front();
     CHECK(f.id == "unexplained");
-    CHECK(f.catch_all == catch_all_kind::unexplained);
+    CHECK(f.engine == engine_finding::unexplained);
     CHECK_FALSE(f.after_findings);
     CHECK((f.title.empty() && f.explain.empty() && f.fixes.empty() && f.estimate_why.empty()));
     CHECK(finding_title(f) == "No rule explains this kernel's time");
@@ -619,12 +619,12 @@ TEST_CASE("the catch-all findings carry values, and the report words them") {
     const auto m = diagnose::diagnose(load_rule_trees(), synthetic("latency", {}));
     REQUIRE_FALSE(m.findings.empty());
     const finding& c = m.findings.front();
-    CHECK(c.catch_all == catch_all_kind::missing_counters);
+    CHECK(c.engine == engine_finding::missing_counters);
     CHECK(c.undecided == m.undecided);
     CHECK(finding_title(c) == "Not decided: the capture lacks the counters to tell");
     const std::string why = finding_explain(c);
     CHECK(why.find(std::to_string(m.undecided.size()) + " could not be evaluated for lack of counters (" +
-                   m.undecided.front() + ", ") != std::string::npos);
+                   undecided_text(m.undecided.front()) + ", ") != std::string::npos);
     REQUIRE(finding_fixes(c).size() == 1);
     CHECK(finding_fixes(c).front() ==
           "Profile again with `ncu " + c.collect + " ...` (or `roofline metrics --format section`'s file).");

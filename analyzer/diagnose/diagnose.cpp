@@ -19,8 +19,9 @@ constexpr double near_roof_contradicted_above = 1.25;
 // about this much over the kernels they were fitted to (H100 DRAM: geometric sd 1.026 over 7).
 constexpr double estimates_indistinct_within = 0.05;
 
-void add_unique(std::vector<std::string>& v, const std::string& s) {
-    if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+template <typename T, typename U>
+void add_unique(std::vector<T>& v, const U& s) {
+    if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(T(s));
 }
 
 evidence_value evidence_of(const std::string& text, const fact_value& v, value_type type) {
@@ -108,7 +109,7 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         v.result = visited_node::outcome::cannot_evaluate;
         v.missing.assign(ok.missing.begin(), ok.missing.end());
         for (const auto& m : ok.missing) add_unique(d.missing_metrics, m);
-        add_unique(d.undecided, tree.id + "/" + n.id);
+        add_unique(d.undecided, undecided_item{undecided_item::what::node, tree.id, n.id});
         d.path.push_back(std::move(v));
         return;
     }
@@ -131,7 +132,7 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
         if (n.estimate) {
             std::vector<std::string> lacking;
             estimate_finding(f, *n.estimate, k, gpu, facts, &lacking);
-            if (!f.est_speedup) add_unique(d.undecided, "the estimate of " + tree.id + "/" + n.id);
+            if (!f.est_speedup) add_unique(d.undecided, undecided_item{undecided_item::what::estimate, tree.id, n.id});
             for (const auto& m : lacking) add_unique(d.missing_metrics, m);
         }
         for (const auto& x : n.fixes) {
@@ -175,7 +176,7 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     f.id = "unexplained";
     f.tree = "catch-all";
     f.node = "unexplained";
-    f.catch_all = catch_all_kind::unexplained;
+    f.engine = engine_finding::unexplained;
     f.after_findings = gainless_fired;
     auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio").value();
     std::vector<std::pair<double, std::string>> shares;
@@ -205,7 +206,7 @@ finding not_decided(const diagnosis& d, const gpu_spec& gpu, bool fired = false)
     f.id = "missing-counters";
     f.tree = "catch-all";
     f.node = "missing-counters";
-    f.catch_all = catch_all_kind::missing_counters;
+    f.engine = engine_finding::missing_counters;
     f.after_findings = fired;
     f.undecided = d.undecided;
     f.collect = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability)).text();
@@ -328,7 +329,7 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
 diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec) {
     diagnosis d;
     if (!kernel.verdict.decided()) {
-        d.undecided.push_back("the verdict");
+        d.undecided.push_back({undecided_item::what::verdict, {}, {}});
         for (const auto& m : kernel.verdict.missing) add_unique(d.missing_metrics, m);
     }
     const name_values facts = computed_once(kernel_facts(kernel, spec));
@@ -339,9 +340,8 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
     // an estimate could not be evaluated, that is not decided, so near-roof is not the answer.
     auto near =
         std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
-    const auto elsewhere = std::count_if(d.undecided.begin(), d.undecided.end(), [](const std::string& u) {
-        return u.find("near-roof/") == std::string::npos;
-    });
+    const auto elsewhere = std::count_if(d.undecided.begin(), d.undecided.end(),
+                                         [](const undecided_item& u) { return u.tree != "near-roof"; });
     if (near != d.findings.end() && elsewhere > 0) {
         diagnosis_note n;
         n.kind = diagnosis_note_kind::near_roof_undecided;

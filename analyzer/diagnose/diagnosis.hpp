@@ -14,13 +14,20 @@
 namespace roofline::diagnose {
 
 // What an evidence value is: an expression of the rule language (evaluated on this kernel, and on any
-// other with evaluate_evidence), a label for a figure the engine computed across kernels (the fusion
-// finding's), or the unexplained finding's mark that the capture lacks the stall reasons (no value, no
-// text: analyzer/report/text.hpp, evidence_name, words it). No rule can evaluate the last two.
-enum class evidence_kind : unsigned char { expression, label, stall_reasons_missing };
+// other with evaluate_evidence), a figure the engine computed across kernels (the fusion finding's run_*),
+// or the unexplained finding's mark that the capture lacks the stall reasons (no value). Only an expression
+// has text here; analyzer/report/text.hpp (evidence_name) words the others. No rule can evaluate them.
+enum class evidence_kind : unsigned char {
+    expression,
+    run_kernels,             // kernels in a fusion run
+    run_dram_bytes,          // the DRAM bytes of the run
+    run_intermediate_bytes,  // the DRAM bytes through its intermediate buffers (written once, read once)
+    run_time_ns,             // the time of the run
+    stall_reasons_missing,
+};
 
 struct evidence_value {
-    pooled_string expression;  // the expression text, or the label ("" for stall_reasons_missing)
+    pooled_string expression;  // the expression text ("" for the other kinds)
     value_type type = value_type::number;
     evidence_kind kind = evidence_kind::expression;
 
@@ -74,11 +81,43 @@ struct visited_node {
 // (how many nodes could not be evaluated, which, the ncu options that collect what those lack), which
 // a rule file could hold only as templates. So, like the verdict's reasons, they are values here and
 // sentences in analyzer/report/text.hpp (finding_title, finding_explain, finding_fixes, ...).
-enum class catch_all_kind : unsigned char {
-    none,              // a rule node's finding, or fusion's: its words are its own fields
+enum class engine_finding : unsigned char {
+    none,              // a rule node's finding: its words are its own fields (from its rule file)
     unexplained,       // no tree fired; after_findings: some did, but every fix was gainless (the notes say which)
     missing_counters,  // nodes could not be evaluated (undecided, collect); after_findings: the findings that
                        // fired follow it
+    fusion_run,        // kernels in a row pass a buffer through DRAM (fusion.hpp): run_kernels, below_kernel_findings
+};
+
+// What sets the time after a fix, as a value (analyzer/report/text.hpp, binds_after_text, words it).
+enum class after_bound_kind : unsigned char {
+    none,             // no estimate
+    resource,         // the floor of `id` at its practical share, over the work the fix leaves
+    limiter_kept,     // a unit bounds the kernel, the fix leaves that unit's work (`id`) as it is
+    latency_kept,     // no unit bounds it: `id`'s busy share shrinks, the latency the kernel waits on stays
+    own_bound,        // the fix's own bound (its rule's at_least)
+    shortest_launch,  // the GPU's shortest launch (hwspecs min_kernel_ns)
+    atomic_chain,     // the atomics on one L2 line, one after another (atomic_chain_ns)
+    unchanged,        // the fix leaves the time as it is
+};
+
+struct after_bound {
+    after_bound_kind kind = after_bound_kind::none;
+    resource id = resource::sm;  // resource, limiter_kept, latency_kept
+};
+
+// What the capture left undecided on a kernel (report/text.hpp, undecided_text, words it).
+struct undecided_item {
+    enum class what : unsigned char {
+        verdict,   // the verdict (bound and limiter)
+        node,      // rule node tree/node could not be evaluated
+        estimate,  // rule node tree/node fired, but its estimate could not be evaluated
+    };
+    what kind = what::node;
+    pooled_string tree, node;  // node, estimate
+    friend bool operator==(const undecided_item& a, const undecided_item& b) {
+        return a.kind == b.kind && a.tree == b.tree && a.node == b.node;
+    }
 };
 
 struct finding {
@@ -95,7 +134,7 @@ struct finding {
     // kernel's findings overlap, and these add up to no more than its time minus the floor left
     // once every fix is in.
     std::optional<double> est_time_saved_combined_ns;
-    pooled_string binds_after;  // the resource (or bound) that sets the time after the fix
+    after_bound binds_after;  // what sets the time after the fix
     // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
     std::map<resource, double> changed_work;
     double at_least_ns = 0.0;
@@ -106,10 +145,11 @@ struct finding {
     // A finding about a run of kernels the counters cannot tell from variants of one operation:
     // ranked after every finding of the kernel itself (fusion.cpp).
     bool below_kernel_findings = false;
-    catch_all_kind catch_all = catch_all_kind::none;
+    engine_finding engine = engine_finding::none;
     bool after_findings = false;
-    std::vector<std::string> undecided;  // missing_counters: the nodes and estimates not evaluated ("tree/node")
-    std::string collect;                 // missing_counters: the ncu options that collect what they lack; "" if none
+    std::vector<undecided_item> undecided;  // missing_counters: the nodes and estimates not evaluated
+    std::string collect;                    // missing_counters: the ncu options that collect what they lack; "" if none
+    std::vector<std::string> run_kernels;   // fusion_run: the short names of the run's kernels, this one first
 };
 
 // A finding left out, and why, as values: analyzer/report/text.hpp (note_text) words it.
@@ -123,7 +163,8 @@ enum class diagnosis_note_kind {
 
 struct diagnosis_note {
     diagnosis_note_kind kind = diagnosis_note_kind::gainless;
-    pooled_string id, tree, node, binds_after;
+    pooled_string id, tree, node;
+    after_bound binds_after;
     double speedup = 0.0, limit = 0.0;
     std::size_t count = 0;
 };
@@ -136,7 +177,7 @@ struct diagnosis {
     // once: the verdict's, every node's that could not be evaluated, every estimate's. Empty on a
     // complete capture. Where it is not, the first finding is provisional: a node that could not be
     // evaluated may have outranked it.
-    std::vector<std::string> undecided;  // "the verdict", "tree/node", "the estimate of tree/node"
+    std::vector<undecided_item> undecided;
     std::vector<std::string> missing_metrics;
     // Findings whose place at the top run-to-run noise decides (settle_findings): the first
     // finding's equals. Empty where the first finding stands clear.

@@ -43,7 +43,7 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
         const double t = ns / practical_of(k, gpu, id);
         if (t > out.after_ns) {
             out.after_ns = t;
-            out.binds_after = name(id);
+            out.binds_after = {after_bound_kind::resource, id};
         }
     }
     if (keeps_latency) {
@@ -64,21 +64,18 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
                 kept = 0.0;
             if (kept > out.after_ns) {
                 out.after_ns = kept;
-                out.binds_after =
-                    name(limiter) +
-                    std::string(bounded ? " (the limiter, which this fix leaves as it is)"
-                                        : " (its busy share shrinks; the latency the kernel waits on stays)");
+                out.binds_after = {bounded ? after_bound_kind::limiter_kept : after_bound_kind::latency_kept, limiter};
             }
         }
     }
     if (at_least > out.after_ns) {
         out.after_ns = at_least;
-        out.binds_after = "its own bound";
+        out.binds_after = {after_bound_kind::own_bound};
     }
     const double shortest = gpu.min_kernel_ns.value.value_or(0.0);
     if (!removes_launch && shortest > out.after_ns) {
         out.after_ns = shortest;
-        out.binds_after = "the shortest launch";
+        out.binds_after = {after_bound_kind::shortest_launch};
     }
     return out;
 }
@@ -155,7 +152,7 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     }
     if (chain > out.after_ns) {
         out.after_ns = chain;
-        out.binds_after = "the atomics on one L2 line (atomic_chain_ns)";
+        out.binds_after = {after_bound_kind::atomic_chain};
     }
     // The time after the fix is the largest floor of what it leaves: a resource the capture has no
     // counter for may hold a larger one than any measured, and a waste-removal fix keeps the kernel's
@@ -188,7 +185,7 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     f.est_time_after_ns = after;
     f.est_speedup = duration / after;
     f.est_time_saved_ns = duration - after;
-    f.binds_after = out.after_ns >= duration ? "nothing the fix changes: the kernel keeps its time" : out.binds_after;
+    f.binds_after = out.after_ns >= duration ? after_bound{after_bound_kind::unchanged} : out.binds_after;
 }
 
 estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes) {
@@ -206,7 +203,7 @@ estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, con
     estimate_outcome out = time_after(k, gpu, work, least, only_work_fixes, 0.0, removes_launch);
     if (chain > out.after_ns) {
         out.after_ns = chain;
-        out.binds_after = "the atomics on one L2 line (atomic_chain_ns)";
+        out.binds_after = {after_bound_kind::atomic_chain};
     }
     return out;
 }

@@ -26,7 +26,7 @@ std::map<resource, double> useful_work(const kernel_roofline& k);
 
 struct estimate_outcome {
     double after_ns = 0.0;
-    std::string binds_after;  // a resource id, "its own bound" or "the shortest launch"
+    after_bound binds_after;
 };
 
 // Fills f's estimate from the spec: the changed work, the time after, the speedup and the saving.

@@ -20,10 +20,10 @@ bool passes_buffer(const kernel_result& from, const kernel_result& to) {
     auto written = from.roof.bytes_dram_owed_write ? from.roof.bytes_dram_owed_write : from.roof.bytes_dram_written;
     auto read = to.roof.bytes_dram_read;
     if (!written || !read || *written <= 0 || *read <= 0) return false;
-    return std::abs(*read - *written) <= fusion_text::same_buffer_tolerance * *written;
+    return std::abs(*read - *written) <= fusion_rule::same_buffer_tolerance * *written;
 }
 
-bool close(double a, double b) { return std::abs(a - b) <= fusion_text::same_buffer_tolerance * std::max(a, b); }
+bool close(double a, double b) { return std::abs(a - b) <= fusion_rule::same_buffer_tolerance * std::max(a, b); }
 
 // Variants of one operation (several implementations captured side by side, the normal way to compare
 // them) read about the same bytes as each other and write about the same bytes as each other. A chain
@@ -36,58 +36,37 @@ bool look_like_variants(const kernel_result& a, const kernel_result& b) {
     return ra && rb && wa && wb && close(*ra, *rb) && close(*wa, *wb);
 }
 
-evidence_value label(const char* text, double v) { return {text, v, value_type::number, evidence_kind::label}; }
+evidence_value figure(evidence_kind k, double v) { return {"", v, value_type::number, k}; }
 
 // The finding for kernels[i..j], a run that passes a buffer along.
 finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_t i, std::size_t j,
                     const gpu_spec& spec) {
     double chain_ns = 0.0, chain_bytes = 0.0, kept_on_chip = 0.0;
-    std::string names;
+    finding f;
     for (std::size_t k = i; k <= j; ++k) {
         chain_ns += kernels[k]->roof.duration_ns;
         chain_bytes += kernels[k]->roof.bytes_dram.value_or(0.0);
-        names += (names.empty() ? "" : " + ") + short_name(kernels[k]->group.name);
+        f.run_kernels.push_back(short_name(kernels[k]->group.name));
         // The buffer passed from k to k+1 is written once and read once: both trips go.
         if (k < j)
             kept_on_chip +=
                 2.0 * std::min(kernels[k]->roof.bytes_dram_owed_write.value_or(*kernels[k]->roof.bytes_dram_written),
                                *kernels[k + 1]->roof.bytes_dram_read);
     }
-    finding f;
-    f.id = fusion_text::id;
+    f.id = fusion_rule::id;
     f.tree = "workload";
-    f.node = fusion_text::id;
-    f.title = fusion_text::title;
+    f.node = fusion_rule::id;
+    f.engine = engine_finding::fusion_run;
     bool variants = false;
     for (std::size_t k = i; k < j; ++k) variants = variants || look_like_variants(*kernels[k], *kernels[k + 1]);
     f.below_kernel_findings = variants;
-    f.explain =
-        "A hypothesis: the next " + std::to_string(j - i) + " kernel(s) (" + names +
-        ") run right after this one on the same grid, each bound by DRAM, and each reads about as many bytes as the "
-        "one before "
-        "wrote: the shape of a chain of passes over one buffer. Nsight Compute does not see data flow: if each does "
-        "read the "
-        "previous one's output (the source can tell), one fused kernel keeps the intermediates in registers and only "
-        "the first "
-        "read and the last write touch DRAM. The estimate is for the whole run of kernels." +
-        std::string(
-            variants
-                ? " These kernels also read as many bytes as each other and write as many as each other, as "
-                  "implementations of one operation captured side by side do: ranked after this kernel's own findings."
-                : "");
-    f.evidence = {label("kernels in the run", double(j - i + 1)), label("DRAM bytes of the run", chain_bytes),
-                  label("DRAM bytes through the intermediate buffers (written once, read once)", kept_on_chip),
-                  label("time of the run (ns)", chain_ns)};
-    f.fixes.assign(fusion_text::fixes().begin(), fusion_text::fixes().end());
+    f.evidence = {
+        figure(evidence_kind::run_kernels, double(j - i + 1)), figure(evidence_kind::run_dram_bytes, chain_bytes),
+        figure(evidence_kind::run_intermediate_bytes, kept_on_chip), figure(evidence_kind::run_time_ns, chain_ns)};
     const resource_use* dram = kernels[i]->roof.find(resource::dram);
     const double practical = practical_share_of(spec, resource::dram).share;  // measured, or the default
     if (dram && dram->peak > 0 && chain_bytes > kept_on_chip) {
-        f.estimate_why =
-            "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both trips "
-            "of every "
-            "intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
-        f.estimate_changes = {"dram (whole run) = DRAM bytes of the run - bytes through the intermediates"};
-        f.binds_after = "dram";
+        f.binds_after = {after_bound_kind::resource, resource::dram};
         double after = std::min(1e9 * (chain_bytes - kept_on_chip) / (dram->peak * practical), chain_ns);
         f.est_time_after_ns = after;
         f.est_speedup = chain_ns / after;
@@ -97,14 +76,6 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
 }
 
 }  // namespace
-
-const std::vector<std::string>& fusion_text::fixes() {
-    static const std::vector<std::string> f = {
-        "Fuse the run into one kernel that reads the input once, applies every step in registers, and writes the "
-        "result once.",
-        "If the steps come from a framework, let its compiler fuse them (torch.compile, XLA, a fused epilogue)."};
-    return f;
-}
 
 std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_result*>& kernels,
                                                 const gpu_spec& spec) {
@@ -122,8 +93,7 @@ std::vector<workload_finding> fusion_candidates(const std::vector<const kernel_r
         w.kernel = i;
         w.what = run_finding(kernels, i, j, spec);
         w.path.tree = "workload";
-        w.path.node = fusion_text::id;
-        w.path.title = w.what.title;
+        w.path.node = fusion_rule::id;
         w.path.result = visited_node::outcome::fired;
         w.path.values = w.what.evidence;
         out.push_back(std::move(w));

@@ -14,12 +14,14 @@
 
 namespace roofline::diagnose {
 
-// What the finding says wherever it is named (the finding itself, `roofline explain`).
-struct fusion_text {
+// The finding's id and its one threshold, wherever it is named (the finding itself, `roofline explain`).
+// Its words are in analyzer/report/text.hpp (engine_finding::fusion_run).
+struct fusion_rule {
     static constexpr const char* id = "fusion-candidate";
-    static constexpr const char* title = "Consecutive DRAM-bound kernels pass a buffer through DRAM";
-    static constexpr double same_buffer_tolerance = 0.25;  // how close one's writes and the next one's reads must be
-    static const std::vector<std::string>& fixes();
+    // How close one kernel's DRAM writes and the next one's DRAM reads must be to count as one buffer
+    // passed along: a quarter covers what the caches keep or add between the two (partial lines, a
+    // small table each pass also reads) without matching kernels of unrelated sizes.
+    static constexpr double same_buffer_tolerance = 0.25;
 };
 
 struct workload_finding {

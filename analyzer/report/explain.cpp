@@ -161,22 +161,22 @@ std::optional<std::string> explain(const std::string& name, const std::vector<di
         auto r = resource_named(trim(name.substr(slash + 1)));
         if (b && r) return bound_text(*b) + "\n" + resource_text(*r);
     }
-    if (name == diagnose::fusion_text::id) {
-        std::string text = "# Finding `" + name + "`\n\n" + diagnose::fusion_text::title +
+    if (name == diagnose::fusion_rule::id) {
+        std::string text = "# Finding `" + name + "`\n\n" + fusion_title() +
                            ". Found across kernels, not by a tree (analyzer/diagnose/fusion.cpp): launches in a row on "
                            "the same grid and "
                            "block, each bound by DRAM, where each reads from DRAM within " +
-                           significant(100.0 * diagnose::fusion_text::same_buffer_tolerance, 3) + "%" +
+                           significant(100.0 * diagnose::fusion_rule::same_buffer_tolerance, 3) + "%" +
                            " of the bytes the one before wrote.\n\n"
                            "- Time once fixed (the estimate): (DRAM bytes of the run - 2 x the bytes passed between "
                            "them) / (peak_dram x "
                            "practical_dram), for the whole run\n";
-        for (const auto& f : diagnose::fusion_text::fixes()) text += "- Fix: " + f + "\n";
+        for (const auto& f : fusion_fixes()) text += "- Fix: " + f + "\n";
         return text + "- Caveat: counters cannot tell that the next kernel reads this one's output; the source can\n";
     }
     if (name == "missing-counters")
         return "# Finding `missing-counters`\n\n" +
-               std::string(catch_all_title(diagnose::catch_all_kind::missing_counters)) +
+               std::string(catch_all_title(diagnose::engine_finding::missing_counters)) +
                ". Given to a kernel where no rule node the capture could evaluate fired and some could not be "
                "evaluated "
                "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. "
@@ -193,7 +193,7 @@ std::optional<std::string> explain(const std::string& name, const std::vector<di
                "section lists "
                "the metrics that would decide it and the command that collects them.\n";
     if (name == "unexplained")
-        return "# Finding `unexplained`\n\n" + std::string(catch_all_title(diagnose::catch_all_kind::unexplained)) +
+        return "# Finding `unexplained`\n\n" + std::string(catch_all_title(diagnose::engine_finding::unexplained)) +
                ". Given to a kernel where no diagnosis tree fired "
                "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps "
                "waited on (the three "

@@ -131,9 +131,9 @@ ojson findings_json(const analysed_kernel& k) {
                             {"est_time_saved_ns", optional_number(f.est_time_saved_ns)},
                             {"est_time_saved_combined_ns", optional_number(f.est_time_saved_combined_ns)},
                             {"est_time_after_ns", optional_number(f.est_time_after_ns)},
-                            {"binds_after", text_or_null(f.binds_after)},
+                            {"binds_after", text_or_null(binds_after_text(f.binds_after))},
                             {"estimate", text_or_null(finding_estimate_why(f))},
-                            {"estimate_changes", f.estimate_changes}});
+                            {"estimate_changes", finding_estimate_changes(f)}});
     }
     for (const auto& r : k.group.rules)
         findings.push_back(
@@ -151,7 +151,7 @@ ojson path_json(const diagnose::diagnosis& d) {
     ojson path = ojson::array();
     for (const auto& v : d.path) {
         ojson values = ojson::object();
-        for (const auto& x : v.values) values[x.expression] = value_json(x);
+        for (const auto& x : v.values) values[evidence_name(x)] = value_json(x);
         path.push_back({{"tree", v.tree},
                         {"node", v.node},
                         {"depth", v.depth},
@@ -212,7 +212,9 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     const diagnose::collect_flags flags = diagnose::ncu_flags_for(k.diagnosis.missing_metrics, c);
     std::vector<std::string> missing = flags.metrics;
     for (const auto& x : flags.sections) missing.push_back("section:" + x);
-    e["undecided"] = k.diagnosis.undecided;
+    ojson undecided = ojson::array();
+    for (const auto& u : k.diagnosis.undecided) undecided.push_back(undecided_text(u));
+    e["undecided"] = std::move(undecided);
     e["missing_metrics"] = missing;
     e["uncollectable_metrics"] = flags.uncollectable;
     e["collect"] = flags.empty() ? ojson(nullptr) : ojson("ncu " + flags.text());

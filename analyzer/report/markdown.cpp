@@ -69,7 +69,8 @@ std::string evidence_line(const std::vector<diagnose::evidence_value>& values) {
 void write_finding_short(std::ostream& o, const diagnose::finding& f, const std::vector<std::string>& tied) {
     o << "- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ".";
     if (f.est_time_after_ns)
-        o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".";
+        o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
+          << binds_after_text(f.binds_after) << ".";
     if (!tied.empty()) {
         std::string t;
         for (const auto& x : tied) t += (t.empty() ? "" : ", ") + x;
@@ -86,8 +87,8 @@ void write_finding(std::ostream& o, const diagnose::finding& f) {
     o << "\n- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ". " << finding_explain(f) << "\n";
     if (f.est_speedup) {
         o << "  - Estimate: " << finding_estimate_why(f) << " Time after the fix "
-          << format_duration_ns(*f.est_time_after_ns) << ", set by " << f.binds_after << ".\n";
-        for (const auto& c : f.estimate_changes) o << "    - changes `" << c << "`\n";
+          << format_duration_ns(*f.est_time_after_ns) << ", set by " << binds_after_text(f.binds_after) << ".\n";
+        for (const auto& c : finding_estimate_changes(f)) o << "    - changes `" << c << "`\n";
     }
     for (const auto& e : f.evidence) o << "  - `" << evidence_name(e) << "` = " << named_value_text(e) << "\n";
     for (const auto& x : finding_fixes(f)) o << "  - Fix: " << x << "\n";
@@ -105,7 +106,7 @@ void write_diagnosis(std::ostream& o, const diagnose::diagnosis& d) {
           << outcome_text(v.result) << (v.within_noise ? " (within run-to-run noise of where it turns)" : "");
         std::string values;
         for (const auto& x : v.values)
-            values += (values.empty() ? "" : ", ") + x.expression + " = " + named_value_text(x);
+            values += (values.empty() ? "" : ", ") + evidence_name(x) + " = " + named_value_text(x);
         if (!values.empty()) o << " (" << values << ")";
         o << "\n";
     }
@@ -223,13 +224,14 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
         // below names every metric.
         std::string open;
         for (const auto& x : v.values)
-            if (!x.value()) open += (open.empty() ? "" : ", ") + std::string(x.expression);
+            if (!x.value()) open += (open.empty() ? "" : ", ") + evidence_name(x);
         nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
                  (open.empty() ? "a value it divides by may be zero" : open) + ")";
     }
     std::string what;
+    // The nodes are counted below, with what each could not decide; the verdict and the estimates are named here.
     for (const auto& u : d.undecided)
-        if (u.find('/') == std::string::npos || u.rfind("the estimate", 0) == 0) what += (what.empty() ? "" : ", ") + u;
+        if (u.kind != diagnose::undecided_item::what::node) what += (what.empty() ? "" : ", ") + undecided_text(u);
     if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
     o << "\n**Not decided on this capture:** " << what << ".";
     if (!d.findings.empty() && d.findings.front().id != "missing-counters")

@@ -45,20 +45,29 @@ std::string floor_text(const op_floor& f) {
 
 // The floor formula with this GPU's numbers in it.
 std::string worked_floor(const op_cost& c, const op_floor& f) {
-    const std::string memory =
-        format_si(c.bytes, "B") + " / (" + format_si(f.dram_peak, "B/s") + " x " + format_percent(f.dram_share) + ")";
+    const std::string memory = format_si(c.bytes, "B") + " / (" + format_si(f.dram_peak, "B/s") + " x " +
+                               format_percent(f.dram_practical.share) + ")";
     if (!c.compute || c.flops <= 0)
         return "floor = " + memory + " = " + format_duration_ns(f.memory_ns) + " (no arithmetic: the memory time)";
     if (!f.compute_peak)
         return "floor = max(unknown, " + memory + " = " + format_duration_ns(f.memory_ns) + "): the spec gives no " +
                name(*c.compute) + " peak, so the compute time is unknown";
     return "floor = max(" + format_si(c.flops, flop_unit(c)) + " / (" +
-           format_si(*f.compute_peak, rate_unit(*c.compute)) + " x " + format_percent(f.compute_share) + "), " +
-           memory + ") = max(" + format_duration_ns(*f.compute_ns) + ", " + format_duration_ns(f.memory_ns) +
+           format_si(*f.compute_peak, rate_unit(*c.compute)) + " x " + format_percent(f.compute_practical.share) +
+           "), " + memory + ") = max(" + format_duration_ns(*f.compute_ns) + ", " + format_duration_ns(f.memory_ns) +
            ") = " + format_duration_ns(*f.floor_ns);
 }
 
 // A floor under the shortest kernel measured on this GPU: no single kernel reaches it.
+// Where the compute peak comes from: "tensor_fp16: <the spec's source> (at 1755 MHz)".
+std::string compute_peak_text(const op_floor& f) {
+    if (f.compute_peak_bf16) return "fp16.bf16: " + f.compute_peak_source;
+    if (!f.compute_peak)
+        return std::string(name(f.compute_precision)) + ": the spec gives no peak (" + f.compute_peak_source + ")";
+    return std::string(name(f.compute_precision)) + ": " + f.compute_peak_source +
+           (f.compute_peak_at_mhz ? " (at " + decimals(*f.compute_peak_at_mhz, 0) + " MHz)" : "");
+}
+
 bool under_launch(const op_floor& f) { return f.floor_ns && f.min_kernel_ns && *f.floor_ns < *f.min_kernel_ns; }
 std::string launch_note(const op_floor& f) {
     return "The floor is under the shortest kernel measured on this GPU (" + format_duration_ns(*f.min_kernel_ns) +
@@ -96,20 +105,22 @@ std::string markdown(const prediction& p) {
     table floors({"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks", "compute peak",
                   "its share", "DRAM", "its share", "ridge (FLOP/B)"});
     for (const auto& f : p.floors)
-        floors.row({f.gpu_id, floor_text(f), bound_text(f),
-                    f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown", format_duration_ns(f.memory_ns),
-                    ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
-                    c.compute && c.flops > 0 ? share_text(f.compute_share, f.compute_share_default) : "n/a",
-                    format_si(f.dram_peak, "B/s"), share_text(f.dram_share, f.dram_share_default),
-                    f.ridge ? format_number(*f.ridge) : "n/a"});
+        floors.row(
+            {f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
+             format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
+             c.compute && c.flops > 0 ? share_text(f.compute_practical.share, f.compute_practical.is_default) : "n/a",
+             format_si(f.dram_peak, "B/s"), share_text(f.dram_practical.share, f.dram_practical.is_default),
+             f.ridge ? format_number(*f.ridge) : "n/a"});
     out += floors.markdown() + "\n`" + op_floor_formula() +
            "`; the bound is whichever time is larger, the op's intensity against the " +
            "GPU's ridge point says the same.\n\n";
     for (const auto& f : p.floors) {
         out += "- " + f.gpu_id + ": " + worked_floor(c, f) + ".";
         if (c.compute && c.flops > 0)
-            out += " Compute peak: " + f.compute_peak_source + "; its share: " + f.compute_share_source + ".";
-        out += " DRAM: " + f.dram_peak_source + "; its share: " + f.dram_share_source + ".";
+            out += " Compute peak: " + compute_peak_text(f) +
+                   "; its share: " + practical_source_text(f.compute_precision, f.compute_practical) + ".";
+        out += " DRAM: " + f.dram_peak_source +
+               "; its share: " + practical_source_text(resource::dram, f.dram_practical) + ".";
         if (under_launch(f)) out += " " + launch_note(f) + ".";
         out += "\n";
     }
@@ -202,16 +213,19 @@ std::string json(const prediction& p) {
              {"ridge_flop_per_byte", optional_number(f.ridge)},
              {"min_kernel_ns", optional_number(f.min_kernel_ns)},
              {"compute_peak_per_second", optional_number(f.compute_peak)},
-             {"compute_peak_source", c.compute && c.flops > 0 ? ojson(f.compute_peak_source) : ojson(nullptr)},
+             {"compute_peak_source", c.compute && c.flops > 0 ? ojson(compute_peak_text(f)) : ojson(nullptr)},
              {"compute_practical_share",
-              c.compute && c.flops > 0 ? json_number<ojson>(f.compute_share) : ojson(nullptr)},
-             {"compute_practical_source", c.compute && c.flops > 0 ? ojson(f.compute_share_source) : ojson(nullptr)},
-             {"compute_practical_default", c.compute && c.flops > 0 ? ojson(f.compute_share_default) : ojson(nullptr)},
+              c.compute && c.flops > 0 ? json_number<ojson>(f.compute_practical.share) : ojson(nullptr)},
+             {"compute_practical_source", c.compute && c.flops > 0
+                                              ? ojson(practical_source_text(f.compute_precision, f.compute_practical))
+                                              : ojson(nullptr)},
+             {"compute_practical_default",
+              c.compute && c.flops > 0 ? ojson(f.compute_practical.is_default) : ojson(nullptr)},
              {"dram_bytes_per_second", json_number<ojson>(f.dram_peak)},
              {"dram_peak_source", f.dram_peak_source},
-             {"dram_practical_share", json_number<ojson>(f.dram_share)},
-             {"dram_practical_source", f.dram_share_source},
-             {"dram_practical_default", f.dram_share_default}});
+             {"dram_practical_share", json_number<ojson>(f.dram_practical.share)},
+             {"dram_practical_source", practical_source_text(resource::dram, f.dram_practical)},
+             {"dram_practical_default", f.dram_practical.is_default}});
     }
     j["gpus"] = gpus;
     j["assumptions"] = op_floor_assumptions();

@@ -52,12 +52,12 @@ std::string named_value_text(const diagnose::evidence_value& x, const char* abse
     if (const auto b = x.bounds()) {
         // The capture only bounds it.
         if (x.type == diagnose::value_type::boolean) return "undecided";
-        return "between " + one_value_text(x.expression, b->lo) + " and " + one_value_text(x.expression, b->hi);
+        return "between " + one_value_text(evidence_name(x), b->lo) + " and " + one_value_text(evidence_name(x), b->hi);
     }
     const auto v = x.value();
     if (!v) return absent;
     if (x.type == diagnose::value_type::boolean) return *v != 0.0 ? "true" : "false";
-    return one_value_text(x.expression, *v);
+    return one_value_text(evidence_name(x), *v);
 }
 
 std::string count_text(std::size_t n, const char* singular, const char* plural) {
@@ -294,7 +294,7 @@ std::string note_text(const diagnose::diagnosis_note& n) {
         case diagnose::diagnosis_note_kind::gainless:
             return n.id + " fired (" + n.tree + "/" + n.node + "), but its fix leaves the time within " +
                    format_percent(n.limit) + " of what it is (" + format_times(n.speedup) +
-                   "; bound after it: " + n.binds_after + "): not an opportunity";
+                   "; bound after it: " + binds_after_text(n.binds_after) + "): not an opportunity";
         case diagnose::diagnosis_note_kind::near_roof_outpromised:
             return "near-roof is not reported: " + n.id + " promises " + format_times(n.speedup) +
                    " on the same kernel, more than the " + format_times(n.limit) + " near-roof allows";
@@ -305,27 +305,127 @@ std::string note_text(const diagnose::diagnosis_note& n) {
     return "";
 }
 
-const char* catch_all_title(diagnose::catch_all_kind k) {
-    switch (k) {
-        case diagnose::catch_all_kind::none:
+const std::string& default_practical_reason() {
+    // The GPU whose shares are the defaults: models/roofline_model.cpp, default_practical.
+    static const std::string text =
+        "not measured on this GPU: each is the H100 SXM's measured share of the same roof (hwspecs/h100-sxm.json, "
+        "fitted by roofline calibrate), since what the best kernels sustain against a datasheet peak comes from the "
+        "same mechanisms on recent NVIDIA parts (the H200, the other GPU measured, is within 5 points of it on every "
+        "roof but L2); run roofline calibrate on a capture of kernels/ on this GPU to measure them";
+    return text;
+}
+
+std::string practical_source_text(resource r, const practical_choice& p) {
+    switch (p.origin) {
+        case practical_origin::spec:
+            return p.source;
+        case practical_origin::tensor_mean: {
+            std::string from;
+            for (resource f : p.from) from += (from.empty() ? "" : ", ") + std::string(name(f));
+            return "none measured for " + std::string(name(r)) + "; the mean of this GPU's measured tensor shares (" +
+                   from + "): the same pipe and the same operand feed";
+        }
+        case practical_origin::default_share:
+            return "default, " + default_practical_reason();
+        case practical_origin::default_tensor_mean:
+            return "default, the mean of the default tensor shares (the same pipe and the same operand feed); " +
+                   default_practical_reason();
+        case practical_origin::raw_peak:
+            return "none measured: the raw peak (estimates stay upper bounds)";
+    }
+    return "";
+}
+
+std::string undecided_text(const diagnose::undecided_item& u) {
+    switch (u.kind) {
+        case diagnose::undecided_item::what::verdict:
+            return "the verdict";
+        case diagnose::undecided_item::what::node:
+            return u.tree + "/" + u.node;
+        case diagnose::undecided_item::what::estimate:
+            return "the estimate of " + u.tree + "/" + u.node;
+    }
+    return "";
+}
+
+std::string binds_after_text(const diagnose::after_bound& b) {
+    switch (b.kind) {
+        case diagnose::after_bound_kind::none:
             return "";
-        case diagnose::catch_all_kind::unexplained:
+        case diagnose::after_bound_kind::resource:
+            return name(b.id);
+        case diagnose::after_bound_kind::limiter_kept:
+            return std::string(name(b.id)) + " (the limiter, which this fix leaves as it is)";
+        case diagnose::after_bound_kind::latency_kept:
+            return std::string(name(b.id)) + " (its busy share shrinks; the latency the kernel waits on stays)";
+        case diagnose::after_bound_kind::own_bound:
+            return "its own bound";
+        case diagnose::after_bound_kind::shortest_launch:
+            return "the shortest launch";
+        case diagnose::after_bound_kind::atomic_chain:
+            return "the atomics on one L2 line (atomic_chain_ns)";
+        case diagnose::after_bound_kind::unchanged:
+            return "nothing the fix changes: the kernel keeps its time";
+    }
+    return "";
+}
+
+const char* fusion_title() { return "Consecutive DRAM-bound kernels pass a buffer through DRAM"; }
+
+const std::vector<std::string>& fusion_fixes() {
+    static const std::vector<std::string> f = {
+        "Fuse the run into one kernel that reads the input once, applies every step in registers, and writes the "
+        "result once.",
+        "If the steps come from a framework, let its compiler fuse them (torch.compile, XLA, a fused epilogue)."};
+    return f;
+}
+
+const char* catch_all_title(diagnose::engine_finding k) {
+    switch (k) {
+        case diagnose::engine_finding::none:
+            return "";
+        case diagnose::engine_finding::fusion_run:
+            return fusion_title();
+        case diagnose::engine_finding::unexplained:
             return "No rule explains this kernel's time";
-        case diagnose::catch_all_kind::missing_counters:
+        case diagnose::engine_finding::missing_counters:
             return "Not decided: the capture lacks the counters to tell";
     }
     return "";
 }
 
 std::string finding_title(const diagnose::finding& f) {
-    return f.catch_all == diagnose::catch_all_kind::none ? f.title.str() : catch_all_title(f.catch_all);
+    return f.engine == diagnose::engine_finding::none ? f.title.str() : catch_all_title(f.engine);
 }
 
+namespace {
+
+std::string fusion_explain(const diagnose::finding& f) {
+    std::string names;
+    for (const auto& n : f.run_kernels) names += (names.empty() ? "" : " + ") + n;
+    const std::size_t next = f.run_kernels.empty() ? 0 : f.run_kernels.size() - 1;
+    return "A hypothesis: the next " + std::to_string(next) + " kernel(s) (" + names +
+           ") run right after this one on the same grid, each bound by DRAM, and each reads about as many bytes as "
+           "the one before wrote: the shape of a chain of passes over one buffer. Nsight Compute does not see data "
+           "flow: if each does read the previous one's output (the source can tell), one fused kernel keeps the "
+           "intermediates in registers and only the first read and the last write touch DRAM. The estimate is for "
+           "the whole run of kernels." +
+           std::string(f.below_kernel_findings
+                           ? " These kernels also read as many bytes as each other and write as many as each other, "
+                             "as implementations of one operation captured side by side do: ranked after this "
+                             "kernel's own findings."
+                           : "");
+}
+
+}  // namespace
+
 std::string finding_explain(const diagnose::finding& f) {
-    switch (f.catch_all) {
-        case diagnose::catch_all_kind::none:
+    switch (f.engine) {
+        case diagnose::engine_finding::none:
             return f.explain;
-        case diagnose::catch_all_kind::unexplained:
+        case diagnose::engine_finding::fusion_run:
+            return fusion_explain(f);
+        case diagnose::engine_finding::unexplained:
             return std::string(f.after_findings ? "No diagnosis tree found a fix that gains (the notes list the "
                                                   "patterns that fired and why their fixes leave the time as it is): "
                                                 : "No diagnosis tree fired: ") +
@@ -333,9 +433,9 @@ std::string finding_explain(const diagnose::finding& f) {
                    "know. The evidence lists what the warps waited on (each stall reason's share of the waiting). A "
                    "source-level profile (a kernel built with -lineinfo, ncu's Source page) or the PM sampling "
                    "timeline decides it.";
-        case diagnose::catch_all_kind::missing_counters: {
+        case diagnose::engine_finding::missing_counters: {
             std::string open;
-            for (const auto& u : f.undecided) open += (open.empty() ? "" : ", ") + u;
+            for (const auto& u : f.undecided) open += (open.empty() ? "" : ", ") + undecided_text(u);
             const std::string n = std::to_string(f.undecided.size());
             return f.after_findings
                        ? "The findings below fired, but " + n +
@@ -351,14 +451,16 @@ std::string finding_explain(const diagnose::finding& f) {
 }
 
 std::vector<std::string> finding_fixes(const diagnose::finding& f) {
-    switch (f.catch_all) {
-        case diagnose::catch_all_kind::none:
+    switch (f.engine) {
+        case diagnose::engine_finding::none:
             return std::vector<std::string>(f.fixes.begin(), f.fixes.end());
-        case diagnose::catch_all_kind::unexplained:
+        case diagnose::engine_finding::fusion_run:
+            return fusion_fixes();
+        case diagnose::engine_finding::unexplained:
             return {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
                     "Compare with the floor: the kernel cannot run faster than its largest floor at the practical "
                     "shares (the estimate)."};
-        case diagnose::catch_all_kind::missing_counters:
+        case diagnose::engine_finding::missing_counters:
             if (f.collect.empty()) return {};
             return {"Profile again with `ncu " + f.collect + " ...` (or `roofline metrics --format section`'s file)."};
     }
@@ -366,17 +468,38 @@ std::vector<std::string> finding_fixes(const diagnose::finding& f) {
 }
 
 std::string finding_estimate_why(const diagnose::finding& f) {
-    if (f.catch_all == diagnose::catch_all_kind::unexplained)
+    if (f.engine == diagnose::engine_finding::unexplained)
         return "Whatever the cause, the work stays: the estimate is the kernel's largest floor at the practical "
                "shares.";
+    if (f.engine == diagnose::engine_finding::fusion_run && f.est_speedup)
+        return "Fused, the run reads its input once and writes its result once: the DRAM bytes of the run less both "
+               "trips of every intermediate buffer, at the practical DRAM share. The estimate is for the whole run.";
     return f.estimate_why;
 }
 
+std::vector<std::string> finding_estimate_changes(const diagnose::finding& f) {
+    if (f.engine == diagnose::engine_finding::fusion_run && f.est_speedup)
+        return {"dram (whole run) = DRAM bytes of the run - bytes through the intermediates"};
+    return f.estimate_changes;
+}
+
 std::string evidence_name(const diagnose::evidence_value& e) {
-    if (e.kind == diagnose::evidence_kind::stall_reasons_missing)
-        return "what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall "
-               "reason)";
-    return e.expression;
+    switch (e.kind) {
+        case diagnose::evidence_kind::expression:
+            return e.expression;
+        case diagnose::evidence_kind::run_kernels:
+            return "kernels in the run";
+        case diagnose::evidence_kind::run_dram_bytes:
+            return "DRAM bytes of the run";
+        case diagnose::evidence_kind::run_intermediate_bytes:
+            return "DRAM bytes through the intermediate buffers (written once, read once)";
+        case diagnose::evidence_kind::run_time_ns:
+            return "time of the run (ns)";
+        case diagnose::evidence_kind::stall_reasons_missing:
+            return "what the warps waited on: not in this capture (ncu --section WarpStateStats collects every stall "
+                   "reason)";
+    }
+    return "";
 }
 
 }  // namespace roofline

@@ -52,14 +52,27 @@ std::string note_text(const roof_note& n);
 // A finding the diagnosis left out, and why: "near-roof is not reported: fp64-slow-pipe promises 1.9x ...".
 std::string note_text(const diagnose::diagnosis_note& n);
 // A finding's words. A rule node's finding carries its rule file's (title, explanation, fixes, the
-// estimate's why); the catch-all findings (diagnose::catch_all_kind) carry values, worded here. Every
+// estimate's why); the catch-all findings (diagnose::engine_finding) carry values, worded here. Every
 // printer reads a finding's words through these.
 std::string finding_title(const diagnose::finding& f);
 std::string finding_explain(const diagnose::finding& f);
 std::vector<std::string> finding_fixes(const diagnose::finding& f);
 std::string finding_estimate_why(const diagnose::finding& f);
+// The changes the estimate makes, as formulas: "l1 x (1 - shared_conflict_share) = 0.42".
+std::vector<std::string> finding_estimate_changes(const diagnose::finding& f);
+// The fusion finding's title and fixes (engine_finding::fusion_run), for explain.
+const char* fusion_title();
+const std::vector<std::string>& fusion_fixes();
+// Where a practical share comes from: the spec's source, "default, not measured on this GPU: ...", ...
+std::string practical_source_text(resource r, const practical_choice& p);
+// What the default practical shares are and why, in one sentence ("not measured on this GPU: each is ...").
+const std::string& default_practical_reason();
+// What the capture left undecided: "the verdict", "tree/node", "the estimate of tree/node".
+std::string undecided_text(const diagnose::undecided_item& u);
+// What sets the time after a fix: "dram", "its own bound", "the shortest launch", ...
+std::string binds_after_text(const diagnose::after_bound& b);
 // The title of a catch-all finding ("No rule explains this kernel's time"), for explain.
-const char* catch_all_title(diagnose::catch_all_kind k);
+const char* catch_all_title(diagnose::engine_finding k);
 // What an evidence value shows, as a finding lists it: its expression or label, or the words of a typed mark.
 std::string evidence_name(const diagnose::evidence_value& e);
 

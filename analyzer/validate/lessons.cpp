@@ -97,7 +97,7 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
         if (v.result != diagnose::visited_node::outcome::fired) continue;
         o << "- " << v.tree << " / " << v.node << ": fired (";
         for (std::size_t i = 0; i < v.values.size(); ++i)
-            o << (i ? ", " : "") << v.values[i].expression << " = " << named_value_text(v.values[i], "-");
+            o << (i ? ", " : "") << evidence_name(v.values[i]) << " = " << named_value_text(v.values[i], "-");
         o << ")\n";
     }
     if (f) o << "\n**" << f->id << "**: " << finding_explain(*f) << "\n";
@@ -112,8 +112,8 @@ std::string lesson_page(const pair_row& p, const pairs_report& r, const std::str
     if (f && f->est_speedup) {
         const double ratio = *f->est_speedup / ncu_speedup;
         o << "- Estimate (`" << f->id << "`): " << format_times(*f->est_speedup) << ": " << finding_estimate_why(*f)
-          << " Time after the fix " << format_duration_ns(*f->est_time_after_ns) << ", set by " << f->binds_after
-          << "\n";
+          << " Time after the fix " << format_duration_ns(*f->est_time_after_ns) << ", set by "
+          << binds_after_text(f->binds_after) << "\n";
         o << "- Measured under ncu: " << format_times(ncu_speedup);
         if (p.naive.runner_us && p.fixed.runner_us)
             o << "; unprofiled: " << format_times(*p.naive.runner_us / *p.fixed.runner_us);
