@@ -23,7 +23,7 @@ namespace roofline::cli {
 namespace {
 
 // "10us", "0.5ms", "2500ns", "1s" (any duration unit ncu writes) or a bare number of microseconds -> ns.
-std::int64_t duration_ns(const std::string& text) {
+std::int64_t duration_ns(const std::string& option, const std::string& text) {
     std::size_t unit_at = 0;
     while (unit_at < text.size() && (std::isdigit(static_cast<unsigned char>(text[unit_at])) || text[unit_at] == '.'))
         ++unit_at;
@@ -33,7 +33,7 @@ std::int64_t duration_ns(const std::string& text) {
         to_base_unit(unit_at == text.size() ? std::string_view("us") : std::string_view(text).substr(unit_at));
     if (unit_at == 0 || ec != std::errc() || end != text.data() + unit_at || !unit || unit->base != "ns" || !(v >= 0) ||
         v * unit->factor > 1e18)
-        usage_error("--min-gap takes a duration such as 10us, 0.5ms or 2500ns, not \"" + text + "\"");
+        usage_error(option + " takes a duration such as 10us, 0.5ms or 2500ns, not \"" + text + "\"");
     return static_cast<std::int64_t>(std::llround(v * unit->factor));
 }
 
@@ -67,6 +67,10 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
         "with an nsys stats cuda_gpu_trace report: the cuda_api_trace report of the same run (the gaps' causes)")(
         "min-gap", po::value<std::string>()->default_value("10us"),
         "list and classify the idle gaps longer than this (10us, 0.5ms, 2500ns)")(
+        "step-time", po::value<std::string>(),
+        "the program's step time measured without the profiler (its own timing, e.g. 3.04ms): each estimate is also "
+        "given against it, since the profiler lengthens the CPU's side of every step; needs a trace that marks its "
+        "steps")(
         "format", po::value<std::string>()->default_value("auto"),
         "markdown, json, terminal, html (one page, with the timeline drawn) or svg (the timeline alone); auto: what "
         "-o's extension says (.md, .json, .txt, .html, .svg), else the terminal view on a terminal, markdown "
@@ -82,7 +86,12 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "timeline");
     if (!vm.count("input")) usage_error("timeline needs a trace (see roofline timeline --help)");
-    const std::int64_t min_gap = duration_ns(vm["min-gap"].as<std::string>());
+    const std::int64_t min_gap = duration_ns("--min-gap", vm["min-gap"].as<std::string>());
+    std::optional<std::int64_t> step_time;
+    if (vm.count("step-time")) {
+        step_time = duration_ns("--step-time", vm["step-time"].as<std::string>());
+        if (*step_time <= 0) usage_error("--step-time takes a step time above zero");
+    }
     triage_options o;
     o.top = whole_number(vm, "top", 1, o.top);
     o.app = vm["app"].as<std::string>();
@@ -96,9 +105,12 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     auto t = timeline::read_trace_file(vm["input"].as<std::string>(),
                                        vm.count("api") ? vm["api"].as<std::string>() : std::string());
     const auto model = timeline::model_timeline(t, min_gap);
+    if (step_time && model.steps.count == 0)
+        usage_error("--step-time needs a trace that marks its steps (ProfilerStep#N, or NVTX step ranges), and " +
+                    t.file + " marks none: the time after each fix is per step only where the steps are known");
     timeline::timeline_report r;
     r.model = &model;
-    r.findings = timeline::timeline_findings(model);
+    r.findings = timeline::timeline_findings(model, step_time);
     r.kernel_summary = kernel_summary(model);
     if (!r.kernel_summary->kernels.empty())
         r.triage = make_triage(*r.kernel_summary, o, diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));

@@ -60,7 +60,7 @@ const char* finding_id(finding_kind k) {
     return "gpu-busy";
 }
 
-std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
+std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::optional<std::int64_t> measured_step_ns) {
     std::vector<timeline_finding> out;
     for (const auto& d : m.devices) {
         std::vector<timeline_finding> mine;
@@ -75,8 +75,11 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
             // (they run at the link's speed, beside the compute, on a copy engine): the busy time only
             // those copies account for goes too. The copies still take their bytes at the pinned rate
             // the trace shows: a floor where it shows one (otherwise unknown, and said so).
-            const std::int64_t removed =
-                total.total_ns + (c == gap_cause::pageable ? d.pageable_exclusive_ns : std::int64_t(0));
+            // A CPU that gives the GPU its work ahead of time also closes the short intervals it was late
+            // for (the GPU idle between back-to-back launches, under the gap threshold).
+            const std::int64_t removed = total.total_ns +
+                                         (c == gap_cause::pageable ? d.pageable_exclusive_ns : std::int64_t(0)) +
+                                         (c == gap_cause::host ? d.short_host.total_ns : std::int64_t(0));
             const std::int64_t link_floor = c == gap_cause::pageable && d.pinned_rate && d.pageable_bytes > 0
                                                 ? std::llround(double(d.pageable_bytes) / *d.pinned_rate)
                                                 : 0;
@@ -110,6 +113,15 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m) {
             f.before_ns = f.after_ns = d.span_ns();
             mine.push_back(f);
         }
+        if (measured_step_ns && m.steps.count > 0 && d.span_ns() > 0)
+            for (auto& f : mine) {
+                if (!f.est_speedup) continue;
+                f.measured_step_ns = measured_step_ns;
+                f.after_per_step_ns = std::llround(double(f.after_ns) / double(d.span_ns()) *
+                                                   double(d.steps_span_ns()) / double(m.steps.count));
+                if (*f.after_per_step_ns > 0)
+                    f.est_speedup_measured = std::max(1.0, double(*measured_step_ns) / double(*f.after_per_step_ns));
+            }
         out.insert(out.end(), mine.begin(), mine.end());
     }
     return out;

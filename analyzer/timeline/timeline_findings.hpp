@@ -41,9 +41,15 @@ struct timeline_finding {
     std::int64_t after_ns = 0;    // the floor of the time after the fix
     floor_kind binds = floor_kind::gpu;
     std::optional<double> est_speedup;  // before / after; none for `busy`
-    std::vector<std::size_t> gaps;      // device_timeline::gaps indexes: the longest of this cause (at most 3)
+    // Given the step time measured without the profiler (--step-time) and steps in the trace: the time
+    // after per step (after / span x the steps' span / steps: the GPU's share of the trace does not
+    // change with the profiler's cost on the CPU) and that step time over it.
+    std::optional<std::int64_t> measured_step_ns, after_per_step_ns;
+    std::optional<double> est_speedup_measured;
+    std::vector<std::size_t> gaps;  // device_timeline::gaps indexes: the longest of this cause (at most 3)
 };
 
-std::vector<timeline_finding> timeline_findings(const timeline_model& m);
+std::vector<timeline_finding> timeline_findings(const timeline_model& m,
+                                                std::optional<std::int64_t> measured_step_ns = std::nullopt);
 
 }  // namespace roofline::timeline

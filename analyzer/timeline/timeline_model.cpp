@@ -47,6 +47,8 @@ struct call_index {
     // Per CPU thread, the calls the CPU waits in, by the time they return.
     std::map<std::int64_t, std::vector<std::size_t>> blocking_by_thread;
     std::unordered_set<std::size_t> pageable_launches;  // async copy calls of pageable memory (they block too)
+    // Per CPU thread, every call, by start: the call made just before another.
+    std::map<std::int64_t, std::vector<std::size_t>> by_thread;
 };
 
 call_index index_calls(const trace& t) {
@@ -66,6 +68,11 @@ call_index index_calls(const trace& t) {
     for (auto& [thread, v] : x.blocking_by_thread)
         std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) {
             return std::tie(t.calls[a].end_ns, a) < std::tie(t.calls[b].end_ns, b);
+        });
+    for (std::size_t i = 0; i < t.calls.size(); ++i) x.by_thread[t.calls[i].thread].push_back(i);
+    for (auto& [thread, v] : x.by_thread)
+        std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) {
+            return std::tie(t.calls[a].start_ns, a) < std::tie(t.calls[b].start_ns, b);
         });
     return x;
 }
@@ -106,19 +113,17 @@ std::optional<std::size_t> caller_of(const trace& t, const api_call& c) {
     return outermost;
 }
 
-// Whether the operator made a pageable copy call on the thread before `call`, within its own time.
-bool copies_pageable_in(const trace& t, const call_index& x, const cpu_range& op, std::size_t call) {
-    auto it = x.blocking_by_thread.find(op.thread);
-    if (it == x.blocking_by_thread.end()) return false;
-    const auto& v = it->second;  // by the time the calls return
-    auto p = std::upper_bound(v.begin(), v.end(), t.calls[call].start_ns,
-                              [&](std::int64_t when, std::size_t c) { return when < t.calls[c].end_ns; });
-    while (p != v.begin()) {
-        const std::size_t c = *--p;
-        if (t.calls[c].end_ns < op.start_ns) break;
-        if (x.pageable_launches.count(c) && t.calls[c].start_ns >= op.start_ns) return true;
-    }
-    return false;
+// Whether the call the thread made just before `call` is a pageable copy: a synchronising call right
+// after it waits for that copy (`.cuda()` of pageable memory is cudaMemcpyAsync, then
+// cudaStreamSynchronize). Read from the CUDA calls alone, so it holds on traces without CPU operators.
+bool follows_pageable_copy(const trace& t, const call_index& x, std::size_t call) {
+    auto it = x.by_thread.find(t.calls[call].thread);
+    if (it == x.by_thread.end()) return false;
+    const auto& v = it->second;
+    auto at = std::lower_bound(v.begin(), v.end(), call, [&](std::size_t a, std::size_t b) {
+        return std::tie(t.calls[a].start_ns, a) < std::tie(t.calls[b].start_ns, b);
+    });
+    return at != v.begin() && at != v.end() && *at == call && x.pageable_launches.count(*std::prev(at));
 }
 
 gap_cause cause_of_blocking(const trace& t, const call_index& x, std::size_t call) {
@@ -147,11 +152,10 @@ void classify(const trace& t, const call_index& x, idle_gap& g) {
         g.blocking = b;
         g.cause = cause_of_blocking(t, x, *b);
         g.caller = caller_of(t, t.calls[*b]);
-        // A synchronising call made by the same operator right after a pageable copy is that copy's
-        // own wait (`.cuda()` of pageable memory: cudaMemcpyAsync, then cudaStreamSynchronize): pinned,
+        // A synchronising call made right after a pageable copy on the same thread is that copy's own
+        // wait (`.cuda()` of pageable memory: cudaMemcpyAsync, then cudaStreamSynchronize): pinned,
         // asynchronous copies remove both, so the gap is the copy's.
-        if (g.cause == gap_cause::sync && g.caller && copies_pageable_in(t, x, t.cpu_ops[*g.caller], *b))
-            g.cause = gap_cause::pageable;
+        if (g.cause == gap_cause::sync && follows_pageable_copy(t, x, *b)) g.cause = gap_cause::pageable;
         if (g.cause != gap_cause::other) return;
         g.blocking.reset();
         g.caller.reset();
@@ -220,6 +224,17 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
     d.device = t.ops[from].device;
     for (const auto& info : t.devices)
         if (info.id == d.device) d.name = info.name;
+    // Work launched before the trace began (its launch is not in it) that runs before the first op
+    // launched within it: the profiler started while the GPU was finishing it, and the idle time after
+    // it is the profiler's start, not the program's. Where the trace records no launch at all, it stays.
+    std::size_t first = from;
+    while (first < to && !x.by_correlation.count(t.ops[first].correlation)) ++first;
+    if (first == to) first = from;
+    for (std::size_t i = from; i < first; ++i) {
+        ++d.before_trace.count;
+        d.before_trace.total_ns += t.ops[i].end_ns - t.ops[i].start_ns;
+    }
+    from = first;
     d.first_ns = t.ops[from].start_ns;
     std::vector<interval> all, comm, compute;
     std::set<std::int64_t> launch_threads;
@@ -241,6 +256,10 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
             } else {
                 ++d.short_gaps.count;
                 d.short_gaps.total_ns += g.length();
+                // The CPU's lateness does not stop at the threshold: what a CPU-bound fix removes includes
+                // the short intervals the GPU waited for a launch.
+                classify(t, x, g);
+                if (g.cause == gap_cause::host) ++d.short_host.count, d.short_host.total_ns += g.length();
             }
         }
         covered_to = std::max(covered_to, op.end_ns);

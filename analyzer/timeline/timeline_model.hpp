@@ -71,6 +71,7 @@ struct device_timeline {
     std::vector<idle_gap> gaps;  // longer than the minimum gap, in time order
     std::array<cause_total, all_causes.size()> by_cause{};
     cause_total short_gaps;  // idle intervals no longer than the minimum gap (between back-to-back launches)
+    cause_total short_host;  // those of short_gaps whose cause is host (the next op's launch came late)
     std::size_t small_kernels = 0;
     std::int64_t small_kernel_ns = 0;
     std::size_t pageable_copies = 0;
@@ -89,6 +90,9 @@ struct device_timeline {
     // span elsewhere), and the kernels are those ops'.
     std::int64_t steps_first_ns = 0, steps_last_ns = 0;
     std::vector<kernel_total> kernel_totals;  // by total time, largest first (ties: by name)
+    // Ops launched before the trace began (no launch of theirs in it) that ran before the first op
+    // launched within it: left out of everything above (their summed durations here).
+    cause_total before_trace;
 
     std::int64_t span_ns() const { return last_ns - first_ns; }
     std::int64_t steps_span_ns() const { return steps_last_ns - steps_first_ns; }

@@ -101,7 +101,7 @@ std::string finding_headline(const timeline_finding& f, const device_timeline& d
     return "";
 }
 
-std::string floor_text(const timeline_finding& f, const device_timeline& d) {
+std::string floor_text(const timeline_finding& f, const device_timeline& d, std::int64_t min_gap_ns) {
     const std::string span = format_duration_ns(double(f.before_ns));
     const std::string after_gpu = format_duration_ns(double(f.before_ns - f.removed_ns));
     std::string s;
@@ -122,6 +122,12 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d) {
                    "or more to measure the link by, or no size for the pageable copies), taken as hidden under the "
                    "compute";
         s += f.binds == floor_kind::link ? " (the link binds)" : "";
+    } else if (f.kind == finding_kind::host && d.short_host.count > 0) {
+        s = "time after >= span - these gaps - the shorter intervals the GPU also waited for a launch in = " + span +
+            " - " + format_duration_ns(double(d.total(gap_cause::host).total_ns)) + " - " +
+            format_duration_ns(double(d.short_host.total_ns)) + " (" +
+            plural(d.short_host.count, "interval", "intervals") + " under " + format_duration_ns(double(min_gap_ns)) +
+            ") = " + after_gpu;
     } else {
         s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) + " = " +
             after_gpu;
@@ -159,8 +165,13 @@ void device_section(std::ostringstream& o, const timeline_model& m, const device
     o << summary.markdown() << "\n";
     o << "Busy is the union of the " << d.ops << " kernel, copy and memset intervals over every stream (ops that "
       << "overlap, as a graph replay's do, count once); the span runs from the first op's start to the last one's "
-         "end.\n\n";
-    o << "### Idle time by cause\n\n";
+         "end.";
+    if (d.before_trace.count > 0)
+        o << " Left out: " << plural(d.before_trace.count, "op", "ops") << " ("
+          << format_duration_ns(double(d.before_trace.total_ns))
+          << " of GPU time) launched before the trace began, which ran before the first op launched within it (the "
+             "idle time after them is the profiler's start, not the program's).";
+    o << "\n\n### Idle time by cause\n\n";
     table causes({"cause", "gaps", "idle", "of the span", "what it means"});
     for (gap_cause c : all_causes) {
         const auto& tot = d.total(c);
@@ -286,6 +297,10 @@ std::string markdown_of(const timeline_report& r, bool chart) {
           << format_duration_ns(double(m.devices.front().steps_span_ns()) / double(m.steps.count)) << " a step"
           << (m.devices.size() > 1 ? " on GPU " + std::to_string(m.devices.front().device) : std::string())
           << " (the top kernels below are that work's).";
+    else
+        o << " The trace marks no steps (no ProfilerStep#N or NVTX step range): every figure is over the span of the "
+             "GPU's activity, which may begin and end within a step, so it is no whole number of steps. Step markers "
+             "come with the CPU activity (torch.profiler: ProfilerActivity.CPU and `prof.step()`; nsys: NVTX ranges).";
     o << "\n\n";
     if (t.calls.empty())
         o << "Unknown: the cause of every gap. The trace holds no CUDA runtime or driver call, so no op's launch "
@@ -303,15 +318,18 @@ std::string markdown_of(const timeline_report& r, bool chart) {
         if (f.est_speedup)
             o << " Estimate: up to " << format_times(*f.est_speedup) << " (" << format_duration_ns(double(f.before_ns))
               << " -> " << format_duration_ns(double(f.after_ns)) << ").";
+        if (f.est_speedup_measured)
+            o << " Against the step time measured without the profiler: up to " << format_times(*f.est_speedup_measured)
+              << " (" << format_duration_ns(double(*f.measured_step_ns)) << " -> "
+              << format_duration_ns(double(*f.after_per_step_ns)) << " a step).";
         o << "\n";
         for (auto gi : f.gaps) o << "   - " << gap_text(t, d, d.gaps[gi]) << ".\n";
-        if (f.est_speedup) o << "   - Estimate: " << floor_text(f, d) << ".\n";
+        if (f.est_speedup) o << "   - Estimate: " << floor_text(f, d, m.min_gap_ns) << ".\n";
         if (f.est_speedup && (f.kind == finding_kind::host || f.kind == finding_kind::small_kernels) &&
-            !t.cpu_ops.empty())
-            o << "   - Caution: the profiler recorded every CPU operator, and recording costs CPU time: the trace's "
-                 "CPU-bound gaps are longer than the run's (an eager PyTorch operator took about 17 us under the "
-                 "profiler against 11 us without it, measured on an H200 machine), so the gain without the profiler "
-                 "is smaller.\n";
+            !t.calls.empty())
+            o << "   - Caution: the profiler costs the CPU time on every operator it records and every CUDA call "
+                 "CUPTI traces, so the trace's CPU-bound gaps are longer than the run's, and the gain without the "
+                 "profiler is smaller (the time after the fix, the GPU's own work, is not inflated).\n";
         o << "   - Fix: " << finding_fix(f.kind) << "\n";
     }
     o << "\n";
@@ -358,6 +376,7 @@ std::string timeline_terminal(const timeline_report& r) {
         o << "  " << ++n << ". " << finding_id(f.kind);
         if (m.devices.size() > 1) o << " (GPU " << d.device << ")";
         if (f.est_speedup) o << "  up to " << format_times(*f.est_speedup);
+        if (f.est_speedup_measured) o << " (" << format_times(*f.est_speedup_measured) << " against the measured step)";
         o << "\n     " << finding_fix(f.kind) << "\n";
     }
     return o.str();
@@ -417,8 +436,12 @@ std::string timeline_json(const timeline_report& r) {
         dev["gaps"] = {{"count", d.gaps.size()},
                        {"total_ns", long_total},
                        {"by_cause", by_cause},
-                       {"shorter", {{"count", d.short_gaps.count}, {"total_ns", d.short_gaps.total_ns}}},
+                       {"shorter",
+                        {{"count", d.short_gaps.count},
+                         {"total_ns", d.short_gaps.total_ns},
+                         {"host", {{"count", d.short_host.count}, {"total_ns", d.short_host.total_ns}}}}},
                        {"longest", longest}};
+        dev["before_trace"] = {{"count", d.before_trace.count}, {"total_ns", d.before_trace.total_ns}};
         dev["small_kernels"] = {{"count", d.small_kernels}, {"total_ns", d.small_kernel_ns}};
         dev["pageable_copies"] = {
             {"count", d.pageable_copies}, {"bytes", d.pageable_bytes}, {"total_ns", d.pageable_ns}};
@@ -446,6 +469,10 @@ std::string timeline_json(const timeline_report& r) {
         e["after_ns"] = f.after_ns;
         e["removed_ns"] = f.removed_ns;
         e["binds"] = f.binds == floor_kind::cpu ? "cpu" : f.binds == floor_kind::link ? "link" : "gpu";
+        if (f.est_speedup_measured)
+            e["against_measured_step"] = {{"step_ns", *f.measured_step_ns},
+                                          {"after_per_step_ns", *f.after_per_step_ns},
+                                          {"est_speedup", json_number<ordered_json>(*f.est_speedup_measured)}};
         e["evidence"] = evidence;
         e["fix"] = finding_fix(f.kind);
         findings.push_back(std::move(e));

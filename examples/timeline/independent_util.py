@@ -18,6 +18,9 @@ Per trace and per device (GPU events: cat kernel, gpu_memcpy, gpu_memset, ph X; 
                 (the useful view when the CPU runs ahead of the GPU, e.g. pageable fixed).
   per step    : each ProfilerStep#N CPU span: its length, GPU busy inside it, util; then each GPU-side
                 ProfilerStep#N span (cat gpu_user_annotation on the device) likewise.
+  no steps    : a trace without ProfilerStep#N spans (captured with ProfilerActivity.CUDA alone) says
+                so; its steps view is the whole GPU span (the 'whole' line), and its launched view
+                takes the ops whose launch call is in the trace.
   memcpy/memset names with count, total duration, bytes.
 """
 import gzip
@@ -132,7 +135,20 @@ def analyse(path):
                       f"util={100 * b4 / (h2 - l2):.2f}% mean_step={(h2 - l2) / len(step_list):.3f} us")
                 print(f"          {fmt_gaps(gaps_of(m4))}")
         else:
-            print("   no ProfilerStep#N spans")
+            # A capture without the CPU activity (torch.profiler with ProfilerActivity.CUDA alone) has no
+            # ProfilerStep#N spans: the steps view falls back to the whole GPU span (the 'whole' line).
+            print("   no ProfilerStep#N spans: steps view = the whole GPU span (the 'whole' line above)")
+        # The launched view keeps the window from the first to the last op whose launch call is in the
+        # trace (not the work launched before the capture began and still running when it did).
+        launched = [e for e in ops if e.get("args", {}).get("correlation") in corr_ts]
+        if launched:
+            l2 = min(float(e["ts"]) for e in launched)
+            h2 = max(float(e["ts"]) + float(e["dur"]) for e in launched)
+            m4 = clip(merged, l2, h2)
+            b4 = sum(y - x for x, y in m4)
+            print(f"   ops launched in the trace: n={len(launched)} gpu_window={h2 - l2:.3f} us busy={b4:.3f} us "
+                  f"util={100 * b4 / (h2 - l2):.2f}%")
+            print(f"          {fmt_gaps(gaps_of(m4))}")
         gsteps = sorted(((float(e["ts"]), float(e["ts"]) + float(e["dur"]), f'{e["name"]} s{e.get("tid")}') for e in ev
                          if e.get("ph") == "X" and e.get("cat") == "gpu_user_annotation" and e.get("pid") == dev
                          and str(e.get("name", "")).startswith("ProfilerStep#")))

@@ -3,6 +3,7 @@
 `roofline timeline` (per-GPU busy time, utilisation, idle gaps classified by cause).
 
   python3 workloads.py CASE VARIANT OUTDIR [--steps N] [--repeats R] [--cupti-warm]
+                       [--activities cpu_cuda|cuda]
 
   CASE     sync | pageable | cpu_data | tiny_kernels | two_stream
   VARIANT  naive | fixed
@@ -14,6 +15,11 @@ Each run: build the case, warm up, then
   (b) capture 8 steps with torch.profiler (CPU + CUDA activities, schedule wait=1, warmup=2,
       active=5, prof.step() after every step, so the trace holds ProfilerStep#3..#7),
       export_chrome_trace, gzip -> OUTDIR/CASE_VARIANT.json.gz;
+      with --activities cuda the profile records the CUDA activity alone (ProfilerActivity.CUDA:
+      CUPTI's kernels, copies, memsets and CUDA runtime calls with their correlation ids), so no
+      CPU operator (cpu_op) and no ProfilerStep#N annotation is in the trace, and the profiler's
+      per-operator CPU cost is not paid; the schedule and prof.step() are the same (the steps
+      still select which 5 steps are recorded);
   (c) write OUTDIR/CASE_VARIANT.facts.json: step times, versions, GPU, date, calibration numbers.
 
 The planted causes (see examples/timeline/LABELS.md for the predictions):
@@ -423,12 +429,16 @@ def timed(case, steps, repeats):
     return per_rep, host_step_ms
 
 
-def capture(case, path_json):
+ACTIVITIES = {"cpu_cuda": [ProfilerActivity.CPU, ProfilerActivity.CUDA],
+              "cuda": [ProfilerActivity.CUDA]}
+
+
+def capture(case, path_json, activities="cpu_cuda"):
     def ready(p):
         p.export_chrome_trace(path_json)
 
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+    with profile(activities=ACTIVITIES[activities],
                  schedule=schedule(wait=1, warmup=2, active=5), on_trace_ready=ready) as prof:
         for i in range(8):
             case.step()
@@ -463,6 +473,9 @@ def main():
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--cupti-warm", action="store_true",
                     help="open an empty profiler session before building the case (CUDA-graph capture)")
+    ap.add_argument("--activities", choices=tuple(ACTIVITIES), default="cpu_cuda",
+                    help="profiler activities of the capture: cpu_cuda (CPU + CUDA, the default) or cuda "
+                         "(CUDA alone: no cpu_op events, no ProfilerStep#N annotations)")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -489,7 +502,7 @@ def main():
 
     name = f"{a.case}_{a.variant}"
     pj = os.path.join(a.outdir, name + ".json")
-    capture(case, pj)
+    capture(case, pj, a.activities)
     pg = pj + ".gz"
     with open(pj, "rb") as fi, gzip.GzipFile(pg, "wb", mtime=0) as fo:
         shutil.copyfileobj(fi, fo)
@@ -509,8 +522,10 @@ def main():
         "case_info": case.info(), "calibration": calib,
         "cupti_warm": a.cupti_warm,
         "trace": os.path.basename(pg), "trace_json_bytes": raw_bytes, "trace_gz_bytes": os.path.getsize(pg),
-        "profiler": "torch.profiler.profile(activities=[CPU, CUDA], schedule(wait=1, warmup=2, active=5)), "
-                    "prof.step() every step, export_chrome_trace, gzip",
+        "profiler": "torch.profiler.profile(activities=[%s], schedule(wait=1, warmup=2, active=5)), "
+                    "prof.step() every step, export_chrome_trace, gzip"
+                    % {"cpu_cuda": "CPU, CUDA", "cuda": "CUDA"}[a.activities],
+        "activities": a.activities,
     }
     facts.update(versions())
     facts.update(trace_counts(pg))
@@ -518,7 +533,8 @@ def main():
         json.dump(facts, f, indent=1)
     print(f"{name:22s} step median {facts['step_ms_median']:8.3f} ms  mean {facts['step_ms_mean']:8.3f} ms  "
           f"reps {['%.3f' % x for x in per_rep]}  trace {facts['trace_gz_bytes'] / 1e6:.2f} MB  "
-          f"kernels {facts['event_counts'].get('kernel', 0)}  calib {calib}", flush=True)
+          f"kernels {facts['event_counts'].get('kernel', 0)}  calib {calib}"
+          + ("" if a.activities == "cpu_cuda" else f"  activities {a.activities}"), flush=True)
 
 
 if __name__ == "__main__":
