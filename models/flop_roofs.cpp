@@ -14,9 +14,16 @@ namespace {
 // A peak from the spec, scaled from the clock it holds at to the clock the capture ran at.
 struct spec_peak {
     double per_second = 0;
-    std::string source;
+    peak_origin from;
     bool estimated = false;  // the figure, or the clock it is scaled from, is an estimate
 };
+
+peak_figure counters(const std::string& expression) {
+    peak_figure f;
+    f.from = peak_figure::kind::counters;
+    f.what = expression + " x SM clock";
+    return f;
+}
 
 std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precision, double sm_clock_hz) {
     auto it = spec.peaks_tflops.find(precision);
@@ -26,9 +33,14 @@ std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precisi
     spec_peak p;
     p.per_second = *it->second.value * 1e12 * scale;
     p.estimated = it->second.estimated || (!it->second.at_clock_mhz && spec.boost_clock_mhz.estimated);
-    p.source = std::string(p.estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "") +
-               "spec " + spec.file + ": " + significant(*it->second.value, 6) + " TFLOP/s at " +
-               significant(at_mhz, 6) + " MHz, scaled to the capture's SM clock (" + it->second.source + ")";
+    peak_figure f;
+    f.from = peak_figure::kind::spec;
+    f.estimated = p.estimated;
+    f.what = spec.file;
+    f.source = it->second.source;
+    f.figure = *it->second.value;
+    f.at_mhz = at_mhz;
+    p.from.figure = peak_origin::pooled(f);
     return p;
 }
 
@@ -201,7 +213,7 @@ std::optional<double> tensor_op_count(const metric_view& m, const precision_def&
 // reach: ops / (ops16 / rate16 + ops32 / rate32).
 struct accumulate_rates {
     double fp16 = 0.0, fp32 = 0.0;  // per second
-    std::string fp16_from, fp32_from;
+    peak_figure fp16_from, fp32_from;
 };
 
 // Rates closer than this are one rate (the dense peaks of the two paths on the H100 are equal).
@@ -213,8 +225,8 @@ std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& m, 
     auto p16 = fastest_dense_path(m, d, "fp16");
     auto p32 = fastest_dense_path(m, d, "fp32");
     if (!p16 || !p32 || p32->first <= 0 || p32->first >= p16->first * (1.0 - rates_differ_above)) return std::nullopt;
-    return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz,
-                            "measured: " + p16->second + " x SM clock", "measured: " + p32->second + " x SM clock"};
+    return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz, counters(p16->second),
+                            counters(p32->second)};
 }
 
 std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, resource precision, double sm_clock_hz) {
@@ -223,32 +235,34 @@ std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, reso
     if (alt == spec.fp16_accumulate.end() || !main) return std::nullopt;
     const double figure = *spec.peaks_tflops.at(precision).value;
     const double scale = main->per_second / (figure * 1e12);  // the clock scaling of the main figure
+    auto scaled = [&](peak_figure::accumulate acc, double tflops, const std::string& source) {
+        peak_figure f;
+        f.from = peak_figure::kind::spec;
+        f.acc = acc;
+        f.what = spec.file;
+        f.source = source;
+        f.figure = tflops;
+        return f;
+    };
     return accumulate_rates{alt->second.value * 1e12 * scale, main->per_second,
-                            "spec " + spec.file + ": " + significant(alt->second.value, 6) +
-                                " TFLOP/s with FP16 accumulate, scaled to the capture's SM clock (" +
-                                alt->second.source + ")",
-                            "spec " + spec.file + ": " + significant(figure, 6) +
-                                " TFLOP/s with FP32 accumulate, scaled to the capture's SM clock (" +
-                                spec.peaks_tflops.at(precision).source + ")"};
+                            scaled(peak_figure::accumulate::fp16, alt->second.value, alt->second.source),
+                            scaled(peak_figure::accumulate::fp32, figure, spec.peaks_tflops.at(precision).source)};
 }
 
-// The rate `ops` reach when `ops16` of them accumulate in FP16, and the words that say which rate
-// each part was taken at. Without the capture's per-accumulate counter every op is FP32 accumulate.
-std::pair<double, std::string> combined_rate(double ops, std::optional<double> ops16, const accumulate_rates& r) {
+// The rate `ops` reach when `ops16` of them accumulate in FP16, and where each part's rate comes from.
+// Without the capture's per-accumulate counter every op is FP32 accumulate.
+std::pair<double, std::shared_ptr<const accumulate_mix>> combined_rate(double ops, std::optional<double> ops16,
+                                                                       const accumulate_rates& r) {
     const double in16 = std::clamp(ops16.value_or(0.0), 0.0, ops);
     const double rate = ops / (in16 / r.fp16 + (ops - in16) / r.fp32);
-    std::string text = "the FP16- and FP32-accumulate rates differ on this GPU; ";
-    if (!ops16)
-        text +=
-            "the capture does not split the ops by accumulate type, so all are taken at the FP32-accumulate rate (what "
-            "frameworks "
-            "use; a kernel that accumulates in FP16 reads up to twice its real share): " +
-            r.fp32_from;
-    else
-        text += format_number(in16) + " ops with FP16 accumulate at " + format_number(r.fp16) + "/s (" + r.fp16_from +
-                ") and " + format_number(ops - in16) + " with FP32 accumulate at " + format_number(r.fp32) + "/s (" +
-                r.fp32_from + ")";
-    return {rate, text};
+    auto mix = std::make_shared<accumulate_mix>();
+    mix->fp16 = r.fp16_from;
+    mix->fp32 = r.fp32_from;
+    mix->rate16 = r.fp16;
+    mix->rate32 = r.fp32;
+    mix->ops = ops;
+    mix->ops16 = ops16;
+    return {rate, mix};
 }
 
 // Where this GPU runs BF16 half2 instructions on the CUDA cores slower than FP16 ones (A100: 39
@@ -309,17 +323,17 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         if (r.work <= 0) continue;
         auto spec_p = scaled_spec_peak(spec, d.id, k.sm_clock_hz);
         std::optional<double> measured;
-        std::string measured_from;
+        peak_figure measured_from;
         if (d.peak_inst) {
             if (auto pi = m.find(d.peak_inst)) {
                 measured = *pi * d.flops_per_peak_inst * k.sm_clock_hz;
-                measured_from = significant(d.flops_per_peak_inst, 6) + " x " + d.peak_inst;
+                measured_from = counters(significant(d.flops_per_peak_inst, 6) + " x " + d.peak_inst);
             }
         } else if (auto dp = dense_tensor_peak(m, d)) {
             measured = dp->first * k.sm_clock_hz;
-            measured_from = dp->second;
+            measured_from = counters(dp->second);
         }
-        std::string accumulate_text;
+        std::shared_ptr<const accumulate_mix> measured_mix;
         // Where the two accumulate rates differ and the capture does not split the ops by accumulate
         // type, the rate lies between them: the peak below is the FP32-accumulate one (the largest
         // share), and the FP16-accumulate one gives the smallest.
@@ -327,34 +341,33 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         if (d.fp16_accumulate_ops) {
             const auto ops16 = m.find(d.fp16_accumulate_ops);
             if (auto rates = measured_accumulate_rates(m, d, k.sm_clock_hz)) {
-                std::tie(measured, accumulate_text) = combined_rate(r.work, ops16, *rates);
-                measured_from.clear();
+                std::tie(measured, measured_mix) = combined_rate(r.work, ops16, *rates);
                 if (!ops16) all_fp16_scale = rates->fp32 / rates->fp16;
             }
             if (auto rates = spec_accumulate_rates(spec, d.id, k.sm_clock_hz); rates && spec_p) {
-                auto [rate, text] = combined_rate(r.work, ops16, *rates);
+                auto [rate, mix] = combined_rate(r.work, ops16, *rates);
                 spec_p->per_second = rate;
-                spec_p->source = text;
+                spec_p->from.mix = mix;
                 if (!ops16 && !measured) all_fp16_scale = rates->fp32 / rates->fp16;
             }
             if (all_fp16_scale < 1.0) r.missing.emplace_back(d.fp16_accumulate_ops);
         }
         if (r.id == resource::fp16)
             if (auto note = bf16_note(spec)) k.notes.push_back(*note);
-        if (measured && !accumulate_text.empty()) {
+        if (measured && measured_mix) {
             r.peak = *measured;
-            r.peak_source = accumulate_text;
+            r.peak_from.mix = measured_mix;
             if (spec_p) detail::check_against_spec(k, r.id, *measured, spec_p->per_second);
         } else if (measured) {
             r.peak = *measured;
-            r.peak_source = "measured: " + measured_from + " x SM clock";
+            r.peak_from.figure = peak_origin::pooled(measured_from);
             if (spec_p) detail::check_against_spec(k, r.id, *measured, spec_p->per_second);
         } else if (spec_p) {
             r.peak = spec_p->per_second;
-            r.peak_source = spec_p->source;
+            r.peak_from = spec_p->from;
             r.peak_estimated = spec_p->estimated;
         } else {
-            k.warnings.push_back({roof_warning_kind::no_peak, d.id, r.work, 0.0, {}});
+            k.warnings.push_back({roof_warning_kind::no_peak, d.id, r.work, 0.0, {}, {}});
             continue;
         }
         r.utilisation = r.useful = r.work / (r.peak * t_s);

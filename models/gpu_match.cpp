@@ -42,12 +42,13 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
                      const std::string& file) {
     if (!forced.empty()) {
         for (const auto& s : specs)
-            if (lower(s.id) == lower(forced) || lower(s.name) == lower(forced)) return {&s, "chosen with --gpu"};
+            if (lower(s.id) == lower(forced) || lower(s.name) == lower(forced))
+                return {&s, {gpu_match_reason::kind::forced, id, {}}};
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           "--gpu " + forced + " names no known GPU; known: " + known_ids(specs));
     }
     if (const gpu_spec* s = spec_of_device(specs, id.display_name))
-        return {s, "matched by device name \"" + id.display_name + "\""};
+        return {s, {gpu_match_reason::kind::device_name, id, {}}};
     std::vector<const gpu_spec*> candidates;
     for (const auto& s : specs) {
         if (id.cc.empty() || s.compute_capability != id.cc) continue;
@@ -65,14 +66,10 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
                 nearest = s;
             }
         }
-        if (nearest)
-            return {nearest, "matched by CC " + id.cc + ", " + std::to_string(std::lround(id.sm_count.value_or(0.0))) +
-                                 " SMs and a DRAM clock of " + decimals(*id.dram_clock_mhz, 0) + " MHz"};
+        if (nearest) return {nearest, {gpu_match_reason::kind::cc_sms_dram_clock, id, {}}};
     }
     if (candidates.size() == 1) {
-        return {candidates.front(),
-                "matched by compute capability " + id.cc +
-                    (id.sm_count ? " and " + std::to_string(std::lround(*id.sm_count)) + " SMs" : std::string())};
+        return {candidates.front(), {gpu_match_reason::kind::compute_capability, id, {}}};
     }
     if (candidates.size() > 1) {
         std::string names;

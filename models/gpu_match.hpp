@@ -5,6 +5,7 @@
 
 #include "models/gpu_spec.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +19,24 @@ struct gpu_identity {
     std::optional<double> dram_clock_mhz;
 };
 
+// How the spec was chosen, as a value (analyzer/report/text.hpp, gpu_match_text, words it).
+struct gpu_match_reason {
+    enum class kind : std::uint8_t {
+        forced,              // --gpu
+        device_name,         // the capture's device name is the spec's
+        cc_sms_dram_clock,   // compute capability, SM count and the DRAM clock (within 15% of the spec's)
+        compute_capability,  // compute capability (and the SM count, where the capture has it)
+        from_capture,        // no spec file matches: peaks from the capture's own counters (`detail`: what is unknown)
+        not_identified,      // neither: `detail` is why no spec matched
+    };
+    kind how = kind::forced;
+    gpu_identity identity;  // what the capture says of its GPU
+    std::string detail;
+};
+
 struct gpu_choice {
     const gpu_spec* spec = nullptr;
-    std::string how;  // "device name", "--gpu", ...
+    gpu_match_reason how;
 };
 
 // Throws input_error (unknown_gpu) naming `file` when nothing matches or the match is ambiguous.

@@ -111,16 +111,22 @@ void add_dram(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     dram.id = resource::dram;
     if (peak_per_cycle && k.dram_clock_hz > 0) {
         dram.peak = *peak_per_cycle * k.dram_clock_hz;
-        dram.peak_source = "measured: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second";
+        peak_figure f;
+        f.from = peak_figure::kind::counters;
+        f.what = "dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second";
+        dram.peak_from.figure = peak_origin::pooled(f);
         detail::check_against_spec(k, resource::dram, dram.peak, spec_bw);
     } else {
         dram.peak = spec_bw;
         dram.peak_estimated = spec.dram_bandwidth_tbs.estimated;
-        dram.peak_source =
-            std::string(dram.peak_estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): "
-                                            : "") +
-            "spec " + spec.file + ": " + significant(spec.dram_bandwidth_tbs.value, 6) + " TB/s (" +
-            spec.dram_bandwidth_tbs.source + ")";
+        peak_figure f;
+        f.from = peak_figure::kind::spec;
+        f.estimated = dram.peak_estimated;
+        f.bandwidth = true;
+        f.what = spec.file;
+        f.source = spec.dram_bandwidth_tbs.source;
+        f.figure = spec.dram_bandwidth_tbs.value;
+        dram.peak_from.figure = peak_origin::pooled(f);
     }
     if (bytes && dram.peak <= 0) {
         // No peak (no spec could be chosen, the capture has no peak counter): the bytes are known,
@@ -173,18 +179,12 @@ void add_l2(kernel_roofline& k, const metric_view& m, std::vector<pooled_string>
     auto asked = m.find("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
     if (asked && k.l2_excess_share) {
         r.useful = *asked / 100.0 * (1.0 - *k.l2_excess_share);
-        r.useful_formula =
-            "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that reached L2 "
-            "/ "
-            "lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the dram resource's work";
+        r.useful_from = useful_basis::l2_asked_less_excess;
     } else {
         if (!asked) r.missing.emplace_back("lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed");
         for (auto& id : excess_missing) r.missing.push_back(id);
         if (asked) r.useful = std::min(r.useful, *asked / 100.0);
-        r.useful_formula = "at most " +
-                           std::string(asked ? "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed"
-                                             : "lts__throughput.avg.pct_of_peak_sustained_elapsed") +
-                           ": without the excess sectors of uncoalesced accesses the useful share is not known";
+        r.useful_from = asked ? useful_basis::l2_at_most_asked : useful_basis::l2_at_most_busy;
     }
     r.useful_lo = r.exact() ? r.useful : 0.0;
     k.resources.push_back(std::move(r));
@@ -231,14 +231,10 @@ void add_l1(kernel_roofline& k, const metric_view& m, const std::vector<pooled_s
             l1.useful = std::max(0.0, (l1s->shared - l1s->gmma_feed - l1s->shared_excess) +
                                           l1s->global * l1s->global_ideal_share) /
                         100.0;
-            l1.useful_formula =
-                "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads and "
-                "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global "
-                "wavefronts at "
-                "what a coalesced pattern needs: max(requests, ideal sectors / 4)";
+            l1.useful_from = useful_basis::l1_wavefronts;
         } else {
             l1.missing = split_missing;
-            l1.useful_formula = "at most the busy share: without L1's wavefront counters the useful share is not known";
+            l1.useful_from = useful_basis::l1_at_most_busy;
         }
         l1.useful_lo = l1.exact() ? l1.useful : 0.0;
         k.resources.push_back(std::move(l1));
@@ -273,10 +269,7 @@ void owes_unknown_writes(kernel_roofline& k, const metric_view& m, const gpu_spe
                                   spec.sm_count.value * k.sm_clock_hz * t_s);
     dram->useful = std::isfinite(owed) ? dram->useful_lo + owed / (dram->peak * t_s) : std::max(1.0, dram->useful_lo);
     dram->missing.emplace_back("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-    dram->useful_formula =
-        "at least the busy share; at most that plus the writes its stores still owe (dirty in L2 at its end), "
-        "unknown without l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum: at most L2's capacity, and at most what L1's "
-        "LSU data stage carried (l1's busy share x 128 B x SMs x SM clock x duration)";
+    dram->useful_from = useful_basis::dram_owed_writes;
 }
 
 void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {

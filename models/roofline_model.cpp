@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <mutex>
 
 namespace roofline {
 
@@ -41,7 +43,7 @@ namespace detail {
 void check_against_spec(kernel_roofline& k, resource id, double measured, double spec_value) {
     if (spec_value <= 0 || measured <= 0) return;
     if (std::fabs(measured / spec_value - 1.0) > 0.10)
-        k.warnings.push_back({roof_warning_kind::peak_differs, id, measured, spec_value, {}});
+        k.warnings.push_back({roof_warning_kind::peak_differs, id, measured, spec_value, {}, {}});
 }
 
 }  // namespace detail
@@ -79,6 +81,19 @@ std::optional<std::pair<double, std::vector<resource>>> measured_tensor_mean(con
 }
 
 }  // namespace
+
+const peak_figure* peak_origin::pooled(const peak_figure& f) {
+    static std::mutex lock;
+    static std::vector<std::unique_ptr<const peak_figure>> pool;
+    std::lock_guard<std::mutex> hold(lock);
+    // A handful of figures per GPU: a linear search is the cheapest index.
+    for (const auto& p : pool)
+        if (p->from == f.from && p->acc == f.acc && p->estimated == f.estimated && p->bandwidth == f.bandwidth &&
+            p->what == f.what && p->source == f.source && p->figure == f.figure && p->at_mhz == f.at_mhz)
+            return p.get();
+    pool.push_back(std::make_unique<const peak_figure>(f));
+    return pool.back().get();
+}
 
 practical_choice practical_share_of(const gpu_spec& spec, resource r) {
     auto it = spec.practical_fraction.find(r);
@@ -140,14 +155,14 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     }
     k.placed = true;
     k.duration_ns = *duration;
-    if (auto clk = m.first_of({"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second",
-                               "gpc__cycles_elapsed.avg.per_second"})) {
-        k.sm_clock_hz = *clk;
-        k.sm_clock_source = "sm__cycles_elapsed.avg.per_second";
-    } else {
-        k.sm_clock_hz = spec.boost_clock_mhz.value * 1e6;
-        k.sm_clock_source = "spec boost clock (the capture holds no SM clock)";
-    }
+    k.sm_clock_hz = spec.boost_clock_mhz.value * 1e6;
+    for (const char* clock : {"sm__cycles_elapsed.avg.per_second", "smsp__cycles_elapsed.avg.per_second",
+                              "gpc__cycles_elapsed.avg.per_second"})
+        if (auto clk = m.find(clock)) {
+            k.sm_clock_hz = *clk;
+            k.sm_clock_counter = clock;
+            break;
+        }
     k.dram_clock_hz = m.find("dram__cycles_elapsed.avg.per_second").value_or(0.0);
     detail::add_precisions(k, m, spec);
     detail::add_pipes(k, m);
@@ -194,8 +209,8 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
     // above 1 is what the capture leaves open, not a measurement).
     for (const auto& r : k.resources)
         if (r.useful_min() > 1.0)
-            k.warnings.push_back(
-                {roof_warning_kind::above_roof, r.id, r.useful_min(), 0.0, r.peak > 0 ? r.peak_source : r.formula});
+            k.warnings.push_back({roof_warning_kind::above_roof, r.id, r.useful_min(), 0.0,
+                                  r.peak > 0 ? pooled_string() : r.formula, r.peak > 0 ? r.peak_from : peak_origin{}});
     return k;
 }
 

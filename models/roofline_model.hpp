@@ -20,6 +20,7 @@
 #include "models/metric_view.hpp"
 #include "models/resources.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,19 +29,66 @@ namespace roofline {
 
 // One resource of one kernel. What kind of resource it is (memory level, FLOP roof, pipe) and
 // whether it carries a floor is in its id's entry of models/resources.hpp.
+// One figure a peak is read from, as a value (analyzer/report/text.hpp, peak_source_text, words it): the
+// capture's own peak counters, or a spec file's figure scaled to the capture's clock.
+struct peak_figure {
+    enum class kind : std::uint8_t { none, counters, spec };
+    enum class accumulate : std::uint8_t { unsaid, fp16, fp32 };
+    kind from = kind::none;
+    accumulate acc = accumulate::unsaid;  // spec: a tensor figure for FP16- or FP32-accumulate MMA
+    bool estimated = false;               // spec: not published for this GPU, nor measured in the capture
+    bool bandwidth = false;               // spec: TB/s (DRAM); TFLOP/s otherwise
+    pooled_string what;                   // counters: the expression read (clock included); spec: the file
+    pooled_string source;                 // spec: the figure's own source
+    double figure = 0.0;                  // spec: as the file writes it
+    double at_mhz = 0.0;                  // spec TFLOP/s: the clock it holds at (0: a bandwidth, or `acc` said)
+};
+
+// A tensor precision whose FP16- and FP32-accumulate rates differ on the GPU: the peak is the rate the
+// kernel's own mix of the two reaches (flop_roofs.cpp, combined_rate).
+struct accumulate_mix {
+    peak_figure fp16, fp32;             // where each rate comes from
+    double rate16 = 0.0, rate32 = 0.0;  // per second
+    double ops = 0.0;
+    std::optional<double> ops16;  // the ops with FP16 accumulate; nullopt: the capture does not split them
+};
+
+// Held by every resource of every kernel: the figure is pooled (one copy per distinct figure for the
+// program's life: figures come from the specs and the counter names, never a kernel's own numbers), and
+// only a mixed peak, which carries the kernel's op counts, has a copy of its own.
+struct peak_origin {
+    const peak_figure* figure = nullptr;        // null: no peak
+    std::shared_ptr<const accumulate_mix> mix;  // where set, the peak mixes two rates (and `figure` is unused)
+    bool empty() const { return !figure && !mix; }
+    static const peak_figure* pooled(const peak_figure& f);
+};
+
+// How a resource's useful share was computed, as a value (analyzer/report/text.hpp, useful_formula_text,
+// writes it with its metric names).
+enum class useful_basis : std::uint8_t {
+    busy,                  // the busy share: all the work it counts is useful
+    l2_asked_less_excess,  // the sectors the SMs asked of L2, less the excess sectors of uncoalesced accesses
+    l2_at_most_asked,      // at most the sectors asked: the excess is not known
+    l2_at_most_busy,       // at most L2's busy share: neither the sectors asked nor the excess is known
+    l1_wavefronts,         // LSU data-stage wavefronts less wgmma operand reads and shared-memory excess, with
+                           // global wavefronts at what a coalesced pattern needs
+    l1_at_most_busy,       // at most the busy share: L1's wavefront counters are missing
+    dram_owed_writes,      // at least the busy share, at most that plus the writes its stores still owe
+};
+
 struct resource_use {
     resource id = resource::sm;
     bool peak_estimated = false;     // the peak is a spec figure marked estimated (hwspecs "estimated": true)
     bool practical_default = false;  // the practical share is a default, not measured on this GPU
     double work = 0.0;               // FLOPs or bytes; 0 when only a utilisation is known
     double peak = 0.0;               // per second at the capture's clock; 0 when not applicable
-    pooled_string peak_source;       // "measured: ..." or "spec: ..."
+    peak_origin peak_from;           // the capture's counters or the spec's figure
     double utilisation = 0.0;        // busy share (1.0 = busy all the time)
     double useful = 0.0;             // useful work at peak / duration
     pooled_string formula;           // how the busy share was computed, with metric names
-    pooled_string useful_formula;    // how the useful share was computed ("" = the same as busy)
-    double practical = 1.0;          // share of the peak real kernels reach on this GPU
-    double floor_ns = 0.0;           // useful x duration / practical
+    useful_basis useful_from = useful_basis::busy;  // how the useful share was computed
+    double practical = 1.0;                         // share of the peak real kernels reach on this GPU
+    double floor_ns = 0.0;                          // useful x duration / practical
     // Where the capture lacks what separates useful work from waste, `useful` (and `floor_ns`) is an
     // upper bound and these the lower one; `missing` names the metrics that would decide it.
     double useful_lo = 0.0, floor_lo_ns = 0.0;
@@ -98,7 +146,8 @@ struct roof_warning {
     roof_warning_kind kind = roof_warning_kind::above_roof;
     resource id = resource::sm;
     double value = 0.0, spec_value = 0.0;
-    pooled_string against;
+    pooled_string against;  // above_roof: the busy share's formula, where the resource has no peak
+    peak_origin peak;       // above_roof: the peak it is above, where it has one
 };
 
 // Corrections the model made, as values: analyzer/report/text.hpp (note_text) words them.
@@ -120,7 +169,7 @@ struct kernel_roofline {
     lacking_input missing = lacking_input::nothing;  // what is missing when not placed
     double duration_ns = 0.0;
     double sm_clock_hz = 0.0;
-    std::string sm_clock_source;
+    const char* sm_clock_counter = nullptr;  // the counter the SM clock was read from; null: the spec's boost clock
     double dram_clock_hz = 0.0;
     std::vector<resource_use> resources;  // in a fixed order: precisions, pipes, issue, sm, memory levels
     double flops = 0.0;                   // all precisions together

@@ -116,6 +116,19 @@ TEST_CASE("the sections profiling guides recommend: the same answer, or the capt
     CHECK(matched == 2);  // both kernels are there: the check above is made
 }
 
+TEST_CASE("the SM clock names the counter it was read from: these sections hold gpc__cycles_elapsed alone") {
+    // Bug fixed: the report named sm__cycles_elapsed.avg.per_second whatever counter the clock came from.
+    const auto a = analysed("examples/h200/forms/kernels_guide_raw.csv");
+    REQUIRE_FALSE(a.kernels.empty());
+    for (const auto& k : a.kernels) {
+        REQUIRE(k.roof.sm_clock_counter != nullptr);
+        CHECK(std::string(k.roof.sm_clock_counter) == "gpc__cycles_elapsed.avg.per_second");
+    }
+    const auto full = analysed("examples/h200/forms/kernels_full_raw.csv");
+    REQUIRE_FALSE(full.kernels.empty());
+    CHECK(std::string(full.kernels.front().roof.sm_clock_counter) == "sm__cycles_elapsed.avg.per_second");
+}
+
 TEST_CASE("the metric plan's capture and --set full of one program: the same answer for every kernel") {
     // examples/h200/forms/MANIFEST.md: ncu --section-folder sections --section roofline (the file
     // `roofline metrics --format section` writes) against --set full, on the H200.

@@ -1,4 +1,5 @@
 #include "analyzer/report/report.hpp"
+#include "analyzer/report/text.hpp"
 #include "models/classify.hpp"
 #include "test_support.hpp"
 
@@ -122,7 +123,8 @@ TEST_CASE("the real H200 capture: same kernels, same bounds as on the H100") {
     auto det = analyze_example("examples/h200/kernels_details.csv");
     CHECK(raw.gpu.id == "h200");
     CHECK(det.gpu.id == "h200");  // no device name on the details page: told apart by the DRAM clock
-    CHECK(det.gpu_how.find("DRAM clock") != std::string::npos);
+    CHECK(det.gpu_how.how == gpu_match_reason::kind::cc_sms_dram_clock);
+    CHECK(gpu_match_text(det.gpu_how).find("DRAM clock") != std::string::npos);
     auto bound = [&](const analysis& a, const char* kernel) {
         return std::string(name(kernel_named(a, kernel).verdict.bound));
     };

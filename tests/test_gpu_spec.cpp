@@ -108,7 +108,8 @@ TEST_CASE("every device name ncu writes for a shipped GPU finds its spec, and no
         CAPTURE(name);
         auto choice = match_gpu(specs, {name, "", std::nullopt, std::nullopt}, "", "f");
         CHECK(choice.spec->id == id);
-        CHECK(choice.how.find("device name") != std::string::npos);
+        CHECK(choice.how.how == gpu_match_reason::kind::device_name);
+        CHECK(gpu_match_text(choice.how) == "matched by device name \"" + std::string(name) + "\"");
     }
 }
 

@@ -7,6 +7,7 @@
 #include "analyzer/base/metric_catalogue.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/read/chip_names.hpp"
+#include "analyzer/report/text.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -369,7 +370,8 @@ TEST_CASE("a roof from an estimated spec figure says so in the resource table, t
         if (k.group.name.find("fma_chain<__half2>") != std::string::npos) fp16 = k.roof.find(resource::fp16);
     REQUIRE(fp16 != nullptr);
     CHECK(fp16->peak_estimated);
-    CHECK(fp16->peak_source.str().rfind("ESTIMATED", 0) == 0);
+    CHECK(fp16->peak_from.figure->estimated);
+    CHECK(peak_source_text(fp16->peak_from).rfind("ESTIMATED", 0) == 0);
     const auto path = temp_path("no-hfma-peak.csv");
     std::ofstream(path) << text;
     const auto md = run_cli({"analyze", path.string(), "--gpu", "h200", "--gpu-override", "--format", "markdown"}).out;

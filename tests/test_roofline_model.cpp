@@ -26,7 +26,9 @@ TEST_CASE("copy_vec4: DRAM bytes over the measured peak at the capture's DRAM cl
     CHECK(dram->work == 536892416);
     CHECK(dram->peak == doctest::Approx(1280 * 2618006318.01));
     CHECK(dram->utilisation == doctest::Approx(0.878686).epsilon(1e-5));
-    CHECK(dram->peak_source.rfind("measured", 0) == 0);
+    CHECK(dram->peak_from.figure->from == peak_figure::kind::counters);
+    CHECK(peak_source_text(dram->peak_from) ==
+          "measured: dram__bytes.sum.peak_sustained x dram__cycles_elapsed.avg.per_second");
     CHECK(k.binding == roofline::resource::dram);
     CHECK(k.floor_ns == doctest::Approx(0.878686 * 182336).epsilon(1e-5));
     CHECK(k.pct_of_roof == doctest::Approx(87.8686).epsilon(1e-5));
@@ -179,9 +181,13 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     // The time the work needs is 0.25 + 0.5 of the duration; the fastest path alone would say 0.5.
     CHECK(t16->utilisation == doctest::Approx(0.75));
     CHECK(t16->peak == doctest::Approx((ops16 + ops32) / (ops16 / p16 + ops32 / p32) * clk));
-    CHECK(t16->peak_source.find("with FP16 accumulate at") != std::string::npos);
-    CHECK(t16->peak_source.find("with FP32 accumulate at") != std::string::npos);
-    CHECK(t16->peak_source.find("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained") !=
+    REQUIRE(t16->peak_from.mix);
+    CHECK(t16->peak_from.mix->ops16 == ops16);
+    CHECK(t16->peak_from.mix->fp32.from == peak_figure::kind::counters);
+    const std::string why = peak_source_text(t16->peak_from);
+    CHECK(why.find("with FP16 accumulate at") != std::string::npos);
+    CHECK(why.find("with FP32 accumulate at") != std::string::npos);
+    CHECK(why.find("sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32_sparsity_off.sum.peak_sustained") !=
           std::string::npos);
     // The spec's two rates, combined the same way, agree with the capture's: no disagreement reported.
     for (const auto& w : k.warnings) CHECK(w.kind != roof_warning_kind::peak_differs);
@@ -194,8 +200,11 @@ TEST_CASE("GeForce FP16 tensor work: each accumulate type over its own rate, and
     REQUIRE(t16);
     const double scale = clk / 2407e6;
     CHECK(t16->peak == doctest::Approx((ops16 + ops32) / (ops16 / (419e12 * scale) + ops32 / (209.5e12 * scale))));
-    CHECK(t16->peak_source.find("419 TFLOP/s with FP16 accumulate") != std::string::npos);
-    CHECK(t16->peak_source.find("209.5 TFLOP/s with FP32 accumulate") != std::string::npos);
+    REQUIRE(t16->peak_from.mix);
+    CHECK(t16->peak_from.mix->fp16.figure == 419);
+    CHECK(t16->peak_from.mix->fp16.acc == peak_figure::accumulate::fp16);
+    CHECK(peak_source_text(t16->peak_from).find("419 TFLOP/s with FP16 accumulate") != std::string::npos);
+    CHECK(peak_source_text(t16->peak_from).find("209.5 TFLOP/s with FP32 accumulate") != std::string::npos);
 
     // Without one of the two counts the FP16-source work itself is unknown (a part is not the whole):
     // the precision is unmeasured, and says which counter it lacks.
@@ -247,7 +256,7 @@ TEST_CASE(
     REQUIRE(t16);
     CHECK(t16->utilisation == doctest::Approx(0.7));
     CHECK(t16->peak == doctest::Approx(p * clk));
-    CHECK(t16->peak_source.rfind("measured: sm__ops_path_tensor_src_fp16_dst_fp", 0) == 0);
+    CHECK(peak_source_text(t16->peak_from).rfind("measured: sm__ops_path_tensor_src_fp16_dst_fp", 0) == 0);
     for (const auto& w : k.warnings) CHECK(w.kind != roof_warning_kind::peak_differs);
     // The kernel table keeps these counters (the catalogue lists them), or the model would never see them.
     for (const char* id : {"sm__ops_path_tensor_src_fp16_dst_fp16.sum", "sm__ops_path_tensor_src_fp16_dst_fp32.sum",

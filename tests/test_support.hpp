@@ -6,6 +6,7 @@
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/read/ncu_reader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -58,9 +59,20 @@ private:
 };
 
 // A path in the temporary folder that no other test process uses: two builds' tests (or a
-// parallel CTest) run at once without writing each other's files.
+// parallel CTest) run at once without writing each other's files. Whatever a test leaves there (a file,
+// a folder) is removed when the test program ends: a run of the suite leaves /tmp as it found it.
 inline std::filesystem::path temp_path(const std::string& name) {
-    return std::filesystem::temp_directory_path() / ("roofline-" + std::to_string(::getpid()) + "-" + name);
+    struct left_behind {
+        std::vector<std::filesystem::path> paths;
+        ~left_behind() {
+            std::error_code ignored;
+            for (const auto& p : paths) std::filesystem::remove_all(p, ignored);
+        }
+    };
+    static left_behind registry;
+    auto p = std::filesystem::temp_directory_path() / ("roofline-" + std::to_string(::getpid()) + "-" + name);
+    if (std::find(registry.paths.begin(), registry.paths.end(), p) == registry.paths.end()) registry.paths.push_back(p);
+    return p;
 }
 
 // Throws when the file cannot be read: a test that reads a moved file must fail, not read "".

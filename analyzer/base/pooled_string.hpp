@@ -33,9 +33,7 @@ public:
 
     // One copy of each text for the program's life, never freed: pool only texts drawn from a fixed
     // set (what the rule trees, the specs and the model say), never one that carries a kernel's own
-    // numbers (an estimate's worked figures stay std::string), or a long-lived process would grow. The
-    // one exception is the fusion finding's explanation, which names its run of kernels: one text
-    // per run found.
+    // numbers (an estimate's worked figures stay std::string), or a long-lived process would grow.
     static const std::string& intern(std::string_view s);
 
     // Hidden friends: found only where one side is a pooled_string, so they never compete with

@@ -131,15 +131,11 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         auto made = spec_from_capture(groups.front().numbers, identity);
         if (made) {
             a.gpu = made->spec;
-            a.gpu_how =
-                "no spec file matches it: peaks from the capture's own counters (unknown: " + made->unknown + ")";
+            a.gpu_how = {gpu_match_reason::kind::from_capture, identity, made->unknown};
         } else {
             // Neither a spec nor the capture's peaks: what was measured is reported without roofs.
             a.gpu = spec_without_peaks(groups.front().numbers, identity).spec;
-            a.gpu_how =
-                "not identified: " + e.detail() +
-                ". Without it no kernel is placed on a roof and only what the capture measured is reported; --gpu "
-                "adds each kernel's roofline, bound, limiter, findings and gain estimates";
+            a.gpu_how = {gpu_match_reason::kind::not_identified, identity, e.detail()};
         }
     }
     a.default_practical = default_practical_resources(a.gpu);

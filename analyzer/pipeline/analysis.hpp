@@ -5,6 +5,7 @@
 #include "analyzer/diagnose/diagnosis.hpp"
 #include "analyzer/read/launch_filter.hpp"
 #include "analyzer/read/ncu_reader.hpp"
+#include "models/gpu_match.hpp"
 #include "models/gpu_spec.hpp"
 #include "models/kernel_result.hpp"
 
@@ -42,7 +43,7 @@ struct analysis {
     analyze_options options;  // as analyze() was called (without the progress callback), for reports to record
     read_summary read;
     gpu_spec gpu;
-    std::string gpu_how;
+    gpu_match_reason gpu_how;  // how the spec was chosen (report/text.hpp, gpu_match_text)
     // The roofs whose practical share is a default on this GPU, not a measurement on it
     // (models/roofline_model.hpp, practical_share_of); empty on a calibrated GPU.
     std::vector<resource> default_practical;

@@ -77,7 +77,7 @@ ojson resources_json(const kernel_roofline& roof) {
              {"kind", info(r.id).kind == resource_kind::memory ? "memory" : "compute"},
              {"work", positive_number(r.work)},
              {"peak_per_second", positive_number(r.peak)},
-             {"peak_source", text_or_null(r.peak_source)},
+             {"peak_source", text_or_null(peak_source_text(r.peak_from))},
              {"peak_estimated", r.peak_estimated},
              {"utilisation", json_number<ojson>(r.utilisation)},
              {"useful", floor ? json_number<ojson>(r.useful) : ojson(nullptr)},
@@ -85,7 +85,7 @@ ojson resources_json(const kernel_roofline& roof) {
              {"practical_share_default", floor ? ojson(r.practical_default) : ojson(nullptr)},
              {"floor_ns", floor ? json_number<ojson>(r.floor_ns) : ojson(nullptr)},
              {"formula", r.formula},
-             {"useful_formula", text_or_null(r.useful_formula)},
+             {"useful_formula", text_or_null(useful_formula_text(r.useful_from))},
              // Where the capture does not separate useful work from waste: useful and floor_ns are upper bounds.
              {"useful_lo", floor && !r.exact() ? json_number<ojson>(r.useful_lo) : ojson(nullptr)},
              {"missing_metrics", std::vector<std::string>(r.missing.begin(), r.missing.end())}});
@@ -273,7 +273,7 @@ void write_json(const analysis& a, const print_options&, std::ostream& o) {
     head["gpu"] = {{"id", a.gpu.id},
                    {"name", a.gpu.name},
                    {"spec_file", a.gpu.file},
-                   {"matched", a.gpu_how},
+                   {"matched", gpu_match_text(a.gpu_how)},
                    {"default_practical_shares", defaults},
                    {"default_practical_shares_note",
                     a.default_practical.empty() ? ojson(nullptr) : ojson(default_practical_reason())}};

@@ -32,8 +32,9 @@ void write_resources(std::ostream& o, const kernel_roofline& k) {
                format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
                floor ? format_percent(r.practical) + (r.practical_default ? " (default)" : "") : "-",
                floor ? format_duration_ns(r.floor_ns) : "-",
-               r.formula + (r.useful_formula.empty() ? "" : "; useful: " + r.useful_formula) +
-                   (r.peak_source.empty() ? "" : "; peak " + r.peak_source)});
+               r.formula +
+                   (r.useful_from == useful_basis::busy ? "" : "; useful: " + useful_formula_text(r.useful_from)) +
+                   (r.peak_from.empty() ? "" : "; peak " + peak_source_text(r.peak_from))});
     }
     o << t.markdown();
     for (const auto& n : k.notes) o << "\nNote: " << note_text(n) << ".\n";
@@ -115,7 +116,8 @@ void write_diagnosis(std::ostream& o, const diagnose::diagnosis& d) {
 
 void write_header(std::ostream& o, const analysis& a) {
     o << "# Roofline report: " << a.input << "\n\n";
-    o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << a.gpu_how << "; spec " << a.gpu.file << ")\n";
+    o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << gpu_match_text(a.gpu_how) << "; spec "
+      << a.gpu.file << ")\n";
     o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of "
       << count_text(a.launches_read, "launch", "launches") << " analysed, "
       << count_text(a.kernels.size(), "kernel", "kernels") << ", " << format_duration_ns(a.total_ns)
@@ -306,7 +308,7 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
 
     o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees "
          "walked</summary>\n\n";
-    o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << k.roof.sm_clock_source << ")";
+    o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << sm_clock_text(k.roof) << ")";
     if (k.roof.dram_clock_hz > 0) o << ", DRAM " << format_si(k.roof.dram_clock_hz, "Hz");
     o << "\n";
     o << "- Arithmetic intensity (FLOP/B): DRAM " << intensity_text(k.roof, resource::dram) << ", L2 "

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <iterator>
 #include <map>
 
@@ -257,7 +258,8 @@ std::string warning_text(const roof_warning& w) {
                    signed_decimals((w.value / w.spec_value - 1.0) * 100, 0) + "%; the measured peak is used";
         }
         case roof_warning_kind::above_roof:
-            return id + " is above its roof: " + format_percent(w.value) + " of " + w.against +
+            return id + " is above its roof: " + format_percent(w.value) + " of " +
+                   (w.peak.empty() ? w.against.str() : peak_source_text(w.peak)) +
                    "; the peak or the work count is wrong, so treat this point with suspicion";
         case roof_warning_kind::no_peak:
             return id + ": the kernel did " + format_number(w.value) +
@@ -334,6 +336,99 @@ std::string practical_source_text(resource r, const practical_choice& p) {
             return "none measured: the raw peak (estimates stay upper bounds)";
     }
     return "";
+}
+
+namespace {
+
+std::string figure_text(const peak_figure& f) {
+    switch (f.from) {
+        case peak_figure::kind::none:
+            return "";
+        case peak_figure::kind::counters:
+            return "measured: " + f.what;
+        case peak_figure::kind::spec:
+            break;
+    }
+    std::string s = f.estimated ? "ESTIMATED (not published for this GPU, nor measured in the capture): " : "";
+    s += "spec " + f.what + ": " + significant(f.figure, 6);
+    if (f.bandwidth) return s + " TB/s (" + f.source + ")";
+    if (f.acc != peak_figure::accumulate::unsaid)
+        return s + " TFLOP/s with " + (f.acc == peak_figure::accumulate::fp16 ? "FP16" : "FP32") +
+               " accumulate, scaled to the capture's SM clock (" + f.source + ")";
+    return s + " TFLOP/s at " + significant(f.at_mhz, 6) + " MHz, scaled to the capture's SM clock (" + f.source + ")";
+}
+
+}  // namespace
+
+std::string peak_source_text(const peak_origin& p) {
+    if (!p.mix) return p.figure ? figure_text(*p.figure) : std::string();
+    const accumulate_mix& m = *p.mix;
+    std::string text = "the FP16- and FP32-accumulate rates differ on this GPU; ";
+    if (!m.ops16)
+        return text +
+               "the capture does not split the ops by accumulate type, so all are taken at the FP32-accumulate rate "
+               "(what frameworks use; a kernel that accumulates in FP16 reads up to twice its real share): " +
+               figure_text(m.fp32);
+    const double in16 = std::clamp(*m.ops16, 0.0, m.ops);
+    return text + format_number(in16) + " ops with FP16 accumulate at " + format_number(m.rate16) + "/s (" +
+           figure_text(m.fp16) + ") and " + format_number(m.ops - in16) + " with FP32 accumulate at " +
+           format_number(m.rate32) + "/s (" + figure_text(m.fp32) + ")";
+}
+
+std::string useful_formula_text(useful_basis b) {
+    switch (b) {
+        case useful_basis::busy:
+            return "";
+        case useful_basis::l2_asked_less_excess:
+            return "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that "
+                   "reached L2 / lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the "
+                   "dram "
+                   "resource's work";
+        case useful_basis::l2_at_most_asked:
+            return "at most lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed: without the excess sectors "
+                   "of uncoalesced accesses the useful share is not known";
+        case useful_basis::l2_at_most_busy:
+            return "at most lts__throughput.avg.pct_of_peak_sustained_elapsed: without the excess sectors of "
+                   "uncoalesced accesses the useful share is not known";
+        case useful_basis::l1_wavefronts:
+            return "LSU data-stage wavefronts (l1tex__data_pipe_lsu_wavefronts, pct of peak) less wgmma operand reads "
+                   "and shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive), with global "
+                   "wavefronts at what a coalesced pattern needs: max(requests, ideal sectors / 4)";
+        case useful_basis::l1_at_most_busy:
+            return "at most the busy share: without L1's wavefront counters the useful share is not known";
+        case useful_basis::dram_owed_writes:
+            return "at least the busy share; at most that plus the writes its stores still owe (dirty in L2 at its "
+                   "end), unknown without l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum: at most L2's capacity, and "
+                   "at most what L1's LSU data stage carried (l1's busy share x 128 B x SMs x SM clock x duration)";
+    }
+    return "";
+}
+
+std::string gpu_match_text(const gpu_match_reason& r) {
+    const gpu_identity& id = r.identity;
+    switch (r.how) {
+        case gpu_match_reason::kind::forced:
+            return "chosen with --gpu";
+        case gpu_match_reason::kind::device_name:
+            return "matched by device name \"" + id.display_name + "\"";
+        case gpu_match_reason::kind::cc_sms_dram_clock:
+            return "matched by CC " + id.cc + ", " + std::to_string(std::lround(id.sm_count.value_or(0.0))) +
+                   " SMs and a DRAM clock of " + decimals(id.dram_clock_mhz.value_or(0.0), 0) + " MHz";
+        case gpu_match_reason::kind::compute_capability:
+            return "matched by compute capability " + id.cc +
+                   (id.sm_count ? " and " + std::to_string(std::lround(*id.sm_count)) + " SMs" : std::string());
+        case gpu_match_reason::kind::from_capture:
+            return "no spec file matches it: peaks from the capture's own counters (unknown: " + r.detail + ")";
+        case gpu_match_reason::kind::not_identified:
+            return "not identified: " + r.detail +
+                   ". Without it no kernel is placed on a roof and only what the capture measured is reported; --gpu "
+                   "adds each kernel's roofline, bound, limiter, findings and gain estimates";
+    }
+    return "";
+}
+
+std::string sm_clock_text(const kernel_roofline& k) {
+    return k.sm_clock_counter ? k.sm_clock_counter : "spec boost clock (the capture holds no SM clock)";
 }
 
 std::string undecided_text(const diagnose::undecided_item& u) {

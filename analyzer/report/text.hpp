@@ -67,6 +67,15 @@ const std::vector<std::string>& fusion_fixes();
 std::string practical_source_text(resource r, const practical_choice& p);
 // What the default practical shares are and why, in one sentence ("not measured on this GPU: each is ...").
 const std::string& default_practical_reason();
+// Where a peak comes from: "measured: <counters> x SM clock", "spec FILE: 989.4 TFLOP/s at 1830 MHz, scaled to
+// the capture's SM clock (source)", or how two accumulate rates were mixed.
+std::string peak_source_text(const peak_origin& p);
+// How a resource's useful share was computed, with its metric names; "" where it is the busy share.
+std::string useful_formula_text(useful_basis b);
+// How the GPU spec was chosen: "matched by device name \"NVIDIA H100 80GB HBM3\"", "chosen with --gpu", ...
+std::string gpu_match_text(const gpu_match_reason& r);
+// Where the SM clock comes from: the counter, or "spec boost clock (the capture holds no SM clock)".
+std::string sm_clock_text(const kernel_roofline& k);
 // What the capture left undecided: "the verdict", "tree/node", "the estimate of tree/node".
 std::string undecided_text(const diagnose::undecided_item& u);
 // What sets the time after a fix: "dram", "its own bound", "the shortest launch", ...

@@ -30,5 +30,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)roofline::timeline::timeline_markdown(r);
     } catch (const roofline::input_error&) {
     }
+    std::remove(path.c_str());  // nothing left in /tmp once the fuzzer stops
     return 0;
 }
