@@ -637,3 +637,49 @@ TEST_CASE("timeline: --step-time gives each estimate against the step measured w
         CHECK(std::string(e.what()).find("marks its steps") != std::string::npos);
     }
 }
+
+TEST_CASE("timeline: kernels with fewer blocks than SMs are named, with the SM time they leave idle, unestimated") {
+    // planted.json's kernels launch 264 blocks on 132 SMs (its deviceProperties): two a SM, none idle.
+    auto full = model_of(source_path(planted));
+    CHECK(full.m.devices[0].grids_known == 9);
+    CHECK(full.m.devices[0].small_grids.count == 0);
+    // The same trace with 33 blocks a kernel: a quarter of the SMs busy, three quarters idle while they run.
+    std::string text = read_text(source_path(planted));
+    for (std::size_t at = 0; (at = text.find("\"grid\": [\n     264,", at)) != std::string::npos;)
+        text.replace(at, 19, "\"grid\": [\n      33,");
+    const auto path = temp_path("small-grids.json").string();
+    std::ofstream(path, std::ios::binary) << text;
+    auto r = model_of(path);
+    const auto& d = r.m.devices[0];
+    REQUIRE(d.small_grids.count == 9);
+    std::int64_t kernel_ns = 0;
+    for (const auto& op : r.t.ops)
+        if (op.kind == op_kind::kernel) kernel_ns += op.end_ns - op.start_ns;
+    CHECK(d.small_grids.total_ns == kernel_ns);
+    CHECK(std::abs(d.small_grid_idle_sm_ns - std::llround(double(kernel_ns) * 0.75)) <= 9);
+    const auto f = timeline_findings(r.m);
+    REQUIRE(!f.empty());
+    CHECK(f.back().kind == finding_kind::small_grids);  // no estimate: ranked after every estimated one
+    CHECK_FALSE(f.back().est_speedup);
+    // The SQLite export of the same grids says the same (gridX/Y/Z over TARGET_INFO_GPU.smCount).
+    auto nsys = model_of(source_path("tests/data/timeline/planted.sqlite"));
+    CHECK(nsys.m.devices[0].grids_known == 9);
+    CHECK(nsys.m.devices[0].small_grids.count == 0);
+}
+
+TEST_CASE("timeline: small grids on the labelled traces: the tiny kernels' batch, not NCCL's channels") {
+    const std::string dir = source_path("examples/timeline/");
+    auto has = [](const std::vector<timeline_finding>& f) {
+        return std::any_of(f.begin(), f.end(), [](const auto& x) { return x.kind == finding_kind::small_grids; });
+    };
+    // 4 blocks a kernel on 132 SMs: the batch is too small to fill the GPU, beside the CPU-bound gaps.
+    auto tiny = model_of(dir + "traces/tiny_kernels_naive.json.gz");
+    CHECK(tiny.m.devices[0].small_grids.count == tiny.m.devices[0].kernels);
+    CHECK(has(timeline_findings(tiny.m)));
+    // Large GEMMs fill the GPU; NCCL kernels run a few blocks by design and are left to
+    // exposed-communication.
+    CHECK_FALSE(has(timeline_findings(model_of(dir + "traces/sync_naive.json.gz").m)));
+    auto nccl = model_of(dir + "nccl/nccl_naive_rank0.json.gz");
+    CHECK(nccl.m.devices[0].small_grids.count == 0);
+    CHECK(nccl.m.devices[0].grids_known < nccl.m.devices[0].kernels);
+}

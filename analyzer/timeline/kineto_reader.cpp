@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -63,6 +64,8 @@ struct pending_event {
     bool pid_is_text = false;
     std::string tid_text;
     std::optional<std::int64_t> correlation, device, stream, bytes;
+    std::array<std::int64_t, 3> grid{};  // args.grid: [x, y, z] (no allocation per event)
+    std::size_t grid_dims = 0;
 };
 
 enum class field {
@@ -79,10 +82,12 @@ enum class field {
     device,
     stream,
     bytes,
+    grid,
     dev_id,
     dev_name,
     dev_major,
-    dev_minor
+    dev_minor,
+    dev_sms
 };
 
 field event_field(std::string_view k) {
@@ -102,6 +107,7 @@ field arg_field(std::string_view k) {
     if (k == "device") return field::device;
     if (k == "stream") return field::stream;
     if (k == "bytes") return field::bytes;
+    if (k == "grid") return field::grid;
     return field::none;
 }
 
@@ -109,6 +115,7 @@ field device_field(std::string_view k) {
     if (k == "id") return field::dev_id;
     if (k == "name") return field::dev_name;
     if (k == "computeMajor") return field::dev_major;
+    if (k == "numSms") return field::dev_sms;
     if (k == "computeMinor") return field::dev_minor;
     return field::none;
 }
@@ -280,9 +287,12 @@ private:
                 default:
                     break;
             }
+        } else if (section_ == section::events && depth_ == 5 && field_ == field::grid) {
+            if (e_.grid_dims < 3) e_.grid[e_.grid_dims++] = v;
         } else if (section_ == section::devices && depth_ == 3) {
             if (field_ == field::dev_id) device_.id = static_cast<std::int32_t>(v);
             if (field_ == field::dev_major) device_.compute_major = static_cast<int>(v);
+            if (field_ == field::dev_sms && v > 0 && v < 1'000'000) device_.sm_count = static_cast<int>(v);
             if (field_ == field::dev_minor) device_.compute_minor = static_cast<int>(v);
         }
         return true;
@@ -347,6 +357,11 @@ private:
                 op.pageable = e_.name.find("Pageable") != std::string::npos;
             }
             op.communication = op.kind == op_kind::kernel && is_communication_kernel(e_.name);
+            if (op.kind == op_kind::kernel && e_.grid_dims == 3) {
+                double blocks = 1.0;
+                for (auto g : e_.grid) blocks *= double(g);
+                if (blocks >= 1.0 && blocks < 4e9) op.grid_blocks = static_cast<std::uint32_t>(blocks);
+            }
             op.name = t_.intern(e_.name);
             t_.ops.push_back(op);
         } else if (e_.cat == category::runtime) {

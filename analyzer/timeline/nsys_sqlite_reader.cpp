@@ -128,13 +128,22 @@ trace read_nsys_sqlite(const std::string& path) {
     };
     if (r.has_table("TARGET_INFO_GPU")) {
         r.require("TARGET_INFO_GPU", {"id", "name"});
-        r.each("SELECT id, name FROM TARGET_INFO_GPU", [&](sqlite3_stmt* s) {
-            device_info d;
-            d.id = static_cast<std::int32_t>(sqlite3_column_int64(s, 0));
-            d.name = reader::text(s, 1);
-            t.devices.push_back(d);
-        });
+        const bool sms = r.columns("TARGET_INFO_GPU").count("smCount") != 0;
+        r.each(
+            std::string("SELECT id, name") + (sms ? ", smCount" : "") + " FROM TARGET_INFO_GPU", [&](sqlite3_stmt* s) {
+                device_info d;
+                d.id = static_cast<std::int32_t>(sqlite3_column_int64(s, 0));
+                d.name = reader::text(s, 1);
+                if (sms)
+                    d.sm_count = static_cast<int>(std::clamp<std::int64_t>(sqlite3_column_int64(s, 2), 0, 1'000'000));
+                t.devices.push_back(d);
+            });
     }
+    // A kernel's grid, where the export has it (gridX/Y/Z).
+    const bool grids = r.has_table("CUPTI_ACTIVITY_KIND_KERNEL") && [&] {
+        const auto c = r.columns("CUPTI_ACTIVITY_KIND_KERNEL");
+        return c.count("gridX") && c.count("gridY") && c.count("gridZ");
+    }();
     auto gpu_rows = [&](const char* table, op_kind kind, const std::string& extra_columns,
                         const std::function<void(sqlite3_stmt*, gpu_op&)>& more) {
         if (!r.has_table(table)) return;
@@ -161,10 +170,18 @@ trace read_nsys_sqlite(const std::string& path) {
                });
     };
     r.require("StringIds", {"id", "value"});
-    gpu_rows("CUPTI_ACTIVITY_KIND_KERNEL", op_kind::kernel, ", demangledName", [&](sqlite3_stmt* s, gpu_op& op) {
-        op.name = name_of(sqlite3_column_int64(s, 5));
-        op.communication = is_communication_kernel(t.name(op.name));
-    });
+    gpu_rows("CUPTI_ACTIVITY_KIND_KERNEL", op_kind::kernel,
+             grids ? ", demangledName, gridX, gridY, gridZ" : ", demangledName", [&](sqlite3_stmt* s, gpu_op& op) {
+                 op.name = name_of(sqlite3_column_int64(s, 5));
+                 op.communication = is_communication_kernel(t.name(op.name));
+                 if (grids) {
+                     // NULL (an export without launch configurations) or 0 is unknown.
+                     double blocks = 1.0;
+                     for (int c = 6; c <= 8; ++c)
+                         blocks *= sqlite3_column_type(s, c) == SQLITE_NULL ? 0.0 : double(sqlite3_column_int64(s, c));
+                     if (blocks >= 1.0 && blocks < 4e9) op.grid_blocks = static_cast<std::uint32_t>(blocks);
+                 }
+             });
     const std::int64_t pageable = pageable_kind(r);
     if (r.has_table("CUPTI_ACTIVITY_KIND_MEMCPY"))
         r.require("CUPTI_ACTIVITY_KIND_MEMCPY", {"bytes", "copyKind", "srcKind", "dstKind"});

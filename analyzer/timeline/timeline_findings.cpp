@@ -56,6 +56,8 @@ const char* finding_id(finding_kind k) {
             return "exposed-communication";
         case finding_kind::busy:
             return "gpu-busy";
+        case finding_kind::small_grids:
+            return "small-grids";
     }
     return "gpu-busy";
 }
@@ -109,6 +111,15 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::op
         if (mine.empty()) {
             timeline_finding f;
             f.kind = finding_kind::busy;
+            f.device = d.device;
+            f.before_ns = f.after_ns = d.span_ns();
+            mine.push_back(f);
+        }
+        // SMs left idle inside the kernels themselves, named where they add up to more than run-to-run
+        // noise of the span (SM time a batch that fills the GPU could put work into).
+        if (d.small_grid_idle_sm_ns > 0 && double(d.small_grid_idle_sm_ns) >= run_to_run_noise * double(d.span_ns())) {
+            timeline_finding f;
+            f.kind = finding_kind::small_grids;
             f.device = d.device;
             f.before_ns = f.after_ns = d.span_ns();
             mine.push_back(f);

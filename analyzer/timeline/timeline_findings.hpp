@@ -8,7 +8,8 @@
 // and where the fix removes a wait but not the CPU's own work (sync, pageable, memset), at least the
 // CPU's own time too: span - (the time the launching threads spent blocked in calls of that cause).
 // Nothing is promised below the GPU's busy time: the kernels' own time stays until `analyze` says
-// how to shorten it.
+// how to shorten it. small-grids gets no estimate: its fix (a larger batch, fusion) changes the work of
+// each launch, and how a kernel's time grows with its work is not in a trace; it is ranked last.
 #pragma once
 
 #include "analyzer/timeline/timeline_model.hpp"
@@ -26,6 +27,7 @@ enum class finding_kind : std::uint8_t {
     small_kernels,  // most kernels shorter than a launch can feed: the short gaps between them
     communication,  // NCCL kernels running with no compute beside them
     busy,           // no idle cause worth fixing: the time is in the kernels
+    small_grids,    // kernels with fewer blocks than SMs leave SMs idle while they run (no estimate: see below)
 };
 const char* finding_id(finding_kind k);  // "sync-gaps", "launch-bound", ... (the JSON ids)
 

@@ -1,6 +1,7 @@
 #include "analyzer/timeline/timeline_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -222,8 +223,9 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
                              std::int64_t min_gap_ns, const step_figures& steps) {
     device_timeline d;
     d.device = t.ops[from].device;
+    int sm_count = 0;  // 0: unknown, and so is every grid's fill
     for (const auto& info : t.devices)
-        if (info.id == d.device) d.name = info.name;
+        if (info.id == d.device) d.name = info.name, sm_count = info.sm_count;
     // Work launched before the trace began (its launch is not in it) that runs before the first op
     // launched within it: the profiler started while the GPU was finishing it, and the idle time after
     // it is the profiler's start, not the program's. Where the trace records no launch at all, it stays.
@@ -269,6 +271,17 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
             ++d.kernels;
             (op.communication ? comm : compute).emplace_back(op.start_ns, op.end_ns);
             if (dur < small_kernel_ns) ++d.small_kernels, d.small_kernel_ns += dur;
+            // NCCL kernels use a few blocks by design (one per channel): what they leave idle is the
+            // exposed-communication finding's.
+            if (op.grid_blocks > 0 && sm_count > 0 && !op.communication) {
+                ++d.grids_known;
+                if (op.grid_blocks < std::uint32_t(sm_count)) {
+                    ++d.small_grids.count;
+                    d.small_grids.total_ns += dur;
+                    d.small_grid_idle_sm_ns +=
+                        std::llround(double(dur) * (1.0 - double(op.grid_blocks) / double(sm_count)));
+                }
+            }
         } else if (op.kind == op_kind::memcpy) {
             ++d.copies;
             if (op.pageable) ++d.pageable_copies, d.pageable_bytes += op.bytes, d.pageable_ns += dur;

@@ -74,6 +74,11 @@ struct device_timeline {
     cause_total short_host;  // those of short_gaps whose cause is host (the next op's launch came late)
     std::size_t small_kernels = 0;
     std::int64_t small_kernel_ns = 0;
+    // Kernels whose grid has fewer blocks than the GPU has SMs (under one block per SM, where the trace
+    // gives the grid): whatever else limits them, the SMs without a block sit idle while they run.
+    std::size_t grids_known = 0;             // kernels whose grid the trace gives
+    cause_total small_grids;                 // those under one block per SM: how many, their summed durations
+    std::int64_t small_grid_idle_sm_ns = 0;  // the SM time they leave idle: sum of duration x (1 - blocks per SM)
     std::size_t pageable_copies = 0;
     std::uint64_t pageable_bytes = 0;
     std::int64_t pageable_ns = 0;

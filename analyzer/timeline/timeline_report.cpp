@@ -97,6 +97,15 @@ std::string finding_headline(const timeline_finding& f, const device_timeline& d
         case finding_kind::busy:
             return "no idle cause" + where + " costs more than run-to-run noise (" + format_percent(run_to_run_noise) +
                    "): the GPU is busy " + format_percent(d.utilisation()) + " of the span";
+        case finding_kind::small_grids:
+            return std::to_string(d.small_grids.count) + " of " + std::to_string(d.kernels) + " kernels" + where +
+                   " launched fewer blocks than the GPU has SMs (" +
+                   format_duration_ns(double(d.small_grids.total_ns)) +
+                   " of GPU time): the SMs without a block sat idle while they ran, " +
+                   format_duration_ns(double(d.small_grid_idle_sm_ns)) + " of the whole GPU's time (" +
+                   format_percent(double(d.small_grid_idle_sm_ns) / double(d.span_ns())) +
+                   " of the span; batches too small to fill the GPU). Not estimated: the fix changes each launch's "
+                   "work";
     }
     return "";
 }
@@ -271,6 +280,11 @@ std::string finding_fix(finding_kind k) {
                    "buckets (`bucket_cap_mb`) and FSDP's prefetching do this for training.";
         case finding_kind::busy:
             return "The time is in the kernels: profile the top ones (below) with ncu and `roofline analyze`.";
+        case finding_kind::small_grids:
+            return "Give each launch enough work to fill the GPU: a larger batch (more samples or sequences per "
+                   "step), fused operators (`torch.compile`), or independent work on other streams beside them. The "
+                   "gain is per sample, and how much depends on how each kernel's time grows with its work: time a "
+                   "larger batch, or profile the top kernels (below) with ncu.";
     }
     return "";
 }
@@ -443,6 +457,10 @@ std::string timeline_json(const timeline_report& r) {
                        {"longest", longest}};
         dev["before_trace"] = {{"count", d.before_trace.count}, {"total_ns", d.before_trace.total_ns}};
         dev["small_kernels"] = {{"count", d.small_kernels}, {"total_ns", d.small_kernel_ns}};
+        dev["small_grids"] = {{"grids_known", d.grids_known},
+                              {"count", d.small_grids.count},
+                              {"total_ns", d.small_grids.total_ns},
+                              {"idle_sm_ns", d.small_grid_idle_sm_ns}};
         dev["pageable_copies"] = {
             {"count", d.pageable_copies}, {"bytes", d.pageable_bytes}, {"total_ns", d.pageable_ns}};
         dev["communication"] = {
@@ -458,7 +476,7 @@ std::string timeline_json(const timeline_report& r) {
         for (auto gi : f.gaps) evidence.push_back(gap_text(t, d, d.gaps[gi]));
         ordered_json e = {{"id", finding_id(f.kind)}, {"device", f.device}};
         e["cause"] = f.kind == finding_kind::small_kernels || f.kind == finding_kind::busy ||
-                             f.kind == finding_kind::communication
+                             f.kind == finding_kind::communication || f.kind == finding_kind::small_grids
                          ? ordered_json(nullptr)
                          : ordered_json(cause_name(f.kind == finding_kind::sync       ? gap_cause::sync
                                                    : f.kind == finding_kind::pageable ? gap_cause::pageable

@@ -32,8 +32,9 @@ struct gpu_op {
     std::int32_t device = 0;
     op_kind kind = op_kind::kernel;
     copy_direction direction = copy_direction::none;
-    bool pageable = false;       // a copy from or to pageable host memory
-    bool communication = false;  // an NCCL kernel
+    bool pageable = false;          // a copy from or to pageable host memory
+    bool communication = false;     // an NCCL kernel
+    std::uint32_t grid_blocks = 0;  // a kernel's blocks (grid x * y * z), where the trace gives them (0: unknown)
 };
 
 // What a CUDA runtime or driver call does, as far as the GPU's idle time is concerned.
@@ -64,6 +65,7 @@ struct device_info {
     std::int32_t id = 0;
     std::string name;  // "NVIDIA H100 80GB HBM3", where the trace says
     int compute_major = 0, compute_minor = 0;
+    int sm_count = 0;  // 0: the trace does not say
 };
 
 struct trace {

@@ -71,9 +71,11 @@ for e in events:
     start, end = ns(e["ts"]), ns(e["ts"] + e["dur"])
     if cat == "kernel":
         name = sid(e["name"])
+        gx, gy, gz = a.get("grid", [None, None, None])
         db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId, correlationId,"
-                   " globalPid, demangledName, shortName) VALUES (?, ?, 0, 1, ?, ?, ?, ?, ?)",
-                   (start, end, a["stream"], a["correlation"], 717 << 24, name, sid(e["name"].split("(")[0].split()[-1])))
+                   " globalPid, demangledName, shortName, gridX, gridY, gridZ) VALUES (?, ?, 0, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (start, end, a["stream"], a["correlation"], 717 << 24, name, sid(e["name"].split("(")[0].split()[-1]),
+                    gx, gy, gz))
     elif cat == "gpu_memcpy":
         src, dst = e["name"].split("(")[1].rstrip(")").split(" -> ")
         oper = 1 if "HtoD" in e["name"] else 2
