@@ -5,18 +5,18 @@
 
 namespace roofline {
 
-std::optional<capture_spec> spec_from_capture(const metric_values& numbers, const gpu_identity& id) {
+std::optional<capture_spec> spec_from_capture(const metric_values& metrics, const gpu_identity& id) {
     auto first = [&](std::initializer_list<const char*> ids) -> std::optional<std::pair<double, std::string>> {
         for (const char* m : ids)
-            if (auto v = numbers.find(m); v && *v > 0) return std::make_pair(*v, std::string(m));
+            if (auto v = metrics.find(m); v && *v > 0) return std::make_pair(*v, std::string(m));
         return std::nullopt;
     };
     const auto sms = first({"device__attribute_multiprocessor_count", "launch__sm_count"});
     // The clock the counters were taken at is the one every measured peak is scaled by; the spec's
     // "boost" clock only scales spec figures, of which this spec has none.
     const auto sm_hz = first({"sm__cycles_elapsed.avg.per_second"});
-    const auto dram_per_cycle = numbers.find("dram__bytes.sum.peak_sustained");
-    const auto dram_hz = numbers.find("dram__cycles_elapsed.avg.per_second");
+    const auto dram_per_cycle = metrics.find("dram__bytes.sum.peak_sustained");
+    const auto dram_hz = metrics.find("dram__cycles_elapsed.avg.per_second");
     if (!sms || !sm_hz || !dram_per_cycle || !dram_hz || *dram_per_cycle <= 0 || *dram_hz <= 0) return std::nullopt;
 
     capture_spec out;
@@ -49,7 +49,7 @@ std::optional<capture_spec> spec_from_capture(const metric_values& numbers, cons
     return out;
 }
 
-capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id) {
+capture_spec spec_without_peaks(const metric_values& metrics, const gpu_identity& id) {
     capture_spec out;
     gpu_spec& s = out.spec;
     s.id = unknown_gpu_id;
@@ -57,7 +57,7 @@ capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity
                                      : id.display_name;
     s.file = "(none: no spec file could be chosen and the capture holds no peaks)";
     s.compute_capability = id.cc;
-    const auto sms = numbers.find("launch__sm_count");
+    const auto sms = metrics.find("launch__sm_count");
     s.sm_count = {sms.value_or(0.0), sms ? "measured: launch__sm_count" : "unknown"};
     s.boost_clock_mhz = {0.0, "unknown"};
     s.dram_bandwidth_tbs = {0.0, "unknown"};

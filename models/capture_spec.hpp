@@ -21,13 +21,13 @@ struct capture_spec {
 
 // nullopt when the capture lacks the SM count, the SM clock or the DRAM peak (a details page, a
 // --metrics export): then only a spec file or --gpu can place its kernels.
-std::optional<capture_spec> spec_from_capture(const metric_values& numbers, const gpu_identity& id);
+std::optional<capture_spec> spec_from_capture(const metric_values& metrics, const gpu_identity& id);
 
 // The spec of a GPU nothing identifies: no spec file matches (or several do: a --metrics export
 // names no device) and the capture holds no peaks. Every peak is unknown (0), so no kernel is placed
 // on a roof; what the capture measured (time, bytes, ncu's own percentages of peak) still is. The
 // report says which GPUs it could be and what --gpu adds.
 inline constexpr const char* unknown_gpu_id = "unknown";
-capture_spec spec_without_peaks(const metric_values& numbers, const gpu_identity& id);
+capture_spec spec_without_peaks(const metric_values& metrics, const gpu_identity& id);
 
 }  // namespace roofline

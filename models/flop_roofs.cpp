@@ -172,7 +172,7 @@ std::optional<tensor_path> dense_path_of(const std::string& id) {
 std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const precision_def& d,
                                                                  const char* dst = nullptr) {
     std::optional<std::pair<double, std::string>> best;
-    for (const auto& [key, v] : m.numbers.entries()) {
+    for (const auto& [key, v] : m.metrics.entries()) {
         const std::string& id = metric_name(key);
         auto path = dense_path_of(id);
         if (!path || std::find(d.path_sources.begin(), d.path_sources.end(), path->source) == d.path_sources.end())

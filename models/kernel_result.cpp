@@ -4,7 +4,7 @@ namespace roofline {
 namespace {
 
 launch_shape shape_of(const kernel_group& g) {
-    metric_view m{g.numbers, g.launches};
+    metric_view m{g.metrics, g.launches};
     launch_shape s;
     s.launches = g.launches;
     s.grid_blocks = m.find("launch__grid_size").value_or(0.0);
@@ -17,7 +17,7 @@ launch_shape shape_of(const kernel_group& g) {
 
 kernel_result model_kernel(kernel_group group, const gpu_spec& spec) {
     kernel_result r;
-    r.roof = build_roofline(metric_view{group.numbers, group.launches}, spec);
+    r.roof = build_roofline(metric_view{group.metrics, group.launches}, spec);
     r.shape = shape_of(group);
     r.verdict = classify(r.roof, r.shape);
     r.group = std::move(group);

@@ -11,10 +11,10 @@
 namespace roofline {
 
 struct metric_view {
-    const metric_values& numbers;
+    const metric_values& metrics;
     std::size_t launches = 1;
 
-    std::optional<double> find(const std::string& id) const { return numbers.find(id); }
+    std::optional<double> find(const std::string& id) const { return metrics.find(id); }
     // The first of several ids that the capture holds.
     std::optional<double> first_of(std::initializer_list<const char*> ids) const {
         for (const char* id : ids)

@@ -264,7 +264,7 @@ TEST_CASE("the chart of each real capture places every kernel where the model pu
                     peaks[name(r.id)] = std::max(peaks[name(r.id)], r.peak);
         // L2 and L1: ncu's peak bytes per cycle x the level's clock.
         for (const auto& k : a.kernels) {
-            const auto& n = k.group.numbers;
+            const auto& n = k.group.metrics;
             peaks["l2"] = std::max(peaks["l2"], n.at("derived__lts__lts2xbar_bytes.sum.peak_sustained") *
                                                     n.at("lts__cycles_elapsed.avg.per_second"));
             peaks["l1"] =
@@ -467,7 +467,7 @@ TEST_CASE("an export without FLOP counters (the details page) gets an instructio
     CHECK(issue == doctest::Approx(4.0 * 132 * clock).epsilon(1e-5));
     for (const auto& p : c.kernels) {
         const auto& k = by_short_name(a, p.get<std::string>("<xmlattr>.data-kernel"));
-        const double inst = k.group.numbers.at("smsp__inst_executed.sum");
+        const double inst = k.group.metrics.at("smsp__inst_executed.sum");
         const double ai = inst / *k.roof.bytes_dram, rate = inst / (k.roof.duration_ns * 1e-9);
         CHECK(p.get<double>("<xmlattr>.data-intensity") == doctest::Approx(ai).epsilon(1e-5));
         CHECK(p.get<double>("<xmlattr>.cy") >= roof.py(std::min(dram * ai, issue)) - 0.01);  // under both roofs

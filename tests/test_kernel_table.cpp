@@ -31,9 +31,9 @@ TEST_CASE("counters add up over launches and rates are averaged by duration") {
     auto g = t.finish();
     REQUIRE(g.size() == 1);
     CHECK(g[0].launches == 2);
-    CHECK(g[0].numbers["gpu__time_duration.sum"] == 400);
-    CHECK(g[0].numbers["dram__bytes_read.sum"] == 40);
-    CHECK(g[0].numbers["sm__throughput.avg.pct_of_peak_sustained_elapsed"] ==
+    CHECK(g[0].metrics["gpu__time_duration.sum"] == 400);
+    CHECK(g[0].metrics["dram__bytes_read.sum"] == 40);
+    CHECK(g[0].metrics["sm__throughput.avg.pct_of_peak_sustained_elapsed"] ==
           doctest::Approx(40));  // (10*100+50*300)/400
 }
 
@@ -58,8 +58,8 @@ TEST_CASE("a summary record counts its invocations") {
     t.add(std::move(r));
     auto g = t.finish();
     CHECK(g[0].launches == 8);
-    CHECK(g[0].numbers["gpu__time_duration.sum"] == 23000);
-    CHECK(g[0].numbers["dram__bytes_read.sum"] == 800);
+    CHECK(g[0].metrics["gpu__time_duration.sum"] == 23000);
+    CHECK(g[0].metrics["dram__bytes_read.sum"] == 800);
 }
 
 TEST_CASE("a metric set twice in one launch counts once, with its last value") {
@@ -73,8 +73,8 @@ TEST_CASE("a metric set twice in one launch counts once, with its last value") {
     t.add(std::move(r));
     auto g = t.finish();
     REQUIRE(g.size() == 1);
-    CHECK(g[0].numbers["dram__bytes_read.sum"] == 14);
-    CHECK(g[0].numbers["gpu__time_duration.sum"] == 200);
+    CHECK(g[0].metrics["dram__bytes_read.sum"] == 14);
+    CHECK(g[0].metrics["gpu__time_duration.sum"] == 200);
 }
 
 TEST_CASE("the kernel table keeps the metrics some stage reads, and only those") {
@@ -88,9 +88,9 @@ TEST_CASE("the kernel table keeps the metrics some stage reads, and only those")
     t.add(std::move(r));
     auto g = t.finish();
     REQUIRE(g.size() == 1);
-    CHECK(g[0].numbers.count("gpu__time_duration.sum") == 1);
-    CHECK(g[0].numbers.count("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained") == 1);
-    CHECK(g[0].numbers.count("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this") == 0);
+    CHECK(g[0].metrics.count("gpu__time_duration.sum") == 1);
+    CHECK(g[0].metrics.count("sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32_sparsity_off.sum.peak_sustained") == 1);
+    CHECK(g[0].metrics.count("smsp__sass_inst_executed_op_branch.sum.no_stage_reads_this") == 0);
     CHECK(engine_reads("dram__bytes_read.sum"));
     CHECK_FALSE(engine_reads("dram__bytes_read.sum.no_such_rollup"));
 }
@@ -129,8 +129,8 @@ TEST_CASE("launches of one kernel name with different grids or blocks are separa
     REQUIRE(g.size() == 3);
     CHECK(g[0].grid_size->xyz[0] == 64);
     CHECK(g[0].launches == 2);
-    CHECK(g[0].numbers.at("gpu__time_duration.sum") == 210);
+    CHECK(g[0].metrics.at("gpu__time_duration.sum") == 210);
     CHECK(g[1].grid_size->xyz[0] == 512);
-    CHECK(g[1].numbers.at("gpu__time_duration.sum") == 700);
+    CHECK(g[1].metrics.at("gpu__time_duration.sum") == 700);
     CHECK(g[2].block_size->xyz[0] == 128);
 }

@@ -175,14 +175,14 @@ TEST_CASE("a real capture without the optional metrics is placed on the roofline
         kernel_group g = k.group;
         std::map<std::string, double> kept;
         std::size_t dropped = 0;
-        for (const auto& [key, v] : k.group.numbers.entries()) {
+        for (const auto& [key, v] : k.group.metrics.entries()) {
             if (optional.count(metric_name(key)))
                 ++dropped;
             else
                 kept[metric_name(key)] = v;
         }
         CHECK(dropped > 0);
-        g.numbers = metric_values(kept);
+        g.metrics = metric_values(kept);
         const auto again = model_kernel(g, a.gpu);
         CHECK(again.roof.placed == k.roof.placed);
         CHECK(again.roof.duration_ns == k.roof.duration_ns);

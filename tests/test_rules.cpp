@@ -83,7 +83,7 @@ analysed_kernel synthetic(const std::string& bound, std::map<std::string, double
                           std::size_t launches = 1, const std::string& limiter = "") {
     analysed_kernel k;
     k.group.launches = launches;
-    k.group.numbers = std::move(metrics);
+    k.group.metrics = std::move(metrics);
     k.verdict.bound = bound_named(bound).value();
     if (!limiter.empty()) k.verdict.limiter = resource_named(limiter).value();
     k.roof.placed = true;
@@ -91,15 +91,15 @@ analysed_kernel synthetic(const std::string& bound, std::map<std::string, double
     k.roof.pct_of_roof = k.roof.pct_of_roof_hi = roof_share;
     k.roof.practical_floor_ns = k.roof.practical_floor_hi_ns = k.roof.duration_ns * roof_share / 100.0;
     // Not a wgmma or TMA kernel: its counters say so (0), as every capture of --set full does.
-    k.group.numbers["sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed"] += 0.0;
-    k.group.numbers["smsp__inst_executed_op_tma_ld.sum"] += 0.0;
+    k.group.metrics["sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed"] += 0.0;
+    k.group.metrics["smsp__inst_executed_op_tma_ld.sum"] += 0.0;
     // No global atomics, and the L2 clock they would be timed at (atomic_chain_ns).
     for (const char* op : {"red", "atom_dot_alu", "atom_dot_cas"}) {
-        k.group.numbers[std::string("lts__t_requests_srcunit_tex_op_") + op + ".sum"] += 0.0;
-        k.group.numbers[std::string("lts__t_sectors_srcunit_tex_op_") + op + "_lookup_miss.sum"] += 0.0;
+        k.group.metrics[std::string("lts__t_requests_srcunit_tex_op_") + op + ".sum"] += 0.0;
+        k.group.metrics[std::string("lts__t_sectors_srcunit_tex_op_") + op + "_lookup_miss.sum"] += 0.0;
     }
-    if (!k.group.numbers.find("lts__cycles_elapsed.avg.per_second"))
-        k.group.numbers["lts__cycles_elapsed.avg.per_second"] = 1.6e9;
+    if (!k.group.metrics.find("lts__cycles_elapsed.avg.per_second"))
+        k.group.metrics["lts__cycles_elapsed.avg.per_second"] = 1.6e9;
     return k;
 }
 }  // namespace

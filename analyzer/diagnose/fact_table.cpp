@@ -27,16 +27,16 @@ std::optional<double> sum_of(std::initializer_list<std::optional<double>> parts)
 }
 
 std::optional<double> global_sectors(const kernel_result& k) {
-    return sum_of({number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-                   number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")});
+    return sum_of({metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")});
 }
 
 // Local-memory sectors that reach L2: every store (L1 writes local memory through to L2, seen on
 // the H100: 98.7% store "hits" and as many L2 write sectors as local stores) and the load misses.
 std::optional<double> local_sectors_to_l2(const kernel_result& k) {
-    auto hit = number(k, "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct");
-    auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
-    auto st = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
+    auto hit = metric(k, "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct");
+    auto ld = metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
+    auto st = metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
     if (!hit || !ld || !st) return std::nullopt;
     return *ld * (1.0 - *hit / 100.0) + *st;
 }
@@ -48,9 +48,9 @@ std::optional<double> local_sectors_to_l2(const kernel_result& k) {
 // 32-fold with a scattered access.
 std::optional<double> l1_load_bytes(const kernel_result& k) {
     auto g = global_sectors(k);
-    auto excess = number(k, "derived__memory_l2_theoretical_sectors_global_excessive");
-    auto shared_ld = number(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-    auto conflicts = number(k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    auto excess = metric(k, "derived__memory_l2_theoretical_sectors_global_excessive");
+    auto shared_ld = metric(k, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    auto conflicts = metric(k, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
     if (!g || !excess || !shared_ld || !conflicts) return std::nullopt;
     return 32.0 * std::max(0.0, *g - *excess) + 128.0 * std::max(0.0, *shared_ld - *conflicts);
 }
@@ -94,13 +94,13 @@ fact_value slow_mma_path_share(const kernel_result& k) {
     };
     std::map<std::string, double> fastest;
     std::vector<std::tuple<std::string, double, double>> paths;  // source, ops, peak
-    for (const auto& [key, v] : k.group.numbers.entries()) {
+    for (const auto& [key, v] : k.group.metrics.entries()) {
         const std::string& id = metric_name(key);
         if (id.rfind(prefix, 0) != 0 || id.size() < ops_end.size() ||
             id.compare(id.size() - ops_end.size(), ops_end.size(), ops_end) != 0)
             continue;
         metric_read_log::note(id);  // read by name, not through find(): `roofline metrics` counts it
-        auto peak = number(k, (id + ".peak_sustained").c_str());
+        auto peak = metric(k, (id + ".peak_sustained").c_str());
         if (!peak) continue;
         const std::string source = source_of(id);
         fastest[source] = std::max(fastest[source], *peak);
@@ -158,7 +158,7 @@ fact_value mma_ran(const kernel_result& k) {
 
 }  // namespace
 
-std::optional<double> number(const kernel_result& k, const char* id) { return k.group.numbers.find(id); }
+std::optional<double> metric(const kernel_result& k, const char* id) { return k.group.metrics.find(id); }
 
 // Global atomics and the L2 lines they hit (atomic_chain_ns).
 struct atomic_count {
@@ -171,11 +171,11 @@ atomic_count atomic_counts(const kernel_result& k) {
     for (const char* op : ops) {
         const std::string r = std::string("lts__t_requests_srcunit_tex_op_") + op + ".sum";
         const std::string m = std::string("lts__t_sectors_srcunit_tex_op_") + op + "_lookup_miss.sum";
-        if (auto v = number(k, r.c_str()))
+        if (auto v = metric(k, r.c_str()))
             requests += *v;
         else
             missing.push_back(r);
-        if (auto v = number(k, m.c_str()))
+        if (auto v = metric(k, m.c_str()))
             misses += *v;
         else
             missing.push_back(m);
@@ -192,7 +192,7 @@ fact_value atomic_chain_ns(const kernel_result& k, const gpu_spec& g) {
     const atomic_count c = atomic_counts(k);
     const auto requests = c.requests.value(), lines = c.lines.value();
     if (!requests || !lines) return c.requests;
-    auto clock = number(k, "lts__cycles_elapsed.avg.per_second");
+    auto clock = metric(k, "lts__cycles_elapsed.avg.per_second");
     if (!clock || *clock <= 0) {
         fact_value unknown;
         unknown.missing = {"lts__cycles_elapsed.avg.per_second"};
@@ -337,8 +337,8 @@ std::vector<fact> roofline_facts() {
          "the kernel issues warpgroup MMA (wgmma) or TMA copies: producer and consumer warps hand tiles over through "
          "mbarriers by design",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             auto gmma = number(k, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
-             auto tma = number(k, "smsp__inst_executed_op_tma_ld.sum");
+             auto gmma = metric(k, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
+             auto tma = metric(k, "smsp__inst_executed_op_tma_ld.sum");
              if ((gmma && *gmma > 0.0) || (tma && *tma > 0.0)) return 1.0;
              if (gmma && tma) return 0.0;
              return std::nullopt;
@@ -370,7 +370,7 @@ std::vector<fact> traffic_facts() {
          "sectors of data the SMs asked of L2 (lts__t_sectors_srcunit_tex less local scratch, x 32 bytes) per byte "
          "moved to or from DRAM",
          [](const kernel_result& k, const gpu_spec&) {
-             auto s = number(k, "lts__t_sectors_srcunit_tex.sum");
+             auto s = metric(k, "lts__t_sectors_srcunit_tex.sum");
              auto local = local_sectors_to_l2(k);
              return ratio(s && local ? std::optional<double>(std::max(0.0, *s - *local) * 32.0) : std::nullopt,
                           k.roof.bytes_dram);
@@ -380,7 +380,7 @@ std::vector<fact> traffic_facts() {
          "moved: bytes no thread "
          "asked for",
          [](const kernel_result& k, const gpu_spec&) {
-             return ratio(number(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
+             return ratio(metric(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
          }},
         {"l2_excess_share", value_type::number,
          "the excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs asked of L2",
@@ -412,9 +412,9 @@ std::vector<fact> traffic_facts() {
          "stores cause. Partial "
          "writes themselves are merged in L2",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             auto read = number(k, "dram__bytes_read.sum");
-             auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-             auto used = number(k, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio");
+             auto read = metric(k, "dram__bytes_read.sum");
+             auto ld = metric(k, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+             auto used = metric(k, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio");
              if (!read || !ld || !used || !k.roof.bytes_dram) return std::nullopt;
              if (*k.roof.bytes_dram <= 0) return 0.0;
              return std::clamp((*read - *ld * *used) / *k.roof.bytes_dram, 0.0, 1.0);
@@ -478,8 +478,8 @@ std::vector<fact> traffic_facts() {
         {"local_sector_share", value_type::number,
          "local-memory sectors over global and local sectors moved through L1 (loads and stores)",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             auto ld = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
-             auto st = number(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
+             auto ld = metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum");
+             auto st = metric(k, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
              auto g = global_sectors(k);
              if (!ld || !st || !g) return std::nullopt;
              const double local = *ld + *st;
@@ -490,7 +490,7 @@ std::vector<fact> traffic_facts() {
          "the sectors the SMs "
          "asked of L2",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             auto s2 = number(k, "lts__t_sectors_srcunit_tex.sum");
+             auto s2 = metric(k, "lts__t_sectors_srcunit_tex.sum");
              auto local = local_sectors_to_l2(k);
              if (!s2 || !local) return std::nullopt;
              return *s2 > 0 ? std::clamp(*local / *s2, 0.0, 1.0) : 0.0;
@@ -504,19 +504,19 @@ std::vector<fact> instruction_facts() {
         {"load_inst_share", value_type::number,
          "global, local and shared load instructions over all warp instructions executed",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             auto all = number(k, "smsp__inst_executed.sum");
-             auto loads = sum_of({number(k, "smsp__sass_inst_executed_op_global_ld.sum"),
-                                  number(k, "smsp__sass_inst_executed_op_shared_ld.sum"),
-                                  number(k, "smsp__sass_inst_executed_op_local_ld.sum")});
+             auto all = metric(k, "smsp__inst_executed.sum");
+             auto loads = sum_of({metric(k, "smsp__sass_inst_executed_op_global_ld.sum"),
+                                  metric(k, "smsp__sass_inst_executed_op_shared_ld.sum"),
+                                  metric(k, "smsp__sass_inst_executed_op_local_ld.sum")});
              if (!all || !loads) return std::nullopt;
              return *all > 0 ? std::min(1.0, *loads / *all) : 0.0;
          }},
         {"local_inst_share", value_type::number,
          "local load and store instructions over all warp instructions executed",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             auto all = number(k, "smsp__inst_executed.sum");
-             auto local = sum_of({number(k, "smsp__sass_inst_executed_op_local_ld.sum"),
-                                  number(k, "smsp__sass_inst_executed_op_local_st.sum")});
+             auto all = metric(k, "smsp__inst_executed.sum");
+             auto local = sum_of({metric(k, "smsp__sass_inst_executed_op_local_ld.sum"),
+                                  metric(k, "smsp__sass_inst_executed_op_local_st.sum")});
              if (!all || !local) return std::nullopt;
              return *all > 0 ? std::min(1.0, *local / *all) : 0.0;
          }},
@@ -524,7 +524,7 @@ std::vector<fact> instruction_facts() {
          "threads that execute an instruction, on average, of a warp's 32 "
          "(smsp__thread_inst_executed_per_inst_executed.ratio)",
          [](const kernel_result& k, const gpu_spec&) {
-             return number(k, "smsp__thread_inst_executed_per_inst_executed.ratio");
+             return metric(k, "smsp__thread_inst_executed_per_inst_executed.ratio");
          }},
         {"limiter_tensor", value_type::boolean,
          "true when the limiter is a tensor-core precision (tensor_fp16, tensor_bf16, ...)",

@@ -29,7 +29,7 @@ const std::vector<fact>& facts();
 const fact* find_fact(const std::string& name);
 
 // A metric of the kernel's capture by id, or nullopt (the miss is logged: metric_miss_log).
-std::optional<double> number(const kernel_result& k, const char* id);
+std::optional<double> metric(const kernel_result& k, const char* id);
 // 1 or 0, as booleans are.
 inline fact_value flag(bool b) { return b ? 1.0 : 0.0; }
 // A boolean the capture leaves open: [0, 1], with what would decide it.

@@ -12,7 +12,7 @@ using detail::fact;
 using detail::facts;
 using detail::find_fact;
 using detail::flag;
-using detail::number;
+using detail::metric;
 
 struct family {
     std::string prefix;
@@ -205,7 +205,7 @@ name_values kernel_facts(const kernel_result& k, const gpu_spec& spec) {
             v = k.verdict.possible_bounds.empty() ? fact_value(flag(k.verdict.bound == *b))
                                                   : one_of(k.verdict.possible_bounds, *b, k.verdict.missing);
         else
-            v = number(k, name.c_str());
+            v = metric(k, name.c_str());
         if (!v.range && v.missing.empty()) v.missing = misses.ids();
         return v;
     };

@@ -72,10 +72,10 @@ learnt_reads learn(const std::vector<rule_tree>& trees, const std::vector<const 
             std::map<std::string, double> kept;
             for (const auto& [id, v] : values)
                 if (!without.count(id)) kept[id] = v;
-            h.numbers = metric_values(kept);
+            h.metrics = metric_values(kept);
             metric_read_log log;
             (void)model_kernel(h, *spec);
-            (void)spec_from_capture(h.numbers, gpu_identity{});
+            (void)spec_from_capture(h.metrics, gpu_identity{});
             return log.ids();
         };
         std::set<std::string> reads = model_run({});
@@ -92,7 +92,7 @@ learnt_reads learn(const std::vector<rule_tree>& trees, const std::vector<const 
                 }
         }
         out.model.insert(reads.begin(), reads.end());
-        g.numbers = metric_values(values);
+        g.metrics = metric_values(values);
         const kernel_result k = model_kernel(g, *spec);
         const name_values facts = kernel_facts(k, *spec);
         for (const auto& t : trees)

@@ -37,7 +37,7 @@ gpu_identity identity_of(const kernel_group& g, const std::string& cc, const std
     auto name = g.texts.find("device__attribute_display_name");
     if (name != g.texts.end()) id.display_name = name->second;
     id.cc = cc;
-    metric_view m{g.numbers, g.launches};
+    metric_view m{g.metrics, g.launches};
     id.sm_count = m.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
     if (id.sm_count && !(*id.sm_count >= 1 && *id.sm_count <= most_sms))
         throw input_error(error_code::bad_number, file, g.first_line, 0,
@@ -128,13 +128,13 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     } catch (const input_error& e) {
         // No spec file describes this GPU: the capture's own peaks place its kernels, where it has them.
         if (!options.gpu.empty() || e.code() != error_code::unknown_gpu) throw;
-        auto made = spec_from_capture(groups.front().numbers, identity);
+        auto made = spec_from_capture(groups.front().metrics, identity);
         if (made) {
             a.gpu = made->spec;
             a.gpu_how = {gpu_match_reason::kind::from_capture, identity, made->unknown};
         } else {
             // Neither a spec nor the capture's peaks: what was measured is reported without roofs.
-            a.gpu = spec_without_peaks(groups.front().numbers, identity).spec;
+            a.gpu = spec_without_peaks(groups.front().metrics, identity).spec;
             a.gpu_how = {gpu_match_reason::kind::not_identified, identity, e.detail()};
         }
     }
@@ -150,7 +150,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
         k.diagnosis = diagnose::diagnose(trees, k, a.gpu);
         if (!options.keep_metrics) {  // nothing after the diagnosis reads a counter (analyze_options)
-            k.group.numbers = metric_values{};
+            k.group.metrics = metric_values{};
             k.group.texts.clear();
         }
     }

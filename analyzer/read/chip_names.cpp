@@ -26,8 +26,8 @@ std::optional<double> any_chip_form(const metric_entry& m, const metric_values& 
 
 }  // namespace
 
-void resolve_chip_names(metric_values& numbers, const chip* c) {
-    const metric_values captured = numbers;  // forms read what the capture held, not what an earlier form wrote
+void resolve_chip_names(metric_values& metrics, const chip* c) {
+    const metric_values captured = metrics;  // forms read what the capture held, not what an earlier form wrote
     for (const auto& m : metric_catalogue()) {
         const chip_form& f = m.form_on(c);
         std::optional<double> value;
@@ -42,7 +42,7 @@ void resolve_chip_names(metric_values& numbers, const chip* c) {
                 if (captured.peek(m.id) && !part) break;
                 value = form_value(f, captured);
                 if (!value && part) {
-                    numbers.erase(m.id);  // the capture holds one part of the sum under the id: not the quantity
+                    metrics.erase(m.id);  // the capture holds one part of the sum under the id: not the quantity
                     continue;
                 }
                 break;
@@ -54,7 +54,7 @@ void resolve_chip_names(metric_values& numbers, const chip* c) {
         // A name another chip uses for it, where the capture lacks the id and this chip's own form:
         // chips name their counters apart, so a whole form of another chip is this quantity.
         if (!value && !captured.peek(m.id) && f.what != chip_form::kind::zero) value = any_chip_form(m, captured);
-        if (value) numbers.set(intern_metric(m.id), *value);
+        if (value) metrics.set(intern_metric(m.id), *value);
     }
 }
 

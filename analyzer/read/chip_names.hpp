@@ -18,6 +18,6 @@ namespace roofline {
 // A quantity the capture lacks both under its id and in this chip's own form (or with no chip: a CC the
 // catalogue has no names for) is taken from the first other chip's form whose counters the capture all
 // holds: chips name their counters apart, so one form at most fits.
-void resolve_chip_names(metric_values& numbers, const chip* c);
+void resolve_chip_names(metric_values& metrics, const chip* c);
 
 }  // namespace roofline

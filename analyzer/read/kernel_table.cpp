@@ -76,11 +76,11 @@ std::vector<kernel_group> kernel_table::finish() {
             if (!a.present[slot]) continue;
             const metric_key k = metric_read_key(slot);
             if (metric_key_is_additive(k))
-                a.group.numbers.set(k, a.sum[slot]);
+                a.group.metrics.set(k, a.sum[slot]);
             else if (a.weight_of[slot] > 0)
-                a.group.numbers.set(k, a.weighted[slot] / a.weight_of[slot]);
+                a.group.metrics.set(k, a.weighted[slot] / a.weight_of[slot]);
         }
-        resolve_chip_names(a.group.numbers, chip_for_cc(a.group.cc));
+        resolve_chip_names(a.group.metrics, chip_for_cc(a.group.cc));
         out.push_back(std::move(a.group));
     }
     groups_.clear();

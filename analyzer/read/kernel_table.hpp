@@ -25,7 +25,7 @@ struct kernel_group {
     std::string first_id;
     std::size_t first_line = 0;
     std::size_t launches = 0;
-    metric_values numbers;                     // aggregated, base units
+    metric_values metrics;                     // aggregated, base units
     std::map<std::string, std::string> texts;  // from the first launch
     std::vector<ncu_rule> rules;               // distinct rules over all launches
 };
