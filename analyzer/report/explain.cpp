@@ -176,7 +176,7 @@ std::optional<std::string> explain(const std::string& name, const std::vector<di
     }
     if (name == "missing-counters")
         return "# Finding `missing-counters`\n\n" +
-               std::string(catch_all_title(diagnose::engine_finding::missing_counters)) +
+               std::string(engine_finding_title(diagnose::engine_finding::missing_counters)) +
                ". Given to a kernel where no rule node the capture could evaluate fired and some could not be "
                "evaluated "
                "(analyzer/diagnose/diagnose.cpp): the answer is what to collect, not that no rule knows the kernel. "
@@ -193,7 +193,8 @@ std::optional<std::string> explain(const std::string& name, const std::vector<di
                "section lists "
                "the metrics that would decide it and the command that collects them.\n";
     if (name == "unexplained")
-        return "# Finding `unexplained`\n\n" + std::string(catch_all_title(diagnose::engine_finding::unexplained)) +
+        return "# Finding `unexplained`\n\n" +
+               std::string(engine_finding_title(diagnose::engine_finding::unexplained)) +
                ". Given to a kernel where no diagnosis tree fired "
                "(analyzer/diagnose/diagnose.cpp), so every kernel gets an answer: its evidence is what the warps "
                "waited on (the three "

@@ -382,8 +382,7 @@ std::string useful_formula_text(useful_basis b) {
         case useful_basis::l2_asked_less_excess:
             return "lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed x (1 - excess global sectors that "
                    "reached L2 / lts__t_sectors_srcunit_tex.sum); the fills and write-backs of DRAM traffic are the "
-                   "dram "
-                   "resource's work";
+                   "dram resource's work";
         case useful_basis::l2_at_most_asked:
             return "at most lts__t_sectors_srcunit_tex.sum.pct_of_peak_sustained_elapsed: without the excess sectors "
                    "of uncoalesced accesses the useful share is not known";
@@ -475,7 +474,7 @@ const std::vector<std::string>& fusion_fixes() {
     return f;
 }
 
-const char* catch_all_title(diagnose::engine_finding k) {
+const char* engine_finding_title(diagnose::engine_finding k) {
     switch (k) {
         case diagnose::engine_finding::none:
             return "";
@@ -490,7 +489,7 @@ const char* catch_all_title(diagnose::engine_finding k) {
 }
 
 std::string finding_title(const diagnose::finding& f) {
-    return f.engine == diagnose::engine_finding::none ? f.title.str() : catch_all_title(f.engine);
+    return f.engine == diagnose::engine_finding::none ? f.title.str() : engine_finding_title(f.engine);
 }
 
 namespace {

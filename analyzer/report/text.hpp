@@ -80,8 +80,8 @@ std::string sm_clock_text(const kernel_roofline& k);
 std::string undecided_text(const diagnose::undecided_item& u);
 // What sets the time after a fix: "dram", "its own bound", "the shortest launch", ...
 std::string binds_after_text(const diagnose::after_bound& b);
-// The title of a catch-all finding ("No rule explains this kernel's time"), for explain.
-const char* catch_all_title(diagnose::engine_finding k);
+// The title of one of the engine's own findings ("No rule explains this kernel's time"), for explain.
+const char* engine_finding_title(diagnose::engine_finding k);
 // What an evidence value shows, as a finding lists it: its expression or label, or the words of a typed mark.
 std::string evidence_name(const diagnose::evidence_value& e);
 
