@@ -5,6 +5,7 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/timeline/timeline_findings.hpp"
 #include "analyzer/timeline/timeline_model.hpp"
+#include "analyzer/timeline/timeline_report.hpp"
 #include "analyzer/timeline/trace_file.hpp"
 #include "json_schema.hpp"
 #include "test_support.hpp"
@@ -682,4 +683,34 @@ TEST_CASE("timeline: small grids on the labelled traces: the tiny kernels' batch
     auto nccl = model_of(dir + "nccl/nccl_naive_rank0.json.gz");
     CHECK(nccl.m.devices[0].small_grids.count == 0);
     CHECK(nccl.m.devices[0].grids_known < nccl.m.devices[0].kernels);
+}
+
+TEST_CASE("timeline: the labelled small batch: small grids named on it, not on the batch that fills the GPU") {
+    // examples/timeline/small_batch (LABELS.md before the capture): 32 bf16 Linear(4096) + GELU layers as a
+    // CUDA graph, batch 8 against 4096. The GELUs run 32 blocks, the split-K GEMMs 128, on 132 SMs.
+    const std::string dir = source_path("examples/timeline/small_batch/");
+    auto naive = model_of(dir + "small_batch_naive.json.gz");
+    auto fixed = model_of(dir + "small_batch_fixed.json.gz");
+    const auto fn = timeline_findings(naive.m), ff = timeline_findings(fixed.m);
+    auto has = [](const std::vector<timeline_finding>& f, finding_kind k) {
+        return std::any_of(f.begin(), f.end(), [&](const auto& x) { return x.kind == k; });
+    };
+    CHECK(has(fn, finding_kind::small_grids));
+    CHECK_FALSE(has(ff, finding_kind::small_grids));
+    CHECK(fixed.m.devices[0].small_grids.count == 0);
+    // idle_sm.py, reading the trace itself: 220,854 ns (per-kernel rounding to whole ns: within 0.1%).
+    CHECK(std::abs(double(naive.m.devices[0].small_grid_idle_sm_ns) - 220854.0) <= 221.0);
+    // A graph replay's kernels are queued ahead: its short gaps are the GPU's own time between kernels,
+    // so launch-bound's fix is fusion, not the CUDA graph it already is; an eager storm's are the CPU's.
+    const auto lb =
+        std::find_if(fn.begin(), fn.end(), [](const auto& x) { return x.kind == finding_kind::small_kernels; });
+    REQUIRE(lb != fn.end());
+    CHECK(lb->queued);
+    CHECK(finding_fix(*lb).find("does not remove: fuse") != std::string::npos);
+    auto eager = model_of(source_path("examples/timeline/cuda_only/traces/tiny_kernels_naive.json.gz"));
+    const auto fe = timeline_findings(eager.m);
+    const auto le =
+        std::find_if(fe.begin(), fe.end(), [](const auto& x) { return x.kind == finding_kind::small_kernels; });
+    REQUIRE(le != fe.end());
+    CHECK_FALSE(le->queued);
 }

@@ -93,6 +93,7 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::op
         // rate, which CUDA graphs or fusion remove (the long ones are the causes above).
         if (d.kernels > 0 && 2 * d.small_kernels >= d.kernels && d.short_gaps.total_ns > 0) {
             auto f = estimate(d, finding_kind::small_kernels, d.short_gaps.total_ns, 0);
+            f.queued = 2 * d.short_host.total_ns < d.short_gaps.total_ns;
             if (worth_it(f)) mine.push_back(f);
         }
         // Communication that runs alone could run beside the compute (and the reverse): at best the

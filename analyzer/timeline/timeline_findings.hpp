@@ -49,6 +49,10 @@ struct timeline_finding {
     std::optional<std::int64_t> measured_step_ns, after_per_step_ns;
     std::optional<double> est_speedup_measured;
     std::vector<std::size_t> gaps;  // device_timeline::gaps indexes: the longest of this cause (at most 3)
+    // small_kernels: most of the short gaps' time is between kernels queued ahead (a graph replay, a CPU
+    // running ahead), not waiting for a launch: the GPU's own time between kernels, which only fewer
+    // kernels remove (fusion), not CUDA graphs.
+    bool queued = false;
 };
 
 std::vector<timeline_finding> timeline_findings(const timeline_model& m,

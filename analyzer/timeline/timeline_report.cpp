@@ -249,8 +249,8 @@ std::string cause_meaning(gap_cause c) {
     return "";
 }
 
-std::string finding_fix(finding_kind k) {
-    switch (k) {
+std::string finding_fix(const timeline_finding& f) {
+    switch (f.kind) {
         case finding_kind::sync:
             return "Take the synchronisation out of the step: keep values on the GPU (accumulate the loss as a tensor "
                    "and "
@@ -271,6 +271,11 @@ std::string finding_fix(finding_kind k) {
         case finding_kind::memset:
             return "Use cudaMemsetAsync on the work's stream: a synchronous cudaMemset waits for the GPU.";
         case finding_kind::small_kernels:
+            if (f.queued)
+                return "Launch fewer, larger kernels: these were queued ahead (a CUDA graph replay, or a CPU running "
+                       "ahead), so the gaps are the GPU's own time between kernels, which a CUDA graph does not "
+                       "remove: fuse the small operators (`torch.compile`, a fused epilogue); a larger batch gives "
+                       "each launch more work.";
             return "Launch fewer, larger kernels: capture the step in a CUDA graph (`torch.cuda.CUDAGraph`, "
                    "`torch.compile(mode=\"reduce-overhead\")`) or fuse the small operators (`torch.compile`); a larger "
                    "batch gives each launch more work.";
@@ -344,7 +349,7 @@ std::string markdown_of(const timeline_report& r, bool chart) {
             o << "   - Caution: the profiler costs the CPU time on every operator it records and every CUDA call "
                  "CUPTI traces, so the trace's CPU-bound gaps are longer than the run's, and the gain without the "
                  "profiler is smaller (the time after the fix, the GPU's own work, is not inflated).\n";
-        o << "   - Fix: " << finding_fix(f.kind) << "\n";
+        o << "   - Fix: " << finding_fix(f) << "\n";
     }
     o << "\n";
     for (const auto& d : m.devices) device_section(o, m, d);
@@ -391,7 +396,7 @@ std::string timeline_terminal(const timeline_report& r) {
         if (m.devices.size() > 1) o << " (GPU " << d.device << ")";
         if (f.est_speedup) o << "  up to " << format_times(*f.est_speedup);
         if (f.est_speedup_measured) o << " (" << format_times(*f.est_speedup_measured) << " against the measured step)";
-        o << "\n     " << finding_fix(f.kind) << "\n";
+        o << "\n     " << finding_fix(f) << "\n";
     }
     return o.str();
 }
@@ -492,7 +497,7 @@ std::string timeline_json(const timeline_report& r) {
                                           {"after_per_step_ns", *f.after_per_step_ns},
                                           {"est_speedup", json_number<ordered_json>(*f.est_speedup_measured)}};
         e["evidence"] = evidence;
-        e["fix"] = finding_fix(f.kind);
+        e["fix"] = finding_fix(f);
         findings.push_back(std::move(e));
     }
     j["findings"] = findings;

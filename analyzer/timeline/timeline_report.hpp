@@ -31,6 +31,6 @@ std::string timeline_json(const timeline_report& r);
 
 // The cause's meaning in a few words, and its fix (the report's and `roofline explain`'s text).
 std::string cause_meaning(gap_cause c);
-std::string finding_fix(finding_kind k);
+std::string finding_fix(const timeline_finding& f);
 
 }  // namespace roofline::timeline

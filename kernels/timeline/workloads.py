@@ -5,7 +5,7 @@
   python3 workloads.py CASE VARIANT OUTDIR [--steps N] [--repeats R] [--cupti-warm]
                        [--activities cpu_cuda|cuda]
 
-  CASE     sync | pageable | cpu_data | tiny_kernels | two_stream
+  CASE     sync | pageable | cpu_data | tiny_kernels | two_stream | small_batch
   VARIANT  naive | fixed
 
 Each run: build the case, warm up, then
@@ -37,6 +37,12 @@ The planted causes (see examples/timeline/LABELS.md for the predictions):
   two_stream    naive: two independent 24-layer matmul towers (256x2048 @ 2048x2048, fp32) run one
                 after the other on one stream; fixed: each tower on its own torch.cuda.Stream, joined
                 at the end -> kernels overlap; busy time must be the union, not the sum.
+  small_batch   inference of a 32-layer Linear(4096, 4096)+GELU stack in bf16, replayed as a CUDA graph
+                (the CPU is not the bottleneck). naive: batch 8 -> the GEMMs and GELUs launch fewer
+                blocks than the GPU has SMs (examples/timeline/small_batch/LABELS.md); fixed: batch 4096
+                (512x), whose kernels fill the GPU. The measure is the time per SAMPLE (step time /
+                batch): the facts add samples_per_step and sample_us_*, and the fixed run's facts the
+                per-sample gain over the naive run's facts in the same OUTDIR, where it exists.
 """
 import argparse
 import datetime
@@ -58,7 +64,7 @@ import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile, schedule
 
 DEV = "cuda"
-CASES = ("sync", "pageable", "cpu_data", "tiny_kernels", "two_stream")
+CASES = ("sync", "pageable", "cpu_data", "tiny_kernels", "two_stream", "small_batch")
 
 
 def host_work(ms):
@@ -392,8 +398,63 @@ class TwoStreamCase:
         return {"gemm_flops_per_step": 2 * 2 * self.L * self.M * self.K * self.K}
 
 
+# ---------------------------------------------------------------------------------------------
+class SmallBatchCase:
+    """Inference step of L x (Linear(H, H) + GELU), bf16, replayed as one CUDA graph per step; each
+    step first copies the next batch (from a pool of 4 on the GPU) into the graph's static input.
+    naive: batch 8; fixed: batch 4096. Same model, same weights (seeded)."""
+    H, L, POOL = 4096, 32, 4
+    BATCH = {"naive": 8, "fixed": 4096}
+    STEPS = {"naive": 400, "fixed": 60}
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.B = self.BATCH[variant]
+        self.steps = self.STEPS[variant]
+        self.samples_per_step = self.B
+        torch.manual_seed(7)
+        layers = []
+        for _ in range(self.L):
+            layers += [nn.Linear(self.H, self.H, device=DEV, dtype=torch.bfloat16), nn.GELU()]
+        self.model = nn.Sequential(*layers).eval()
+        g = torch.Generator(device=DEV).manual_seed(8)
+        self.pool = [torch.randn(self.B, self.H, device=DEV, generator=g).to(torch.bfloat16)
+                     for _ in range(self.POOL)]
+        self.x = torch.empty(self.B, self.H, device=DEV, dtype=torch.bfloat16)
+        self.x.copy_(self.pool[0])
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            for _ in range(3):
+                self.body()
+        torch.cuda.current_stream().wait_stream(s)
+        self.graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(self.graph):
+            self.out = self.body()
+        torch.cuda.synchronize()
+        self.k = 0
+
+    def body(self):
+        with torch.no_grad():
+            return self.model(self.x)
+
+    def step(self):
+        self.x.copy_(self.pool[self.k % self.POOL])  # the next batch into the graph's static input
+        self.k += 1
+        self.graph.replay()
+
+    def finish(self):
+        pass
+
+    def info(self):
+        return {"batch": self.B, "hidden": self.H, "layers": self.L, "dtype": "bfloat16",
+                "gemm_flops_per_step": 2 * self.B * self.H * self.H * self.L,
+                "weight_bytes": self.L * (self.H * self.H + self.H) * 2,
+                "graph": "one torch.cuda.CUDAGraph of the L layers, replayed once a step"}
+
+
 CASE_CLASSES = {"sync": SyncCase, "pageable": PageableCase, "cpu_data": CpuDataCase,
-                "tiny_kernels": TinyCase, "two_stream": TwoStreamCase}
+                "tiny_kernels": TinyCase, "two_stream": TwoStreamCase, "small_batch": SmallBatchCase}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -529,12 +590,28 @@ def main():
     }
     facts.update(versions())
     facts.update(trace_counts(pg))
+    if hasattr(case, "samples_per_step"):  # small_batch: the measure is the time per sample
+        n = case.samples_per_step
+        facts["samples_per_step"] = n
+        facts["sample_us_per_repeat"] = [x * 1e3 / n for x in per_rep]
+        facts["sample_us_median"] = facts["step_ms_median"] * 1e3 / n
+        facts["sample_us_mean"] = facts["step_ms_mean"] * 1e3 / n
+        other = os.path.join(a.outdir, f"{a.case}_naive.facts.json")
+        if a.variant == "fixed" and os.path.exists(other):
+            with open(other) as f:
+                nv = json.load(f)
+            facts["naive_sample_us_median"] = nv["sample_us_median"]
+            facts["per_sample_gain_vs_naive"] = nv["sample_us_median"] / facts["sample_us_median"]
     with open(os.path.join(a.outdir, name + ".facts.json"), "w") as f:
         json.dump(facts, f, indent=1)
     print(f"{name:22s} step median {facts['step_ms_median']:8.3f} ms  mean {facts['step_ms_mean']:8.3f} ms  "
           f"reps {['%.3f' % x for x in per_rep]}  trace {facts['trace_gz_bytes'] / 1e6:.2f} MB  "
           f"kernels {facts['event_counts'].get('kernel', 0)}  calib {calib}"
-          + ("" if a.activities == "cpu_cuda" else f"  activities {a.activities}"), flush=True)
+          + ("" if a.activities == "cpu_cuda" else f"  activities {a.activities}")
+          + (f"  per sample {facts['sample_us_median']:.4f} us (batch {facts['samples_per_step']})"
+             if "samples_per_step" in facts else "")
+          + (f"  per-sample gain vs naive {facts['per_sample_gain_vs_naive']:.2f}x"
+             if "per_sample_gain_vs_naive" in facts else ""), flush=True)
 
 
 if __name__ == "__main__":
