@@ -509,6 +509,11 @@ TEST_CASE("timeline: nsys stats cuda_gpu_trace with cuda_api_trace gives the sam
     REQUIRE(md.rc == 0);
     CHECK(md.out.find("Unknown: the cause of every gap") != std::string::npos);
     CHECK(md.out.find("cuda_api_trace --format csv` report with --api") != std::string::npos);
+    // The CSVs carry grids but no SM count: whether the grids fill the GPU is unknown, and said (the Kineto
+    // trace, with numSms, knows).
+    CHECK(b.grids_known == 0);
+    CHECK(md.out.find("Unknown: whether the kernels' grids fill the SMs") != std::string::npos);
+    CHECK(run_cli({"timeline", source_path(planted)}).out.find("Unknown: whether") == std::string::npos);
 }
 
 TEST_CASE("timeline: a broken nsys stats report is refused with its line and column") {

@@ -180,6 +180,11 @@ void device_section(std::ostringstream& o, const timeline_model& m, const device
           << format_duration_ns(double(d.before_trace.total_ns))
           << " of GPU time) launched before the trace began, which ran before the first op launched within it (the "
              "idle time after them is the profiler's start, not the program's).";
+    // Never silent: without grids or the SM count, whether the batch fills the GPU is not known.
+    if (d.grids_known == 0 && d.compute_ns > 0)
+        o << " Unknown: whether the kernels' grids fill the SMs (small-grids): the trace gives no kernel grid or no "
+             "SM count for this GPU (Kineto: args.grid and deviceProperties numSms; nsys SQLite: gridX/Y/Z and "
+             "TARGET_INFO_GPU smCount; nsys stats CSVs carry no SM count).";
     o << "\n\n### Idle time by cause\n\n";
     table causes({"cause", "gaps", "idle", "of the span", "what it means"});
     for (gap_cause c : all_causes) {

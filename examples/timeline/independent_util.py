@@ -68,6 +68,21 @@ def fmt_gaps(g):
             f"{' max=%.3f' % max(big) if big else ''}; gaps<=10us n={len(small)} total={sum(small):.3f} us")
 
 
+def launched_view(label, merged, launched, steps=0):
+    """Busy time and gaps over the window from the first to the last of `launched` (GPU ops whose launch
+    call is in the trace); with `steps`, the window's mean per step too."""
+    if not launched:
+        return
+    l2 = min(float(e["ts"]) for e in launched)
+    h2 = max(float(e["ts"]) + float(e["dur"]) for e in launched)
+    m4 = clip(merged, l2, h2)
+    b4 = sum(y - x for x, y in m4)
+    per_step = f" mean_step={(h2 - l2) / steps:.3f} us" if steps else ""
+    print(f"   {label}: n={len(launched)} gpu_window={h2 - l2:.3f} us busy={b4:.3f} us "
+          f"util={100 * b4 / (h2 - l2):.2f}%{per_step}")
+    print(f"          {fmt_gaps(gaps_of(m4))}")
+
+
 def analyse(path):
     t = load(path)
     ev = t.get("traceEvents", [])
@@ -124,31 +139,17 @@ def analyse(path):
                       f"gaps>10us n={len(g3)} total={sum(g3):.3f} us")
             # GPU work launched inside the profiled steps (by correlation with the runtime call), for
             # traces where the CPU runs ahead of the GPU and the CPU step window misses the GPU work
-            launched = [e for e in ops if e.get("args", {}).get("correlation") in corr_ts
-                        and lo <= corr_ts[e["args"]["correlation"]] <= hi]
-            if launched:
-                l2 = min(float(e["ts"]) for e in launched)
-                h2 = max(float(e["ts"]) + float(e["dur"]) for e in launched)
-                m4 = clip(merged, l2, h2)
-                b4 = sum(y - x for x, y in m4)
-                print(f"   ops launched in steps: n={len(launched)} gpu_window={h2 - l2:.3f} us busy={b4:.3f} us "
-                      f"util={100 * b4 / (h2 - l2):.2f}% mean_step={(h2 - l2) / len(step_list):.3f} us")
-                print(f"          {fmt_gaps(gaps_of(m4))}")
+            launched_view("ops launched in steps", merged,
+                          [e for e in ops if e.get("args", {}).get("correlation") in corr_ts
+                           and lo <= corr_ts[e["args"]["correlation"]] <= hi], len(step_list))
         else:
             # A capture without the CPU activity (torch.profiler with ProfilerActivity.CUDA alone) has no
             # ProfilerStep#N spans: the steps view falls back to the whole GPU span (the 'whole' line).
             print("   no ProfilerStep#N spans: steps view = the whole GPU span (the 'whole' line above)")
         # The launched view keeps the window from the first to the last op whose launch call is in the
         # trace (not the work launched before the capture began and still running when it did).
-        launched = [e for e in ops if e.get("args", {}).get("correlation") in corr_ts]
-        if launched:
-            l2 = min(float(e["ts"]) for e in launched)
-            h2 = max(float(e["ts"]) + float(e["dur"]) for e in launched)
-            m4 = clip(merged, l2, h2)
-            b4 = sum(y - x for x, y in m4)
-            print(f"   ops launched in the trace: n={len(launched)} gpu_window={h2 - l2:.3f} us busy={b4:.3f} us "
-                  f"util={100 * b4 / (h2 - l2):.2f}%")
-            print(f"          {fmt_gaps(gaps_of(m4))}")
+        launched_view("ops launched in the trace", merged,
+                      [e for e in ops if e.get("args", {}).get("correlation") in corr_ts])
         gsteps = sorted(((float(e["ts"]), float(e["ts"]) + float(e["dur"]), f'{e["name"]} s{e.get("tid")}') for e in ev
                          if e.get("ph") == "X" and e.get("cat") == "gpu_user_annotation" and e.get("pid") == dev
                          and str(e.get("name", "")).startswith("ProfilerStep#")))
