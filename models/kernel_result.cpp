@@ -20,6 +20,7 @@ kernel_result model_kernel(kernel_group group, const gpu_spec& spec) {
     r.roof = build_roofline(metric_view{group.metrics, group.launches}, spec);
     r.shape = shape_of(group);
     r.verdict = classify(r.roof, r.shape);
+    r.origin = classify_origin(group.name);
     r.group = std::move(group);
     return r;
 }

@@ -2,6 +2,7 @@
 // shape, its roofline and its verdict. Plain values: the diagnosis reads them, nothing edits them.
 #pragma once
 
+#include "analyzer/read/kernel_origin.hpp"
 #include "analyzer/read/kernel_table.hpp"
 #include "models/classify.hpp"
 #include "models/gpu_spec.hpp"
@@ -14,6 +15,7 @@ struct kernel_result {
     launch_shape shape;
     kernel_roofline roof;
     classification verdict;
+    kernel_origin origin;  // whose kernel it is, from its name (rules/origins/*.json)
 };
 
 // The roofline, launch shape and verdict of one kernel on the GPU of `spec`.

@@ -142,13 +142,17 @@ std::vector<std::string> schema_errors(const std::string& schema_rel, const nloh
 TEST_CASE("every shipped rule tree and GPU spec validates against the schema its $schema names") {
     namespace fs = std::filesystem;
     std::size_t files = 0;
-    for (const auto& [folder, schema] : {std::pair<std::string, std::string>{"rules", "docs/rule-tree.schema.json"},
-                                         std::pair<std::string, std::string>{"hwspecs", "docs/gpu-spec.schema.json"}}) {
+    for (const auto& [folder, schema] :
+         {std::pair<std::string, std::string>{"rules", "docs/rule-tree.schema.json"},
+          std::pair<std::string, std::string>{"hwspecs", "docs/gpu-spec.schema.json"},
+          std::pair<std::string, std::string>{"rules/origins", "docs/kernel-origin.schema.json"}}) {
         for (const auto& entry : fs::directory_iterator(roofline::test::source_path(folder))) {
             if (entry.path().extension() != ".json") continue;
             CAPTURE(entry.path().string());
             const auto doc = nlohmann::json::parse(roofline::test::read_text(entry.path().string()));
-            CHECK(doc.value("$schema", "") == "../" + schema);  // an editor finds it from the file's folder
+            // An editor finds it from the file's folder.
+            const std::string up = folder.find('/') == std::string::npos ? "../" : "../../";
+            CHECK(doc.value("$schema", "") == up + schema);
             const auto errors = schema_errors(schema, doc);
             for (const auto& e : errors) FAIL_CHECK(e);
             ++files;

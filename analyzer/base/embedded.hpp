@@ -16,5 +16,6 @@ const std::vector<embedded_file>& embedded_hwspecs();    // hwspecs/*.json
 const std::vector<embedded_file>& embedded_rules();      // rules/*.json
 const std::vector<embedded_file>& embedded_catalogue();  // analyzer/base/metrics.json
 const std::vector<embedded_file>& embedded_pairs();      // kernels/pairs.json: the naive -> fixed pairs of kernels/
+const std::vector<embedded_file>& embedded_origins();    // rules/origins/*.json: whose kernel it is, by its name
 
 }  // namespace roofline

@@ -135,13 +135,19 @@ void walk(const rule_tree& tree, const rule_node& n, int depth, const name_value
             if (!f.est_speedup) add_unique(d.undecided, undecided_item{undecided_item::what::estimate, tree.id, n.id});
             for (const auto& m : lacking) add_unique(d.missing_metrics, m);
         }
+        // The fixes written for whoever can act on this kernel: kernel-author advice where the user owns
+        // its source, the call-site levers (shapes, dtype, layout, fusion) where a library or compiler
+        // wrote it. A node with no fix for a library's kernel gives that library's levers.
         for (const auto& x : n.fixes) {
+            if (!x.applies_to(k.origin.kind)) continue;
             if (x.when) {
                 auto applies = x.when->evaluate(facts);
                 if (!applies || *applies == 0.0) continue;
             }
             f.fixes.push_back(x.text);
         }
+        if (f.fixes.empty() && !source_owned(k.origin.kind))
+            for (const auto& lever : origin_levers(k.origin.pattern)) f.fixes.push_back(lever);
         d.findings.push_back(std::move(f));
     }
     for (const auto& c : n.children) walk(tree, c, depth + 1, facts, noisy, k, gpu, d);
@@ -211,6 +217,47 @@ finding not_decided(const diagnosis& d, const gpu_spec& gpu, bool fired = false)
     f.undecided = d.undecided;
     f.collect = ncu_flags_for(d.missing_metrics, chip_for_cc(gpu.compute_capability)).text();
     return f;
+}
+
+// The findings a rule node that could not be evaluated would give (an inner node: those of the nodes under
+// it), and the fired findings whose estimate could not be evaluated: what may outrank a provisional first.
+void findings_under(const rule_tree& t, const rule_node& n, const std::vector<pooled_string>& needs,
+                    std::vector<diagnosis::contender>& out) {
+    if (!n.finding.empty() &&
+        std::none_of(out.begin(), out.end(), [&](const diagnosis::contender& c) { return c.id == n.finding; }))
+        out.push_back({n.finding, t.id, n.id, needs});
+    for (const auto& c : n.children) findings_under(t, c, needs, out);
+}
+
+const rule_node* find_node(const rule_node& n, const std::string& id) {
+    if (n.id == id) return &n;
+    for (const auto& c : n.children)
+        if (const rule_node* f = find_node(c, id)) return f;
+    return nullptr;
+}
+
+std::vector<diagnosis::contender> contenders(const std::vector<rule_tree>& trees, const diagnosis& d) {
+    std::vector<diagnosis::contender> out;
+    for (const auto& u : d.undecided) {
+        if (u.kind == undecided_item::what::verdict) continue;
+        for (const auto& t : trees) {
+            if (t.id != u.tree.str()) continue;
+            for (const auto& root : t.roots) {
+                const rule_node* n = find_node(root, u.node);
+                if (!n) continue;
+                std::vector<pooled_string> needs;
+                for (const auto& v : d.path)
+                    if (v.tree == u.tree && v.node == u.node) needs = v.missing;
+                if (u.kind == undecided_item::what::estimate) {
+                    if (std::none_of(out.begin(), out.end(), [&](const auto& c) { return c.id == n->finding; }))
+                        out.push_back({n->finding, t.id, n->id, needs});
+                } else {
+                    findings_under(t, *n, needs, out);
+                }
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace
@@ -337,33 +384,29 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
     for (const auto& t : trees)
         for (const auto& root : t.roots) walk(t, root, 0, facts, noisy, kernel, spec, d);
     // near-roof says "look elsewhere": that nothing else on the kernel gains much. Where a rule node or
-    // an estimate could not be evaluated, that is not decided, so near-roof is not the answer.
-    auto near =
-        std::find_if(d.findings.begin(), d.findings.end(), [](const finding& f) { return f.id == "near-roof"; });
+    // an estimate could not be evaluated, that is not decided: near-roof may still lead, but only as a
+    // provisional answer (below), with the nodes that could outrank it.
     const auto elsewhere = std::count_if(d.undecided.begin(), d.undecided.end(),
                                          [](const undecided_item& u) { return u.tree != "near-roof"; });
-    if (near != d.findings.end() && elsewhere > 0) {
-        diagnosis_note n;
-        n.kind = diagnosis_note_kind::near_roof_undecided;
-        n.count = static_cast<std::size_t>(elsewhere);
-        d.notes.push_back(std::move(n));
-        d.findings.erase(near);
-    }
     drop_gainless(d);
     if (d.findings.empty() && kernel.roof.placed)
         d.findings.push_back(d.undecided.empty() ? unexplained(kernel, spec, facts, !d.notes.empty())
                                                  : not_decided(d, spec));
     settle_findings(d, kernel, spec);
     // The ranking rests on every node's gain: where some could not be evaluated, the first finding is
-    // not decided, unless its fix already takes the kernel to the floor the counters prove (no fix that
-    // keeps the work gains more). The findings that fired stay listed after it, in their order.
+    // provisional (a node that could not be evaluated may gain more), unless its fix already takes the
+    // kernel to the floor the counters prove (no fix that keeps the work gains more). It still leads:
+    // a capture that holds an answer gives it, with the findings that could outrank it and what they
+    // need; missing-counters follows the findings that fired, with the command that collects it.
     if (!d.undecided.empty() && !d.findings.empty() && d.findings.front().id != "missing-counters") {
         const finding& first = d.findings.front();
         const bool at_floor = first.est_time_after_ns && kernel.roof.practical_floor_ns > 0 &&
                               *first.est_time_after_ns <= kernel.roof.practical_floor_ns * (1.0 + run_to_run_noise);
-        if (!at_floor) {
-            d.findings.insert(d.findings.begin(), not_decided(d, spec, true));
-            d.tied_with_first.clear();
+        // near-roof is at its floor by definition; it is the answer only where nothing else is undecided.
+        if (!at_floor || (first.id == "near-roof" && elsewhere > 0)) {
+            d.provisional = true;
+            d.could_outrank = contenders(trees, d);
+            d.findings.push_back(not_decided(d, spec, true));
         }
     }
     d.path.shrink_to_fit();  // held for every kernel of a capture: no doubling slack

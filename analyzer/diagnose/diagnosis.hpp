@@ -149,6 +149,9 @@ struct finding {
     bool after_findings = false;
     std::vector<undecided_item> undecided;  // missing_counters: the nodes and estimates not evaluated
     std::string collect;                    // missing_counters: the ncu options that collect what they lack; "" if none
+    // missing_counters on a details page whose report holds --set full's sections: the raw page of the same
+    // report holds every counter the analysis lacks, so a re-export comes before any new profile.
+    bool raw_page_holds = false;
     std::vector<std::string> run_kernels;   // fusion_run: the short names of the run's kernels, this one first
 };
 
@@ -158,7 +161,6 @@ enum class diagnosis_note_kind {
                             // `limit` (run-to-run noise) of what it is: not an opportunity
     near_roof_outpromised,  // near-roof is left out: finding `id` promises `speedup`, more than the `limit` near-roof
                             // allows
-    near_roof_undecided,    // near-roof is left out: `count` other rule nodes or estimates could not be evaluated
 };
 
 struct diagnosis_note {
@@ -179,6 +181,15 @@ struct diagnosis {
     // evaluated may have outranked it.
     std::vector<undecided_item> undecided;
     std::vector<std::string> missing_metrics;
+    // Where the capture left rule nodes or estimates undecided and some node fired, the first finding
+    // is provisional: these findings, whose nodes could not be evaluated (or whose estimates could
+    // not), may outrank it once their counters are collected. Each once, in tree order.
+    bool provisional = false;
+    struct contender {
+        pooled_string id, tree, node;
+        std::vector<pooled_string> needs;  // the metrics (catalogue ids) that would decide it
+    };
+    std::vector<contender> could_outrank;
     // Findings whose place at the top run-to-run noise decides (settle_findings): the first
     // finding's equals. Empty where the first finding stands clear.
     std::vector<std::string> tied_with_first;

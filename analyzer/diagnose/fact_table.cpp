@@ -538,12 +538,70 @@ std::vector<fact> instruction_facts() {
     };
 }
 
+// The architecture of the GPU x10 (90 for CC 9.0), 0 where the spec does not say.
+int gpu_sm(const gpu_spec& g) {
+    const auto dot = g.compute_capability.find('.');
+    if (dot == std::string::npos) return 0;
+    try {
+        return std::stoi(g.compute_capability.substr(0, dot)) * 10 + std::stoi(g.compute_capability.substr(dot + 1));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+// Where the kernel comes from (rules/origins/*.json) and what its name says. Always known: a name no
+// pattern matches is the user's own, and a fact the name does not state is 0 (false).
+std::vector<fact> origin_facts() {
+    std::vector<fact> out = {
+        {"source_owned", value_type::boolean,
+         "the user owns the kernel's source: a kernel of their own or a CUTLASS template they instantiate, so "
+         "kernel-author fixes are theirs to make (rules/origins/*.json)",
+         [](const kernel_result& k, const gpu_spec&) { return flag(source_owned(k.origin.kind)); }},
+        {"name_alignment", value_type::number,
+         "the operand alignment, in elements, a library GEMM's name states (align1, aligna4/alignc4: the smallest); 0 "
+         "where the name does not say",
+         [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(k.origin.facts.alignment); }},
+        {"name_built_for_sm", value_type::number,
+         "the architecture a library kernel was built for, x10 (cutlass_75_: 75, sm80_xmma: 80); 0 where the name does "
+         "not say",
+         [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(k.origin.facts.built_for_sm); }},
+        {"name_older_arch", value_type::boolean,
+         "the name says the kernel was built for an older architecture than the GPU it ran on (a cutlass_75 kernel on "
+         "sm_90): the library found no kernel of this GPU's generation for the call",
+         [](const kernel_result& k, const gpu_spec& g) {
+             const int built = k.origin.facts.built_for_sm, sm = gpu_sm(g);
+             return flag(built > 0 && sm > 0 && built / 10 < sm / 10);
+         }},
+        {"name_fp32_simt", value_type::boolean,
+         "the name says FP32 on CUDA cores (ffma, simt_sgemm, f32f32_f32f32): TF32 or a 16-bit type is not in use",
+         [](const kernel_result& k, const gpu_spec&) { return flag(k.origin.facts.math == "fp32_simt"); }},
+        {"aten_strided", value_type::boolean,
+         "PyTorch ran its general strided elementwise kernel (elementwise_kernel<...>): an input is not contiguous",
+         [](const kernel_result& k, const gpu_spec&) {
+             return flag(k.origin.kind == origin_kind::aten && k.origin.facts.path == "strided");
+         }},
+        {"aten_unrolled", value_type::boolean,
+         "PyTorch ran unrolled_elementwise_kernel, its fallback when the inputs cannot be read as vectors "
+         "(misaligned, or mixed types that need casts)",
+         [](const kernel_result& k, const gpu_spec&) {
+             return flag(k.origin.kind == origin_kind::aten && k.origin.facts.path == "unrolled");
+         }},
+    };
+    for (origin_kind kind : {origin_kind::user, origin_kind::cutlass, origin_kind::cublas, origin_kind::cudnn,
+                             origin_kind::attention, origin_kind::triton, origin_kind::aten, origin_kind::cub,
+                             origin_kind::nccl, origin_kind::cupy, origin_kind::library})
+        out.push_back({std::string("origin_") + name(kind), value_type::boolean,
+                       std::string("the kernel's origin is ") + name(kind) + " (rules/origins/*.json)",
+                       [kind](const kernel_result& k, const gpu_spec&) { return flag(k.origin.kind == kind); }});
+    return out;
+}
+
 }  // namespace
 
 const std::vector<fact>& facts() {
     static const std::vector<fact> table = [] {
         std::vector<fact> all;
-        for (auto part : {shape_facts, roofline_facts, traffic_facts, instruction_facts}) {
+        for (auto part : {shape_facts, roofline_facts, traffic_facts, instruction_facts, origin_facts}) {
             auto v = part();
             all.insert(all.end(), v.begin(), v.end());
         }

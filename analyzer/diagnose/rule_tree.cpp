@@ -86,13 +86,37 @@ private:
             field = field.substr(6);
         }
         static const std::set<std::string> properties = {
-            "id",   "title",   "description", "precedence",      "roots",         "explain",
-            "when", "finding", "estimate",    "evidence",        "fixes",         "children",
-            "text", "why",     "fix",         "keeps_latency",   "changes",       "at_least",
-            "on",   "scale",   "add_ns",      "removes_atomics", "removes_launch"};
+            "id",   "title",   "description", "precedence",      "roots",          "explain",
+            "when", "finding", "estimate",    "evidence",        "fixes",          "children",
+            "text", "why",     "fix",         "keeps_latency",   "changes",        "at_least",
+            "on",   "scale",   "add_ns",      "removes_atomics", "removes_launch", "for"};
         if (!properties.count(field)) field.clear();
         return "docs/rule-tree.schema.json#" + (part.empty() ? std::string() : "/$defs/" + part) +
                (field.empty() ? std::string() : "/properties/" + field);
+    }
+
+    // A fix's "for": origin kinds (kernel_origin.hpp), "library" (every kind the user does not own) or "any".
+    unsigned audience(const json& j, const std::string& where) {
+        if (!j.is_array() || j.empty()) fail(where, "\"fixes.for\": expected a non-empty list of origin kinds");
+        unsigned bits = 0;
+        for (const auto& e : j) {
+            const std::string v = e.is_string() ? e.get<std::string>() : std::string();
+            if (v == "any") {
+                bits = ~0u;
+            } else if (v == "library") {
+                for (unsigned k = 0; k < 32; ++k)
+                    if (auto kind = origin_kind_named(name(static_cast<origin_kind>(k)));
+                        kind && static_cast<unsigned>(*kind) == k && !source_owned(*kind))
+                        bits |= fix::bit(*kind);
+            } else if (auto kind = origin_kind_named(v)) {
+                bits |= fix::bit(*kind);
+            } else {
+                fail(where, "\"fixes.for\": \"" + v +
+                                "\" is not an origin kind (user, cutlass, cublas, cudnn, attention, triton, aten, cub, "
+                                "nccl, cupy, library) nor \"any\"");
+            }
+        }
+        return bits;
     }
 
     std::string text(const json& j, const char* key, const std::string& where) {
@@ -242,6 +266,7 @@ private:
                 x.text = text(f, "text", where + " fix");
                 if (f.contains("when"))
                     x.when = expr(text(f, "when", where + " fix"), where, "fixes.when", value_type::boolean, f["when"]);
+                if (f.contains("for")) x.origins = audience(f["for"], where);
                 n.fixes.push_back(std::move(x));
             }
         }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analyzer/diagnose/expression.hpp"
+#include "analyzer/read/kernel_origin.hpp"
 #include "models/resources.hpp"
 
 #include <string>
@@ -14,6 +15,13 @@ namespace roofline::diagnose {
 struct fix {
     std::string text;
     std::optional<expression> when;  // applies only where this holds
+    // Whose kernels the fix is written for, one bit per origin_kind ("for" in the file: origin kinds,
+    // "library" for every kind whose source the user does not own, "any"). Absent: the kernels whose
+    // source the user owns (their own, CUTLASS templates they instantiate): kernel-author advice.
+    unsigned origins = owned_origins();
+    bool applies_to(origin_kind k) const { return (origins >> static_cast<unsigned>(k)) & 1u; }
+    static unsigned bit(origin_kind k) { return 1u << static_cast<unsigned>(k); }
+    static unsigned owned_origins() { return bit(origin_kind::user) | bit(origin_kind::cutlass); }
 };
 
 // One change a fix makes to the kernel's work, on the resources `on`:

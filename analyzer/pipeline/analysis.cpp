@@ -28,6 +28,12 @@ void attach_workload_findings(std::vector<analysed_kernel>& kernels, const gpu_s
 
 namespace {
 
+// The details page holds the sections of --set full that --set basic and --set roofline leave out.
+bool has_full_sections(const kernel_result& k) {
+    const auto& m = k.group.metrics;
+    return m.find("smsp__average_warp_latency_per_inst_issued.ratio") && m.find("lts__t_sector_hit_rate.pct");
+}
+
 // The most SMs a count from a file may give: far above any GPU (the B200 has 148), far below where a
 // conversion to an integer overflows. A larger one is a damaged file, said so before any conversion.
 constexpr double most_sms = 65536;
@@ -149,6 +155,12 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     for (auto& k : a.kernels) {
         k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
         k.diagnosis = diagnose::diagnose(trees, k, a.gpu);
+        // A details page shows a few values of each section it holds; where it holds the sections only
+        // --set full collects (warp states, memory tables, source counters), the report's raw page has
+        // every counter the engine reads (all are in --set full: analyzer/base/metrics.json).
+        if (a.read.form == ncu_form::details && has_full_sections(k))
+            for (auto& f : k.diagnosis.findings)
+                if (f.engine == diagnose::engine_finding::missing_counters) f.raw_page_holds = true;
         if (!options.keep_metrics) {  // nothing after the diagnosis reads a counter (analyze_options)
             k.group.metrics = metric_values{};
             k.group.texts.clear();

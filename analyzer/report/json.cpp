@@ -165,10 +165,32 @@ ojson path_json(const diagnose::diagnosis& d) {
     return path;
 }
 
+// Whose kernel it is (rules/origins/*.json): kind, library, the pattern that matched and what the name says.
+ojson origin_json(const kernel_origin& o) {
+    ojson e;
+    e["kind"] = name(o.kind);
+    e["library"] = o.library.empty() ? ojson(nullptr) : ojson(o.library.str());
+    e["pattern"] = o.pattern.empty() ? ojson(nullptr) : ojson(o.pattern.str());
+    e["source_owned"] = source_owned(o.kind);
+    ojson facts = ojson::object();
+    const origin_facts& f = o.facts;
+    if (f.built_for_sm > 0) facts["built_for_sm"] = f.built_for_sm;
+    if (f.alignment > 0) facts["alignment"] = f.alignment;
+    if (f.vector_width > 0) facts["vector_width"] = f.vector_width;
+    if (f.split_k) facts["split_k"] = true;
+    if (!f.tile.empty()) facts["tile"] = f.tile;
+    if (!f.math.empty()) facts["math"] = f.math.str();
+    if (!f.path.empty()) facts["path"] = f.path.str();
+    if (!f.fused_ops.empty()) facts["fused_ops"] = f.fused_ops;
+    e["facts"] = std::move(facts);
+    return e;
+}
+
 ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip* c) {
     ojson e;
     e["name"] = k.group.name;
     e["short_name"] = label;
+    e["origin"] = origin_json(k.origin);
     e["block_size"] = optional_dims(k.group.block_size);
     e["grid_size"] = optional_dims(k.group.grid_size);
     e["launches"] = k.group.launches;
@@ -219,6 +241,16 @@ ojson kernel_json(const analysed_kernel& k, const std::string& label, const chip
     e["uncollectable_metrics"] = flags.uncollectable;
     e["collect"] = flags.empty() ? ojson(nullptr) : ojson("ncu " + flags.text());
     e["first_finding_tied_with"] = k.diagnosis.tied_with_first;
+    // Where the capture left nodes undecided, the first finding is provisional: what may outrank it.
+    e["first_finding_provisional"] = k.diagnosis.provisional;
+    ojson contenders = ojson::array();
+    for (const auto& c : k.diagnosis.could_outrank) {
+        ojson needs = ojson::array();
+        for (const auto& m : c.needs) needs.push_back(m.str());
+        contenders.push_back(
+            {{"finding", c.id.str()}, {"tree", c.tree.str()}, {"node", c.node.str()}, {"needs", needs}});
+    }
+    e["could_outrank_first"] = std::move(contenders);
     e["within_noise"] = k.diagnosis.within_noise;
     return e;
 }

@@ -164,11 +164,11 @@ void write_header(std::ostream& o, const analysis& a) {
 
 void write_summary(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
     o << "## Summary\n\n";
-    table t({"#", "kernel", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved", "% of roof",
-             "bound / limiter"});
+    table t({"#", "kernel", "origin", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved",
+             "% of roof", "bound / limiter"});
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
-        t.row({std::to_string(i + 1), code_span(labels[i]), std::to_string(k.group.launches),
+        t.row({std::to_string(i + 1), code_span(labels[i]), origin_label(k.origin), std::to_string(k.group.launches),
                format_duration_ns(k.roof.duration_ns), format_percent(k.share), intensity_text(k.roof, resource::dram),
                achieved_text(k), roof_pct_text(k), verdict_text(k.verdict)});
     }
@@ -236,8 +236,16 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
         if (u.kind != diagnose::undecided_item::what::node) what += (what.empty() ? "" : ", ") + undecided_text(u);
     if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
     o << "\n**Not decided on this capture:** " << what << ".";
-    if (!d.findings.empty() && d.findings.front().id != "missing-counters")
-        o << " The first finding is provisional: a rule node that could not be evaluated may outrank it.";
+    if (d.provisional) {
+        std::string who;
+        for (const auto& c : d.could_outrank) who += (who.empty() ? "" : ", ") + code_span(c.id);
+        o << " The first finding is provisional: "
+          << (who.empty() ? std::string("a rule node that could not be evaluated") : who)
+          << (d.could_outrank.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
+        o << ".";
+    } else if (!d.findings.empty() && d.findings.front().id != "missing-counters") {
+        o << " The first finding stands: its fix already reaches the floor the counters prove.";
+    }
     o << "\n";
     if (count > 0) o << "\n- Rule nodes not evaluated: " << nodes << ".\n";
     const diagnose::collect_flags flags = diagnose::ncu_flags_for(d.missing_metrics, c);
@@ -266,7 +274,7 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
 void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form,
                   const chip* c) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
-    o << "- Full name: " << code_span(k.group.name) << "\n";
+    o << "- Full name: " << code_span(k.group.name) << "; from " << origin_text(k.origin, k.group.cc) << "\n";
     o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line "
       << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size)
       << "\n";

@@ -146,6 +146,9 @@ std::string render_terminal(const analysis& a, const print_options& options) {
         if (!k.diagnosis.findings.empty()) {
             const auto& f = k.diagnosis.findings.front();
             r.finding = f.id + (f.est_speedup ? " (" + format_number(*f.est_speedup) + "x)" : "");
+            if (k.diagnosis.provisional) r.finding += "?";
+            // Whose kernel it is, where it is not the user's: the fix is then at the call, not in the source.
+            if (k.origin.kind != origin_kind::user) r.finding = origin_label(k.origin) + ": " + r.finding;
             if (!k.diagnosis.tied_with_first.empty()) r.finding += " ~" + k.diagnosis.tied_with_first.front();
         }
         verdict_width = std::max(verdict_width, r.verdict.size());

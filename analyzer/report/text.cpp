@@ -300,9 +300,6 @@ std::string note_text(const diagnose::diagnosis_note& n) {
         case diagnose::diagnosis_note_kind::near_roof_outpromised:
             return "near-roof is not reported: " + n.id + " promises " + format_times(n.speedup) +
                    " on the same kernel, more than the " + format_times(n.limit) + " near-roof allows";
-        case diagnose::diagnosis_note_kind::near_roof_undecided:
-            return "near-roof is not reported: its rule fired (rules/near-roof.json), but " + std::to_string(n.count) +
-                   " other rule nodes or estimates could not be evaluated, and any may gain more";
     }
     return "";
 }
@@ -554,9 +551,22 @@ std::vector<std::string> finding_fixes(const diagnose::finding& f) {
             return {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
                     "Compare with the floor: the kernel cannot run faster than its largest floor at the practical "
                     "shares (the estimate)."};
-        case diagnose::engine_finding::missing_counters:
-            if (f.collect.empty()) return {};
-            return {"Profile again with `ncu " + f.collect + " ...` (or `roofline metrics --format section`'s file)."};
+        case diagnose::engine_finding::missing_counters: {
+            std::vector<std::string> out;
+            // Re-export before re-profile: the report this details page came from already holds them.
+            if (f.raw_page_holds)
+                out.push_back(
+                    "Re-export the raw page of the same report, which holds every counter this analysis "
+                    "lacks (no new profile): `ncu -i REPORT.ncu-rep --csv --page raw > report_raw.csv`, "
+                    "then `roofline analyze report_raw.csv`; or `roofline analyze REPORT.ncu-rep`, which "
+                    "exports it where ncu is on the PATH.");
+            if (!f.collect.empty())
+                out.push_back(std::string(f.raw_page_holds ? "Only for a report captured without --set full: profile"
+                                                           : "Profile") +
+                              " again with `ncu " + f.collect +
+                              " ...` (or `roofline metrics --format section`'s file).");
+            return out;
+        }
     }
     return {};
 }
@@ -594,6 +604,76 @@ std::string evidence_name(const diagnose::evidence_value& e) {
                    "reason)";
     }
     return "";
+}
+
+std::string origin_label(const kernel_origin& o) {
+    switch (o.kind) {
+        case origin_kind::user:
+            return "user";
+        case origin_kind::cutlass:
+            return "CUTLASS";
+        case origin_kind::cublas:
+            return "cuBLAS";
+        case origin_kind::cudnn:
+            return "cuDNN";
+        case origin_kind::attention:
+            return "attention";
+        case origin_kind::triton:
+            return "Triton";
+        case origin_kind::aten:
+            return "ATen";
+        case origin_kind::cub:
+            return "CUB";
+        case origin_kind::nccl:
+            return "NCCL";
+        case origin_kind::cupy:
+            return "CuPy";
+        case origin_kind::library:
+            return "library";
+    }
+    return "user";
+}
+
+std::string origin_text(const kernel_origin& o, const std::string& gpu_cc) {
+    if (o.kind == origin_kind::user) return "your code (no library or compiler pattern matches the name)";
+    std::string s = o.library.str() + " (pattern `" + o.pattern.str() + "`)";
+    std::vector<std::string> said;
+    const origin_facts& f = o.facts;
+    if (f.built_for_sm > 0) {
+        std::string cc = gpu_cc;
+        cc.erase(std::remove(cc.begin(), cc.end(), '.'), cc.end());
+        std::string built = "built for sm_" + std::to_string(f.built_for_sm);
+        if (!cc.empty() && cc != std::to_string(f.built_for_sm)) built += " (the GPU is sm_" + cc + ")";
+        said.push_back(built);
+    }
+    if (f.alignment > 0)
+        said.push_back("operands aligned to " + std::to_string(f.alignment) +
+                       (f.alignment == 1 ? " element" : " elements"));
+    if (f.math == "fp32_simt")
+        said.push_back("FP32 on CUDA cores");
+    else if (f.math == "fp64_simt")
+        said.push_back("FP64 on CUDA cores");
+    else if (!f.math.empty()) {
+        std::string m = f.math.str();
+        said.push_back(m.substr(0, m.find('_')) + " on tensor cores");
+    }
+    if (!f.tile.empty()) said.push_back("tile " + f.tile);
+    if (f.split_k) said.push_back("split-K");
+    if (f.path == "strided")
+        said.push_back("ATen's strided elementwise path (an input is not contiguous)");
+    else if (f.path == "unrolled")
+        said.push_back("ATen's unrolled path (inputs not readable as vectors)");
+    else if (f.path == "vectorized")
+        said.push_back("ATen's vectorized path" + (f.vector_width > 0
+                                                       ? " (" + std::to_string(f.vector_width) + " elements a load)"
+                                                       : std::string()));
+    else if (!f.path.empty())
+        said.push_back(std::string(f.path.str()) + " kernel");
+    if (!f.fused_ops.empty()) said.push_back("fuses `" + f.fused_ops + "`");
+    for (std::size_t i = 0; i < said.size(); ++i) s += (i == 0 ? ": " : ", ") + said[i];
+    s += source_owned(o.kind) ? "; its template arguments are yours to change"
+                              : "; not your source: its fixes are what the call can change";
+    return s;
 }
 
 }  // namespace roofline

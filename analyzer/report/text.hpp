@@ -85,6 +85,14 @@ const char* engine_finding_title(diagnose::engine_finding k);
 // What an evidence value shows, as a finding lists it: its expression or label, or the words of a typed mark.
 std::string evidence_name(const diagnose::evidence_value& e);
 
+// Whose kernel it is, in one short word: "cuBLAS", "ATen", "Triton", "user" (the summary's and the
+// terminal's column; origin_text says the rest).
+std::string origin_label(const kernel_origin& o);
+// The kernel's origin as the markdown report states it: who wrote it, what its name says (built for an
+// older architecture than the GPU's `gpu_cc`, operand alignment, math path, tile, ...), and who can act
+// on the fixes.
+std::string origin_text(const kernel_origin& o, const std::string& gpu_cc);
+
 // One finding with an estimate, for the workload's ranked list of what to fix first.
 struct opportunity {
     std::size_t kernel_rank;  // index into analysis::kernels (0 = longest)

@@ -1,0 +1,152 @@
+// Whose kernel it is (rules/origins/*.json) on names taken from real captures: ncu's demangled names, its
+// mangled names, and Kineto's spelling of the same kernels; and the fixes each origin gets.
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/read/kernel_origin.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <zlib.h>
+
+using namespace roofline;
+using namespace roofline::test;
+
+namespace {
+
+std::string all_of_gz(const std::string& path) {
+    gzFile f = gzopen(path.c_str(), "rb");
+    REQUIRE(f != nullptr);
+    std::string out;
+    char buf[65536];
+    int n = 0;
+    while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, std::size_t(n));
+    gzclose(f);
+    return out;
+}
+
+bool fixes_mention(const analysed_kernel& k, const std::string& finding, const std::string& words) {
+    for (const auto& f : k.diagnosis.findings)
+        if (f.id == finding)
+            for (const auto& x : f.fixes)
+                if (x.str().find(words) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("library and compiler kernels of real ncu captures get their origin and what their names say") {
+    const analysis a = analyze_example("examples/user_level/gemm_raw.csv");
+    const auto& legacy = kernel_named(a, "cutlass_75_tensorop_bf16");
+    CHECK(legacy.origin.kind == origin_kind::cublas);
+    CHECK(legacy.origin.facts.built_for_sm == 75);
+    CHECK(legacy.origin.facts.alignment == 1);
+    CHECK(legacy.origin.facts.math == "bf16_tensor");
+    const auto& simt = kernel_named(a, "tilesize256x128x8");
+    CHECK(simt.origin.kind == origin_kind::cublas);
+    CHECK(simt.origin.facts.math == "fp32_simt");
+    CHECK(simt.origin.facts.alignment == 4);  // aligna4 and alignc4: the smallest
+    CHECK(kernel_named(a, "nvjet_sm90").origin.facts.built_for_sm == 90);
+
+    const analysis e = analyze_example("examples/user_level/elem_raw.csv");
+    CHECK(kernel_named(e, "triton_poi_fused").origin.kind == origin_kind::triton);
+    CHECK(kernel_named(e, "triton_poi_fused").origin.facts.fused_ops == "add_mul_pow_tanh");
+    CHECK(kernel_named(e, "at::elementwise_kernel<128").origin.facts.path == "strided");
+    CHECK(kernel_named(e, "unrolled_elementwise_kernel").origin.facts.path == "unrolled");
+    CHECK(kernel_named(e, "nchwToNhwcKernel").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(e, "sm90_xmma_fprop_implicit_gemm").origin.kind == origin_kind::cudnn);
+
+    const analysis s = analyze_example("examples/user_level/sdpa_raw.csv");
+    CHECK(kernel_named(s, "pytorch_flash::flash_fwd_kernel").origin.kind == origin_kind::attention);
+    CHECK(kernel_named(s, "fmha_cutlassF").origin.kind == origin_kind::attention);
+    CHECK(kernel_named(s, "cudnn_generated_fort_native_sdpa").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(s, "softmax_warp_forward").origin.kind == origin_kind::aten);
+
+    // The user's own kernels stay theirs, templates of their own included.
+    for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind == origin_kind::user);
+    }
+}
+
+TEST_CASE("ncu's mangled names and Kineto's demangling give the same origin as ncu's demangled names") {
+    std::map<std::string, origin_kind> mangled;
+    for (const auto& k : analyze_example("examples/user_level/elem_raw_mangled.csv").kernels)
+        mangled[k.group.name] = k.origin.kind;
+    REQUIRE(!mangled.empty());
+    for (const auto& [n, kind] : mangled) {
+        CAPTURE(n);
+        CHECK(kind != origin_kind::user);  // every kernel of that program is PyTorch's, cuDNN's or Triton's
+    }
+    const auto trace = nlohmann::json::parse(all_of_gz(source_path("examples/user_level/trace_naive.json.gz")));
+    std::size_t kernels = 0;
+    for (const auto& ev : trace["traceEvents"]) {
+        if (ev.value("cat", "") != "kernel") continue;
+        ++kernels;
+        const std::string n = ev.value("name", "");
+        CAPTURE(n);
+        const kernel_origin o = classify_origin(n);
+        if (n.find("cutlass_75") != std::string::npos) {
+            CHECK(o.kind == origin_kind::cublas);
+            CHECK(o.facts.alignment == 1);
+        } else {
+            CHECK(o.kind == origin_kind::aten);  // at::native::..., with (anonymous namespace) and {lambda()#2}
+        }
+    }
+    CHECK(kernels > 0);
+}
+
+TEST_CASE("a library kernel's fixes are what its caller controls; the user's own kernels keep author advice") {
+    const analysis a = analyze_example("examples/user_level/gemm_raw.csv");
+    // The LM head with a vocabulary of 50257: cuBLAS ran an sm_75 align1 kernel. The fix is the padding.
+    const auto& lm = kernel_named(a, "cutlass_75_tensorop_bf16");
+    REQUIRE(!lm.diagnosis.findings.empty());
+    CHECK(lm.diagnosis.findings.front().id == "tensor-underused");
+    CHECK(fixes_mention(lm, "tensor-underused", "50304"));
+    CHECK_FALSE(fixes_mention(lm, "tensor-underused", "wgmma"));
+    CHECK_FALSE(fixes_mention(lm, "tensor-underused", "cp.async"));
+    // FP32 on CUDA cores: allow TF32, not "write wmma fragments".
+    const auto& simt = kernel_named(a, "tilesize256x128x8");
+    CHECK(fixes_mention(simt, "cuda-core-matmul", "set_float32_matmul_precision"));
+    CHECK_FALSE(fixes_mention(simt, "cuda-core-matmul", "wmma"));
+    // A strided ATen elementwise kernel: make the tensor contiguous.
+    const analysis e = analyze_example("examples/user_level/elem_raw.csv");
+    CHECK(fixes_mention(kernel_named(e, "at::elementwise_kernel<128"), "uncoalesced-global", ".contiguous()"));
+    // Every finding of every library kernel has a fix, and none is kernel-author advice.
+    for (const char* capture : {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv",
+                                "examples/user_level/sdpa_raw.csv", "examples/wild/lib_a_raw.csv"})
+        for (const auto& k : analyze_example(capture).kernels) {
+            if (source_owned(k.origin.kind)) continue;
+            CAPTURE(k.group.name);
+            for (const auto& f : k.diagnosis.findings) {
+                if (f.engine != diagnose::engine_finding::none) continue;
+                CAPTURE(f.id);
+                CHECK_FALSE(f.fixes.empty());
+                for (const auto& x : f.fixes)
+                    for (const char* author :
+                         {"cp.async", "__shfl", "shared-memory tile", "float4", "__launch_bounds__", "Pad each row"})
+                        CHECK(x.str().find(author) == std::string::npos);
+            }
+        }
+    // The user's own kernels keep the kernel-author fixes.
+    const analysis own = analyze_example("examples/wild/own_raw.csv");
+    CHECK(fixes_mention(kernel_named(own, "sgemm_blocked64"), "cuda-core-matmul", "wmma"));
+}
+
+TEST_CASE("an origin pattern file with a mistake is refused with the file and what is wrong") {
+    CHECK_THROWS_WITH_AS(check_origin_patterns(R"({"origins": [{"id": "x", "kind": "blas", "library": "L",
+        "contains": ["a"], "match": "a", "levers": ["l"]}]})",
+                                               "o.json"),
+                         doctest::Contains("o.json"), input_error);
+    CHECK_THROWS_WITH_AS(check_origin_patterns(R"({"origins": [{"id": "x", "kind": "cublas", "library": "L",
+        "contains": ["a"], "match": "(", "levers": ["l"]}]})",
+                                               "o.json"),
+                         doctest::Contains("not a regular expression"), input_error);
+    CHECK_THROWS_WITH_AS(check_origin_patterns(R"({"origins": [{"id": "x", "kind": "cublas", "library": "L",
+        "contains": ["a"], "match": "a"}]})",
+                                               "o.json"),
+                         doctest::Contains("levers"), input_error);
+    CHECK_NOTHROW(check_origin_patterns(R"({"origins": [{"id": "x", "kind": "user", "library": "L",
+        "contains": ["a"], "match": "a"}]})",
+                                        "o.json"));
+}
