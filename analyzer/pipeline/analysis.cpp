@@ -1,5 +1,7 @@
 #include "analyzer/pipeline/analysis.hpp"
 
+#include "analyzer/base/external_tool.hpp"
+
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
@@ -198,6 +200,46 @@ void refuse_binary(std::istream& in, const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+bool is_ncu_report_name(const std::string& path) {
+    const std::string suffix = ".ncu-rep";
+    return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A report file: its raw page holds every counter it collected. Exported with ncu where it is on
+// PATH (no shell; into a private directory that is gone afterwards, also on failure or interruption),
+// else the command is the message.
+analysis analyze_ncu_report(const std::string& path, const analyze_options& options) {
+    const std::string command = "ncu -i " + path + " --csv --page raw > report.csv";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw input_error(error_code::io, path, 0, 0, "cannot open the file");
+    const auto ncu = find_on_path("ncu");
+    if (!ncu)
+        throw input_error(error_code::unknown_format, path, 0, 0,
+                          "an Nsight Compute report, and ncu is not on PATH to export it: run `" + command +
+                              "` where ncu is, then `roofline analyze report.csv`");
+    private_temp_dir dir("ncu-export");
+    const std::string csv = dir.file("raw.csv");
+    std::string report = std::filesystem::absolute(path, ec).string();
+    if (ec) report = path[0] == '/' ? path : "./" + path;
+    const tool_run run = run_tool(*ncu, {"-i", report, "--csv", "--page", "raw"}, csv);
+    if (!run.started)
+        throw input_error(error_code::io, path, 0, 0, *ncu + " could not be started to export the report");
+    if (run.exit_code != 0)
+        throw input_error(
+            error_code::unknown_format, path, 0, 0,
+            "`" + command + "` failed (exit " + std::to_string(run.exit_code) + "; ncu's message is above)");
+    std::ifstream in(csv, std::ios::binary);
+    if (!in) throw input_error(error_code::io, path, 0, 0, "ncu wrote no export of the report");
+    analysis a = analyze(in, path, options);
+    a.read.notes.push_back("read from the report's raw page, exported with `ncu -i " + path + " --csv --page raw`");
+    return a;
+}
+
+}  // namespace
+
 analysis analyze_file(const std::string& path, const analyze_options& options) {
     if (path == "-") return analyze(std::cin, "<stdin>", options);
     std::error_code ec;
@@ -218,6 +260,7 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
                                  : std::string(" (it holds none)")) +
                               ". A folder of naive -> fixed pairs is what roofline pairs, lessons and calibrate read");
     }
+    if (is_ncu_report_name(path)) return analyze_ncu_report(path, options);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
     refuse_binary(in, path);

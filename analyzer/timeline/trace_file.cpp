@@ -1,5 +1,6 @@
 #include "analyzer/timeline/trace_file.hpp"
 
+#include "analyzer/base/external_tool.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/timeline/byte_source.hpp"
 #include "analyzer/timeline/kineto_reader.hpp"
@@ -11,12 +12,6 @@
 #include <optional>
 #include <string_view>
 #include <vector>
-
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
 
 namespace roofline::timeline {
 namespace {
@@ -37,53 +32,35 @@ bool is_json(std::string_view head) {
     throw input_error(error_code::unknown_format, path, 0, 0, what);
 }
 
-// `nsys export --type sqlite` of a report into a temporary file, where nsys is on PATH.
-std::optional<std::string> export_report(const std::string& path) {
-    const char* path_env = std::getenv("PATH");
-    bool found = false;
-    for (std::string_view dirs = path_env ? path_env : ""; !dirs.empty() && !found;) {
-        const auto colon = dirs.find(':');
-        const std::string dir(dirs.substr(0, colon));
-        found = !dir.empty() && ::access((dir + "/nsys").c_str(), X_OK) == 0;
-        dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-    }
-    if (!found) return std::nullopt;
-    const std::string out =
-        (std::filesystem::temp_directory_path() / ("roofline-" + std::to_string(::getpid()) + "-export.sqlite"))
-            .string();
-    std::vector<std::string> args = {"nsys", "export",   "--type", "sqlite", "--force-overwrite",
-                                     "true", "--output", out,      path};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t child = 0;
-    if (posix_spawnp(&child, "nsys", nullptr, nullptr, argv.data(), environ) != 0)
-        refuse(path, "nsys is on PATH but could not be started to export the report");
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        refuse(path, "`nsys export --type sqlite` failed on the report (its message is above)");
-    return out;
+// `nsys export --type sqlite` of a report into `out`, where nsys is on PATH (false where it is not).
+bool export_report(const std::string& path, const private_temp_dir& dir, const std::string& out) {
+    const auto nsys = find_on_path("nsys");
+    if (!nsys) return false;
+    // An absolute path: a report named "-x.nsys-rep" cannot reach nsys as an option.
+    std::error_code ec;
+    std::string report = std::filesystem::absolute(path, ec).string();
+    if (ec) report = path[0] == '/' ? path : "./" + path;
+    const tool_run run =
+        run_tool(*nsys, {"export", "--type", "sqlite", "--output", out, report}, dir.file("nsys-stdout.txt"));
+    if (!run.started) refuse(path, *nsys + " could not be started to export the report");
+    if (run.exit_code != 0)
+        refuse(path, "`nsys export --type sqlite` failed on the report (exit " + std::to_string(run.exit_code) +
+                         "; its message is above)");
+    return true;
 }
 
 }  // namespace
 
 trace read_trace_file(const std::string& path, const std::string& api_path) {
     if (is_report_name(path)) {
-        const auto exported = export_report(path);
-        if (!exported)
+        private_temp_dir dir("nsys-export");
+        const std::string exported = dir.file("export.sqlite");
+        if (!export_report(path, dir, exported))
             refuse(path,
                    "an Nsight Systems report, and nsys is not on PATH to export it: run `nsys export --type "
                    "sqlite -o trace.sqlite " +
                        path + "` where nsys is, then `roofline timeline trace.sqlite`");
-        struct removed_at_end {
-            std::string path;
-            ~removed_at_end() {
-                std::error_code ignored;
-                std::filesystem::remove(path, ignored);
-            }
-        } temporary{*exported};
-        auto t = read_nsys_sqlite(*exported);
+        auto t = read_nsys_sqlite(exported);
         t.file = path;
         return t;
     }
