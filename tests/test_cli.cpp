@@ -435,7 +435,10 @@ TEST_CASE("an .ncu-rep or any binary input names the command that exports it") {
     };
     // The first 512 bytes of a real report (ncu 2025.3.1 on an H100), by name and renamed.
     const auto real = source_path("tests/data/ncu_report_head.ncu-rep");
-    CHECK(refused(real) == real + ": an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " +
+    // No ncu on PATH here (a test with a stub ncu is in test_ncu_report.cpp).
+    CHECK(refused(real) == real +
+                               ": an Nsight Compute report (.ncu-rep), not a CSV export, and ncu is not on PATH to "
+                               "export it; export it with: ncu -i " +
                                real + " --csv --page raw > " + real.substr(0, real.size() - 8) + ".csv");
     const auto renamed = temp_path("renamed.csv").string();
     std::filesystem::copy_file(real, renamed, std::filesystem::copy_options::overwrite_existing);

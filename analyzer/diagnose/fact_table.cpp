@@ -1,6 +1,7 @@
 #include "analyzer/diagnose/fact_table.hpp"
 
 #include "analyzer/base/metric_catalogue.hpp"
+#include "analyzer/read/ncu_rule_values.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -379,8 +380,14 @@ std::vector<fact> traffic_facts() {
          "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors "
          "moved: bytes no thread "
          "asked for",
-         [](const kernel_result& k, const gpu_spec&) {
-             return ratio(metric(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
+         [](const kernel_result& k, const gpu_spec&) -> fact_value {
+             auto share =
+                 ratio(metric(k, "derived__memory_l2_theoretical_sectors_global_excessive"), global_sectors(k));
+             if (share) return *share;
+             // A details page lists no sector counts, but ncu's UncoalescedGlobalAccess rule states both.
+             if (const auto stated = uncoalesced_sectors_stated(k.group.rules))
+                 return stated->excessive / stated->total;
+             return std::nullopt;
          }},
         {"l2_excess_share", value_type::number,
          "the excess global sectors that reached L2 (those L1 did not absorb), over the sectors the SMs asked of L2",

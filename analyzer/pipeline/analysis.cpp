@@ -211,15 +211,16 @@ bool is_ncu_report_name(const std::string& path) {
 // PATH (no shell; into a private directory that is gone afterwards, also on failure or interruption),
 // else the command is the message.
 analysis analyze_ncu_report(const std::string& path, const analyze_options& options) {
-    const std::string command = "ncu -i " + path + " --csv --page raw > report.csv";
+    const std::string command = "ncu -i " + path + " --csv --page raw > " + path.substr(0, path.size() - 8) + ".csv";
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw input_error(error_code::io, path, 0, 0, "cannot open the file");
     const auto ncu = find_on_path("ncu");
     if (!ncu)
         throw input_error(error_code::unknown_format, path, 0, 0,
-                          "an Nsight Compute report, and ncu is not on PATH to export it: run `" + command +
-                              "` where ncu is, then `roofline analyze report.csv`");
+                          "an Nsight Compute report (.ncu-rep), not a CSV export, and ncu is not on PATH to export "
+                          "it; export it with: " +
+                              command);
     private_temp_dir dir("ncu-export");
     const std::string csv = dir.file("raw.csv");
     std::string report = std::filesystem::absolute(path, ec).string();
@@ -228,9 +229,9 @@ analysis analyze_ncu_report(const std::string& path, const analyze_options& opti
     if (!run.started)
         throw input_error(error_code::io, path, 0, 0, *ncu + " could not be started to export the report");
     if (run.exit_code != 0)
-        throw input_error(
-            error_code::unknown_format, path, 0, 0,
-            "`" + command + "` failed (exit " + std::to_string(run.exit_code) + "; ncu's message is above)");
+        throw input_error(error_code::unknown_format, path, 0, 0,
+                          "`ncu -i " + path + " --csv --page raw` failed (exit " + std::to_string(run.exit_code) +
+                              "; ncu's message is above)");
     std::ifstream in(csv, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "ncu wrote no export of the report");
     analysis a = analyze(in, path, options);

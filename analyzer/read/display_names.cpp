@@ -40,6 +40,7 @@ constexpr display_entry table[] = {
     {"Scheduler Statistics", "Active Warps Per Scheduler", "smsp__warps_active.avg.per_cycle_active"},
     {"Scheduler Statistics", "Eligible Warps Per Scheduler", "smsp__warps_eligible.avg.per_cycle_active"},
     {"Warp State Statistics", "Warp Cycles Per Issued Instruction", "smsp__average_warp_latency_per_inst_issued.ratio"},
+    {"Warp State Statistics", "Avg. Active Threads Per Warp", "smsp__thread_inst_executed_per_inst_executed.ratio"},
     {"Warp State Statistics", "Warp Cycles Per Executed Instruction",
      "smsp__average_warps_active_per_inst_executed.ratio"},
     {"Instruction Statistics", "Executed Instructions", "smsp__inst_executed.sum"},

@@ -3,6 +3,7 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/read/csv_records.hpp"
 #include "analyzer/read/display_names.hpp"
+#include "analyzer/read/ncu_rule_values.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/parallel_rows.hpp"
 #include "analyzer/read/units.hpp"
@@ -452,6 +453,9 @@ private:
                 rule.speedup_type = field(row, speedup_type);
                 cell_value sp = numbers_.read(field(row, speedup));
                 if (sp.what == cell_value::kind::number) rule.est_speedup_pct = sp.number;
+                // What the rule states in words, where the page lists no row for it (ncu_rule_values.hpp).
+                for (const auto& [metric, value] : metrics_stated_by(rule))
+                    if (!rec.has(metric)) rec.set(metric, value);
                 rec.rules.push_back(std::move(rule));
                 continue;
             }

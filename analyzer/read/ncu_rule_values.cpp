@@ -1,0 +1,96 @@
+#include "analyzer/read/ncu_rule_values.hpp"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <string_view>
+
+namespace roofline {
+namespace {
+
+// ncu's words for each stall reason in its CPIStall rule (Nsight Compute 2025.3; checked on the
+// details pages of examples/), and the reason's metric.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 16> stall_words = {{
+    {"a scoreboard dependency on a L1TEX", "long_scoreboard"},
+    {"a scoreboard dependency on a MIO", "short_scoreboard"},
+    {"the micro scheduler to select the warp", "not_selected"},
+    {"the L1 instruction queue for local and global (LG)", "lg_throttle"},
+    {"the execution pipe to be available", "math_pipe_throttle"},
+    {"sibling warps at a CTA barrier", "barrier"},
+    {"the MIO (memory input/output) instruction queue", "mio_throttle"},
+    {"to be selected to fetch an instruction", "no_instruction"},
+    {"an immediate constant cache (IMC) miss", "imc_miss"},
+    {"a fixed latency execution dependency", "wait"},
+    {"a memory barrier", "membar"},
+    {"a branch target", "branch_resolving"},
+    {"the dispatcher", "dispatch_stall"},
+    {"all memory instructions to complete", "drain"},
+    {"the TEX pipe", "tex_throttle"},
+    {"GMMA", "gmma"},
+}};
+
+// The number that ends just before `before` (searching from `from`): "306.6" in "spends 306.6 cycles".
+std::optional<double> number_before(std::string_view text, std::string_view before, std::size_t from = 0) {
+    const auto at = text.find(before, from);
+    if (at == std::string_view::npos || at == 0) return std::nullopt;
+    std::size_t start = at;
+    while (start > 0 && (std::isdigit(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '.')) --start;
+    if (start == at) return std::nullopt;
+    double v = 0.0;
+    const auto r = std::from_chars(text.data() + start, text.data() + at, v);
+    if (r.ec != std::errc() || r.ptr != text.data() + at) return std::nullopt;
+    return v;
+}
+
+// The number right after `after`: "58720256" in "a total of 58720256 excessive".
+std::optional<double> number_after(std::string_view text, std::string_view after) {
+    const auto at = text.find(after);
+    if (at == std::string_view::npos) return std::nullopt;
+    const char* b = text.data() + at + after.size();
+    double v = 0.0;
+    const auto r = std::from_chars(b, text.data() + text.size(), v);
+    if (r.ec != std::errc()) return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule) {
+    std::vector<std::pair<std::string, double>> out;
+    const std::string_view d = rule.description;
+    if (rule.name == "CPIStall") {
+        const auto cycles = number_after(d, "spends ");
+        const auto waiting = d.find("being stalled waiting ");
+        if (!cycles || waiting == std::string_view::npos) return out;
+        for (const auto& [words, reason] : stall_words)
+            if (d.find(words, waiting) != std::string_view::npos) {
+                out.emplace_back("smsp__average_warps_issue_stalled_" + std::string(reason) + "_per_issue_active.ratio",
+                                 *cycles);
+                break;
+            }
+    } else if (rule.name == "SharedMemoryConflicts") {
+        // "This results in N bank conflicts,  which represent P% of the overall W wavefronts for shared loads."
+        const auto conflicts = number_after(d, "This results in ");
+        const auto wavefronts = number_after(d, "% of the overall ");
+        if (conflicts && wavefronts && d.find("wavefronts for shared loads") != std::string_view::npos) {
+            out.emplace_back("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", *conflicts);
+            out.emplace_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", *wavefronts);
+        }
+    } else if (rule.name == "UncoalescedGlobalAccess") {
+        if (const auto excessive = number_after(d, "resulting in a total of "))
+            out.emplace_back("derived__memory_l2_theoretical_sectors_global_excessive", *excessive);
+    }
+    return out;
+}
+
+std::optional<stated_sectors> uncoalesced_sectors_stated(const std::vector<ncu_rule>& rules) {
+    for (const auto& r : rules) {
+        if (r.name != "UncoalescedGlobalAccess") continue;
+        const auto excessive = number_after(r.description, "resulting in a total of ");
+        const auto total = number_after(r.description, "% of the total ");
+        if (excessive && total && *total > 0) return stated_sectors{*excessive, *total};
+    }
+    return std::nullopt;
+}
+
+}  // namespace roofline

@@ -1,0 +1,26 @@
+// The counters Nsight Compute's own rules state in words on a details page ("spends 306.6 cycles being
+// stalled waiting for a scoreboard dependency on a L1TEX ... operation", "65596758 bank conflicts, which
+// represent 96.90% of the overall 67693910 wavefronts for shared loads"): exact values of metrics the
+// details page does not list as rows, read back under their metric ids. Only what the text states
+// exactly; a rule that did not fire says nothing (ncu's thresholds are its own).
+#pragma once
+
+#include "analyzer/read/launch_record.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline {
+
+// (metric id, value in base units) for every counter the rule's description states.
+std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule);
+
+// UncoalescedGlobalAccess: the excessive global sectors and all global sectors it states.
+struct stated_sectors {
+    double excessive = 0.0, total = 0.0;
+};
+std::optional<stated_sectors> uncoalesced_sectors_stated(const std::vector<ncu_rule>& rules);
+
+}  // namespace roofline
