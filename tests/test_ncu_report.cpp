@@ -72,6 +72,13 @@ TEST_CASE("analyze REPORT.ncu-rep exports the raw page with ncu from PATH and le
     const std::string recorded = read_text(args.string());
     CHECK(recorded == "-i\n" + fs::absolute(report).string() + "\n--csv\n--page\nraw\n");
     CHECK(empty_folder(tmp));  // the private export folder is gone
+    // A report renamed: told by its magic, exported all the same.
+    const fs::path renamed = root / "renamed.csv";
+    fs::copy_file(source_path("tests/data/ncu_report_head.ncu-rep"), renamed);
+    const auto by_contents = run_cli({"analyze", renamed.string(), "--format", "json"});
+    CHECK(by_contents.rc == 0);
+    CHECK(read_text(args.string()) == "-i\n" + renamed.string() + "\n--csv\n--page\nraw\n");
+    CHECK(empty_folder(tmp));
 
     // ncu fails: a clear error naming the report, and still nothing left.
     write_stub(bin, args, "/dev/null", 3);

@@ -211,7 +211,8 @@ bool is_ncu_report_name(const std::string& path) {
 // PATH (no shell; into a private directory that is gone afterwards, also on failure or interruption),
 // else the command is the message.
 analysis analyze_ncu_report(const std::string& path, const analyze_options& options) {
-    const std::string command = "ncu -i " + path + " --csv --page raw > " + path.substr(0, path.size() - 8) + ".csv";
+    const std::string csv_name = is_ncu_report_name(path) ? path.substr(0, path.size() - 8) + ".csv" : "report.csv";
+    const std::string command = "ncu -i " + path + " --csv --page raw > " + csv_name;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         throw input_error(error_code::io, path, 0, 0, "cannot open the file");
@@ -264,6 +265,13 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
     if (is_ncu_report_name(path)) return analyze_ncu_report(path, options);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
+    // A report under another name: its magic ("NVR\0", read off a report of ncu 2025.3.1) gives it away.
+    char magic[4] = {};
+    in.read(magic, sizeof magic);
+    const bool report = in.gcount() == 4 && std::string_view(magic, 4) == std::string_view("NVR\0", 4);
+    in.clear();
+    in.seekg(0);
+    if (report && find_on_path("ncu")) return analyze_ncu_report(path, options);
     refuse_binary(in, path);
     return analyze(in, path, options);
 }
