@@ -1,11 +1,15 @@
 // Whose kernel it is (rules/origins/*.json) on names taken from real captures: ncu's demangled names, its
 // mangled names, and Kineto's spelling of the same kernels; and the fixes each origin gets.
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/kernel_origin.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+
+#include <regex>
+#include <set>
 
 #include <zlib.h>
 
@@ -149,4 +153,28 @@ TEST_CASE("an origin pattern file with a mistake is refused with the file and wh
     CHECK_NOTHROW(check_origin_patterns(R"({"origins": [{"id": "x", "kind": "user", "library": "L",
         "contains": ["a"], "match": "a"}]})",
                                         "o.json"));
+}
+
+TEST_CASE("the ncu filter made from a trace's kernel name matches that kernel alone in ncu's capture of the program") {
+    // The same program (kernels/user_level/user_ops.py): its Kineto trace, and ncu's raw pages of its ops.
+    std::set<std::string> ncu_names;
+    for (const char* capture : {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv"})
+        for (const auto& launch : read_example(capture)) ncu_names.insert(launch.kernel_name);
+    REQUIRE(ncu_names.size() > 10);
+    const auto trace = nlohmann::json::parse(all_of_gz(source_path("examples/user_level/trace_naive.json.gz")));
+    std::set<std::string> kineto_names;
+    for (const auto& ev : trace["traceEvents"])
+        if (ev.value("cat", "") == "kernel") kineto_names.insert(ev.value("name", ""));
+    REQUIRE(kineto_names.size() == 8);
+    for (const auto& k : kineto_names) {
+        CAPTURE(k);
+        const std::regex portable(ncu_name_regex(k));
+        std::vector<std::string> matched;
+        for (const auto& n : ncu_names)
+            if (std::regex_search(n, portable)) matched.push_back(n);
+        REQUIRE(matched.size() == 1);  // one kernel: --launch-skip counts its launches alone
+        CHECK(function_name(matched.front()) == function_name(k));
+        // The trace's own text, as the filter was made before, matches nothing ncu writes.
+        for (const auto& n : ncu_names) CHECK(n != k);
+    }
 }

@@ -1,5 +1,9 @@
 #include "analyzer/read/kernel_names.hpp"
 
+#include <cctype>
+
+#include <algorithm>
+
 #include <cxxabi.h>
 
 #include <cstdlib>
@@ -76,6 +80,54 @@ std::string function_name(const std::string& name) {
     }
     auto at = bare.rfind("::");
     return at == std::string::npos ? bare : bare.substr(at + 2);
+}
+
+std::vector<std::string> portable_name_tokens(std::string_view name) {
+    static const std::vector<std::string_view> dropped = {"void",    "at",       "native", "anonymous", "namespace",
+                                                          "unnamed", "instance", "u",      "l",         "ul",
+                                                          "lu",      "ll",       "ull",    "llu"};
+    std::vector<std::string> out;
+    int parens = 0;
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t i = 0; i < name.size();) {
+        const char c = name[i];
+        if (c == '(') {
+            ++parens, ++i;
+        } else if (c == ')') {
+            parens = parens > 0 ? parens - 1 : 0;
+            ++i;
+        } else if (word_char(c)) {
+            std::size_t j = i;
+            // A number ends where its digits do: "2ul" is 2 and the suffix ul.
+            if (std::isdigit(static_cast<unsigned char>(c)))
+                while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) ++j;
+            else
+                while (j < name.size() && word_char(name[j])) ++j;
+            const std::string_view token = name.substr(i, j - i);
+            // A lambda's number after '#' is Kineto's; ncu puts it in parentheses ("(instance 2)").
+            const bool lambda_number = i > 0 && name[i - 1] == '#';
+            if (parens == 0 && !lambda_number && std::find(dropped.begin(), dropped.end(), token) == dropped.end())
+                out.emplace_back(token);
+            i = j;
+        } else {
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::string ncu_name_regex(std::string_view name) {
+    const auto tokens = portable_name_tokens(name);
+    if (tokens.empty()) return {};
+    // Each token starts a word (a character that is no part of a word, or the start, before it); the
+    // function name also ends one. At most the first 12: enough to tell a kernel's instantiations apart
+    // (on the captures of examples/user_level and the nsys summary of tests/data/nsys), and few enough
+    // that a backtracking matcher stays fast on a name that does not match.
+    constexpr std::size_t most = 12;
+    const std::string word = "[^A-Za-z0-9_]";
+    std::string r = "(^|" + word + ")" + tokens[0] + word;
+    for (std::size_t i = 1; i < tokens.size() && i < most; ++i) r += "(.*" + word + ")?" + tokens[i];
+    return r;
 }
 
 bool valid_utf8(std::string_view s) {

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace roofline {
 
@@ -16,6 +17,16 @@ std::string plain_name(const std::string& name);
 // template arguments or parameters ("void ns::transpose_smem<1>(const float *)" -> "transpose_smem").
 // A mangled name ("_Z...") is demangled first.
 std::string function_name(const std::string& name);
+// What two demanglers agree on in a kernel's name (Kineto's and nsys' cxxabi text, and ncu's own,
+// which elides at::native to at:: or native::, writes "<unnamed>" for "(anonymous namespace)",
+// "[lambda(int) (instance 1)]" for "{lambda(int)#1}", "2" for "2ul", and template parameters T1, T2
+// for the types of parameter lists): its identifiers and numbers outside every parenthesis, in order,
+// without at, native, void, the anonymous namespace and integer suffixes.
+std::vector<std::string> portable_name_tokens(std::string_view name);
+// An ECMAScript regular expression, for ncu's `--kernel-name-base demangled --kernel-name regex:...`,
+// that matches the kernel's name as ncu demangles it, made from the name as a trace demangles it: the
+// first 12 portable tokens in order, each at the start of a word. Empty where the name has no tokens.
+std::string ncu_name_regex(std::string_view name);
 // Whether the name is mangled by the Itanium C++ ABI (starts with "_Z"), as ncu --print-kernel-base
 // mangled writes it.
 bool is_mangled(std::string_view name);

@@ -217,6 +217,34 @@ const char* name(origin_kind k) {
     return "user";
 }
 
+const char* label(origin_kind k) {
+    switch (k) {
+        case origin_kind::user:
+            return "user";
+        case origin_kind::cutlass:
+            return "CUTLASS";
+        case origin_kind::cublas:
+            return "cuBLAS";
+        case origin_kind::cudnn:
+            return "cuDNN";
+        case origin_kind::attention:
+            return "attention";
+        case origin_kind::triton:
+            return "Triton";
+        case origin_kind::aten:
+            return "ATen";
+        case origin_kind::cub:
+            return "CUB";
+        case origin_kind::nccl:
+            return "NCCL";
+        case origin_kind::cupy:
+            return "CuPy";
+        case origin_kind::library:
+            return "library";
+    }
+    return "user";
+}
+
 std::optional<origin_kind> origin_kind_named(std::string_view text) {
     for (const auto& [kind, n] : kind_names)
         if (text == n) return kind;

@@ -31,6 +31,8 @@ enum class origin_kind : unsigned char {
 // "user", "cutlass", "cublas", ...: the names rules/origins/*.json and the JSON report use.
 const char* name(origin_kind k);
 std::optional<origin_kind> origin_kind_named(std::string_view name);
+// The kind as a table names it in one word: "cuBLAS", "ATen", "Triton", "user".
+const char* label(origin_kind k);
 // Whether the user owns the kernel's source, so kernel-author advice (tiles, wgmma, cp.async) is theirs
 // to act on: their own kernels and the CUTLASS templates they instantiate.
 inline bool source_owned(origin_kind k) { return k == origin_kind::user || k == origin_kind::cutlass; }

@@ -606,33 +606,7 @@ std::string evidence_name(const diagnose::evidence_value& e) {
     return "";
 }
 
-std::string origin_label(const kernel_origin& o) {
-    switch (o.kind) {
-        case origin_kind::user:
-            return "user";
-        case origin_kind::cutlass:
-            return "CUTLASS";
-        case origin_kind::cublas:
-            return "cuBLAS";
-        case origin_kind::cudnn:
-            return "cuDNN";
-        case origin_kind::attention:
-            return "attention";
-        case origin_kind::triton:
-            return "Triton";
-        case origin_kind::aten:
-            return "ATen";
-        case origin_kind::cub:
-            return "CUB";
-        case origin_kind::nccl:
-            return "NCCL";
-        case origin_kind::cupy:
-            return "CuPy";
-        case origin_kind::library:
-            return "library";
-    }
-    return "user";
-}
+std::string origin_label(const kernel_origin& o) { return label(o.kind); }
 
 std::string origin_text(const kernel_origin& o, const std::string& gpu_cc) {
     if (o.kind == origin_kind::user) return "your code (no library or compiler pattern matches the name)";

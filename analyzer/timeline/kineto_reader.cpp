@@ -14,7 +14,7 @@ namespace {
 using json = nlohmann::json;
 
 // What an event is, from its `cat` (older PyTorch writes Kernel, Memcpy, Memset, Runtime, Operator).
-enum class category { other, kernel, memcpy, memset, runtime, cpu_op, annotation };
+enum class category { other, kernel, memcpy, memset, runtime, cpu_op, annotation, python };
 
 category category_of(std::string_view cat) {
     if (cat == "kernel" || cat == "Kernel") return category::kernel;
@@ -23,7 +23,19 @@ category category_of(std::string_view cat) {
     if (cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime") return category::runtime;
     if (cat == "cpu_op" || cat == "Operator") return category::cpu_op;
     if (cat == "user_annotation") return category::annotation;
+    if (cat == "python_function") return category::python;
     return category::other;
+}
+
+// A Python frame of the user's program ("train.py(42): step") or a module range ("nn.Module: Linear_0"),
+// not one of torch's own frames, an installed package's, the interpreter's or a built-in's: those say
+// how PyTorch dispatches, not where in the user's code the work came from.
+bool is_user_frame(std::string_view name) {
+    if (name.rfind("nn.Module: ", 0) == 0) return true;
+    for (std::string_view inside : {"torch/", "site-packages/", "dist-packages/", "<built-in", "threading.py",
+                                    "runpy.py", "<frozen", "contextlib.py", "functools.py"})
+        if (name.find(inside) != std::string_view::npos) return false;
+    return name.find(".py(") != std::string_view::npos;
 }
 
 // A ts or dur in microseconds to integer nanoseconds, from the number's own text where it has one
@@ -375,6 +387,8 @@ private:
             t_.calls.push_back(c);
         } else if (e_.cat == category::cpu_op) {
             t_.cpu_ops.push_back({start, end, thread(), t_.intern(e_.name)});
+        } else if (e_.cat == category::python && is_user_frame(e_.name)) {
+            t_.py_frames.push_back({start, end, thread(), t_.intern(e_.name)});
         } else if (e_.cat == category::annotation && e_.name.rfind("ProfilerStep#", 0) == 0) {
             t_.steps.push_back({start, end, thread(), t_.intern(e_.name)});
         }

@@ -176,9 +176,33 @@ void classify(const trace& t, const call_index& x, idle_gap& g) {
     }
 }
 
-std::vector<kernel_total> kernel_totals(const trace& t, std::size_t from, std::size_t to,
+// The innermost range of `ranges` (sorted by thread, start, outer first) on the call's thread that
+// encloses it: the operator or frame that made the call. The walk back is bounded as caller_of's is.
+std::optional<name_id> innermost_around(const std::vector<cpu_range>& ranges, const api_call& c) {
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(c.thread, c.start_ns),
+                               [](const std::pair<std::int64_t, std::int64_t>& key, const cpu_range& r) {
+                                   return key < std::make_pair(r.thread, r.start_ns);
+                               });
+    for (int walked = 0; it != ranges.begin() && walked < 4096; ++walked) {
+        const cpu_range& r = *--it;
+        if (r.thread != c.thread) break;
+        if (r.end_ns >= c.end_ns) return r.name;  // the latest-starting range that covers the call
+    }
+    return std::nullopt;
+}
+
+// The name with the most launches (the smallest name on a tie).
+std::optional<name_id> most_common(const trace& t, const std::map<name_id, std::size_t>& counts) {
+    std::optional<name_id> best;
+    for (const auto& [name, n] : counts)
+        if (!best || n > counts.at(*best) || (n == counts.at(*best) && t.name(name) < t.name(*best))) best = name;
+    return best;
+}
+
+std::vector<kernel_total> kernel_totals(const trace& t, const call_index& x, std::size_t from, std::size_t to,
                                         const std::vector<bool>& in_steps) {
     std::unordered_map<name_id, kernel_total> by_name;
+    std::unordered_map<name_id, std::map<name_id, std::size_t>> ops_of, frames_of;
     for (std::size_t i = from; i < to; ++i) {
         const gpu_op& op = t.ops[i];
         if (op.kind != op_kind::kernel || !in_steps[i - from]) continue;
@@ -187,10 +211,19 @@ std::vector<kernel_total> kernel_totals(const trace& t, std::size_t from, std::s
         ++k.launches;
         k.total_ns += op.end_ns - op.start_ns;
         k.communication = op.communication;
+        if (auto l = x.by_correlation.find(op.correlation); l != x.by_correlation.end()) {
+            const api_call& call = t.calls[l->second];
+            if (auto o = innermost_around(t.cpu_ops, call)) ++ops_of[op.name][*o];
+            if (auto f = innermost_around(t.py_frames, call)) ++frames_of[op.name][*f];
+        }
     }
     std::vector<kernel_total> out;
     out.reserve(by_name.size());
-    for (const auto& [name, k] : by_name) out.push_back(k);
+    for (auto& [name, k] : by_name) {
+        if (auto it = ops_of.find(name); it != ops_of.end()) k.launched_by = most_common(t, it->second);
+        if (auto it = frames_of.find(name); it != frames_of.end()) k.frame = most_common(t, it->second);
+        out.push_back(k);
+    }
     std::sort(out.begin(), out.end(), [&](const kernel_total& a, const kernel_total& b) {
         if (a.total_ns != b.total_ns) return a.total_ns > b.total_ns;
         return t.name(a.name) < t.name(b.name);
@@ -327,7 +360,7 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
         }
         if (d.steps_last_ns < d.steps_first_ns) d.steps_first_ns = d.steps_last_ns = d.first_ns;
     }
-    d.kernel_totals = kernel_totals(t, from, to, in_steps);
+    d.kernel_totals = kernel_totals(t, x, from, to, in_steps);
     return d;
 }
 
@@ -385,10 +418,12 @@ timeline_model model_timeline(trace& t, std::int64_t min_gap_ns) {
         return std::tie(a.device, a.start_ns, a.end_ns, a.correlation) <
                std::tie(b.device, b.start_ns, b.end_ns, b.correlation);
     });
-    std::sort(t.cpu_ops.begin(), t.cpu_ops.end(), [](const cpu_range& a, const cpu_range& b) {
-        // Outer before inner where two start together: the longer one first.
+    // Outer before inner where two start together: the longer one first.
+    const auto outer_first = [](const cpu_range& a, const cpu_range& b) {
         return std::make_tuple(a.thread, a.start_ns, -a.end_ns) < std::make_tuple(b.thread, b.start_ns, -b.end_ns);
-    });
+    };
+    std::sort(t.cpu_ops.begin(), t.cpu_ops.end(), outer_first);
+    std::sort(t.py_frames.begin(), t.py_frames.end(), outer_first);
     timeline_model m;
     m.source = &t;
     m.min_gap_ns = min_gap_ns;

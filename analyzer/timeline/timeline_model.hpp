@@ -60,6 +60,10 @@ struct kernel_total {
     std::size_t launches = 0;
     std::int64_t total_ns = 0;  // summed durations (a kernel's own time; overlaps are the union's business)
     bool communication = false;
+    // What launched it, where the trace says (the most launches; the first name on a tie): the
+    // innermost framework operator around the launch call (aten::mm), and the innermost frame of the
+    // user's own code or nn.Module around it (trace.hpp, py_frames).
+    std::optional<name_id> launched_by, frame;
 };
 
 struct device_timeline {

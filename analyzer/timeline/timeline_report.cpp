@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/read/kernel_origin.hpp"
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
@@ -210,17 +211,26 @@ void device_section(std::ostringstream& o, const timeline_model& m, const device
     (void)t;
 }
 
+// The operator that launched a kernel and the frame of the user's code around it: "`aten::mm` in
+// `train.py(42): step`"; "-" where the trace has neither (no CPU activity).
+std::string launched_by_text(const trace& t, const kernel_total& k) {
+    std::string s;
+    if (k.launched_by) s = code_span(printable(t.name(*k.launched_by)));
+    if (k.frame) s += (s.empty() ? "" : " in ") + code_span(printable(t.name(*k.frame)));
+    return s.empty() ? "-" : s;
+}
+
 void kernels_section(std::ostringstream& o, const timeline_report& r) {
     const trace& t = *r.model->source;
     o << "## Top kernels by GPU time\n\n";
     for (const auto& d : r.model->devices) {
         if (r.model->devices.size() > 1) o << device_title(d) << ":\n\n";
-        table k({"#", "kernel", "launches", "GPU time", "of busy", "average"});
+        table k({"#", "kernel", "origin", "launched by", "launches", "GPU time", "of busy", "average"});
         for (std::size_t i = 0; i < d.kernel_totals.size() && i < 10; ++i) {
             const auto& kt = d.kernel_totals[i];
             k.row({std::to_string(i + 1), code_span(printable(short_name(t.name(kt.name)))),
-                   std::to_string(kt.launches), format_duration_ns(double(kt.total_ns)),
-                   format_percent(double(kt.total_ns) / double(d.busy_ns)),
+                   label(classify_origin(t.name(kt.name)).kind), launched_by_text(t, kt), std::to_string(kt.launches),
+                   format_duration_ns(double(kt.total_ns)), format_percent(double(kt.total_ns) / double(d.busy_ns)),
                    format_duration_ns(double(kt.total_ns) / double(kt.launches))});
         }
         o << k.markdown() << "\n";
@@ -444,10 +454,16 @@ std::string timeline_json(const timeline_report& r) {
         ordered_json top = ordered_json::array();
         for (std::size_t i = 0; i < d.kernel_totals.size() && i < 10; ++i) {
             const auto& kt = d.kernel_totals[i];
-            top.push_back({{"name", t.name(kt.name)},
-                           {"launches", kt.launches},
-                           {"total_ns", kt.total_ns},
-                           {"communication", kt.communication}});
+            const kernel_origin origin = classify_origin(t.name(kt.name));
+            top.push_back(
+                {{"name", t.name(kt.name)},
+                 {"origin", name(origin.kind)},
+                 {"library", origin.library.empty() ? ordered_json(nullptr) : ordered_json(origin.library.str())},
+                 {"launched_by", kt.launched_by ? ordered_json(t.name(*kt.launched_by)) : ordered_json(nullptr)},
+                 {"frame", kt.frame ? ordered_json(t.name(*kt.frame)) : ordered_json(nullptr)},
+                 {"launches", kt.launches},
+                 {"total_ns", kt.total_ns},
+                 {"communication", kt.communication}});
         }
         ordered_json dev = {
             {"device", d.device},

@@ -75,6 +75,10 @@ struct trace {
     std::vector<gpu_op> ops;
     std::vector<api_call> calls;
     std::vector<cpu_range> cpu_ops;
+    // The program's own Python frames and nn.Module ranges (Kineto's python_function events of a trace
+    // taken with_stack or with_modules), without the frames of torch, site-packages and the interpreter:
+    // where in the user's code each launch came from.
+    std::vector<cpu_range> py_frames;
     std::vector<cpu_range> steps;  // ProfilerStep#N or the marked step ranges, in time order
     std::vector<device_info> devices;
     std::size_t events_read = 0;  // every event of the file, kept or skipped

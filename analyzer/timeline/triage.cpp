@@ -70,9 +70,11 @@ std::vector<std::string> triage_notes(const triage_plan& t) {
         "and `--launch-count N` change it.");
     n.push_back(
         "`--kernel-name-base function` matches the function name alone (no return type, namespaces, template "
-        "arguments or parameters), anchored with ^ and $; where two kernels of the summary share a function name, "
-        "the whole demangled name is matched instead (`--kernel-name-base demangled`), which assumes ncu "
-        "demangles it as nsys printed it.");
+        "arguments or parameters), anchored with ^ and $; a template's kernels, and those whose function name "
+        "the summary shares, are matched on the whole demangled name (`--kernel-name-base demangled`) by the words "
+        "ncu writes as the trace does, in order, each a whole word: ncu demangles differently (at::native:: as "
+        "at::, \"(anonymous namespace)\" as \"<unnamed>\", lambdas as \"[lambda() (instance 2)]\", T1 for "
+        "parameter types), so the trace's text itself would match nothing.");
     if (!t.section_only.empty())
         n.push_back(
             "The " + triage_plural(t.section_only.size(), "metric", "metrics") +
@@ -175,9 +177,16 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
         triage_command c;
         c.rank = i + 1;
         c.kernel = r.kernel->name;
-        const bool by_function = !r.function.empty() && functions[r.function] == 1;
+        // A plain name is matched by its function name; a template's, or one the summary shares, by the
+        // words both demanglers write (portable_name_tokens): the trace's text itself would not match
+        // ncu's (at::native:: as at::, "(anonymous namespace)" as "<unnamed>", T1 for parameter types).
+        const std::string portable = ncu_name_regex(r.kernel->name);
+        const bool by_function = !r.function.empty() && functions[r.function] == 1 &&
+                                 (r.kernel->name.find('<') == std::string::npos || portable.empty());
         c.name_base = by_function ? "function" : "demangled";
-        c.kernel_filter = "regex:^" + regex_escape(by_function ? r.function : r.kernel->name) + "$";
+        c.kernel_filter = "regex:" + (by_function        ? "^" + regex_escape(r.function) + "$"
+                                      : portable.empty() ? "^" + regex_escape(r.kernel->name) + "$"
+                                                         : portable);
         c.launch_skip = o.launch_skip.value_or(r.kernel->instances >= 2 ? 1 : 0);
         c.launch_count = o.launch_count;
         c.stem = triage_stem(c.rank, r.function.empty() ? "kernel" : r.function);
