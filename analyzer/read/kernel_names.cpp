@@ -125,9 +125,10 @@ std::string ncu_name_regex(std::string_view name) {
     // that a backtracking matcher stays fast on a name that does not match.
     constexpr std::size_t most = 12;
     const std::string word = "[^A-Za-z0-9_]";
-    std::string r = "(^|" + word + ")" + tokens[0] + word;
-    for (std::size_t i = 1; i < tokens.size() && i < most; ++i) r += "(.*" + word + ")?" + tokens[i];
-    return r;
+    // Between two tokens: one such character, or a run that starts and ends with one.
+    std::string r = "(^|" + word + ")" + tokens[0];
+    for (std::size_t i = 1; i < tokens.size() && i < most; ++i) r += word + "(.*" + word + ")?" + tokens[i];
+    return tokens.size() == 1 ? r + "($|" + word + ")" : r;
 }
 
 bool valid_utf8(std::string_view s) {
