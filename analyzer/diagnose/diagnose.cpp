@@ -184,6 +184,9 @@ finding unexplained(const kernel_result& k, const gpu_spec& gpu, const name_valu
     f.node = "unexplained";
     f.engine = engine_finding::unexplained;
     f.after_findings = gainless_fired;
+    // A library's kernel: what its caller can change, not a source-level profile of code they cannot edit.
+    if (!source_owned(k.origin.kind))
+        for (const auto& lever : origin_levers(k.origin.pattern)) f.fixes.push_back(lever);
     auto total = facts("smsp__average_warp_latency_per_inst_issued.ratio").value();
     std::vector<std::pair<double, std::string>> shares;
     for (const char* r : stall_reasons()) {

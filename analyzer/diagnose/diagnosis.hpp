@@ -124,7 +124,8 @@ struct finding {
     pooled_string id, tree, node;
     pooled_string title, explain;  // a catch-all's: "" (finding_title, finding_explain)
     std::vector<evidence_value> evidence;
-    std::vector<pooled_string> fixes;  // a catch-all's: none here (finding_fixes)
+    std::vector<pooled_string> fixes;  // a catch-all's: none here (finding_fixes), but unexplained on a library's
+                                       // kernel carries its origin's levers
     std::string estimate_why;          // what the fix changes and what still bounds the kernel; a catch-all's: ""
     std::vector<std::string> estimate_changes;  // the changes as written: "l1 x (1 - shared_conflict_share)"
     std::optional<double> est_time_after_ns;    // what the kernel would take with this fix alone
@@ -152,7 +153,8 @@ struct finding {
     // missing_counters on a details page whose report holds --set full's sections: the raw page of the same
     // report holds every counter the analysis lacks, so a re-export comes before any new profile.
     bool raw_page_holds = false;
-    std::vector<std::string> run_kernels;   // fusion_run: the short names of the run's kernels, this one first
+    std::vector<std::string> run_kernels;  // fusion_run: the short names of the run's kernels, this one first
+    bool framework_run = false;            // fusion_run: every kernel is a framework's (ATen, Triton, CuPy)
 };
 
 // A finding left out, and why, as values: analyzer/report/text.hpp (note_text) words it.

@@ -57,6 +57,12 @@ finding run_finding(const std::vector<const kernel_result*>& kernels, std::size_
     f.tree = "workload";
     f.node = fusion_rule::id;
     f.engine = engine_finding::fusion_run;
+    // A run of a framework's kernels (ATen, Triton, CuPy) is fused by its compiler, not by hand.
+    f.framework_run = std::all_of(
+        kernels.begin() + std::ptrdiff_t(i), kernels.begin() + std::ptrdiff_t(j) + 1, [](const kernel_result* k) {
+            const auto o = k->origin.kind;
+            return o == origin_kind::aten || o == origin_kind::triton || o == origin_kind::cupy;
+        });
     bool variants = false;
     for (std::size_t k = i; k < j; ++k) variants = variants || look_like_variants(*kernels[k], *kernels[k + 1]);
     f.below_kernel_findings = variants;

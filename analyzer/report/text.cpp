@@ -546,8 +546,15 @@ std::vector<std::string> finding_fixes(const diagnose::finding& f) {
         case diagnose::engine_finding::none:
             return std::vector<std::string>(f.fixes.begin(), f.fixes.end());
         case diagnose::engine_finding::fusion_run:
+            if (f.framework_run)
+                return {
+                    "These are PyTorch's (or Triton's, CuPy's) kernels, one per op: torch.compile fuses the ops "
+                    "that launch them into one kernel (torch.compile on the function or module; CuPy: "
+                    "@cupy.fuse), which reads the input once and writes the result once."};
             return fusion_fixes();
         case diagnose::engine_finding::unexplained:
+            // A library kernel's: its origin's levers (diagnose.cpp), not a look at source its caller cannot edit.
+            if (!f.fixes.empty()) return std::vector<std::string>(f.fixes.begin(), f.fixes.end());
             return {"Profile the source (-lineinfo, ncu's Source page) to see which instructions the warps wait on.",
                     "Compare with the floor: the kernel cannot run faster than its largest floor at the practical "
                     "shares (the estimate)."};
