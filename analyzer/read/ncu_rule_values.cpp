@@ -1,7 +1,6 @@
 #include "analyzer/read/ncu_rule_values.hpp"
 
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <string_view>
 
@@ -28,19 +27,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 16> stall_wo
     {"the TEX pipe", "tex_throttle"},
     {"GMMA", "gmma"},
 }};
-
-// The number that ends just before `before` (searching from `from`): "306.6" in "spends 306.6 cycles".
-std::optional<double> number_before(std::string_view text, std::string_view before, std::size_t from = 0) {
-    const auto at = text.find(before, from);
-    if (at == std::string_view::npos || at == 0) return std::nullopt;
-    std::size_t start = at;
-    while (start > 0 && (std::isdigit(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '.')) --start;
-    if (start == at) return std::nullopt;
-    double v = 0.0;
-    const auto r = std::from_chars(text.data() + start, text.data() + at, v);
-    if (r.ec != std::errc() || r.ptr != text.data() + at) return std::nullopt;
-    return v;
-}
 
 // The number right after `after`: "58720256" in "a total of 58720256 excessive".
 std::optional<double> number_after(std::string_view text, std::string_view after) {
