@@ -253,7 +253,11 @@ std::optional<origin_kind> origin_kind_named(std::string_view text) {
 
 kernel_origin classify_origin(std::string_view kernel_name) {
     kernel_origin out;
-    const std::string name(kernel_name);
+    // std::regex matches by recursion: a name of megabytes (a hostile or broken file) could exhaust the
+    // stack. Real names are far shorter (the longest in examples/: 753 bytes; CuTe kernels a few KiB), so
+    // a longer one is classified by its first 16 KiB.
+    constexpr std::size_t longest = 16 * 1024;
+    const std::string name(kernel_name.substr(0, longest));
     for (const auto& p : patterns()) {
         const bool candidate = std::any_of(p.contains.begin(), p.contains.end(),
                                            [&](const std::string& c) { return name.find(c) != std::string::npos; });
