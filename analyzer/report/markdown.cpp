@@ -274,7 +274,7 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
 void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form,
                   const chip* c) {
     o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
-    o << "- Full name: " << code_span(k.group.name) << "; from " << origin_text(k.origin, k.group.cc) << "\n";
+    o << "- Full name: " << code_span(k.group.name) << "; origin: " << origin_text(k.origin, k.group.cc) << "\n";
     o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line "
       << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size)
       << "\n";

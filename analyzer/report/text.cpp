@@ -617,7 +617,7 @@ std::string origin_label(const kernel_origin& o) { return label(o.kind); }
 
 std::string origin_text(const kernel_origin& o, const std::string& gpu_cc) {
     if (o.kind == origin_kind::user) return "your code (no library or compiler pattern matches the name)";
-    std::string s = o.library.str() + " (pattern `" + o.pattern.str() + "`)";
+    std::string s = o.library.str() + ", by pattern `" + o.pattern.str() + "`";
     std::vector<std::string> said;
     const origin_facts& f = o.facts;
     if (f.built_for_sm > 0) {
