@@ -1,6 +1,7 @@
 // Whose kernel it is (rules/origins/*.json) on names taken from real captures: ncu's demangled names, its
 // mangled names, and Kineto's spelling of the same kernels; and the fixes each origin gets.
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/diagnose/rule_tree.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/kernel_origin.hpp"
 #include "test_support.hpp"
@@ -177,4 +178,24 @@ TEST_CASE("the ncu filter made from a trace's kernel name matches that kernel al
         // The trace's own text, as the filter was made before, matches nothing ncu writes.
         for (const auto& n : ncu_names) CHECK(n != k);
     }
+}
+
+TEST_CASE("a fix's 'for' names origin kinds, 'library' or 'any'; anything else is a load error") {
+    const std::string head = R"({"id": "t", "title": "T", "roots": [{"id": "n", "title": "N", "explain": "x",
+        "when": "true", "finding": "f", "fixes": [{"text": "pad it", "for": )";
+    const auto tree = diagnose::parse_rule_tree(head + R"(["library"]}]}]})", "t.json");
+    const auto& f = tree.roots.front().fixes.front();
+    CHECK(f.applies_to(origin_kind::cublas));
+    CHECK(f.applies_to(origin_kind::aten));
+    CHECK_FALSE(f.applies_to(origin_kind::user));
+    CHECK_FALSE(f.applies_to(origin_kind::cutlass));
+    const auto plain = diagnose::parse_rule_tree(
+        R"({"id": "t", "title": "T", "roots": [{"id": "n", "title": "N", "explain": "x", "when": "true",
+            "finding": "f", "fixes": [{"text": "use wgmma"}]}]})",
+        "t.json");
+    CHECK(plain.roots.front().fixes.front().applies_to(origin_kind::user));
+    CHECK(plain.roots.front().fixes.front().applies_to(origin_kind::cutlass));
+    CHECK_FALSE(plain.roots.front().fixes.front().applies_to(origin_kind::cublas));
+    CHECK_THROWS_WITH_AS(diagnose::parse_rule_tree(head + R"(["blas"]}]}]})", "t.json"),
+                         doctest::Contains("\"blas\" is not an origin kind"), input_error);
 }
