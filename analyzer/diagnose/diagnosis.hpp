@@ -170,7 +170,6 @@ struct diagnosis_note {
     pooled_string id, tree, node;
     after_bound binds_after;
     double speedup = 0.0, limit = 0.0;
-    std::size_t count = 0;
 };
 
 struct diagnosis {
