@@ -5,9 +5,13 @@
 
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -103,4 +107,53 @@ TEST_CASE(
     CHECK_THROWS_WITH_AS(run_cli({"analyze", report.string()}), doctest::Contains(said.c_str()), input_error);
     CHECK_FALSE(fs::exists(root / "args.txt"));  // ./ncu never ran
     CHECK(empty_folder(tmp));
+}
+
+TEST_CASE("an export interrupted by SIGTERM, SIGINT or SIGHUP leaves nothing behind and stops the exporter") {
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        CAPTURE(sig);
+        const fs::path root = temp_path("ncu-rep-signal-" + std::to_string(sig));
+        const fs::path bin = root / "bin", tmp = root / "tmp", started = root / "started";
+        fs::create_directories(tmp);
+        fs::create_directories(bin);
+        const fs::path report = root / "r.ncu-rep";
+        std::ofstream(report) << "x";
+        // An exporter that writes half a CSV, says it started, then hangs.
+        std::ofstream(bin / "ncu") << "#!/bin/sh\nprintf '\"ID\",\"Process' ; echo $$ > '" << started.string()
+                                   << ".tmp'; mv '" << started.string() << ".tmp' '" << started.string()
+                                   << "'; sleep 30\n";
+        fs::permissions(bin / "ncu", fs::perms::owner_all);
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            // As in the roofline binary: no handler of the test framework's underneath.
+            for (int s : {SIGTERM, SIGINT, SIGHUP}) ::signal(s, SIG_DFL);
+            ::setenv("PATH", (bin.string() + ":/usr/bin:/bin").c_str(), 1);
+            ::setenv("TMPDIR", tmp.string().c_str(), 1);
+            try {
+                run_cli({"analyze", report.string()});
+            } catch (...) {
+            }
+            ::_exit(0);
+        }
+        for (int i = 0; i < 200 && !fs::exists(started); ++i) ::usleep(20000);
+        REQUIRE(fs::exists(started));
+        REQUIRE(!fs::is_empty(tmp));  // the private folder and its half-written export are there
+        ::kill(child, sig);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        CHECK(WIFSIGNALED(status));
+        CHECK(WTERMSIG(status) == sig);
+        CHECK(fs::is_empty(tmp));
+        // The exporter's process group went with it: the stub's shell is gone (or a zombie awaiting its reaper).
+        const std::string pid = read_text(started.string());
+        auto alive = [&] {
+            std::ifstream stat("/proc/" + pid.substr(0, pid.find('\n')) + "/stat");
+            std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+            const auto close = text.rfind(')');
+            return !text.empty() && close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+        };
+        for (int i = 0; i < 100 && alive(); ++i) ::usleep(20000);
+        CHECK_FALSE(alive());
+    }
 }

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <string_view>
 
 #include <fcntl.h>
@@ -30,6 +31,8 @@ struct cleanup_table {
     struct sigaction previous[3]{};
 };
 cleanup_table table;
+// Guards the table's slots and count against two exports on two threads (the handlers only read it).
+std::mutex table_lock;
 constexpr std::array<int, 3> caught = {SIGINT, SIGTERM, SIGHUP};
 
 void remember(std::array<std::array<char, path_room>, slots>& where, const std::string& path) {
@@ -94,12 +97,14 @@ private_temp_dir::private_temp_dir(const std::string& purpose) {
         throw input_error(error_code::io, base, 0, 0,
                           "cannot make a private temporary directory: " + std::string(std::strerror(errno)));
     path_ = pattern;
+    const std::lock_guard<std::mutex> hold(table_lock);
     if (table.live_dirs++ == 0) install_handlers();
     remember(table.dirs, path_);
 }
 
 private_temp_dir::~private_temp_dir() {
     std::error_code ignored;
+    const std::lock_guard<std::mutex> hold(table_lock);
     for (const auto& entry : std::filesystem::directory_iterator(path_, ignored)) {
         forget(table.files, entry.path().string());
         std::filesystem::remove_all(entry.path(), ignored);
@@ -111,6 +116,7 @@ private_temp_dir::~private_temp_dir() {
 
 std::string private_temp_dir::file(const std::string& name) const {
     const std::string p = path_ + "/" + name;
+    const std::lock_guard<std::mutex> hold(table_lock);
     remember(table.files, p);
     return p;
 }
