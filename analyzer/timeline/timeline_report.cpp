@@ -6,12 +6,14 @@
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
 #include "analyzer/timeline/timeline_svg.hpp"
 #include "models/classify.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <map>
 #include <sstream>
 
 namespace roofline::timeline {
@@ -226,15 +228,27 @@ void kernels_section(std::ostringstream& o, const timeline_report& r) {
     for (const auto& d : r.model->devices) {
         if (r.model->devices.size() > 1) o << device_title(d) << ":\n\n";
         table k({"#", "kernel", "origin", "launched by", "launches", "GPU time", "of busy", "average"});
-        for (std::size_t i = 0; i < d.kernel_totals.size() && i < 10; ++i) {
+        // Names shortened as analyze shortens them (numbered where two read the same); the full names follow.
+        const std::size_t listed = std::min<std::size_t>(d.kernel_totals.size(), 10);
+        std::vector<std::string> labels;
+        std::map<std::string, std::size_t> count, seen;
+        for (std::size_t i = 0; i < listed; ++i)
+            ++count[labels.emplace_back(kernel_label(printable(t.name(d.kernel_totals[i].name))))];
+        for (auto& l : labels)
+            if (count[l] > 1) l += " #" + std::to_string(++seen[l]);
+        for (std::size_t i = 0; i < listed; ++i) {
             const auto& kt = d.kernel_totals[i];
-            k.row({std::to_string(i + 1), code_span(printable(short_name(t.name(kt.name)))),
-                   label(classify_origin(t.name(kt.name)).kind), launched_by_text(t, kt), std::to_string(kt.launches),
-                   format_duration_ns(double(kt.total_ns)), format_percent(double(kt.total_ns) / double(d.busy_ns)),
+            k.row({std::to_string(i + 1), code_span(labels[i]), label(classify_origin(t.name(kt.name)).kind),
+                   launched_by_text(t, kt), std::to_string(kt.launches), format_duration_ns(double(kt.total_ns)),
+                   format_percent(double(kt.total_ns) / double(d.busy_ns)),
                    format_duration_ns(double(kt.total_ns) / double(kt.launches))});
         }
         o << k.markdown() << "\n";
         if (d.kernel_totals.size() > 10) o << (d.kernel_totals.size() - 10) << " more kernels not listed.\n\n";
+        o << "<details><summary>Full names</summary>\n\n";
+        for (std::size_t i = 0; i < listed; ++i)
+            o << (i + 1) << ". " << code_span(printable(t.name(d.kernel_totals[i].name))) << "\n";
+        o << "\n</details>\n\n";
     }
     if (r.triage && !r.triage->commands.empty())
         o << "Profile the top kernels with the counters `roofline analyze` reads (the commands `roofline triage` "
