@@ -81,3 +81,25 @@ TEST_CASE("on a real details page, the stated stall reaches the rule trees as it
     }
     CHECK(stated > 0);
 }
+
+TEST_CASE("HighPipeUtilization gives the top pipe's share where it was checked against the raw page") {
+    const auto alu =
+        metrics_stated_by(rule("HighPipeUtilization",
+                               "ALU is the highest-utilized pipeline (49.8%) based on elapsed cycles in the workload, "
+                               "taking into account the rates of its different instructions."));
+    REQUIRE(alu.size() == 1);
+    CHECK(alu[0] ==
+          std::pair<std::string, double>{"sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_elapsed", 49.8});
+    const auto tensor = metrics_stated_by(rule(
+        "HighPipeUtilization",
+        "Tensor is the highest-utilized pipeline (82.6%) based on elapsed cycles in the workload, taking into account "
+        "the rates of its different instructions. It is the logical aggregation of individual tensor pipelines. It's "
+        "dominated by its Tensor (FP) sub-pipeline."));
+    REQUIRE(tensor.size() == 1);
+    CHECK(tensor[0].second == 82.6);
+    // FMA is not read: on half2 code ncu's figure is twice sm__inst_executed_pipe_fma's (examples/h100/kernels).
+    CHECK(metrics_stated_by(rule("HighPipeUtilization",
+                                 "FMA is the highest-utilized pipeline (83.0%) based on "
+                                 "elapsed cycles in the workload."))
+              .empty());
+}
