@@ -55,6 +55,8 @@ bool names_as_contender(const analysed_kernel& k, const std::string& id) {
 
 struct counts {
     std::size_t kernels = 0, same = 0, said = 0;
+    std::size_t first_same = 0;    // the lesser form's first finding (provisional or not) is the complete one's
+    std::size_t only_missing = 0;  // the lesser form gives nothing but missing-counters
 };
 
 // `lesser` against `complete`: per kernel, the same verdict and first finding, or the kernel lists
@@ -76,6 +78,8 @@ counts compare(const std::string& complete, const std::string& lesser) {
         CHECK((same || said));
         n.same += same;
         n.said += said;
+        n.first_same += first(k) == first(*t);
+        n.only_missing += t->diagnosis.findings.size() == 1 && first(*t) == "missing-counters";
         if (t->verdict.decided()) {
             CHECK(t->verdict.bound == k.verdict.bound);
             if (t->verdict.bound == bound::memory) CHECK(t->verdict.limiter == k.verdict.limiter);
@@ -97,13 +101,21 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
           "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
+        all.first_same += n.first_same, all.only_missing += n.only_missing;
     }
     for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
+        all.first_same += n.first_same, all.only_missing += n.only_missing;
     }
-    MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack");
+    MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
+                        << all.first_same << " the same first finding, " << all.only_missing
+                        << " missing-counters alone");
     CHECK(all.kernels == 118);
+    // What the details pages give, held where it stands (2026-11-27: 65 the same first finding, 29 nothing
+    // but missing-counters; issue 33 asks for 80% and 10%): a change that loses answers fails here.
+    CHECK(all.first_same >= 65);
+    CHECK(all.only_missing <= 29);
 }
 
 TEST_CASE("the sections profiling guides recommend: the same answer, or the capture says what it lacks") {
