@@ -84,7 +84,11 @@ std::string kernel_label(const std::string& full) {
     constexpr std::size_t longest = 40;
     if (out.size() > longest) {
         const auto open = out.find('<');
-        if (open != std::string::npos && open > 0) out = out.substr(0, open) + "<...>";
+        // One plain name as the only template argument (cuBLAS's Kernel2<cutlass_75_..._align1>) says what
+        // runs: it stays, cut at the end like any long name. Other template arguments are elided.
+        const bool one_name = open != std::string::npos && out.back() == '>' &&
+                              out.find_first_of("<>,: *&", open + 1) == out.size() - 1;
+        if (open != std::string::npos && open > 0 && !one_name) out = out.substr(0, open) + "<...>";
         if (out.size() > longest) {
             out.resize(longest - 3);
             while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
