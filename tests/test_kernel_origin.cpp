@@ -199,3 +199,36 @@ TEST_CASE("a fix's 'for' names origin kinds, 'library' or 'any'; anything else i
     CHECK_THROWS_WITH_AS(diagnose::parse_rule_tree(head + R"(["blas"]}]}]})", "t.json"),
                          doctest::Contains("\"blas\" is not an origin kind"), input_error);
 }
+
+TEST_CASE("user-level pairs: the first finding's estimate is within [0.67, 1.5] of the speedup measured unprofiled") {
+    // Medians of kernels/user_level/user_ops.py --time (examples/user_level/timing.txt), whole op, 25 runs.
+    const std::string timing = read_text(source_path("examples/user_level/timing.txt"));
+    auto median_ms = [&](const std::string& op) {
+        const std::string key = "time " + op + " median ";
+        const auto at = timing.find(key);
+        REQUIRE(at != std::string::npos);
+        return std::stod(timing.substr(at + key.size()));
+    };
+    struct pair_case {
+        const char *op, *capture, *kernel, *finding;
+    };
+    // One kernel each, and one change at the call: padding the vocabulary, allowing TF32, a contiguous tensor.
+    for (const pair_case& p :
+         {pair_case{"lmhead_bf16", "examples/user_level/gemm_raw.csv", "cutlass_75_tensorop_bf16", "tensor-underused"},
+          pair_case{"gemm_tf32", "examples/user_level/gemm_raw.csv", "tilesize256x128x8", "cuda-core-matmul"},
+          pair_case{"noncontig", "examples/user_level/elem_raw.csv", "at::elementwise_kernel<128",
+                    "uncoalesced-global"}}) {
+        CAPTURE(p.op);
+        const double measured = median_ms(std::string(p.op) + ":naive") / median_ms(std::string(p.op) + ":fixed");
+        const analysis a = analyze_example(p.capture);
+        const auto& k = kernel_named(a, p.kernel);
+        REQUIRE(!k.diagnosis.findings.empty());
+        const auto& first = k.diagnosis.findings.front();
+        CHECK(first.id == p.finding);
+        REQUIRE(first.est_speedup.has_value());
+        CAPTURE(*first.est_speedup);
+        CAPTURE(measured);
+        CHECK(*first.est_speedup >= 0.67 * measured);
+        CHECK(*first.est_speedup <= 1.5 * measured);
+    }
+}
