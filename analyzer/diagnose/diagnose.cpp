@@ -322,9 +322,16 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         }
     }
     // Where near-roof stands, it is the answer: nothing on this kernel promises more than 1.25x,
-    // and the small gains below it are consistent with it. Otherwise by time saved.
-    std::stable_sort(d.findings.begin(), d.findings.end(), [](const finding& a, const finding& b) {
-        if ((a.id == "near-roof") != (b.id == "near-roof")) return a.id == "near-roof";
+    // and the small gains below it are consistent with it. Otherwise by time saved. A finding whose
+    // pattern was measured but whose gain the capture cannot price (its estimate undecided) is not
+    // consistent with near-roof's "look elsewhere" until it is priced: it leads, and near-roof follows it.
+    const bool near_roof_leads = std::none_of(d.findings.begin(), d.findings.end(), [&d](const finding& f) {
+        return f.id != "near-roof" &&
+               std::find(d.undecided.begin(), d.undecided.end(),
+                         undecided_item{undecided_item::what::estimate, f.tree, f.node}) != d.undecided.end();
+    });
+    std::stable_sort(d.findings.begin(), d.findings.end(), [near_roof_leads](const finding& a, const finding& b) {
+        if (near_roof_leads && (a.id == "near-roof") != (b.id == "near-roof")) return a.id == "near-roof";
         if (a.below_kernel_findings != b.below_kernel_findings) return b.below_kernel_findings;
         if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
         return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
