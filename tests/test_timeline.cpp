@@ -722,3 +722,26 @@ TEST_CASE("timeline: the labelled small batch: small grids named on it, not on t
     REQUIRE(le != fe.end());
     CHECK_FALSE(le->queued);
 }
+
+TEST_CASE("timeline: the top kernels name their origin, the operator that launched them and the user's frame") {
+    // A real trace taken with_stack and with_modules (examples/user_level, kernels/user_level/user_ops.py --trace).
+    auto out = run_cli({"timeline", source_path("examples/user_level/trace_naive.json.gz"), "--format", "json"});
+    REQUIRE(out.rc == 0);
+    const auto j = json::parse(out.out);
+    const auto& top = j["devices"][0]["top_kernels"];
+    REQUIRE(top.size() == 8);
+    // The LM head: cuBLAS's sm_75 kernel, from aten::mm, in the lambda of user_ops.py line 54.
+    CHECK(top[0]["origin"] == "cublas");
+    CHECK(top[0]["launched_by"] == "aten::mm");
+    CHECK(top[0]["frame"] == "user_ops.py(54): <lambda>");
+    // The eager GELU chain: ATen kernels launched from the user's gelu_tanh, never from torch's own frames.
+    std::size_t in_gelu = 0;
+    for (const auto& k : top) {
+        CHECK(k["frame"].get<std::string>().find("torch/") == std::string::npos);
+        in_gelu += k["frame"] == "user_ops.py(65): gelu_tanh";
+    }
+    CHECK(in_gelu == 6);
+    const auto md = run_cli({"timeline", source_path("examples/user_level/trace_naive.json.gz")}).out;
+    CHECK(md.find("| 1 | `Kernel2<cutlass_75_tensorop_bf16_s168...` | cuBLAS | `aten::mm` in `user_ops.py(54): "
+                  "<lambda>` |") != std::string::npos);
+}
