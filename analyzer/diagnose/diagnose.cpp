@@ -416,6 +416,11 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         if (!at_floor || (first.id == "near-roof" && elsewhere > 0)) {
             d.provisional = true;
             d.could_outrank = contenders(trees, d);
+            // The first finding's own open estimate is its own question, not a rival.
+            const pooled_string lead = d.findings.front().id;
+            d.could_outrank.erase(std::remove_if(d.could_outrank.begin(), d.could_outrank.end(),
+                                                 [&lead](const diagnosis::contender& c) { return c.id == lead; }),
+                                  d.could_outrank.end());
             d.findings.push_back(not_decided(d, spec, true));
         }
     }

@@ -67,8 +67,10 @@ std::string evidence_line(const std::vector<diagnose::evidence_value>& values) {
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
-void write_finding_short(std::ostream& o, const diagnose::finding& f, const std::vector<std::string>& tied) {
-    o << "- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ".";
+void write_finding_short(std::ostream& o, const diagnose::finding& f, const std::vector<std::string>& tied,
+                         bool provisional = false) {
+    o << "- **" << f.id << "**" << (provisional ? " (provisional)" : "") << gain_text(f) << ": " << finding_title(f)
+      << ".";
     if (f.est_time_after_ns)
         o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
           << binds_after_text(f.binds_after) << ".";
@@ -308,7 +310,8 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
     if (!findings.empty()) {
         o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";
         for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i)
-            write_finding_short(o, findings[i], i == 0 ? k.diagnosis.tied_with_first : std::vector<std::string>{});
+            write_finding_short(o, findings[i], i == 0 ? k.diagnosis.tied_with_first : std::vector<std::string>{},
+                                i == 0 && k.diagnosis.provisional);
         if (findings.size() > top_findings)
             o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
     }
