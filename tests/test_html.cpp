@@ -56,6 +56,11 @@ TEST_CASE("markdown becomes HTML for the subset the report writes, and every oth
     CHECK(to_html("- one **bold** `x<y>`\n  - nested\n- two\n") ==
           "<ul>\n<li>one <strong>bold</strong> "
           "<code>x&lt;y&gt;</code><ul>\n<li>nested</li>\n</ul>\n</li>\n<li>two</li>\n</ul>\n");
+    // An ordered list (the timeline's findings): the second item is the list's, not inside the first's bullets.
+    CHECK(
+        to_html("1. **a**: x\n   - detail\n2. **b**: y\n") ==
+        "<ol>\n<li><strong>a</strong>: x<ul>\n<li>detail</li>\n</ul>\n</li>\n<li><strong>b</strong>: y</li>\n</ol>\n");
+    CHECK(to_html("- u\n1. o\n") == "<ul>\n<li>u</li>\n</ul>\n<ol>\n<li>o</li>\n</ol>\n");
     // A table: escaped bars stay in their cell; a code span with backticks inside keeps them.
     CHECK(to_html("| a | b |\n|---|---|\n| x\\|y | `` a`b `` |\n") ==
           "<table>\n<thead><tr><th>a</th><th>b</th></tr></thead>\n<tbody>\n<tr><td>x|y</td><td><code>a`b</code></td></"

@@ -157,7 +157,11 @@ public:
             }
         }
         const std::size_t indent = l.find_first_not_of(' ');
-        if (l.compare(indent, 2, "- ") == 0) return item(indent / 2 + 1, l.substr(indent + 2));
+        if (l.compare(indent, 2, "- ") == 0) return item(indent / 2 + 1, l.substr(indent + 2), false);
+        // "1. text": an ordered list's item (the timeline's findings, the full names of its top kernels).
+        const std::size_t digits = l.find_first_not_of("0123456789", indent);
+        if (digits != std::string::npos && digits > indent && l.compare(digits, 2, ". ") == 0)
+            return item(indent / 2 + 1, l.substr(digits + 2), true);
         if (!lists_.empty()) {  // a continuation of the open item
             out_ << "\n" << inline_html(l.substr(indent));
             return;
@@ -180,20 +184,24 @@ private:
              << "</h" << level << ">\n";
     }
 
-    void item(std::size_t depth, const std::string& text) {
+    void item(std::size_t depth, const std::string& text, bool ordered) {
         end_paragraph();
         while (lists_.size() > depth) close_list();
+        // A list of the other kind at this depth ends here and the new one begins.
+        if (lists_.size() == depth && ordered_.back() != ordered) close_list();
         if (lists_.size() == depth) out_ << "</li>\n";
         while (lists_.size() < depth) {
-            out_ << "<ul>\n";
+            out_ << (ordered ? "<ol>\n" : "<ul>\n");
             lists_.push_back(depth);
+            ordered_.push_back(ordered);
         }
         out_ << "<li>" << inline_html(text);
     }
 
     void close_list() {
-        out_ << "</li>\n</ul>\n";
+        out_ << (ordered_.back() ? "</li>\n</ol>\n" : "</li>\n</ul>\n");
         lists_.pop_back();  // the parent item, if any, stays open for its next line or sibling
+        ordered_.pop_back();
     }
 
     void table_line(const std::string& l) {
@@ -253,6 +261,7 @@ private:
     const markdown_html_hooks hooks_;
     bool paragraph_ = false, fenced_ = false, table_ = false, body_ = false;
     std::vector<std::size_t> lists_;
+    std::vector<bool> ordered_;  // per open list: <ol> or <ul>
     std::vector<std::string> header_;
 };
 
