@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include <regex>
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -744,4 +746,32 @@ TEST_CASE("timeline: the top kernels name their origin, the operator that launch
     const auto md = run_cli({"timeline", source_path("examples/user_level/trace_naive.json.gz")}).out;
     CHECK(md.find("| 1 | `Kernel2<cutlass_75_tensorop_bf16_s168...` | cuBLAS | `aten::mm` in `user_ops.py(54): "
                   "<lambda>` |") != std::string::npos);
+}
+
+TEST_CASE("timeline: the SVG draws busy lanes to scale, names only what it shows, and keeps its last tick inside") {
+    for (const char* t :
+         {"examples/timeline/traces/cpu_data_naive.json.gz", "examples/timeline/traces/tiny_kernels_naive.json.gz"}) {
+        CAPTURE(t);
+        const auto svg = run_cli({"timeline", source_path(t), "--format", "svg"}).out;
+        const auto j = json::parse(run_cli({"timeline", source_path(t), "--format", "json"}).out);
+        const double utilisation = j["devices"][0]["utilisation"].get<double>();
+        // One stream: the lane's painted area (width x opacity of its rectangles) over the plot's width.
+        const auto lane_at = svg.find("<g class=\"lane\"");
+        REQUIRE(lane_at != std::string::npos);
+        const std::string lane = svg.substr(lane_at, svg.find("</g>", lane_at) - lane_at);
+        const std::regex rect(
+            "<rect x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"([0-9.]+)\" height=\"[0-9.]+\" fill=\"[^\"]+\""
+            "( fill-opacity=\"([0-9.]+)\")?");
+        double painted = 0.0;
+        for (auto it = std::sregex_iterator(lane.begin(), lane.end(), rect); it != std::sregex_iterator(); ++it)
+            painted += std::stod((*it)[1]) * ((*it)[3].matched ? std::stod((*it)[3]) : 1.0);
+        CHECK(std::abs(painted / 950.0 - utilisation) < 0.01);  // within a point (both are about 6%)
+        CHECK(utilisation < 0.1);
+        // A trace without memsets or sync gaps has no legend entry for them.
+        CHECK(svg.find(">memset gap<") == std::string::npos);
+        CHECK(svg.find(">sync gap<") == std::string::npos);
+        CHECK(svg.find(">host gap<") != std::string::npos);
+        // The last tick's label ends at the plot's right edge.
+        CHECK(svg.find("text-anchor=\"end\">+") != std::string::npos);
+    }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace roofline::timeline {
@@ -35,21 +36,51 @@ const char* kind_colour(op_kind k) {
 
 std::string num(double v) { return decimals(v, 1); }
 
-// Intervals on one row, merged to whole pixels: [first pixel, last pixel) runs.
+const char* op_kind_word(op_kind k, std::size_t n) {
+    if (k == op_kind::kernel) return n == 1 ? "kernel" : "kernels";
+    if (k == op_kind::memcpy) return n == 1 ? "copy" : "copies";
+    return n == 1 ? "memset" : "memsets";
+}
+
+// One row's ops, drawn to scale: per pixel column, the share of it the ops cover (so a lane's painted area
+// is its busy time, however short its ops), how many ops start in it and their time. Bounded by the
+// plot's width, not by the number of ops.
 class pixel_row {
 public:
-    void add(double x0, double x1) {
-        const long a = long(x0), b = std::max(long(x1 + 0.999), a + 1);
-        if (!runs_.empty() && a <= runs_.back().second) {
-            runs_.back().second = std::max(runs_.back().second, b);
-        } else {
-            runs_.emplace_back(a, b);
+    pixel_row()
+        : cover_(std::size_t(plot) + 1, 0.0), starts_(std::size_t(plot) + 1, 0), busy_(std::size_t(plot) + 1, 0) {}
+    void add(double x0, double x1, std::int64_t ns) {
+        x0 = std::clamp(x0 - left, 0.0, plot);
+        x1 = std::clamp(x1 - left, x0, plot);
+        const auto first = std::size_t(x0);
+        ++starts_[first];
+        busy_[first] += ns;
+        for (auto p = first; p < cover_.size() && double(p) < x1; ++p)
+            cover_[p] += std::min(x1, double(p) + 1.0) - std::max(x0, double(p));
+    }
+    // Runs of pixels: fully covered ones as one shape, a partly covered one with its cover as opacity.
+    template <class Draw>
+    void draw(Draw draw_run) const {
+        for (std::size_t p = 0; p < cover_.size();) {
+            if (cover_[p] <= 0.0) {
+                ++p;
+                continue;
+            }
+            const bool full = cover_[p] >= 0.995;
+            std::size_t q = p + 1;
+            std::size_t starts = starts_[p];
+            std::int64_t busy = busy_[p];
+            if (full)
+                for (; q < cover_.size() && cover_[q] >= 0.995; ++q) starts += starts_[q], busy += busy_[q];
+            draw_run(left + double(p), double(q - p), full ? 1.0 : std::min(1.0, cover_[p]), starts, busy);
+            p = q;
         }
     }
-    const std::vector<std::pair<long, long>>& runs() const { return runs_; }
 
 private:
-    std::vector<std::pair<long, long>> runs_;  // added in time order, so runs stay sorted
+    std::vector<double> cover_;
+    std::vector<std::size_t> starts_;
+    std::vector<std::int64_t> busy_;
 };
 
 }  // namespace
@@ -63,10 +94,15 @@ std::string timeline_svg(const timeline_model& m) {
 
     // One lane per (device, stream) and per kind of op, and one gap row per device and cause.
     std::map<std::pair<std::int32_t, std::int64_t>, std::map<op_kind, pixel_row>> lanes;
-    for (const auto& op : t.ops) lanes[{op.device, op.stream}][op.kind].add(x(op.start_ns), x(op.end_ns));
+    std::set<op_kind> kinds_present;
+    for (const auto& op : t.ops) {
+        lanes[{op.device, op.stream}][op.kind].add(x(op.start_ns), x(op.end_ns), op.end_ns - op.start_ns);
+        kinds_present.insert(op.kind);
+    }
     std::ostringstream body;
     double y = top;
     std::size_t lane_count = 0, gap_count = 0;
+    std::set<gap_cause> causes_present;
     for (const auto& d : m.devices) {
         body << "<text class=\"device\" x=\"8\" y=\"" << num(y + 12) << "\" font-weight=\"bold\">GPU " << d.device
              << "</text>\n";
@@ -77,9 +113,18 @@ std::string timeline_svg(const timeline_model& m) {
             body << "<g class=\"lane\" data-device=\"" << d.device << "\" data-stream=\"" << key.second << "\">"
                  << "<text x=\"16\" y=\"" << num(y + 12) << "\">stream " << key.second << "</text>";
             for (const auto& [kind, row] : kinds)
-                for (const auto& [a, b] : row.runs())
-                    body << "<rect x=\"" << a << "\" y=\"" << num(y) << "\" width=\"" << (b - a) << "\" height=\""
-                         << num(lane_height) << "\" fill=\"" << kind_colour(kind) << "\"/>";
+                row.draw([&, kind = kind](double rx, double rw, double opacity, std::size_t starts, std::int64_t busy) {
+                    body << "<rect x=\"" << num(rx) << "\" y=\"" << num(y) << "\" width=\"" << num(rw) << "\" height=\""
+                         << num(lane_height) << "\" fill=\"" << kind_colour(kind) << "\"";
+                    if (opacity < 1.0) body << " fill-opacity=\"" << decimals(opacity, 2) << "\"";
+                    body << ">";
+                    if (starts > 0)
+                        body << "<title>"
+                             << html_escape(std::to_string(starts) + " " + op_kind_word(kind, starts) +
+                                            " starting here, " + format_duration_ns(double(busy)) + " of GPU time")
+                             << "</title>";
+                    body << "</rect>";
+                });
             body << "</g>\n";
             y += lane_height + lane_gap;
         }
@@ -94,6 +139,7 @@ std::string timeline_svg(const timeline_model& m) {
         std::map<gap_cause, std::vector<run>> runs;
         for (const auto& g : d.gaps) {
             ++gap_count;
+            causes_present.insert(g.cause);
             const long a = long(x(g.start_ns)), b = std::max(long(x(g.end_ns) + 0.999), a + 1);
             auto& v = runs[g.cause];
             if (!v.empty() && a <= v.back().b) {
@@ -121,9 +167,11 @@ std::string timeline_svg(const timeline_model& m) {
     std::ostringstream axis;
     for (int i = 0; i <= 5; ++i) {
         const double tx = left + plot * i / 5.0;
+        // The last label ends at its tick, inside the picture.
         axis << "<line x1=\"" << num(tx) << "\" y1=\"" << num(top - 6) << "\" x2=\"" << num(tx) << "\" y2=\"" << num(y)
-             << "\" stroke=\"#ddd\"/><text x=\"" << num(tx) << "\" y=\"" << num(top - 10)
-             << "\" text-anchor=\"middle\">+" << format_duration_ns(double(end - origin) * i / 5.0) << "</text>\n";
+             << "\" stroke=\"#ddd\"/><text x=\"" << num(tx) << "\" y=\"" << num(top - 10) << "\" text-anchor=\""
+             << (i == 5 ? "end" : "middle") << "\">+" << format_duration_ns(double(end - origin) * i / 5.0)
+             << "</text>\n";
     }
     std::ostringstream legend;
     double lx = left;
@@ -134,10 +182,12 @@ std::string timeline_svg(const timeline_model& m) {
                << "</text>";
         lx += 24 + 7.0 * double(label.size());
     };
-    key(kind_colour(op_kind::kernel), "kernel");
-    key(kind_colour(op_kind::memcpy), "copy");
-    key(kind_colour(op_kind::memset), "memset");
-    for (gap_cause c : all_causes) key(cause_colour(c), std::string(cause_name(c)) + " gap");
+    // What the picture holds, only.
+    if (kinds_present.count(op_kind::kernel)) key(kind_colour(op_kind::kernel), "kernel");
+    if (kinds_present.count(op_kind::memcpy)) key(kind_colour(op_kind::memcpy), "copy");
+    if (kinds_present.count(op_kind::memset)) key(kind_colour(op_kind::memset), "memset");
+    for (gap_cause c : all_causes)
+        if (causes_present.count(c)) key(cause_colour(c), std::string(cause_name(c)) + " gap");
     const double height = ly + 24;
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
