@@ -774,4 +774,9 @@ TEST_CASE("timeline: the SVG draws busy lanes to scale, names only what it shows
         // The last tick's label ends at the plot's right edge.
         CHECK(svg.find("text-anchor=\"end\">+") != std::string::npos);
     }
+    // NCCL's kernels are told apart from the compute, in the lanes and the legend.
+    const auto nccl =
+        run_cli({"timeline", source_path("examples/timeline/nccl/nccl_fixed_rank0.json.gz"), "--format", "svg"}).out;
+    CHECK(nccl.find(">NCCL kernel<") != std::string::npos);
+    CHECK(nccl.find("fill=\"#e377c2\"") != std::string::npos);
 }

@@ -30,16 +30,58 @@ const char* cause_colour(gap_cause c) {
     return "#7f7f7f";
 }
 
-const char* kind_colour(op_kind k) {
-    return k == op_kind::kernel ? "#1f77b4" : k == op_kind::memcpy ? "#2ca02c" : "#bcbd22";
+// What a lane's shape is: NCCL's kernels are told apart from the compute (communication is the
+// exposed-communication finding's business).
+enum class shape_kind { kernel, nccl, copy, memset };
+
+shape_kind shape_of(const gpu_op& op) {
+    if (op.kind == op_kind::memcpy) return shape_kind::copy;
+    if (op.kind == op_kind::memset) return shape_kind::memset;
+    return op.communication ? shape_kind::nccl : shape_kind::kernel;
+}
+
+const char* kind_colour(shape_kind k) {
+    switch (k) {
+        case shape_kind::kernel:
+            return "#1f77b4";
+        case shape_kind::nccl:
+            return "#e377c2";
+        case shape_kind::copy:
+            return "#2ca02c";
+        case shape_kind::memset:
+            return "#bcbd22";
+    }
+    return "#1f77b4";
+}
+
+const char* kind_label(shape_kind k) {
+    switch (k) {
+        case shape_kind::kernel:
+            return "kernel";
+        case shape_kind::nccl:
+            return "NCCL kernel";
+        case shape_kind::copy:
+            return "copy";
+        case shape_kind::memset:
+            return "memset";
+    }
+    return "kernel";
 }
 
 std::string num(double v) { return decimals(v, 1); }
 
-const char* op_kind_word(op_kind k, std::size_t n) {
-    if (k == op_kind::kernel) return n == 1 ? "kernel" : "kernels";
-    if (k == op_kind::memcpy) return n == 1 ? "copy" : "copies";
-    return n == 1 ? "memset" : "memsets";
+const char* op_kind_word(shape_kind k, std::size_t n) {
+    switch (k) {
+        case shape_kind::kernel:
+            return n == 1 ? "kernel" : "kernels";
+        case shape_kind::nccl:
+            return n == 1 ? "NCCL kernel" : "NCCL kernels";
+        case shape_kind::copy:
+            return n == 1 ? "copy" : "copies";
+        case shape_kind::memset:
+            return n == 1 ? "memset" : "memsets";
+    }
+    return "ops";
 }
 
 // One row's ops, drawn to scale: per pixel column, the share of it the ops cover (so a lane's painted area
@@ -93,11 +135,11 @@ std::string timeline_svg(const timeline_model& m) {
     auto x = [&](std::int64_t ns) { return left + double(ns - origin) * scale; };
 
     // One lane per (device, stream) and per kind of op, and one gap row per device and cause.
-    std::map<std::pair<std::int32_t, std::int64_t>, std::map<op_kind, pixel_row>> lanes;
-    std::set<op_kind> kinds_present;
+    std::map<std::pair<std::int32_t, std::int64_t>, std::map<shape_kind, pixel_row>> lanes;
+    std::set<shape_kind> kinds_present;
     for (const auto& op : t.ops) {
-        lanes[{op.device, op.stream}][op.kind].add(x(op.start_ns), x(op.end_ns), op.end_ns - op.start_ns);
-        kinds_present.insert(op.kind);
+        lanes[{op.device, op.stream}][shape_of(op)].add(x(op.start_ns), x(op.end_ns), op.end_ns - op.start_ns);
+        kinds_present.insert(shape_of(op));
     }
     std::ostringstream body;
     double y = top;
@@ -183,9 +225,8 @@ std::string timeline_svg(const timeline_model& m) {
         lx += 24 + 7.0 * double(label.size());
     };
     // What the picture holds, only.
-    if (kinds_present.count(op_kind::kernel)) key(kind_colour(op_kind::kernel), "kernel");
-    if (kinds_present.count(op_kind::memcpy)) key(kind_colour(op_kind::memcpy), "copy");
-    if (kinds_present.count(op_kind::memset)) key(kind_colour(op_kind::memset), "memset");
+    for (shape_kind k : {shape_kind::kernel, shape_kind::nccl, shape_kind::copy, shape_kind::memset})
+        if (kinds_present.count(k)) key(kind_colour(k), kind_label(k));
     for (gap_cause c : all_causes)
         if (causes_present.count(c)) key(cause_colour(c), std::string(cause_name(c)) + " gap");
     const double height = ly + 24;
