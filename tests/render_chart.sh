@@ -176,6 +176,10 @@ check_timeline() {  # TRACE NAME
     if grep -q ':CONSOLE' "$work/$name.log"; then fail "$name.html: console messages: $(grep ':CONSOLE' "$work/$name.log" | head -5)"; fi
     grep -q '<html lang="en" data-ready="yes"' "$work/$name.dom" || fail "$name.html: the page's script did not run to its end"
     grep -q "<figure class=\"timeline\"><svg[^>]* data-gaps=\"$want\"" "$work/$name.dom" || fail "$name.html: no timeline with $want gaps"
+    # Every finding is an item of the findings' ordered list, none inside the one before it.
+    findings=$("$roofline" timeline "$trace" | grep -cE '^[0-9]+\. \*\*')
+    items=$(grep -Pzo '(<ol>\n|</ul>\n</li>\n|</li>\n)<li><strong>[a-z-]+</strong>: ' "$page" | tr '\0' '\n' | grep -c '<li><strong>' || true)
+    [ "$findings" -gt 0 ] && [ "$items" -ge "$findings" ] || fail "$name.html: $items findings are list items, the report has $findings"
     [ -z "$keep" ] || cp "$work/$name.png" "$keep/$name.png"
     echo "render_chart: $name: ${width}x${height} timeline, $want gaps drawn; the HTML page holds it, no console message"
 }
