@@ -780,3 +780,23 @@ TEST_CASE("timeline: the SVG draws busy lanes to scale, names only what it shows
     CHECK(nccl.find(">NCCL kernel<") != std::string::npos);
     CHECK(nccl.find("fill=\"#e377c2\"") != std::string::npos);
 }
+
+TEST_CASE("timeline: the terminal view fits the width it is given") {
+    cli::console narrow;
+    narrow.width = 60;
+    for (const char* t : {"tests/data/timeline/planted.json", "examples/user_level/trace_naive.json.gz"}) {
+        CAPTURE(t);
+        const auto out = run_cli({"timeline", source_path(t), "--format", "terminal"}, narrow);
+        REQUIRE(out.rc == 0);
+        std::istringstream lines(out.out);
+        std::size_t wrapped_lines = 0;
+        for (std::string line; std::getline(lines, line);) {
+            CAPTURE(line);
+            // The first line names the file, which is as long as it is.
+            if (line.rfind(source_path(t), 0) == 0) continue;
+            CHECK(line.size() <= 60);
+            wrapped_lines += line.rfind("     ", 0) == 0;
+        }
+        CHECK(wrapped_lines >= 2);  // a fix's words went on more than one line
+    }
+}

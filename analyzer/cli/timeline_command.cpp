@@ -115,7 +115,7 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     if (!r.kernel_summary->kernels.empty())
         r.triage = make_triage(*r.kernel_summary, o, diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));
     const std::string text = format == "json"       ? timeline::timeline_json(r)
-                             : format == "terminal" ? timeline::timeline_terminal(r)
+                             : format == "terminal" ? timeline::timeline_terminal(r, io.where.width)
                              : format == "html"     ? timeline::timeline_html(r)
                              : format == "svg"      ? timeline::timeline_svg(model)
                                                     : timeline::timeline_markdown(r);

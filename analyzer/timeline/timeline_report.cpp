@@ -399,15 +399,36 @@ std::string timeline_html(const timeline_report& r) {
     return markdown_page("", markdown_of(r, true), hooks);
 }
 
-std::string timeline_terminal(const timeline_report& r) {
+namespace {
+
+// `text` broken between words into lines of at most `width` columns (a word longer than that stands alone),
+// each after `indent`; 0: one line.
+std::string wrapped(const std::string& text, std::size_t width, const std::string& indent) {
+    if (width == 0 || width <= indent.size() + 10) return indent + text + "\n";
+    std::string out, line;
+    std::istringstream words(text);
+    for (std::string w; words >> w;) {
+        if (!line.empty() && indent.size() + line.size() + 1 + w.size() > width) {
+            out += indent + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + w;
+    }
+    return out + indent + line + "\n";
+}
+
+}  // namespace
+
+std::string timeline_terminal(const timeline_report& r, std::size_t width) {
     const timeline_model& m = *r.model;
     const trace& t = *m.source;
     std::ostringstream o;
     o << t.file << ": " << t.form << "\n";
     for (const auto& d : m.devices) {
         o << "\n"
-          << device_title(d) << ": busy " << format_percent(d.utilisation()) << " of "
-          << format_duration_ns(double(d.span_ns())) << " (" << format_duration_ns(double(d.busy_ns)) << ")\n";
+          << wrapped(device_title(d) + ": busy " + format_percent(d.utilisation()) + " of " +
+                         format_duration_ns(double(d.span_ns())) + " (" + format_duration_ns(double(d.busy_ns)) + ")",
+                     width, "");
         table causes({column{"cause"}, column{"gaps", align::right}, column{"idle", align::right},
                       column{"of span", align::right}});
         for (gap_cause c : all_causes)
@@ -425,7 +446,7 @@ std::string timeline_terminal(const timeline_report& r) {
         if (m.devices.size() > 1) o << " (GPU " << d.device << ")";
         if (f.est_speedup) o << "  up to " << format_times(*f.est_speedup);
         if (f.est_speedup_measured) o << " (" << format_times(*f.est_speedup_measured) << " against the measured step)";
-        o << "\n     " << finding_fix(f) << "\n";
+        o << "\n" << wrapped(finding_fix(f), width, "     ");
     }
     return o.str();
 }

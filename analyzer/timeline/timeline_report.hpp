@@ -26,7 +26,8 @@ struct timeline_report {
 std::string timeline_markdown(const timeline_report& r);
 // One HTML page: the markdown with the SVG timeline (timeline_svg.hpp) under the title.
 std::string timeline_html(const timeline_report& r);
-std::string timeline_terminal(const timeline_report& r);
+// `width`: the columns to fit (COLUMNS or the terminal's); 0: no limit.
+std::string timeline_terminal(const timeline_report& r, std::size_t width = 0);
 std::string timeline_json(const timeline_report& r);
 
 // The cause's meaning in a few words, and its fix (the report's and `roofline explain`'s text).
