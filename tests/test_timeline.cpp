@@ -774,6 +774,14 @@ TEST_CASE("timeline: the SVG draws busy lanes to scale, names only what it shows
         // The last tick's label ends at the plot's right edge.
         CHECK(svg.find("text-anchor=\"end\">+") != std::string::npos);
     }
+    // Each marked step's GPU work begins at a dashed line: cpu_data_naive marks 5 steps.
+    const auto stepped =
+        run_cli({"timeline", source_path("examples/timeline/traces/cpu_data_naive.json.gz"), "--format", "svg"}).out;
+    std::size_t lines = 0;
+    for (auto at = stepped.find("class=\"step\""); at != std::string::npos; at = stepped.find("class=\"step\"", at + 1))
+        ++lines;
+    CHECK(lines == 5);
+    CHECK(stepped.find("a step&#39;s GPU work begins") != std::string::npos);
     // NCCL's kernels are told apart from the compute, in the lanes and the legend.
     const auto nccl =
         run_cli({"timeline", source_path("examples/timeline/nccl/nccl_fixed_rank0.json.gz"), "--format", "svg"}).out;

@@ -4,9 +4,11 @@
 #include "analyzer/report/markdown_html.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 namespace roofline::timeline {
 namespace {
@@ -205,6 +207,36 @@ std::string timeline_svg(const timeline_model& m) {
         body << "</g>\n";
         y += lane_height + 2 * lane_gap + 8;
     }
+    // Step boundaries: where the GPU work each marked step launched begins (the CPU runs ahead of the GPU,
+    // so a step's CPU range says little about when its kernels ran). Ops are matched to their launch call by
+    // the correlation id, and the call to the step whose CPU range holds its start.
+    std::ostringstream steps;
+    if (!t.steps.empty()) {
+        std::unordered_map<std::int64_t, std::int64_t> launched_at;  // correlation -> the launch call's start
+        for (const auto& c : t.calls)
+            if (c.correlation >= 0) launched_at.emplace(c.correlation, c.start_ns);
+        std::vector<std::int64_t> first_op(t.steps.size(), std::numeric_limits<std::int64_t>::max());
+        for (const auto& op : t.ops) {
+            const auto l = launched_at.find(op.correlation);
+            if (l == launched_at.end()) continue;
+            // The steps are in time order (trace.hpp): the last one to start at or before the call.
+            const auto after = std::upper_bound(t.steps.begin(), t.steps.end(), l->second,
+                                                [](std::int64_t at, const cpu_range& r) { return at < r.start_ns; });
+            if (after == t.steps.begin()) continue;
+            const auto i = std::size_t(after - t.steps.begin()) - 1;
+            if (l->second <= t.steps[i].end_ns) first_op[i] = std::min(first_op[i], op.start_ns);
+        }
+        for (std::size_t i = 0; i < t.steps.size(); ++i) {
+            if (first_op[i] == std::numeric_limits<std::int64_t>::max() || first_op[i] < origin || first_op[i] > end)
+                continue;
+            const double sx = x(first_op[i]);
+            steps << "<line class=\"step\" x1=\"" << num(sx) << "\" y1=\"" << num(top - 4) << "\" x2=\"" << num(sx)
+                  << "\" y2=\"" << num(y) << "\" stroke=\"#555\" stroke-dasharray=\"3,3\"><title>"
+                  << html_escape(t.name(t.steps[i].name) + ": its GPU work begins at +" +
+                                 format_duration_ns(double(first_op[i] - origin)))
+                  << "</title></line>\n";
+        }
+    }
     // The time axis: five ticks over the span.
     std::ostringstream axis;
     for (int i = 0; i <= 5; ++i) {
@@ -229,6 +261,12 @@ std::string timeline_svg(const timeline_model& m) {
         if (kinds_present.count(k)) key(kind_colour(k), kind_label(k));
     for (gap_cause c : all_causes)
         if (causes_present.count(c)) key(cause_colour(c), std::string(cause_name(c)) + " gap");
+    if (!steps.str().empty()) {
+        const std::string label = "a step's GPU work begins";
+        legend << "<line x1=\"" << num(lx + 6) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 6) << "\" y2=\""
+               << num(ly + 12) << "\" stroke=\"#555\" stroke-dasharray=\"3,3\"/><text x=\"" << num(lx + 16) << "\" y=\""
+               << num(ly + 10) << "\">" << html_escape(label) << "</text>";
+    }
     const double height = ly + 24;
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
@@ -238,7 +276,7 @@ std::string timeline_svg(const timeline_model& m) {
       << html_escape("Timeline of " + t.file + ": busy time per stream, idle gaps over " +
                      format_duration_ns(double(m.min_gap_ns)) + " by cause")
       << "</text>\n"
-      << axis.str() << body.str() << legend.str() << "\n</svg>\n";
+      << axis.str() << body.str() << steps.str() << legend.str() << "\n</svg>\n";
     return o.str();
 }
 
