@@ -26,7 +26,8 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
         "roofline analyze FILE [options]\n\nFILE is an ncu --csv export (--page raw or details, --metrics, "
         "--print-summary per-kernel, or "
-        "a live run's stdout); - reads stdin.\n\noptions");
+        "a live run's stdout), or an .ncu-rep report (its raw page exported with ncu from PATH); - reads "
+        "stdin.\n\noptions");
     const std::string formats = report_format_names() +
                                 " (svg: the roofline chart alone); auto: what -o's extension says (.md, .json, .txt, "
                                 ".html, .svg), else terminal when stdout is a "
