@@ -42,89 +42,73 @@ shape_kind shape_of(const gpu_op& op) {
     return op.communication ? shape_kind::nccl : shape_kind::kernel;
 }
 
-const char* kind_colour(shape_kind k) {
-    switch (k) {
-        case shape_kind::kernel:
-            return "#1f77b4";
-        case shape_kind::nccl:
-            return "#e377c2";
-        case shape_kind::copy:
-            return "#2ca02c";
-        case shape_kind::memset:
-            return "#bcbd22";
-    }
-    return "#1f77b4";
-}
-
-const char* kind_label(shape_kind k) {
-    switch (k) {
-        case shape_kind::kernel:
-            return "kernel";
-        case shape_kind::nccl:
-            return "NCCL kernel";
-        case shape_kind::copy:
-            return "copy";
-        case shape_kind::memset:
-            return "memset";
-    }
-    return "kernel";
-}
+// Each shape's colour and words, in shape_kind's order.
+struct shape_words {
+    const char *colour, *one, *many;
+};
+constexpr shape_words shapes[] = {{"#1f77b4", "kernel", "kernels"},
+                                  {"#e377c2", "NCCL kernel", "NCCL kernels"},
+                                  {"#2ca02c", "copy", "copies"},
+                                  {"#bcbd22", "memset", "memsets"}};
+const shape_words& words_of(shape_kind k) { return shapes[static_cast<int>(k)]; }
 
 std::string num(double v) { return decimals(v, 1); }
 
-const char* op_kind_word(shape_kind k, std::size_t n) {
-    switch (k) {
-        case shape_kind::kernel:
-            return n == 1 ? "kernel" : "kernels";
-        case shape_kind::nccl:
-            return n == 1 ? "NCCL kernel" : "NCCL kernels";
-        case shape_kind::copy:
-            return n == 1 ? "copy" : "copies";
-        case shape_kind::memset:
-            return n == 1 ? "memset" : "memsets";
-    }
-    return "ops";
-}
-
-// One row's ops, drawn to scale: per pixel column, the share of it the ops cover (so a lane's painted area
-// is its busy time, however short its ops), how many ops start in it and their time. Bounded by the
-// plot's width, not by the number of ops.
+// One row's ops, drawn to scale. Ops that overlap or touch are one span; each pixel column a span covers
+// whole is painted solid, one it covers in part with that share as opacity (every span in it added up), so a
+// lane's painted area is its busy time however short its ops. Memory grows with the spans (at most the ops),
+// never with the plot's width times the rows: a trace of many streams costs what its ops cost.
 class pixel_row {
 public:
-    pixel_row()
-        : cover_(std::size_t(plot) + 1, 0.0), starts_(std::size_t(plot) + 1, 0), busy_(std::size_t(plot) + 1, 0) {}
+    // In start order: the model sorts the ops by device and start.
     void add(double x0, double x1, std::int64_t ns) {
         x0 = std::clamp(x0 - left, 0.0, plot);
         x1 = std::clamp(x1 - left, x0, plot);
-        const auto first = std::size_t(x0);
-        ++starts_[first];
-        busy_[first] += ns;
-        for (auto p = first; p < cover_.size() && double(p) < x1; ++p)
-            cover_[p] += std::min(x1, double(p) + 1.0) - std::max(x0, double(p));
+        if (!spans_.empty() && x0 <= spans_.back().x1) {
+            span& s = spans_.back();
+            s.x1 = std::max(s.x1, x1);
+            ++s.ops;
+            s.busy_ns += ns;
+        } else {
+            spans_.push_back({x0, x1, 1, ns});
+        }
     }
-    // Runs of pixels: fully covered ones as one shape, a partly covered one with its cover as opacity.
+    // draw_run(x, width, opacity, ops, busy_ns): a span's ops and time go with its first piece.
     template <class Draw>
     void draw(Draw draw_run) const {
-        for (std::size_t p = 0; p < cover_.size();) {
-            if (cover_[p] <= 0.0) {
-                ++p;
-                continue;
+        long pixel = -1;
+        double cover = 0.0;
+        std::size_t ops = 0;
+        std::int64_t busy = 0;
+        auto flush = [&] {
+            if (pixel >= 0 && cover > 0.0) draw_run(left + double(pixel), 1.0, std::min(1.0, cover), ops, busy);
+            pixel = -1, cover = 0.0, ops = 0, busy = 0;
+        };
+        auto part = [&](long p, double c) {
+            if (p != pixel) flush(), pixel = p;
+            cover += c;
+        };
+        for (const span& s : spans_) {
+            const long a = long(s.x0), b = long(s.x1);
+            part(a, (a == b ? s.x1 : double(a + 1)) - s.x0);
+            ops += s.ops, busy += s.busy_ns;
+            if (a == b) continue;
+            if (b > a + 1) {
+                flush();
+                draw_run(left + double(a + 1), double(b - a - 1), 1.0, 0, 0);
             }
-            const bool full = cover_[p] >= 0.995;
-            std::size_t q = p + 1;
-            std::size_t starts = starts_[p];
-            std::int64_t busy = busy_[p];
-            if (full)
-                for (; q < cover_.size() && cover_[q] >= 0.995; ++q) starts += starts_[q], busy += busy_[q];
-            draw_run(left + double(p), double(q - p), full ? 1.0 : std::min(1.0, cover_[p]), starts, busy);
-            p = q;
+            if (s.x1 > double(b)) part(b, s.x1 - double(b));
         }
+        flush();
     }
 
 private:
-    std::vector<double> cover_;
-    std::vector<std::size_t> starts_;
-    std::vector<std::int64_t> busy_;
+    struct span {
+        double x0, x1;  // plot coordinates
+        std::size_t ops;
+        std::int64_t busy_ns;
+    };
+    std::vector<span> spans_;
 };
 
 }  // namespace
@@ -159,13 +143,14 @@ std::string timeline_svg(const timeline_model& m) {
             for (const auto& [kind, row] : kinds)
                 row.draw([&, kind = kind](double rx, double rw, double opacity, std::size_t starts, std::int64_t busy) {
                     body << "<rect x=\"" << num(rx) << "\" y=\"" << num(y) << "\" width=\"" << num(rw) << "\" height=\""
-                         << num(lane_height) << "\" fill=\"" << kind_colour(kind) << "\"";
+                         << num(lane_height) << "\" fill=\"" << words_of(kind).colour << "\"";
                     if (opacity < 1.0) body << " fill-opacity=\"" << decimals(opacity, 2) << "\"";
                     body << ">";
                     if (starts > 0)
                         body << "<title>"
-                             << html_escape(std::to_string(starts) + " " + op_kind_word(kind, starts) +
-                                            " starting here, " + format_duration_ns(double(busy)) + " of GPU time")
+                             << html_escape(std::to_string(starts) + " " +
+                                            (starts == 1 ? words_of(kind).one : words_of(kind).many) + " from here, " +
+                                            format_duration_ns(double(busy)) + " of GPU time")
                              << "</title>";
                     body << "</rect>";
                 });
@@ -258,7 +243,7 @@ std::string timeline_svg(const timeline_model& m) {
     };
     // What the picture holds, only.
     for (shape_kind k : {shape_kind::kernel, shape_kind::nccl, shape_kind::copy, shape_kind::memset})
-        if (kinds_present.count(k)) key(kind_colour(k), kind_label(k));
+        if (kinds_present.count(k)) key(words_of(k).colour, words_of(k).one);
     for (gap_cause c : all_causes)
         if (causes_present.count(c)) key(cause_colour(c), std::string(cause_name(c)) + " gap");
     if (!steps.str().empty()) {
