@@ -104,10 +104,9 @@ private:
             if (v == "any") {
                 bits = ~0u;
             } else if (v == "library") {
-                for (unsigned k = 0; k < 32; ++k)
-                    if (auto kind = origin_kind_named(name(static_cast<origin_kind>(k)));
-                        kind && static_cast<unsigned>(*kind) == k && !source_owned(*kind))
-                        bits |= fix::bit(*kind);
+                // origin_kind's values run from user to library (kernel_origin.hpp).
+                for (unsigned k = 0; k <= static_cast<unsigned>(origin_kind::library); ++k)
+                    if (!source_owned(static_cast<origin_kind>(k))) bits |= fix::bit(static_cast<origin_kind>(k));
             } else if (auto kind = origin_kind_named(v)) {
                 bits |= fix::bit(*kind);
             } else {

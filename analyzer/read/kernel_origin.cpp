@@ -14,18 +14,23 @@
 namespace roofline {
 namespace {
 
-constexpr std::array<std::pair<origin_kind, const char*>, 11> kind_names = {{
-    {origin_kind::user, "user"},
-    {origin_kind::cutlass, "cutlass"},
-    {origin_kind::cublas, "cublas"},
-    {origin_kind::cudnn, "cudnn"},
-    {origin_kind::attention, "attention"},
-    {origin_kind::triton, "triton"},
-    {origin_kind::aten, "aten"},
-    {origin_kind::cub, "cub"},
-    {origin_kind::nccl, "nccl"},
-    {origin_kind::cupy, "cupy"},
-    {origin_kind::library, "library"},
+// Each kind's name (rules/origins/*.json, the JSON report) and its one-word label (tables).
+struct kind_words {
+    origin_kind kind;
+    const char *name, *label;
+};
+constexpr std::array<kind_words, 11> kind_names = {{
+    {origin_kind::user, "user", "user"},
+    {origin_kind::cutlass, "cutlass", "CUTLASS"},
+    {origin_kind::cublas, "cublas", "cuBLAS"},
+    {origin_kind::cudnn, "cudnn", "cuDNN"},
+    {origin_kind::attention, "attention", "attention"},
+    {origin_kind::triton, "triton", "Triton"},
+    {origin_kind::aten, "aten", "ATen"},
+    {origin_kind::cub, "cub", "CUB"},
+    {origin_kind::nccl, "nccl", "NCCL"},
+    {origin_kind::cupy, "cupy", "CuPy"},
+    {origin_kind::library, "library", "library"},
 }};
 
 // The facts a pattern may read, each into one field of origin_facts.
@@ -212,42 +217,20 @@ void read_facts(const pattern& p, const std::string& name, origin_facts& out) {
 }  // namespace
 
 const char* name(origin_kind k) {
-    for (const auto& [kind, text] : kind_names)
-        if (kind == k) return text;
+    for (const auto& w : kind_names)
+        if (w.kind == k) return w.name;
     return "user";
 }
 
 const char* label(origin_kind k) {
-    switch (k) {
-        case origin_kind::user:
-            return "user";
-        case origin_kind::cutlass:
-            return "CUTLASS";
-        case origin_kind::cublas:
-            return "cuBLAS";
-        case origin_kind::cudnn:
-            return "cuDNN";
-        case origin_kind::attention:
-            return "attention";
-        case origin_kind::triton:
-            return "Triton";
-        case origin_kind::aten:
-            return "ATen";
-        case origin_kind::cub:
-            return "CUB";
-        case origin_kind::nccl:
-            return "NCCL";
-        case origin_kind::cupy:
-            return "CuPy";
-        case origin_kind::library:
-            return "library";
-    }
+    for (const auto& w : kind_names)
+        if (w.kind == k) return w.label;
     return "user";
 }
 
 std::optional<origin_kind> origin_kind_named(std::string_view text) {
-    for (const auto& [kind, n] : kind_names)
-        if (text == n) return kind;
+    for (const auto& w : kind_names)
+        if (text == w.name) return w.kind;
     return std::nullopt;
 }
 

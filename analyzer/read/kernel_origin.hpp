@@ -15,6 +15,7 @@
 
 namespace roofline {
 
+// Keep `library` last: rule_tree.cpp walks the kinds from user to library.
 enum class origin_kind : unsigned char {
     user,       // no library pattern matched: the user's own kernel
     cutlass,    // a CUTLASS template the user instantiates (kernel-author advice applies)
