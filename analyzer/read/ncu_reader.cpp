@@ -454,7 +454,7 @@ private:
                 cell_value sp = numbers_.read(field(row, speedup));
                 if (sp.what == cell_value::kind::number) rule.est_speedup_pct = sp.number;
                 // What the rule states in words, where the page lists no row for it (ncu_rule_values.hpp).
-                for (const auto& [metric, value] : metrics_stated_by(rule))
+                for (const auto& [metric, value] : metrics_stated_by(rule, rec.cc))
                     if (!rec.has(metric)) rec.set(metric, value);
                 rec.rules.push_back(std::move(rule));
                 continue;

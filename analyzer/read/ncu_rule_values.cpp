@@ -42,7 +42,7 @@ std::optional<double> number_after(std::string_view text, std::string_view after
 
 }  // namespace
 
-std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule) {
+std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule, std::string_view cc) {
     std::vector<std::pair<std::string, double>> out;
     const std::string_view d = rule.description;
     if (rule.name == "CPIStall") {
@@ -68,7 +68,8 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
             if (d.rfind(std::string(pipe) + " is the highest-utilized pipeline (", 0) == 0)
                 if (const auto pct = number_after(d, std::string(pipe) + " is the highest-utilized pipeline ("))
                     out.emplace_back(metric, *pct);
-        if (d.rfind("Tensor is the highest-utilized pipeline (", 0) == 0 &&
+        // The tensor pipe's sub-pipelines differ by generation: read where it was checked, CC 9.0 (H100, H200).
+        if (cc == "9.0" && d.rfind("Tensor is the highest-utilized pipeline (", 0) == 0 &&
             d.find("dominated by its Tensor (FP) sub-pipeline") != std::string_view::npos)
             if (const auto pct = number_after(d, "Tensor is the highest-utilized pipeline ("))
                 out.emplace_back(

@@ -9,13 +9,15 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace roofline {
 
-// (metric id, value in base units) for every counter the rule's description states.
-std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule);
+// (metric id, value in base units) for every counter the rule's description states, on a GPU of compute
+// capability `cc` ("9.0"; a reading checked on one generation only is made on it alone).
+std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule, std::string_view cc);
 
 // UncoalescedGlobalAccess: the excessive global sectors and all global sectors it states.
 struct stated_sectors {
