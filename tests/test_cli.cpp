@@ -442,7 +442,8 @@ TEST_CASE("an .ncu-rep or any binary input names the command that exports it") {
                                real + " --csv --page raw > " + real.substr(0, real.size() - 8) + ".csv");
     const auto renamed = temp_path("renamed.csv").string();
     std::filesystem::copy_file(real, renamed, std::filesystem::copy_options::overwrite_existing);
-    CHECK(refused(renamed).find("an Nsight Compute report (.ncu-rep), not a CSV export; export it with: ncu -i " +
+    CHECK(refused(renamed).find("an Nsight Compute report (.ncu-rep), not a CSV export, and ncu is not on PATH to "
+                                "export it; export it with: ncu -i " +
                                 renamed + " --csv --page raw > report.csv") != std::string::npos);
     std::filesystem::remove(renamed);
     // Any other bytes that are not text.

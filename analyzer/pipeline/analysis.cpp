@@ -177,25 +177,18 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
 
 namespace {
 
-// An Nsight Compute report (.ncu-rep) is binary: its name, its magic ("NVR\0", read off a report of
-// ncu 2025.3.1), or a NUL byte among the first bytes (no CSV export holds one) gives it away. The
-// user needs the export command, not the bytes.
-void refuse_binary(std::istream& in, const std::string& path) {
+// What the first bytes say: an Nsight Compute report (its magic, "NVR\0", read off a report of ncu 2025.3.1),
+// or another binary file (a NUL byte, which no CSV export holds), or text.
+enum class head_kind { text, ncu_report, binary };
+
+head_kind head_of(std::istream& in) {
     char head[4096];
     in.read(head, sizeof head);
     const std::string_view seen(head, std::size_t(in.gcount()));
     in.clear();
     in.seekg(0);
-    const bool named = path.size() > 8 && path.compare(path.size() - 8, 8, ".ncu-rep") == 0;
-    const bool report = named || seen.substr(0, 4) == std::string_view("NVR\0", 4);
-    if (!report && seen.find('\0') == std::string_view::npos) return;
-    const std::string command = report ? "ncu -i " + path + " --csv --page raw > " +
-                                             (named ? path.substr(0, path.size() - 8) : std::string("report")) + ".csv"
-                                       : "ncu -i REPORT.ncu-rep --csv --page raw > report.csv";
-    throw input_error(error_code::unknown_format, path, 0, 0,
-                      std::string(report ? "an Nsight Compute report (.ncu-rep)"
-                                         : "binary, not text (an Nsight Compute .ncu-rep report?)") +
-                          ", not a CSV export; export it with: " + command);
+    if (seen.substr(0, 4) == std::string_view("NVR\0", 4)) return head_kind::ncu_report;
+    return seen.find('\0') == std::string_view::npos ? head_kind::text : head_kind::binary;
 }
 
 }  // namespace
@@ -265,14 +258,17 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
     if (is_ncu_report_name(path)) return analyze_ncu_report(path, options);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
-    // A report under another name: its magic ("NVR\0", read off a report of ncu 2025.3.1) gives it away.
-    char magic[4] = {};
-    in.read(magic, sizeof magic);
-    const bool report = in.gcount() == 4 && std::string_view(magic, 4) == std::string_view("NVR\0", 4);
-    in.clear();
-    in.seekg(0);
-    if (report && find_on_path("ncu")) return analyze_ncu_report(path, options);
-    refuse_binary(in, path);
+    // A report under another name is exported all the same; other binary input gets the command to look for.
+    switch (head_of(in)) {
+        case head_kind::ncu_report:
+            return analyze_ncu_report(path, options);
+        case head_kind::binary:
+            throw input_error(error_code::unknown_format, path, 0, 0,
+                              "binary, not text (an Nsight Compute .ncu-rep report?), not a CSV export; export it "
+                              "with: ncu -i REPORT.ncu-rep --csv --page raw > report.csv");
+        case head_kind::text:
+            break;
+    }
     return analyze(in, path, options);
 }
 
