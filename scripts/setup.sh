@@ -41,12 +41,13 @@ if [ "$what" = tool ]; then
         cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON \
               -DROOFLINE_BUILD_TESTS=OFF -DROOFLINE_BUILD_KERNELS=OFF >/dev/null
     fi
-    if ! cmake --build build -j "$(nproc)" --target roofline; then
+    # The binary and its bash completion: the install the quickstart prints needs both.
+    if ! cmake --build build -j "$(nproc)" --target roofline roofline_completion; then
         # Two files' private names can meet in one unity translation unit (CI's sanitized build is
         # a unity build to catch it); the binary still builds file by file.
         echo "setup: the unity build failed; building file by file" >&2
         cmake -S . -B build -DCMAKE_UNITY_BUILD=OFF >/dev/null
-        cmake --build build -j "$(nproc)" --target roofline
+        cmake --build build -j "$(nproc)" --target roofline roofline_completion
     fi
     exit 0
 fi
