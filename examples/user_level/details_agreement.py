@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Details page against the raw page of the same report, per kernel: is the first finding the details page gives
+(provisional or not; ncu's own rule rows left out) the raw page's, does it give nothing but missing-counters, and
+where it differs, does it name the raw page's first among the findings that could outrank it (issue 33).
+
+    python3 examples/user_level/details_agreement.py build-dev/roofline            # the 10 pairs of examples/h100, h200
+    python3 examples/user_level/details_agreement.py build-dev/roofline \\
+        examples/user_level/gemm_details.csv examples/user_level/gemm_raw.csv ...  # more (details, raw) pairs
+"""
+import json, os, subprocess, sys
+
+B = sys.argv[1]
+pairs = [
+ ("examples/h100/cublas_ref_details.csv","examples/h100/cublas_ref_raw.csv"),
+ ("examples/h100/kernels_details.csv","examples/h100/kernels_raw.csv"),
+ ("examples/h100/pairs_details.csv","examples/h100/pairs_raw.csv"),
+ ("examples/h100/torch_ops_details.csv","examples/h100/torch_ops_raw.csv"),
+ ("examples/h200/cublas_ref_details.csv","examples/h200/cublas_ref_raw.csv"),
+ ("examples/h200/kernels_details.csv","examples/h200/kernels_raw.csv"),
+ ("examples/h200/pairs_details.csv","examples/h200/pairs_raw.csv"),
+ ("examples/h200/torch_ops_details.csv","examples/h200/torch_ops_raw.csv"),
+ ("examples/h200/forms/kernels_full_details.csv","examples/h200/forms/kernels_full_raw.csv"),
+ ("examples/h200/forms/layer_full_details.csv","examples/h200/forms/layer_full_raw.csv"),
+]
+extra = [p for p in sys.argv[2:]]
+for i in range(0, len(extra), 2): pairs.append((extra[i], extra[i+1]))
+def run(f):
+    out = subprocess.run([B, "analyze", f, "--format", "json"], capture_output=True, text=True)
+    if out.returncode: print("FAIL", f, out.stderr[:300]); return None
+    d = json.loads(out.stdout)
+    res = {}
+    for k in d["kernels"]:
+        key = (k["name"], str(k.get("block_size")), str(k.get("grid_size")))
+        fs = k["findings"]
+        res[key] = (fs, k)
+    return res
+tot = agree = mconly = bad = 0
+rows = []
+for det, raw in pairs:
+    if not os.path.exists(det) or not os.path.exists(raw): continue
+    D = run(det); R = run(raw)
+    if D is None or R is None: continue
+    for key, (fs, k) in D.items():
+        if key not in R: continue
+        rf = R[key][0]
+        rfirst = next((f["id"] for f in rf if f.get("source") != "ncu"), None)
+        ids = [f["id"] for f in fs]
+        first = next((f for f in fs if f.get("source") != "ncu"), None)
+        dfirst = first["id"] if first else "none"
+        tot += 1
+        if dfirst == rfirst: agree += 1
+        if [i for i,f in zip(ids,fs) if f.get("source")!="ncu"] in (["missing-counters"], []): mconly += 1
+        named = set(c["finding"] for c in k.get("could_outrank_first", []))
+        if dfirst != rfirst and dfirst != "missing-counters" and rfirst not in named: bad += 1
+        rows.append((os.path.basename(det), key[0][:50], dfirst, rfirst))
+for r in rows: print(*r, sep=" | ")
+print(f"kernels {tot}  agree {agree} ({agree/tot:.0%})  missing-counters alone {mconly} ({mconly/tot:.0%})  differs-unnamed {bad}")
