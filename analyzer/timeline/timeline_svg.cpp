@@ -68,9 +68,9 @@ public:
             span& s = spans_.back();
             s.x1 = std::max(s.x1, x1);
             ++s.ops;
-            s.busy_ns += ns;
+            s.busy_ns += double(ns);
         } else {
-            spans_.push_back({x0, x1, 1, ns});
+            spans_.push_back({x0, x1, 1, double(ns)});
         }
     }
     // draw_run(x, width, opacity, ops, busy_ns): a span's ops and time go with its first piece.
@@ -79,10 +79,10 @@ public:
         long pixel = -1;
         double cover = 0.0;
         std::size_t ops = 0;
-        std::int64_t busy = 0;
+        double busy = 0.0;
         auto flush = [&] {
             if (pixel >= 0 && cover > 0.0) draw_run(left + double(pixel), 1.0, std::min(1.0, cover), ops, busy);
-            pixel = -1, cover = 0.0, ops = 0, busy = 0;
+            pixel = -1, cover = 0.0, ops = 0, busy = 0.0;
         };
         auto part = [&](long p, double c) {
             if (p != pixel) flush(), pixel = p;
@@ -95,7 +95,7 @@ public:
             if (a == b) continue;
             if (b > a + 1) {
                 flush();
-                draw_run(left + double(a + 1), double(b - a - 1), 1.0, 0, 0);
+                draw_run(left + double(a + 1), double(b - a - 1), 1.0, 0, 0.0);
             }
             if (s.x1 > double(b)) part(b, s.x1 - double(b));
         }
@@ -106,7 +106,7 @@ private:
     struct span {
         double x0, x1;  // plot coordinates
         std::size_t ops;
-        std::int64_t busy_ns;
+        double busy_ns;  // a tooltip's figure: a double, so no sum of a file's durations can overflow
     };
     std::vector<span> spans_;
 };
@@ -141,7 +141,7 @@ std::string timeline_svg(const timeline_model& m) {
             body << "<g class=\"lane\" data-device=\"" << d.device << "\" data-stream=\"" << key.second << "\">"
                  << "<text x=\"16\" y=\"" << num(y + 12) << "\">stream " << key.second << "</text>";
             for (const auto& [kind, row] : kinds)
-                row.draw([&, kind = kind](double rx, double rw, double opacity, std::size_t starts, std::int64_t busy) {
+                row.draw([&, kind = kind](double rx, double rw, double opacity, std::size_t starts, double busy) {
                     body << "<rect x=\"" << num(rx) << "\" y=\"" << num(y) << "\" width=\"" << num(rw) << "\" height=\""
                          << num(lane_height) << "\" fill=\"" << words_of(kind).colour << "\"";
                     if (opacity < 1.0) body << " fill-opacity=\"" << decimals(opacity, 2) << "\"";
@@ -150,7 +150,7 @@ std::string timeline_svg(const timeline_model& m) {
                         body << "<title>"
                              << html_escape(std::to_string(starts) + " " +
                                             (starts == 1 ? words_of(kind).one : words_of(kind).many) + " from here, " +
-                                            format_duration_ns(double(busy)) + " of GPU time")
+                                            format_duration_ns(busy) + " of GPU time")
                              << "</title>";
                     body << "</rect>";
                 });
