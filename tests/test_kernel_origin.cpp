@@ -1,6 +1,7 @@
 // Whose kernel it is (rules/origins/*.json) on names taken from real captures: ncu's demangled names, its
 // mangled names, and Kineto's spelling of the same kernels; and the fixes each origin gets.
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/diagnose/kernel_facts.hpp"
 #include "analyzer/diagnose/rule_tree.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/kernel_origin.hpp"
@@ -231,4 +232,15 @@ TEST_CASE("user-level pairs: the first finding's estimate is within [0.67, 1.5] 
         CHECK(*first.est_speedup >= 0.67 * measured);
         CHECK(*first.est_speedup <= 1.5 * measured);
     }
+}
+
+TEST_CASE("operand alignment is judged in bytes: align4 FP32 is the 16 bytes tensor cores want, align1 bf16 is 2") {
+    const analysis a = analyze_example("examples/user_level/gemm_raw.csv");
+    auto bytes = [&](const char* part) {
+        const auto facts = diagnose::kernel_facts(kernel_named(a, part), a.gpu);
+        return facts("name_alignment_bytes").value();
+    };
+    CHECK(bytes("cutlass_75_tensorop_bf16") == 2.0);  // align1 x bf16
+    CHECK(bytes("tilesize256x128x8") == 16.0);        // aligna4/alignc4 x fp32
+    CHECK(bytes("nvjet_sm90") == 0.0);                // the name states no alignment
 }

@@ -564,10 +564,19 @@ std::vector<fact> origin_facts() {
          "the user owns the kernel's source: a kernel of their own or a CUTLASS template they instantiate, so "
          "kernel-author fixes are theirs to make (rules/origins/*.json)",
          [](const kernel_result& k, const gpu_spec&) { return flag(source_owned(k.origin.kind)); }},
-        {"name_alignment", value_type::number,
-         "the operand alignment, in elements, a library GEMM's name states (align1, aligna4/alignc4: the smallest); 0 "
-         "where the name does not say",
-         [](const kernel_result& k, const gpu_spec&) { return std::optional<double>(k.origin.facts.alignment); }},
+        {"name_alignment_bytes", value_type::number,
+         "the operand alignment a library GEMM's name states (align1, aligna4/alignc4: the smallest), in bytes: "
+         "elements x the element size of the math path the name states (bf16/fp16 2, tf32/fp32 4, fp64 8, int8/fp8 1); "
+         "tensor cores want 16. 0 where the name does not say either",
+         [](const kernel_result& k, const gpu_spec&) {
+             const auto& m = k.origin.facts.math;
+             const double element = m == "fp64_simt" || m == "fp64_tensor"     ? 8.0
+                                    : m == "fp32_simt" || m == "tf32_tensor"   ? 4.0
+                                    : m == "bf16_tensor" || m == "fp16_tensor" ? 2.0
+                                    : m == "int8_tensor" || m == "fp8_tensor"  ? 1.0
+                                                                               : 0.0;
+             return std::optional<double>(element * k.origin.facts.alignment);
+         }},
         {"name_built_for_sm", value_type::number,
          "the architecture a library kernel was built for, x10 (cutlass_75_: 75, sm80_xmma: 80); 0 where the name does "
          "not say",
