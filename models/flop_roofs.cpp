@@ -59,6 +59,9 @@ struct precision_def {
     // Tensor precisions whose rate depends on the accumulate type: the ops that accumulate in FP16
     // (every other op of the precision accumulates in FP32).
     const char* fp16_accumulate_ops = nullptr;
+    // Where a details page lacks the instruction counters, the FLOP rate as a whole percent of the peak
+    // that ncu's SOLFPRoofline rule states (analyzer/read/ncu_rule_values.hpp): the work within 0.5 point.
+    const char* stated_pct = nullptr;
 };
 
 const std::vector<precision_def>& precision_defs() {
@@ -69,14 +72,22 @@ const std::vector<precision_def>& precision_defs() {
           {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum.per_cycle_elapsed", 2}},
          "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
-         2},
+         2,
+         nullptr,
+         {},
+         nullptr,
+         "derived__roofline_fp64_flops_pct_of_peak"},
         {resource::fp32,
          "(FADD + FMUL + 2 x FFMA) thread instructions",
          {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed", 1},
           {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum.per_cycle_elapsed", 2}},
          "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
-         2},
+         2,
+         nullptr,
+         {},
+         nullptr,
+         "derived__roofline_fp32_flops_pct_of_peak"},
         // Packed half2: ncu's own charts count HADD/HMUL as 2 FLOPs and HFMA as 4.
         {resource::fp16,
          "(2 x HADD + 2 x HMUL + 4 x HFMA) thread instructions (half2 packs two lanes)",
@@ -307,9 +318,17 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
                 else
                     lacking.emplace_back(metric);
         }
-        if (!lacking.empty()) {
+        // The rate ncu states in whole percent: the work is known within half a point, not exactly.
+        const std::optional<double> stated_at = lacking.empty() || !d.stated_pct ? std::nullopt : m.find(d.stated_pct);
+        const bool stated = stated_at.has_value();
+        const double stated_pct = stated_at.value_or(0.0);
+        if (!lacking.empty() && !stated) {
             k.unmeasured.push_back({d.id, 1.0, 1.0, std::move(lacking)});
             continue;
+        }
+        if (stated) {
+            r.missing = std::move(lacking);
+            r.work = 1.0;  // set from the peak below
         }
         if (r.id == resource::fp16 && r.work > 0) {
             if (fp16_counts_are_moves(m)) {
@@ -368,6 +387,18 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
             r.peak_estimated = spec_p->estimated;
         } else {
             k.warnings.push_back({roof_warning_kind::no_peak, d.id, r.work, 0.0, {}, {}});
+            continue;
+        }
+        if (stated) {
+            constexpr double rounding = 0.5;  // points: ncu writes the share as a whole percent
+            r.work = stated_pct / 100.0 * r.peak * t_s;
+            r.utilisation = r.useful = (stated_pct + rounding) / 100.0;
+            r.useful_lo = std::max(0.0, stated_pct - rounding) / 100.0;
+            r.useful_from = useful_basis::stated_rate;
+            r.formula = std::string(d.formula) + " / (peak x duration), as ncu's SOLFPRoofline rule states it (" +
+                        d.stated_pct + ", to 0.5 point)";
+            k.flops += r.work;
+            k.resources.push_back(std::move(r));
             continue;
         }
         r.utilisation = r.useful = r.work / (r.peak * t_s);

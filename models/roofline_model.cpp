@@ -140,6 +140,13 @@ void bound_unmeasured(kernel_roofline& k, const metric_view& m, const gpu_spec& 
         const auto& bound = info(u.id).kind == resource_kind::memory ? memory : sm;
         u.hi = std::clamp(bound.value_or(100.0) / 100.0, 0.0, 1.0);
         if (u.id == resource::pipe_tensor && tensor_idle) u.hi = 0.0;
+        // On GH100 the FP64 units and the tensor cores issue through one pipe: ncu's "Shared" pipe is
+        // their sum (on the raw pages of examples/h100 and h200, sm__pipe_shared_cycles_active equals
+        // sm__inst_executed_pipe_fp64 plus the MMA cycles, kernel by kernel). The tensor work is at most
+        // what the FP64 pipe leaves of it.
+        if ((info(u.id).tensor || u.id == resource::pipe_tensor) && spec.compute_capability == "9.0")
+            if (const resource_use* fp64 = k.find(resource::pipe_fp64))
+                u.hi = std::min(u.hi, std::max(0.0, 1.0 - fp64->utilisation));
         u.practical = practical_share_of(spec, u.id).share;
     }
 }

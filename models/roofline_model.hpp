@@ -74,6 +74,7 @@ enum class useful_basis : std::uint8_t {
                            // global wavefronts at what a coalesced pattern needs
     l1_at_most_busy,       // at most the busy share: L1's wavefront counters are missing
     dram_owed_writes,      // at least the busy share, at most that plus the writes its stores still owe
+    stated_rate,           // the FLOP rate in whole percent that ncu's SOLFPRoofline rule states: within 0.5 point
 };
 
 struct resource_use {

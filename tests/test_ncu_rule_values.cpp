@@ -120,3 +120,106 @@ TEST_CASE("HighPipeUtilization gives the top pipe's share where it was checked a
                             "9.0")
               .empty());
 }
+
+TEST_CASE("the Shared pipe dominated by its Tensor (FP) sub-pipeline gives the MMA cycles on CC 9.0") {
+    // Copied from examples/h100/cublas_ref_details.csv (ncu 2025.3.1); the raw page of the same report
+    // holds 89.770817 for the MMA cycles.
+    const std::string text =
+        "Shared is the highest-utilized pipeline (89.8%) based on elapsed cycles in the workload, taking into "
+        "account the rates of its different instructions. It is the logical sum of several other pipelines which "
+        "can't achieve full utilization on their own. It executes 64-bit floating point and tensor operations. It's "
+        "dominated by its Tensor (FP) sub-pipeline.";
+    const auto v = metrics_stated_by(rule("HighPipeUtilization", text), "9.0");
+    REQUIRE(v.size() == 1);
+    CHECK(v[0] == std::pair<std::string, double>{
+                      "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_peak_"
+                      "sustained_elapsed",
+                      89.8});
+    // Where its FP64 sub-pipeline dominates, the figure is not the tensor pipe's.
+    CHECK(metrics_stated_by(rule("HighPipeUtilization",
+                                 "Shared is the highest-utilized pipeline (89.8%). It's dominated by its FP64 "
+                                 "sub-pipeline."),
+                            "9.0")
+              .empty());
+}
+
+TEST_CASE("SOLFPRoofline gives the FP32 and FP64 FLOP rates in percent of their peaks") {
+    const auto v = metrics_stated_by(
+        rule("SOLFPRoofline",
+             "The ratio of peak float (FP32) to double (FP64) performance on this device is 2:1. The workload "
+             "achieved 67% of this device's FP32 peak performance and 0% of its FP64 peak performance."),
+        "9.0");
+    REQUIRE(v.size() == 2);
+    CHECK(v[0] == std::pair<std::string, double>{"derived__roofline_fp32_flops_pct_of_peak", 67.0});
+    CHECK(v[1] == std::pair<std::string, double>{"derived__roofline_fp64_flops_pct_of_peak", 0.0});
+    const auto close = metrics_stated_by(
+        rule("SOLFPRoofline",
+             "The workload achieved  close to 1% of this device's FP32 peak performance and 0% of its FP64 peak "
+             "performance."),
+        "9.0");
+    REQUIRE(close.size() == 2);
+    CHECK(close[0].second == 1.0);
+    CHECK(metrics_stated_by(rule("SOLFPRoofline",
+                                 "The workload achieved some of this device's FP32 peak performance "
+                                 "and 0% of its FP64 peak performance."),
+                            "9.0")
+              .empty());
+}
+
+TEST_CASE("on every report with both pages, the stated FLOP rates are the raw page's counters to half a point") {
+    std::size_t checked = 0;
+    for (const char* p :
+         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
+          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full"}) {
+        CAPTURE(p);
+        const analysis details = analyze_example(std::string(p) + "_details.csv", keeping_metrics());
+        const analysis raw = analyze_example(std::string(p) + "_raw.csv", keeping_metrics());
+        for (const auto& k : details.kernels) {
+            if (k.group.launches != 1) continue;
+            CAPTURE(k.group.name);
+            const analysed_kernel* twin = nullptr;
+            for (const auto& r : raw.kernels)
+                if (r.group.name == k.group.name && r.group.grid_size == k.group.grid_size &&
+                    r.group.block_size == k.group.block_size && r.group.launches == 1)
+                    twin = &r;
+            if (!twin) continue;
+            for (const auto& [prec, add, mul, fma] :
+                 {std::tuple{"fp32", "fadd", "fmul", "ffma"}, std::tuple{"fp64", "dadd", "dmul", "dfma"}}) {
+                const auto stated =
+                    k.group.metrics.find(std::string("derived__roofline_") + prec + "_flops_pct_of_peak");
+                if (!stated) continue;
+                auto rate = [&](const char* op) {
+                    return twin->group.metrics.find(std::string("smsp__sass_thread_inst_executed_op_") + op +
+                                                    "_pred_on.sum.per_cycle_elapsed");
+                };
+                const auto peak = twin->group.metrics.find(std::string("sm__sass_thread_inst_executed_op_") + fma +
+                                                           "_pred_on.sum.peak_sustained");
+                REQUIRE((rate(add) && rate(mul) && rate(fma) && peak));
+                const double pct = 100.0 * (*rate(add) + *rate(mul) + 2.0 * *rate(fma)) / (2.0 * *peak);
+                CHECK(std::abs(pct - *stated) <= 0.5);
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked >= 100);
+}
+
+TEST_CASE("a details page's stated FP64 rate and the shared FP64/tensor pipe decide fp64-slow-pipe as the raw page") {
+    const analysis a = analyze_example("examples/h100/pairs_details.csv", {});
+    const analysed_kernel* k = nullptr;
+    for (const auto& x : a.kernels)
+        if (x.group.name.find("fma_chain<double>") != std::string::npos) k = &x;
+    REQUIRE(k != nullptr);
+    const resource_use* fp64 = k->roof.find(resource::fp64);
+    REQUIRE(fp64 != nullptr);
+    CHECK_FALSE(fp64->exact());  // a whole percent: an interval, never a count
+    CHECK(fp64->useful_lo == doctest::Approx(0.985));
+    CHECK(fp64->useful == doctest::Approx(0.995));
+    // The FP64 pipe at 98.8% leaves the tensor cores (DMMA included) at most 1.2% of the shared pipe.
+    const unmeasured_resource* dmma = k->roof.find_unmeasured(resource::tensor_fp64);
+    REQUIRE(dmma != nullptr);
+    CHECK(dmma->hi <= 0.0121);
+    REQUIRE_FALSE(k->diagnosis.findings.empty());
+    CHECK(k->diagnosis.findings.front().id == "fp64-slow-pipe");
+}

@@ -81,6 +81,7 @@ std::vector<metric_entry> load() {
                 if (!find_chip(chip_id)) bad_catalogue(e.id + ": no chip \"" + chip_id + "\"");
                 e.on[chip_id] = form_from(form, e.id + " on " + chip_id);
             }
+        e.stated_by = m.value("stated_by", "");
         if (m.contains("source_metrics")) {
             const auto& s = m.at("source_metrics");
             e.source =

@@ -66,6 +66,9 @@ struct metric_entry {
     std::optional<chip_form> from;        // derived: the base counters it is computed from on every chip
     std::map<std::string, chip_form> on;  // by chip id: where a chip counts it otherwise
     std::optional<source_definition> source;
+    // The ncu rule whose sentence on a details page states it (analyzer/read/ncu_rule_values.hpp): never a
+    // column, so never planned; "" for every metric a page lists.
+    std::string stated_by;
 
     // How `c` counts it (nullptr: a chip the catalogue does not know, read by the ids themselves).
     const chip_form& form_on(const chip* c) const;

@@ -112,6 +112,7 @@ metric_plan plan_for_chip(const std::vector<rule_tree>& trees, const chip& c,
     std::map<std::string, double> values;
     std::vector<planned_metric> candidates, unavailable;
     for (const auto& m : metric_catalogue()) {
+        if (!m.stated_by.empty()) continue;  // read from a rule's words on a details page: no counter to ask for
         const chip_form& f = m.form_on(&c);
         if (f.what == chip_form::kind::zero) {
             values[m.id] = 0.0;

@@ -1,6 +1,7 @@
 #include "analyzer/read/ncu_rule_values.hpp"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <string>
 #include <string_view>
@@ -69,13 +70,41 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
                 if (const auto pct = number_after(d, std::string(pipe) + " is the highest-utilized pipeline ("))
                     out.emplace_back(metric, *pct);
         // The tensor pipe's sub-pipelines differ by generation: read where it was checked, CC 9.0 (H100, H200).
-        if (cc == "9.0" && d.rfind("Tensor is the highest-utilized pipeline (", 0) == 0 &&
-            d.find("dominated by its Tensor (FP) sub-pipeline") != std::string_view::npos)
-            if (const auto pct = number_after(d, "Tensor is the highest-utilized pipeline ("))
-                out.emplace_back(
-                    "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_peak_"
-                    "sustained_elapsed",
-                    *pct);
+        // ncu names it "Tensor", or "Shared" (the pipe FP64 and tensor work share on GH100) where that is
+        // busier; either way, where its Tensor (FP) sub-pipeline dominates, the figure equalled the MMA
+        // cycles of the raw page on all 20 kernels of examples/ that state it (to 0.05 point).
+        if (cc == "9.0" && d.find("dominated by its Tensor (FP) sub-pipeline") != std::string_view::npos)
+            for (std::string_view pipe :
+                 {"Tensor is the highest-utilized pipeline (", "Shared is the highest-utilized pipeline ("})
+                if (d.rfind(pipe, 0) == 0)
+                    if (const auto pct = number_after(d, pipe))
+                        out.emplace_back(
+                            "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_"
+                            "peak_sustained_elapsed",
+                            *pct);
+    } else if (rule.name == "SOLFPRoofline") {
+        // "The workload achieved 67% of this device's FP32 peak performance and 0% of its FP64 peak
+        // performance" ("close to 0%" where it is not zero): ncu's roofline chart's FLOP rates, (FADD + FMUL +
+        // 2 x FFMA) and the same in FP64, over twice the FFMA (DFMA) peak, rounded to a whole percent.
+        // Checked against the raw page's counters on every kernel of examples/ that has both: within 0.5 point.
+        static constexpr std::string_view fp32 = "% of this device's FP32 peak", fp64 = "% of its FP64 peak";
+        const auto achieved = d.find("achieved ");
+        const auto f32 = d.find(fp32), f64 = d.find(fp64);
+        if (achieved != std::string_view::npos && f32 != std::string_view::npos && f64 != std::string_view::npos) {
+            const auto pct_before = [&](std::size_t end) -> std::optional<double> {
+                std::size_t b = end;
+                while (b > 0 && (std::isdigit(static_cast<unsigned char>(d[b - 1])) || d[b - 1] == '.')) --b;
+                double v = 0.0;
+                const auto r = std::from_chars(d.data() + b, d.data() + end, v);
+                if (b == end || r.ec != std::errc() || r.ptr != d.data() + end) return std::nullopt;
+                return v;
+            };
+            const auto p32 = pct_before(f32), p64 = pct_before(f64);
+            if (p32 && p64) {
+                out.emplace_back("derived__roofline_fp32_flops_pct_of_peak", *p32);
+                out.emplace_back("derived__roofline_fp64_flops_pct_of_peak", *p64);
+            }
+        }
     } else if (rule.name == "SharedMemoryConflicts") {
         // "This results in N bank conflicts,  which represent P% of the overall W wavefronts for shared loads."
         const auto conflicts = number_after(d, "This results in ");

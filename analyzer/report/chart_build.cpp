@@ -35,7 +35,10 @@ double radius(double share, bool lesson) { return lesson ? 7.0 : std::max(2.5, r
 const resource_use* dominant_precision(const kernel_result& k) {
     const resource_use* dominant = nullptr;
     for (const auto& r : k.roof.resources)
-        if (info(r.id).precision && r.work > 0 && (!dominant || r.work > dominant->work)) dominant = &r;
+        // A rate stated in whole percent places no point: the chart draws counted work.
+        if (info(r.id).precision && r.work > 0 && r.useful_from != useful_basis::stated_rate &&
+            (!dominant || r.work > dominant->work))
+            dominant = &r;
     return dominant;
 }
 

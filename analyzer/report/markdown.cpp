@@ -215,42 +215,11 @@ void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
     }
 }
 
-// What the capture left undecided on this kernel, the metrics that would decide it (the chip's own
-// names) and the command that collects them: never a metric the capture already holds.
-void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form, const chip* c) {
-    const diagnose::diagnosis& d = k.diagnosis;
-    if (d.undecided.empty() && d.missing_metrics.empty()) return;
-    std::string nodes;
-    std::size_t count = 0;
-    for (const auto& v : d.path) {
-        if (v.result != diagnose::visited_node::outcome::cannot_evaluate) continue;
-        // The values it could not decide (a metric, or a derived value built on several); the command
-        // below names every metric.
-        std::string open;
-        for (const auto& x : v.values)
-            if (!x.value()) open += (open.empty() ? "" : ", ") + evidence_name(x);
-        nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
-                 (open.empty() ? "a value it divides by may be zero" : open) + ")";
-    }
-    std::string what;
-    // The nodes are counted below, with what each could not decide; the verdict and the estimates are named here.
-    for (const auto& u : d.undecided)
-        if (u.kind != diagnose::undecided_item::what::node) what += (what.empty() ? "" : ", ") + undecided_text(u);
-    if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
-    o << "\n**Not decided on this capture:** " << what << ".";
-    if (d.provisional) {
-        std::string who;
-        for (const auto& c : d.could_outrank) who += (who.empty() ? "" : ", ") + code_span(c.id);
-        o << " The first finding is provisional: "
-          << (who.empty() ? std::string("a rule node that could not be evaluated") : who)
-          << (d.could_outrank.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
-        o << ".";
-    } else if (!d.findings.empty() && d.findings.front().id != "missing-counters") {
-        o << " The first finding stands: its fix already reaches the floor the counters prove.";
-    }
-    o << "\n";
-    if (count > 0) o << "\n- Rule nodes not evaluated: " << nodes << ".\n";
+// The command that collects the counters the capture lacks (the chip's own names; never a metric the
+// capture already holds). `gap`: a blank line before the first bullet.
+void write_collect(std::ostream& o, const diagnose::diagnosis& d, ncu_form form, const chip* c, bool gap) {
     const diagnose::collect_flags flags = diagnose::ncu_flags_for(d.missing_metrics, c);
+    if (gap && (!flags.empty() || !flags.uncollectable.empty())) o << "\n";
     if (!flags.empty()) {
         if (form == ncu_form::details)
             // A details page shows a few display names per section; the raw page of the same report holds every metric
@@ -269,6 +238,53 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
         for (const auto& id : flags.uncollectable) u += (u.empty() ? "" : ", ") + code_span(id);
         o << "- No counter of this GPU measures " << u << ": what depends on it stays undecided here.\n";
     }
+}
+
+// What the capture left undecided on this kernel, and what could outrank a provisional first finding.
+void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form, const chip* c) {
+    const diagnose::diagnosis& d = k.diagnosis;
+    if (d.undecided.empty() && d.missing_metrics.empty()) return;
+    const auto count = static_cast<std::size_t>(std::count_if(d.path.begin(), d.path.end(), [](const auto& v) {
+        return v.result == diagnose::visited_node::outcome::cannot_evaluate;
+    }));
+    std::string what;
+    // The nodes are counted here and listed in the collapsed block with what each could not decide; the verdict
+    // and the estimates are named here.
+    for (const auto& u : d.undecided)
+        if (u.kind != diagnose::undecided_item::what::node) what += (what.empty() ? "" : ", ") + undecided_text(u);
+    if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
+    o << "\n**Not decided on this capture:** " << what << ".";
+    if (d.provisional) {
+        std::string who;
+        for (const auto& c : d.could_outrank) who += (who.empty() ? "" : ", ") + code_span(c.id);
+        o << " The first finding is provisional: "
+          << (who.empty() ? std::string("a rule node that could not be evaluated") : who)
+          << (d.could_outrank.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
+        o << ".";
+    } else if (!d.findings.empty() && d.findings.front().id != "missing-counters") {
+        o << " The first finding stands: its fix already reaches the floor the counters prove.";
+    }
+    o << "\n";
+    // On a details page the first fix already says to re-export the raw page (no new profile): the
+    // command that profiles again goes to the collapsed block.
+    if (form != ncu_form::details) write_collect(o, d, form, c, true);
+}
+
+// The rule nodes that could not be evaluated, each with the values it lacked: in the collapsed block.
+void write_nodes_not_evaluated(std::ostream& o, const diagnose::diagnosis& d) {
+    std::string nodes;
+    std::size_t count = 0;
+    for (const auto& v : d.path) {
+        if (v.result != diagnose::visited_node::outcome::cannot_evaluate) continue;
+        // The values it could not decide (a metric, or a derived value built on several); the command
+        // above names every metric.
+        std::string open;
+        for (const auto& x : v.values)
+            if (!x.value()) open += (open.empty() ? "" : ", ") + evidence_name(x);
+        nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
+                 (open.empty() ? "a value it divides by may be zero" : open) + ")";
+    }
+    if (count > 0) o << "- Rule nodes not evaluated: " << nodes << ".\n";
 }
 
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
@@ -322,6 +338,8 @@ void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, c
     o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << sm_clock_text(k.roof) << ")";
     if (k.roof.dram_clock_hz > 0) o << ", DRAM " << format_si(k.roof.dram_clock_hz, "Hz");
     o << "\n";
+    write_nodes_not_evaluated(o, k.diagnosis);
+    if (form == ncu_form::details) write_collect(o, k.diagnosis, form, c, false);
     o << "- Arithmetic intensity (FLOP/B): DRAM " << intensity_text(k.roof, resource::dram) << ", L2 "
       << intensity_text(k.roof, resource::l2) << ", L1 " << intensity_text(k.roof, resource::l1) << "\n\n";
     write_resources(o, k.roof);

@@ -86,8 +86,8 @@ std::string kernel_label(const std::string& full) {
         const auto open = out.find('<');
         // One plain name as the only template argument (cuBLAS's Kernel2<cutlass_75_..._align1>) says what
         // runs: it stays, cut at the end like any long name. Other template arguments are elided.
-        const bool one_name = open != std::string::npos && out.back() == '>' &&
-                              out.find_first_of("<>,: *&", open + 1) == out.size() - 1;
+        const bool one_name =
+            open != std::string::npos && out.back() == '>' && out.find_first_of("<>,: *&", open + 1) == out.size() - 1;
         if (open != std::string::npos && open > 0 && !one_name) out = out.substr(0, open) + "<...>";
         if (out.size() > longest) {
             out.resize(longest - 3);
@@ -400,6 +400,9 @@ std::string useful_formula_text(useful_basis b) {
             return "at least the busy share; at most that plus the writes its stores still owe (dirty in L2 at its "
                    "end), unknown without l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum: at most L2's capacity, and "
                    "at most what L1's LSU data stage carried (l1's busy share x 128 B x SMs x SM clock x duration)";
+        case useful_basis::stated_rate:
+            return "the FLOP rate as a whole percent of the peak, as ncu's SOLFPRoofline rule states it on the details "
+                   "page: within 0.5 point of it (the instruction counters are on the raw page of the same report)";
     }
     return "";
 }
