@@ -389,8 +389,18 @@ private:
             t_.cpu_ops.push_back({start, end, thread(), t_.intern(e_.name)});
         } else if (e_.cat == category::python && is_user_frame(e_.name)) {
             t_.py_frames.push_back({start, end, thread(), t_.intern(e_.name)});
+        } else if (e_.cat == category::python) {
+            if (auto m = mark_of(e_.name, true)) {
+                m->range = {start, end, thread(), t_.intern(e_.name)};
+                t_.marks.push_back(*m);
+            }
         } else if (e_.cat == category::annotation && e_.name.rfind("ProfilerStep#", 0) == 0) {
             t_.steps.push_back({start, end, thread(), t_.intern(e_.name)});
+        } else if (e_.cat == category::annotation) {
+            if (auto m = mark_of(e_.name, false)) {
+                m->range = {start, end, thread(), t_.intern(e_.name)};
+                t_.marks.push_back(*m);
+            }
         }
     }
 

@@ -220,8 +220,9 @@ trace read_nsys_sqlite(const std::string& path) {
                    ++t.events_read;
                });
     }
-    // NVTX ranges (push/pop 59, start/end 60): the CPU ranges around calls; "ProfilerStep#N" or
-    // "step..." ranges are steps.
+    // NVTX ranges (push/pop 59, start/end 60): "ProfilerStep#N" or "step..." ranges are steps, an
+    // operator's range (aten::..., from emit_nvtx) the caller of the calls inside it, any other a range
+    // the user named (trace.hpp, mark_of).
     if (r.has_table("NVTX_EVENTS")) {
         const auto have = r.columns("NVTX_EVENTS");
         if (have.count("start") && have.count("end") && have.count("globalTid") && have.count("text") &&
@@ -243,7 +244,16 @@ trace read_nsys_sqlite(const std::string& path) {
                        const bool step = label.rfind("ProfilerStep#", 0) == 0 ||
                                          ((label.rfind("step", 0) == 0 || label.rfind("Step", 0) == 0) &&
                                           (label.size() == 4 || !std::isalpha(static_cast<unsigned char>(label[4]))));
-                       (step ? t.steps : t.cpu_ops).push_back(range);
+                       // A range the user named marks what the CPU was doing; an operator's (emit_nvtx's
+                       // aten::...) is dispatch, and names the caller of a call inside it.
+                       if (step) {
+                           t.steps.push_back(range);
+                       } else if (auto m = mark_of(label, false)) {
+                           m->range = range;
+                           t.marks.push_back(*m);
+                       } else {
+                           t.cpu_ops.push_back(range);
+                       }
                        ++t.events_read;
                    });
         }

@@ -38,6 +38,68 @@ timeline_finding estimate(const device_timeline& d, finding_kind kind, std::int6
     return f;
 }
 
+finding_kind finding_of(cpu_category c) {
+    switch (c) {
+        case cpu_category::data_loading:
+            return finding_kind::data_loading;
+        case cpu_category::optimizer:
+            return finding_kind::optimizer;
+        case cpu_category::dispatch:
+            return finding_kind::dispatch;
+        case cpu_category::python:
+            return finding_kind::python;
+        case cpu_category::user_range:
+            return finding_kind::user_range;
+        default:
+            return finding_kind::host;
+    }
+}
+
+// One finding per category of the host gaps' time. Each fix removes its category's idle time and leaves
+// everything else (the GPU's floor: span - that time), and no less than its own floor:
+//   data_loading  with an in-process loader, N worker processes make a batch in the loader's CPU time / N:
+//                 the step takes at least max(the rest of the step, loader time / N), and the N that hides
+//                 it is loader time / the rest, rounded up;
+//   dispatch      a CUDA graph launches the step at once (the short host gaps between launches go too),
+//                 but its replay leaves graph_kernel_gap_ns between kernels: at least busy + kernels x that.
+//   the largest  once the CPU's largest cost in the host gaps is gone, what it did in the others is work
+//                (dispatch above all) the profiler inflates, which a CPU no longer behind runs ahead of the
+//                GPU: its fix removes every host gap (the GPU's floor, as cpu-bound-gaps' is); the smaller
+//                categories' fixes remove their own time.
+void category_findings(const timeline_model& m, const device_timeline& d, std::vector<timeline_finding>& out) {
+    constexpr std::array<cpu_category, 6> host = {cpu_category::data_loading, cpu_category::optimizer,
+                                                  cpu_category::dispatch,     cpu_category::python,
+                                                  cpu_category::user_range,   cpu_category::unknown};
+    cpu_category largest = host[0];
+    for (cpu_category c : host)
+        if (d.time_of(c).ns > d.time_of(largest).ns) largest = c;
+    for (cpu_category c : host) {
+        const category_time& ct = d.time_of(c);
+        if (ct.ns <= 0) continue;
+        std::int64_t removed = ct.ns;
+        if (c == cpu_category::dispatch) removed += d.short_host.total_ns;
+        if (c == largest) removed = d.total(gap_cause::host).total_ns + d.short_host.total_ns;
+        if (removed <= 0) continue;
+        std::int64_t floor = 0;
+        if (c == cpu_category::dispatch) floor = d.busy_ns + std::int64_t(d.kernels) * graph_kernel_gap_ns;
+        auto f = estimate(d, finding_of(c), removed, floor);
+        if (c == cpu_category::dispatch) f.graph_floor_ns = floor;
+        if (c == cpu_category::data_loading && !d.loader_workers && d.loader_batches > 0 && m.steps.count > 0) {
+            const std::int64_t per_batch = d.loader_in_process_ns / std::int64_t(d.loader_batches);
+            const std::int64_t rest = (d.span_ns() - removed) / std::int64_t(m.steps.count);
+            f.loader_per_batch_ns = per_batch;
+            f.rest_per_step_ns = rest;
+            if (rest > 0) f.workers_to_hide = int(std::min<std::int64_t>(1024, (per_batch + rest - 1) / rest));
+        }
+        for (std::size_t i = 0; i < d.gaps.size(); ++i)
+            if (d.gaps[i].cause == gap_cause::host && d.gaps[i].category == c) f.gaps.push_back(i);
+        std::stable_sort(f.gaps.begin(), f.gaps.end(),
+                         [&](std::size_t a, std::size_t b) { return d.gaps[a].length() > d.gaps[b].length(); });
+        if (f.gaps.size() > 3) f.gaps.resize(3);
+        if (worth_it(f)) out.push_back(f);
+    }
+}
+
 }  // namespace
 
 const char* finding_id(finding_kind k) {
@@ -58,6 +120,16 @@ const char* finding_id(finding_kind k) {
             return "gpu-busy";
         case finding_kind::small_grids:
             return "small-grids";
+        case finding_kind::data_loading:
+            return "data-loading-gaps";
+        case finding_kind::optimizer:
+            return "optimizer-gaps";
+        case finding_kind::dispatch:
+            return "dispatch-gaps";
+        case finding_kind::python:
+            return "python-gaps";
+        case finding_kind::user_range:
+            return "user-range-gaps";
     }
     return "gpu-busy";
 }
@@ -66,7 +138,11 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::op
     std::vector<timeline_finding> out;
     for (const auto& d : m.devices) {
         std::vector<timeline_finding> mine;
+        // Where the trace records what the CPU did, the host gaps' time goes to one finding per category.
+        const bool by_category = d.cpu_recorded && d.total(gap_cause::host).count > 0;
+        if (by_category) category_findings(m, d, mine);
         for (gap_cause c : {gap_cause::sync, gap_cause::pageable, gap_cause::memset, gap_cause::host}) {
+            if (c == gap_cause::host && by_category) continue;
             const auto& total = d.total(c);
             if (total.count == 0 && !(c == gap_cause::pageable && d.pageable_exclusive_ns > 0)) continue;
             // A wait removed leaves the CPU's own work: the span less the time it was blocked in
@@ -91,10 +167,14 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::op
         }
         // Most kernels shorter than one launch can feed: the short gaps between them are the launch
         // rate, which CUDA graphs or fusion remove (the long ones are the causes above).
+        // Where the dispatch finding stands, it takes the short host gaps with it: launch-bound stays for the
+        // gaps between kernels queued ahead (fusion's, not a graph's).
+        const bool dispatch_named = std::any_of(
+            mine.begin(), mine.end(), [](const timeline_finding& f) { return f.kind == finding_kind::dispatch; });
         if (d.kernels > 0 && 2 * d.small_kernels >= d.kernels && d.short_gaps.total_ns > 0) {
             auto f = estimate(d, finding_kind::small_kernels, d.short_gaps.total_ns, 0);
             f.queued = 2 * d.short_host.total_ns < d.short_gaps.total_ns;
-            if (worth_it(f)) mine.push_back(f);
+            if (worth_it(f) && !(dispatch_named && !f.queued)) mine.push_back(f);
         }
         // Communication that runs alone could run beside the compute (and the reverse): at best the
         // shorter of the two exposed parts hides under the other. The kernels' own times stay; NCCL

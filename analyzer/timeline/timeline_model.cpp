@@ -433,6 +433,7 @@ timeline_model model_timeline(trace& t, std::int64_t min_gap_ns) {
         std::size_t to = from;
         while (to < t.ops.size() && t.ops[to].device == t.ops[from].device) ++to;
         m.devices.push_back(model_device(t, x, from, to, min_gap_ns, m.steps));
+        attribute_cpu(t, m.devices.back(), m.steps);
         from = to;
     }
     return m;

@@ -40,13 +40,48 @@ const char* cause_name(gap_cause c);  // "sync", "host", ... (the JSON keys)
 // FORMATS.md section 1), more with the framework's dispatch around it.
 inline constexpr std::int64_t small_kernel_ns = 10'000;
 
+// What the launching CPU thread was doing while the GPU sat idle (cpu_attribution.cpp). A gap whose
+// cause is a wait is the wait's (sync; copies for pageable copies and synchronous memsets); a host gap's
+// time goes, moment by moment, to the first of these that covers the thread:
+//   data_loading  a DataLoader's batch (PyTorch's enumerate(DataLoader)#... range, torch/utils/data frames)
+//   optimizer     an optimizer's step or zero_grad (Optimizer.step#..., torch/optim frames)
+//   dispatch      a framework operator or a CUDA call: operator dispatch and launches
+//   user_range    a range the user named (record_function, NVTX), outside any operator
+//   python        the program's own Python frames outside any operator; inside a gap shorter than
+//                 python_between_launches_ns it is the Python between two launches: dispatch
+//   unknown       nothing the trace recorded (no CPU activity in it, or another thread's work)
+enum class cpu_category : std::uint8_t { data_loading, optimizer, sync, copies, user_range, dispatch, python, unknown };
+inline constexpr std::array<cpu_category, 8> all_categories = {
+    cpu_category::data_loading, cpu_category::optimizer, cpu_category::sync,   cpu_category::copies,
+    cpu_category::user_range,   cpu_category::dispatch,  cpu_category::python, cpu_category::unknown};
+const char* category_name(cpu_category c);  // "data_loading", ... (the JSON keys)
+
+// The Python an eager framework runs between two operators' launches costs tens of microseconds
+// (PyTorch's per-op overhead is 10-20 us of dispatch over the runtime's 2-5 us launch, FORMATS.md
+// section 1); a gap longer than this spent in the program's own frames is work of its own, not launch
+// overhead.
+inline constexpr std::int64_t python_between_launches_ns = 100'000;
+
+struct named_time {
+    name_id name = 0;
+    std::int64_t ns = 0;
+};
+
+struct category_time {
+    std::int64_t ns = 0;             // GPU idle time the launching thread spent so
+    std::size_t gaps = 0;            // gaps it took the largest share of
+    std::vector<named_time> top;     // the ranges that carried it (operator, mark, call), most time first (<= 5)
+    std::vector<named_time> frames;  // the innermost frames of the user's code under it, most time first (<= 5)
+};
+
 struct idle_gap {
     std::int64_t start_ns = 0, end_ns = 0;
     gap_cause cause = gap_cause::other;
-    std::size_t next_op = 0;              // trace::ops index of the op that ends it
-    std::optional<std::size_t> launch;    // trace::calls index of that op's launching call
-    std::optional<std::size_t> blocking;  // trace::calls index of the call the CPU waited in
-    std::optional<std::size_t> caller;    // trace::cpu_ops index of the operator that made that call
+    std::size_t next_op = 0;                        // trace::ops index of the op that ends it
+    std::optional<std::size_t> launch;              // trace::calls index of that op's launching call
+    std::optional<std::size_t> blocking;            // trace::calls index of the call the CPU waited in
+    std::optional<std::size_t> caller;              // trace::cpu_ops index of the operator that made that call
+    cpu_category category = cpu_category::unknown;  // what the CPU did in most of it (cause other: unknown)
     std::int64_t length() const { return end_ns - start_ns; }
 };
 
@@ -99,10 +134,21 @@ struct device_timeline {
     // span elsewhere), and the kernels are those ops'.
     std::int64_t steps_first_ns = 0, steps_last_ns = 0;
     std::vector<kernel_total> kernel_totals;  // by total time, largest first (ties: by name)
+    // What the launching threads did during the gaps whose cause is the CPU's (sync, pageable, memset,
+    // host), by category; `cpu_recorded`: the trace holds CPU activity (operators, frames or marks), so
+    // `unknown` is time no range covers, not a trace without them.
+    std::array<category_time, all_categories.size()> cpu{};
+    bool cpu_recorded = false;
+    // DataLoader batches made on the launching threads within the steps (an in-process loader: its whole
+    // CPU cost is in them) and whether a loader with worker processes was waited for.
+    std::int64_t loader_in_process_ns = 0;
+    std::size_t loader_batches = 0;
+    bool loader_workers = false;
     // Ops launched before the trace began (no launch of theirs in it) that ran before the first op
     // launched within it: left out of everything above (their summed durations here).
     cause_total before_trace;
 
+    const category_time& time_of(cpu_category c) const { return cpu[static_cast<std::size_t>(c)]; }
     std::int64_t span_ns() const { return last_ns - first_ns; }
     std::int64_t steps_span_ns() const { return steps_last_ns - steps_first_ns; }
     double utilisation() const { return span_ns() > 0 ? double(busy_ns) / double(span_ns()) : 0.0; }
@@ -124,6 +170,10 @@ struct timeline_model {
 
 // The `n` longest gaps of cause `c` (device_timeline::gaps indexes), longest first (ties: earlier first).
 std::vector<std::size_t> longest_of(const device_timeline& d, gap_cause c, std::size_t n);
+
+// Fills `d.cpu` and each gap's category (cpu_attribution.cpp). The trace's CPU ranges are sorted by
+// (thread, start, outer first), as model_timeline leaves them.
+void attribute_cpu(const trace& t, device_timeline& d, const step_figures& steps);
 
 // The trace's ops are sorted in place (by device, start, end); the model refers to them by index.
 timeline_model model_timeline(trace& t, std::int64_t min_gap_ns);

@@ -68,6 +68,61 @@ std::string gap_text(const trace& t, const device_timeline& d, const idle_gap& g
     return s;
 }
 
+cpu_category category_of(finding_kind k) {
+    switch (k) {
+        case finding_kind::data_loading:
+            return cpu_category::data_loading;
+        case finding_kind::optimizer:
+            return cpu_category::optimizer;
+        case finding_kind::dispatch:
+            return cpu_category::dispatch;
+        case finding_kind::python:
+            return cpu_category::python;
+        case finding_kind::user_range:
+            return cpu_category::user_range;
+        default:
+            return cpu_category::unknown;
+    }
+}
+
+// "`enumerate(DataLoader)#...` 1.2 s, `train.py(30): main` ...": the names that carried a category's time.
+std::string names_text(const trace& t, const std::vector<named_time>& v, std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i < std::min(n, v.size()); ++i)
+        s += (s.empty() ? "" : ", ") + code_span(printable(t.name(v[i].name))) + " " +
+             format_duration_ns(double(v[i].ns));
+    return s;
+}
+
+std::string category_headline(const timeline_finding& f, const device_timeline& d, const std::string& where) {
+    const category_time& ct = d.time_of(category_of(f.kind));
+    std::string what;
+    switch (f.kind) {
+        case finding_kind::data_loading:
+            what = d.loader_workers ? "the main thread waited for the DataLoader's worker processes"
+                                    : "the main thread made the DataLoader's batches itself";
+            break;
+        case finding_kind::optimizer:
+            what = "the CPU ran the optimizer's step, one parameter at a time";
+            break;
+        case finding_kind::dispatch:
+            what = "the CPU dispatched and launched operators one at a time from Python";
+            break;
+        case finding_kind::python:
+            what = "the CPU ran the program's own code outside any operator (Python, NumPy, I/O)";
+            break;
+        default:
+            what = "the CPU was inside ranges the program named";
+            break;
+    }
+    std::string s = "while the GPU sat idle" + where + ", " + what + ": " + format_duration_ns(double(ct.ns)) + " (" +
+                    format_percent(double(ct.ns) / double(d.span_ns())) + " of the span";
+    if (f.kind == finding_kind::dispatch && d.short_host.total_ns > 0)
+        s += "; and " + format_duration_ns(double(d.short_host.total_ns)) + " in " +
+             plural(d.short_host.count, "interval", "intervals") + " between back-to-back launches";
+    return s + ")";
+}
+
 std::string finding_headline(const timeline_finding& f, const device_timeline& d, const std::string& where) {
     auto idle = [&](gap_cause c) {
         const auto& tot = d.total(c);
@@ -100,6 +155,12 @@ std::string finding_headline(const timeline_finding& f, const device_timeline& d
         case finding_kind::busy:
             return "no idle cause" + where + " costs more than run-to-run noise (" + format_percent(run_to_run_noise) +
                    "): the GPU is busy " + format_percent(d.utilisation()) + " of the span";
+        case finding_kind::data_loading:
+        case finding_kind::optimizer:
+        case finding_kind::dispatch:
+        case finding_kind::python:
+        case finding_kind::user_range:
+            return category_headline(f, d, where);
         case finding_kind::small_grids:
             return std::to_string(d.small_grids.count) + " of " + std::to_string(d.kernels) + " kernels" + where +
                    " launched fewer blocks than the GPU has SMs (" +
@@ -134,6 +195,15 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d, std:
                    "or more to measure the link by, or no size for the pageable copies), taken as hidden under the "
                    "compute";
         s += f.binds == floor_kind::link ? " (the link binds)" : "";
+    } else if (f.kind == finding_kind::dispatch) {
+        s = "time after >= span - these gaps - the intervals between back-to-back launches = " + span + " - " +
+            format_duration_ns(double(f.removed_ns)) + " = " + after_gpu;
+        if (f.graph_floor_ns)
+            s += ", and >= what a CUDA graph's replay leaves: busy + " + std::to_string(d.kernels) + " kernels x " +
+                 format_duration_ns(double(graph_kernel_gap_ns)) +
+                 " between them = " + format_duration_ns(double(d.busy_ns)) + " + " +
+                 format_duration_ns(double(std::int64_t(d.kernels) * graph_kernel_gap_ns)) + " = " +
+                 format_duration_ns(double(*f.graph_floor_ns)) + (f.binds == floor_kind::cpu ? " (binds)" : "");
     } else if (f.kind == finding_kind::host && d.short_host.count > 0) {
         s = "time after >= span - these gaps - the shorter intervals the GPU also waited for a launch in = " + span +
             " - " + format_duration_ns(double(d.total(gap_cause::host).total_ns)) + " - " +
@@ -143,6 +213,20 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d, std:
     } else {
         s = "time after >= span - this idle time = " + span + " - " + format_duration_ns(double(f.removed_ns)) + " = " +
             after_gpu;
+    }
+    if (f.kind == finding_kind::data_loading) {
+        if (f.loader_per_batch_ns && f.rest_per_step_ns && f.workers_to_hide)
+            s += "; the loader's own CPU time is " + format_duration_ns(double(*f.loader_per_batch_ns)) +
+                 " a batch on the main thread and the rest of the step " +
+                 format_duration_ns(double(*f.rest_per_step_ns)) + ", so N worker processes leave max(" +
+                 format_duration_ns(double(*f.rest_per_step_ns)) + ", " +
+                 format_duration_ns(double(*f.loader_per_batch_ns)) +
+                 " / N) a step: " + std::to_string(*f.workers_to_hide) + " workers hide it (fewer: " +
+                 format_duration_ns(double(*f.loader_per_batch_ns) / std::max(1, *f.workers_to_hide - 1)) +
+                 " a step at " + std::to_string(std::max(1, *f.workers_to_hide - 1)) + ")";
+        else if (d.loader_workers)
+            s += "; unknown: how many more workers it takes (the workers' CPU time per batch is in their own "
+                 "processes, not in this trace)";
     }
     if (f.kind == finding_kind::sync || f.kind == finding_kind::pageable || f.kind == finding_kind::memset) {
         const auto cause = f.kind == finding_kind::sync       ? gap_cause::sync
@@ -160,6 +244,54 @@ const device_timeline& device_of(const timeline_model& m, std::int32_t id) {
     for (const auto& d : m.devices)
         if (d.device == id) return d;
     return m.devices.front();
+}
+
+std::string category_meaning(cpu_category c) {
+    switch (c) {
+        case cpu_category::data_loading:
+            return "a DataLoader's batch (its record_function range or torch/utils/data frames)";
+        case cpu_category::optimizer:
+            return "the optimizer's step or zero_grad";
+        case cpu_category::sync:
+            return "waiting in a synchronising call (`.item()`, `.cpu()`, `synchronize`)";
+        case cpu_category::copies:
+            return "waiting in a pageable or synchronous copy or memset";
+        case cpu_category::user_range:
+            return "a range the program named (record_function, NVTX), outside any operator";
+        case cpu_category::dispatch:
+            return "inside an operator or a CUDA call, or Python between two launches";
+        case cpu_category::python:
+            return "the program's own code outside any operator (Python, NumPy, I/O)";
+        case cpu_category::unknown:
+            return "not recorded (the trace holds no CPU operators)";
+    }
+    return "";
+}
+
+// What the launching threads did while the GPU waited for the CPU (the sync, copy and host gaps).
+void cpu_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
+    std::int64_t total = 0;
+    for (const auto& c : d.cpu) total += c.ns;
+    if (total <= 0) return;
+    const trace& t = *m.source;
+    o << "### What the CPU was doing while the GPU waited for it\n\n";
+    table cats({"category", "idle", "of it", "per step", "where", "what it means"});
+    for (cpu_category c : all_categories) {
+        const category_time& ct = d.time_of(c);
+        if (ct.ns <= 0) continue;
+        std::string where = names_text(t, ct.top, 2);
+        if (!ct.frames.empty()) where += (where.empty() ? "" : "; ") + names_text(t, ct.frames, 1);
+        cats.row({category_name(c), format_duration_ns(double(ct.ns)), format_percent(double(ct.ns) / double(total)),
+                  m.steps.count > 0 ? format_duration_ns(double(ct.ns) / double(m.steps.count)) : "-",
+                  where.empty() ? "-" : where, category_meaning(c)});
+    }
+    o << cats.markdown() << "\n";
+    if (!d.cpu_recorded)
+        o << "Unknown: what the CPU did in the host gaps. The trace holds no CPU operators or Python frames "
+             "(torch.profiler: ProfilerActivity.CPU, with_stack=True for the frames).\n\n";
+    else if (t.py_frames.empty())
+        o << "The trace holds no Python frames of the program (torch.profiler with_stack=True records them): the "
+             "categories stand, the lines of code under them are not named.\n\n";
 }
 
 void device_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
@@ -200,6 +332,7 @@ void device_section(std::ostringstream& o, const timeline_model& m, const device
         o << "No idle gap is longer than " << format_duration_ns(double(m.min_gap_ns)) << ".\n\n";
     else
         o << causes.markdown() << "\n";
+    cpu_section(o, m, d);
     if (d.pageable_copies > 0)
         o << "- " << plural(d.pageable_copies, "copy", "copies")
           << " from or to pageable host memory: " << format_si(double(d.pageable_bytes), "B") << ", "
@@ -314,6 +447,27 @@ std::string finding_fix(const timeline_finding& f) {
                    "buckets (`bucket_cap_mb`) and FSDP's prefetching do this for training.";
         case finding_kind::busy:
             return "The time is in the kernels: profile the top ones (below) with ncu and `roofline analyze`.";
+        case finding_kind::data_loading:
+            return "Make the batches in worker processes while the GPU runs: `DataLoader(..., num_workers=N, "
+                   "pin_memory=True, persistent_workers=True, prefetch_factor=2)`; where the workers already run, "
+                   "more of them (up to the CPU cores), a cheaper `__getitem__` (decode once, cache, smaller "
+                   "images), or decoding on the GPU (DALI, torchvision.io.decode_jpeg on the device).";
+        case finding_kind::optimizer:
+            return "Step every parameter at once: `foreach=True` (the default where supported) or `fused=True` "
+                   "(`torch.optim.AdamW(params, fused=True)`), fewer, larger parameter tensors, or the step compiled "
+                   "(`torch.compile` of the optimizer step) or captured in a CUDA graph.";
+        case finding_kind::dispatch:
+            return "Launch the step at once: capture it in a CUDA graph (`torch.cuda.CUDAGraph`, "
+                   "`torch.compile(mode=\"reduce-overhead\")`, static shapes and buffers), or compile it "
+                   "(`torch.compile` fuses the small operators, so fewer launches); a larger batch gives each "
+                   "launch more work.";
+        case finding_kind::python:
+            return "Take the program's own work off the GPU's critical path: prepare data in DataLoader workers "
+                   "or a background thread, vectorise the Python loop (NumPy or torch ops), move the work to the "
+                   "GPU, or do it every N steps; the frames below say where it is.";
+        case finding_kind::user_range:
+            return "The ranges named below are the program's own: their CPU work runs while the GPU waits. Move it "
+                   "off the step's critical path (a background thread, a DataLoader worker) or do it less often.";
         case finding_kind::small_grids:
             return "Give each launch enough work to fill the GPU: a larger batch (more samples or sequences per "
                    "step), fused operators (`torch.compile`), or independent work on other streams beside them. The "
@@ -371,9 +525,19 @@ std::string markdown_of(const timeline_report& r, bool chart) {
               << " (" << format_duration_ns(double(*f.measured_step_ns)) << " -> "
               << format_duration_ns(double(*f.after_per_step_ns)) << " a step).";
         o << "\n";
+        if (category_of(f.kind) != cpu_category::unknown) {
+            const category_time& ct = d.time_of(category_of(f.kind));
+            if (!ct.top.empty()) o << "   - Where: " << names_text(t, ct.top, 3) << ".\n";
+            if (!ct.frames.empty()) o << "   - In the program's code: " << names_text(t, ct.frames, 3) << ".\n";
+            if (m.steps.count > 0)
+                o << "   - Per step: " << format_duration_ns(double(ct.ns) / double(m.steps.count)) << " of "
+                  << format_duration_ns(double(d.steps_span_ns()) / double(m.steps.count)) << ".\n";
+        }
         for (auto gi : f.gaps) o << "   - " << gap_text(t, d, d.gaps[gi]) << ".\n";
         if (f.est_speedup) o << "   - Estimate: " << floor_text(f, d, m.min_gap_ns) << ".\n";
-        if (f.est_speedup && (f.kind == finding_kind::host || f.kind == finding_kind::small_kernels) &&
+        if (f.est_speedup &&
+            (f.kind == finding_kind::host || f.kind == finding_kind::small_kernels ||
+             category_of(f.kind) != cpu_category::unknown) &&
             !t.calls.empty())
             o << "   - Caution: the profiler costs the CPU time on every operator it records and every CUDA call "
                  "CUPTI traces, so the trace's CPU-bound gaps are longer than the run's, and the gain without the "
@@ -449,6 +613,31 @@ std::string timeline_terminal(const timeline_report& r, std::size_t width) {
         o << "\n" << wrapped(finding_fix(f), width, "     ");
     }
     return o.str();
+}
+
+// What the launching threads did during the gaps the CPU caused, by category (docs/timeline.md).
+ordered_json cpu_json(const trace& t, const timeline_model& m, const device_timeline& d) {
+    auto named = [&](const std::vector<named_time>& v) {
+        ordered_json a = ordered_json::array();
+        for (const auto& n : v) a.push_back({{"name", t.name(n.name)}, {"ns", n.ns}});
+        return a;
+    };
+    ordered_json by = ordered_json::object();
+    for (cpu_category c : all_categories) {
+        const category_time& ct = d.time_of(c);
+        by[category_name(c)] = {{"ns", ct.ns},
+                                {"per_step_ns", m.steps.count > 0 ? ordered_json(ct.ns / std::int64_t(m.steps.count))
+                                                                  : ordered_json(nullptr)},
+                                {"gaps", ct.gaps},
+                                {"top", named(ct.top)},
+                                {"frames", named(ct.frames)}};
+    }
+    return {{"recorded", d.cpu_recorded},
+            {"by_category", by},
+            {"loader",
+             {{"in_process_ns", d.loader_in_process_ns},
+              {"batches", d.loader_batches},
+              {"worker_processes", d.loader_workers}}}};
 }
 
 std::string timeline_json(const timeline_report& r) {
@@ -527,6 +716,7 @@ std::string timeline_json(const timeline_report& r) {
         dev["communication"] = {
             {"total_ns", d.communication_ns}, {"compute_ns", d.compute_ns}, {"overlap_ns", d.overlap_ns}};
         dev["top_kernels"] = top;
+        dev["cpu"] = cpu_json(t, m, d);
         devices.push_back(std::move(dev));
     }
     j["devices"] = devices;
@@ -543,6 +733,13 @@ std::string timeline_json(const timeline_report& r) {
                                                    : f.kind == finding_kind::pageable ? gap_cause::pageable
                                                    : f.kind == finding_kind::memset   ? gap_cause::memset
                                                                                       : gap_cause::host));
+        e["category"] = category_of(f.kind) != cpu_category::unknown ? ordered_json(category_name(category_of(f.kind)))
+                                                                     : ordered_json(nullptr);
+        if (f.workers_to_hide)
+            e["loader"] = {{"per_batch_ns", *f.loader_per_batch_ns},
+                           {"rest_per_step_ns", *f.rest_per_step_ns},
+                           {"workers_to_hide", *f.workers_to_hide}};
+        if (f.graph_floor_ns) e["graph_floor_ns"] = *f.graph_floor_ns;
         e["est_speedup"] = f.est_speedup ? json_number<ordered_json>(*f.est_speedup) : ordered_json(nullptr);
         e["before_ns"] = f.before_ns;
         e["after_ns"] = f.after_ns;

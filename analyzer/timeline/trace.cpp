@@ -42,6 +42,31 @@ call_kind classify_call(std::string_view name) {
     return call_kind::other;
 }
 
+std::optional<cpu_mark> mark_of(std::string_view name, bool python_frame) {
+    cpu_mark m;
+    if (python_frame) {
+        // Frames of torch's own data loading and optimizers, wherever torch is installed.
+        if (contains(name, "torch/utils/data/")) {
+            m.what = cpu_activity::data_loading;
+        } else if (contains(name, "torch/optim/")) {
+            m.what = cpu_activity::optimizer;
+        } else {
+            return std::nullopt;
+        }
+        return m;
+    }
+    if (starts_with(name, "ProfilerStep#")) return std::nullopt;
+    if (starts_with(name, "enumerate(DataLoader)")) {
+        m.what = cpu_activity::data_loading;
+        m.worker_processes = contains(name, "MultiProcessing");
+    } else if (starts_with(name, "Optimizer.step#") || starts_with(name, "Optimizer.zero_grad#")) {
+        m.what = cpu_activity::optimizer;
+    } else if (starts_with(name, "aten::") || name.empty()) {
+        return std::nullopt;  // an operator's NVTX range (emit_nvtx): dispatch, not a range the user named
+    }
+    return m;
+}
+
 bool is_communication_kernel(std::string_view name) {
     // NCCL names its kernels ncclKernel_* (older) and ncclDevKernel_* (2.19 on); a kernel of a
     // namespace or template spells it inside (`void ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)`).

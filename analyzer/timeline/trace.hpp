@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -61,6 +62,23 @@ struct cpu_range {
     name_id name = 0;
 };
 
+// What a CPU range says the program was doing, where its name tells (timeline_model.hpp's CPU
+// attribution): PyTorch's own ranges around a DataLoader's batches and an optimizer's step, or a range
+// the user named (record_function, NVTX).
+enum class cpu_activity : std::uint8_t { data_loading, optimizer, user_range };
+
+struct cpu_mark {
+    cpu_range range;
+    cpu_activity what = cpu_activity::user_range;
+    bool worker_processes = false;  // data loading: a DataLoader with workers (the main thread waits for them)
+};
+
+// The activity a range's name marks: PyTorch's record_function names ("enumerate(DataLoader)#_Single
+// ProcessDataLoaderIter.__next__", "Optimizer.step#Adam.step", "Optimizer.zero_grad#Adam.zero_grad") and
+// its Python frames ("torch/utils/data/dataloader.py(...): __next__", "torch/optim/adam.py(...): step");
+// none for an operator, a step mark or any other frame.
+std::optional<cpu_mark> mark_of(std::string_view name, bool python_frame);
+
 struct device_info {
     std::int32_t id = 0;
     std::string name;  // "NVIDIA H100 80GB HBM3", where the trace says
@@ -80,6 +98,8 @@ struct trace {
     // where in the user's code each launch came from.
     std::vector<cpu_range> py_frames;
     std::vector<cpu_range> steps;  // ProfilerStep#N or the marked step ranges, in time order
+    // Ranges that name what the CPU was doing (data loading, the optimizer, the user's own ranges).
+    std::vector<cpu_mark> marks;
     std::vector<device_info> devices;
     std::size_t events_read = 0;  // every event of the file, kept or skipped
 
