@@ -7,6 +7,9 @@
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/units.hpp"
 #include "analyzer/report/html_page.hpp"
+#include "analyzer/base/format.hpp"
+#include "analyzer/base/input_error.hpp"
+#include "analyzer/timeline/ranks.hpp"
 #include "analyzer/timeline/timeline_report.hpp"
 #include "analyzer/timeline/timeline_svg.hpp"
 #include "analyzer/timeline/trace_file.hpp"
@@ -14,6 +17,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <thread>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -54,15 +60,73 @@ std::unique_ptr<nsys_kernsum> kernel_summary(const timeline::timeline_model& m) 
     return s;
 }
 
+// The traces of a job's ranks: the files given, or a folder's trace files (by name).
+std::vector<std::string> rank_files(const std::vector<std::string>& given) {
+    if (given.size() > 1) return given;
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(given.front(), ec)) {
+        const std::string name = e.path().filename().string();
+        auto ends = [&](const std::string& tail) {
+            return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        std::error_code fe;
+        if (e.is_regular_file(fe) && (ends(".json") || ends(".json.gz") || ends(".sqlite") || ends(".nsys-rep")))
+            files.push_back(e.path().string());
+    }
+    if (ec) throw input_error(error_code::io, given.front(), 0, 0, "cannot list the folder (" + ec.message() + ")");
+    if (files.empty())
+        throw input_error(error_code::io, given.front(), 0, 0,
+                          "the folder holds no trace (.json, .json.gz, .sqlite or .nsys-rep files): one per rank");
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Several ranks of one job: each summarised in parallel, then compared (analyzer/timeline/ranks.hpp).
+int ranks_command(const po::variables_map& vm, const std::vector<std::string>& files, const io& io) {
+    const std::int64_t min_gap = duration_ns("--min-gap", vm["min-gap"].as<std::string>());
+    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
+    const bool to_file = vm.count("output") != 0;
+    const write_policy policy = output_policy(vm, files);
+    if (to_file) check_output(vm["output"].as<std::string>(), policy);
+    // Progress on a terminal only (never in a pipe or a log): ranks read, bytes.
+    timeline::rank_progress progress;
+    bool shown = false;
+    if (io.where.stderr_terminal)
+        progress = [&](std::size_t done, std::size_t all, std::uint64_t bytes) {
+            io.err << "\rroofline: " << done << " of " << all << " ranks read (" << format_si(double(bytes), "B") << ")"
+                   << std::flush;
+            shown = true;
+        };
+    const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    const auto m = timeline::model_ranks(files, min_gap, threads, progress);
+    if (shown) io.err << "\r\033[K" << std::flush;
+    const std::string md = timeline::ranks_markdown(m);
+    const std::string text = format == "json"   ? timeline::ranks_json(m)
+                             : format == "html" ? markdown_page("", md, {})
+                                                : md;
+    if (!to_file) {
+        io.out << text;
+        return 0;
+    }
+    write_file_atomically(vm["output"].as<std::string>(), text, policy);
+    io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int timeline_command(const std::vector<std::string>& args, const io& io) {
     po::options_description opts(
-        "roofline timeline FILE [options]\n\nFILE is a whole-run trace: a PyTorch profiler Chrome trace (.json or "
+        "roofline timeline FILE [options]\nroofline timeline DIR | FILE FILE... [options]\n\nFILE is a whole-run "
+        "trace: a PyTorch profiler Chrome trace (.json or "
         ".json.gz, from torch.profiler's export_chrome_trace or tensorboard_trace_handler), an Nsight Systems "
         "report (.nsys-rep, exported with nsys where it is on PATH) or its SQLite export (nsys export --type sqlite), "
-        "or nsys stats' cuda_gpu_trace CSV (with --api). docs/timeline.md has the details.\n\noptions");
-    opts.add_options()("help,h", "show this help")("input", po::value<std::string>(), "the trace")(
+        "or nsys stats' cuda_gpu_trace CSV (with --api). Several files, or a folder of them, are the ranks of one "
+        "job: each rank summarised, and the rank that holds the others back named. docs/timeline.md has the "
+        "details.\n\noptions");
+    opts.add_options()("help,h", "show this help")("input", po::value<std::vector<std::string>>(),
+                                                   "the trace, or one trace per rank (files or a folder)")(
         "api", po::value<std::string>(),
         "with an nsys stats cuda_gpu_trace report: the cuda_api_trace report of the same run (the gaps' causes)")(
         "min-gap", po::value<std::string>()->default_value("10us"),
@@ -82,10 +146,17 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
         "gpu", po::value<std::string>()->default_value("h100-sxm"),
         "the GPU the application runs on (an id or name of roofline gpus): its chip's counter names go in --metrics");
     po::positional_options_description pos;
-    pos.add("input", 1);
+    pos.add("input", -1);
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "timeline");
     if (!vm.count("input")) usage_error("timeline needs a trace (see roofline timeline --help)");
+    const auto given = vm["input"].as<std::vector<std::string>>();
+    std::error_code ec;
+    if (given.size() > 1 || std::filesystem::is_directory(given.front(), ec)) {
+        if (vm.count("api"))
+            usage_error("--api goes with one nsys stats cuda_gpu_trace report, not with several ranks");
+        return ranks_command(vm, rank_files(given), io);
+    }
     const std::int64_t min_gap = duration_ns("--min-gap", vm["min-gap"].as<std::string>());
     std::optional<std::int64_t> step_time;
     if (vm.count("step-time")) {
@@ -97,13 +168,12 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     o.app = vm["app"].as<std::string>();
     const std::string format = output_format(vm, {"markdown", "json", "terminal", "html", "svg"}, io);
     const bool to_file = vm.count("output") != 0;
-    std::vector<std::string> inputs = {vm["input"].as<std::string>()};
+    std::vector<std::string> inputs = {given.front()};
     if (vm.count("api")) inputs.push_back(vm["api"].as<std::string>());
     const write_policy policy = output_policy(vm, inputs);
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
 
-    auto t = timeline::read_trace_file(vm["input"].as<std::string>(),
-                                       vm.count("api") ? vm["api"].as<std::string>() : std::string());
+    auto t = timeline::read_trace_file(given.front(), vm.count("api") ? vm["api"].as<std::string>() : std::string());
     const auto model = timeline::model_timeline(t, min_gap);
     if (step_time && model.steps.count == 0)
         usage_error("--step-time needs a trace that marks its steps (ProfilerStep#N, or NVTX step ranges), and " +

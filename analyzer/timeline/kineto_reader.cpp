@@ -99,7 +99,9 @@ enum class field {
     dev_name,
     dev_major,
     dev_minor,
-    dev_sms
+    dev_sms,
+    rank,
+    world_size
 };
 
 field event_field(std::string_view k) {
@@ -195,6 +197,9 @@ public:
                             : k == "deviceProperties" ? section::devices
                                                       : section::none;
             if (next_section_ == section::events) saw_events_ = true;
+            in_distributed_ = k == "distributedInfo";
+        } else if (depth_ == 2 && section_ == section::distributed) {
+            field_ = k == "rank" ? field::rank : k == "world_size" ? field::world_size : field::none;
         } else if (section_ == section::events && depth_ == 3) {
             field_ = event_field(k);
         } else if (section_ == section::events && depth_ == 4) {
@@ -206,6 +211,9 @@ public:
     }
     bool start_object(std::size_t) {
         ++depth_;
+        // distributedInfo: {"backend": "nccl", "rank": 1, "world_size": 2, ...} (a trace taken under
+        // torch.distributed): which rank's trace this is.
+        if (depth_ == 2 && in_distributed_) section_ = section::distributed;
         if (depth_ == 3 && section_ == section::events) {
             e_ = pending_event{};
             // Locating pass: the event that failed is this one; its brace is the byte before.
@@ -225,7 +233,7 @@ public:
         if (depth_ == 3 && section_ == section::devices) t_.devices.push_back(device_);
         if (depth_ == 4) field_ = field::none;
         --depth_;
-        if (depth_ == 1) section_ = section::none;
+        if (depth_ == 1) section_ = section::none, in_distributed_ = false;
         return true;
     }
     bool start_array(std::size_t) {
@@ -262,7 +270,7 @@ public:
     std::uint64_t located() const { return located_; }
 
 private:
-    enum class section { none, events, devices };
+    enum class section { none, events, devices, distributed };
 
     bool integer(std::int64_t v, double value, const std::string& text) {
         if (section_ == section::events && depth_ == 3) {
@@ -301,6 +309,9 @@ private:
             }
         } else if (section_ == section::events && depth_ == 5 && field_ == field::grid) {
             if (e_.grid_dims < 3) e_.grid[e_.grid_dims++] = v;
+        } else if (section_ == section::distributed && depth_ == 2) {
+            if (field_ == field::rank && v >= 0 && v < 1'000'000) t_.rank = static_cast<int>(v);
+            if (field_ == field::world_size && v > 0 && v < 1'000'000) t_.world_size = static_cast<int>(v);
         } else if (section_ == section::devices && depth_ == 3) {
             if (field_ == field::dev_id) device_.id = static_cast<std::int32_t>(v);
             if (field_ == field::dev_major) device_.compute_major = static_cast<int>(v);
@@ -412,7 +423,7 @@ private:
     section section_ = section::none, next_section_ = section::none;
     field field_ = field::none;
     int depth_ = 0;
-    bool saw_events_ = false, bare_array_ = false;
+    bool saw_events_ = false, bare_array_ = false, in_distributed_ = false;
     std::size_t event_index_ = 0;  // events of traceEvents begun so far
     std::optional<std::size_t> locate_;
     std::uint64_t located_ = 0;

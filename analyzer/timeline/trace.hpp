@@ -102,6 +102,8 @@ struct trace {
     std::vector<cpu_mark> marks;
     std::vector<device_info> devices;
     std::size_t events_read = 0;  // every event of the file, kept or skipped
+    // Under torch.distributed, Kineto's distributedInfo: this trace's rank and the job's size (-1, 0: unknown).
+    int rank = -1, world_size = 0;
 
     name_id intern(std::string_view name);
     const std::string& name(name_id id) const { return names[id]; }
