@@ -810,3 +810,19 @@ TEST_CASE("timeline: the terminal view fits the width it is given") {
         CHECK(wrapped_lines >= 2);  // a fix's words went on more than one line
     }
 }
+
+TEST_CASE("timeline: the critical path of a step splits it into the GPU's work, the CPU's lateness and waiting") {
+    // planted.json's one step runs from the first op (10 us) to the last op's end (1000 us): busy 697 us on
+    // the GPU; on the CPU the sync (43), host (105) and pageable (70 + 20) gaps; waiting, the `other` gap
+    // (50) and the 5 us short gap whose op was queued before the GPU went idle.
+    auto r = model_of(source_path(planted));
+    const auto& p = r.m.devices[0].path;
+    CHECK(p.steps == 1);
+    CHECK(p.total_ns == 990'000);
+    CHECK(p.gpu_ns == 697'000);
+    CHECK(p.cpu_ns == 43'000 + 105'000 + 70'000 + 20'000);
+    CHECK(p.wait_ns == 50'000 + 5'000);
+    CHECK(p.gpu_ns + p.cpu_ns + p.wait_ns == p.total_ns);
+    const auto md = run_cli({"timeline", source_path(planted)}).out;
+    CHECK(md.find("### The critical path of a step") != std::string::npos);
+}

@@ -252,6 +252,53 @@ std::array<std::int64_t, all_causes.size()> blocked_time(const trace& t, const c
     return total;
 }
 
+// The steps' critical path (timeline_model.hpp): each op belongs to the step whose CPU range its launch
+// began in; the gaps, in time order, to the window they fall in.
+critical_path step_path(const trace& t, const call_index& x, std::size_t from, std::size_t to,
+                        const std::vector<idle_gap>& gaps, const step_figures& steps) {
+    critical_path p;
+    // Each step's window: the first op it launched (by start), and the last op's end.
+    std::vector<std::int64_t> first(steps.ranges.size(), INT64_MAX), last(steps.ranges.size(), INT64_MIN);
+    for (std::size_t i = from; i < to; ++i) {
+        auto l = x.by_correlation.find(t.ops[i].correlation);
+        if (l == x.by_correlation.end()) continue;
+        const std::int64_t at = t.calls[l->second].start_ns;
+        auto s = std::upper_bound(steps.ranges.begin(), steps.ranges.end(), at,
+                                  [](std::int64_t v, const cpu_range& r) { return v < r.start_ns; });
+        if (s == steps.ranges.begin()) continue;
+        const auto k = static_cast<std::size_t>(std::prev(s) - steps.ranges.begin());
+        if (at > steps.ranges[k].end_ns) continue;
+        first[k] = std::min(first[k], t.ops[i].start_ns);
+        last[k] = std::max(last[k], t.ops[i].end_ns);
+    }
+    std::vector<std::pair<std::int64_t, std::int64_t>> windows;
+    for (std::size_t k = 0; k < first.size(); ++k)
+        if (first[k] != INT64_MAX) windows.emplace_back(first[k], last[k]);
+    std::sort(windows.begin(), windows.end());
+    for (std::size_t k = 0; k + 1 < windows.size(); ++k)
+        windows[k].second = std::max(windows[k].first, windows[k + 1].first);
+    std::size_t g = 0;
+    for (const auto& [a, b] : windows) {
+        std::int64_t cpu = 0, wait = 0;
+        while (g < gaps.size() && gaps[g].end_ns <= a) ++g;
+        for (; g < gaps.size() && gaps[g].start_ns < b; ++g) {
+            const std::int64_t lo = std::max(a, gaps[g].start_ns), hi = std::min(b, gaps[g].end_ns);
+            if (hi <= lo) continue;
+            (gaps[g].cause == gap_cause::other ? wait : cpu) += hi - lo;
+            if (gaps[g].end_ns > b) break;  // the rest of it is the next window's
+        }
+        const std::int64_t len = b - a;
+        ++p.steps;
+        p.total_ns += len;
+        p.cpu_ns += cpu;
+        p.wait_ns += wait;
+        p.gpu_ns += std::max<std::int64_t>(0, len - cpu - wait);
+        p.longest_ns = std::max(p.longest_ns, len);
+        p.shortest_ns = p.steps == 1 ? len : std::min(p.shortest_ns, len);
+    }
+    return p;
+}
+
 device_timeline model_device(const trace& t, const call_index& x, std::size_t from, std::size_t to,
                              std::int64_t min_gap_ns, const step_figures& steps) {
     device_timeline d;
@@ -274,6 +321,7 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
     std::vector<interval> all, comm, compute;
     std::set<std::int64_t> launch_threads;
     std::int64_t covered_to = t.ops[from].start_ns;
+    std::vector<idle_gap> every_gap;  // long and short, for the steps' critical path
     for (std::size_t i = from; i < to; ++i) {
         const gpu_op& op = t.ops[i];
         ++d.ops;
@@ -282,12 +330,16 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
             g.start_ns = covered_to;
             g.end_ns = op.start_ns;
             g.next_op = i;
+            const auto record = [&every_gap, &g] {
+                if (every_gap.size() < std::size_t(1) << 26) every_gap.push_back(g);  // 1.6 GB of trace and more
+            };
             if (g.length() > min_gap_ns) {
                 classify(t, x, g);
                 auto& c = d.by_cause[static_cast<std::size_t>(g.cause)];
                 ++c.count;
                 c.total_ns += g.length();
                 d.gaps.push_back(g);
+                record();
             } else {
                 ++d.short_gaps.count;
                 d.short_gaps.total_ns += g.length();
@@ -295,6 +347,7 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
                 // the short intervals the GPU waited for a launch.
                 classify(t, x, g);
                 if (g.cause == gap_cause::host) ++d.short_host.count, d.short_host.total_ns += g.length();
+                record();
             }
         }
         covered_to = std::max(covered_to, op.end_ns);
@@ -361,6 +414,7 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
         if (d.steps_last_ns < d.steps_first_ns) d.steps_first_ns = d.steps_last_ns = d.first_ns;
     }
     d.kernel_totals = kernel_totals(t, x, from, to, in_steps);
+    if (steps.count > 0) d.path = step_path(t, x, from, to, every_gap, steps);
     return d;
 }
 
@@ -382,6 +436,7 @@ step_figures model_steps(std::vector<cpu_range>& steps) {
         s.max_ns = std::max(s.max_ns, d);
     }
     s.mean_ns = total / static_cast<std::int64_t>(s.count);
+    s.ranges = steps;
     return s;
 }
 

@@ -101,6 +101,19 @@ struct kernel_total {
     std::optional<name_id> launched_by, frame;
 };
 
+// The critical path of the marked steps, as the GPU's timeline decomposes it: a step runs from the start
+// of the first op it launched to the start of the next step's first op (the last: to its last op's end).
+// At every moment of it the GPU either ran the step's work (gpu), or sat idle waiting for the CPU to
+// launch the next op (cpu: gaps of cause sync, pageable, memset or host, under --min-gap too), or idle
+// with that op already queued (wait: cause other, a wait on another stream's event or launch latency).
+// HolisticTraceAnalysis builds a graph of CPU ops, launches and kernels for its critical path; on one
+// stream per device its path is the same chain, and the shares are what this sums.
+struct critical_path {
+    std::size_t steps = 0;
+    std::int64_t total_ns = 0, gpu_ns = 0, cpu_ns = 0, wait_ns = 0;
+    std::int64_t longest_ns = 0, shortest_ns = 0;  // the longest and shortest step
+};
+
 struct device_timeline {
     std::int32_t device = 0;
     std::string name;  // from the trace's device properties, where it has them
@@ -138,6 +151,7 @@ struct device_timeline {
     // host), by category; `cpu_recorded`: the trace holds CPU activity (operators, frames or marks), so
     // `unknown` is time no range covers, not a trace without them.
     std::array<category_time, all_categories.size()> cpu{};
+    critical_path path;  // over the steps (none where the trace marks none)
     bool cpu_recorded = false;
     // DataLoader batches made on the launching threads within the steps (an in-process loader: its whole
     // CPU cost is in them) and whether a loader with worker processes was waited for.
@@ -159,6 +173,7 @@ struct step_figures {
     std::size_t count = 0;
     std::int64_t mean_ns = 0, min_ns = 0, max_ns = 0;
     std::int64_t first_ns = 0, last_ns = 0;
+    std::vector<cpu_range> ranges;  // the steps' CPU ranges, by start
 };
 
 struct timeline_model {

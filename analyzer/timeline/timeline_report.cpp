@@ -268,6 +268,43 @@ std::string category_meaning(cpu_category c) {
     return "";
 }
 
+// The steps' critical path: on the GPU, on the CPU, waiting (timeline_model.hpp, critical_path).
+void path_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
+    const critical_path& p = d.path;
+    if (p.steps == 0 || p.total_ns <= 0) return;
+    const trace& t = *m.source;
+    auto share = [&](std::int64_t ns) { return format_percent(double(ns) / double(p.total_ns)); };
+    o << "### The critical path of a step\n\n";
+    table path({"steps", "a step", "on the GPU", "on the CPU", "waiting"});
+    path.row({std::to_string(p.steps),
+              format_duration_ns(double(p.total_ns) / double(p.steps)) + " (" +
+                  format_duration_ns(double(p.shortest_ns)) + " to " + format_duration_ns(double(p.longest_ns)) + ")",
+              format_duration_ns(double(p.gpu_ns) / double(p.steps)) + " (" + share(p.gpu_ns) + ")",
+              format_duration_ns(double(p.cpu_ns) / double(p.steps)) + " (" + share(p.cpu_ns) + ")",
+              format_duration_ns(double(p.wait_ns) / double(p.steps)) + " (" + share(p.wait_ns) + ")"});
+    o << path.markdown() << "\n";
+    o << "A step runs from the start of the first op it launched to the next step's first op. On the GPU: its "
+         "kernels, copies and memsets ran (the top kernels below); on the CPU: the GPU sat idle until the CPU "
+         "launched the next op (what the CPU was doing, below); waiting: the next op was already queued but "
+         "started late (another stream's event, a collective's peers, launch latency).";
+    const std::int64_t cpu_total = [&] {
+        std::int64_t n = 0;
+        for (const auto& c : d.cpu) n += c.ns;
+        return n;
+    }();
+    if (p.cpu_ns > 0 && cpu_total > 0) {
+        std::vector<std::pair<std::int64_t, cpu_category>> top;
+        for (cpu_category c : all_categories)
+            if (d.time_of(c).ns > 0) top.emplace_back(d.time_of(c).ns, c);
+        std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        o << " The CPU's part is mostly " << category_name(top.front().second);
+        if (!d.time_of(top.front().second).top.empty())
+            o << " (" << names_text(t, d.time_of(top.front().second).top, 1) << ")";
+        o << ".";
+    }
+    o << "\n\n";
+}
+
 // What the launching threads did while the GPU waited for the CPU (the sync, copy and host gaps).
 void cpu_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
     std::int64_t total = 0;
@@ -332,6 +369,7 @@ void device_section(std::ostringstream& o, const timeline_model& m, const device
         o << "No idle gap is longer than " << format_duration_ns(double(m.min_gap_ns)) << ".\n\n";
     else
         o << causes.markdown() << "\n";
+    path_section(o, m, d);
     cpu_section(o, m, d);
     if (d.pageable_copies > 0)
         o << "- " << plural(d.pageable_copies, "copy", "copies")
@@ -717,6 +755,12 @@ std::string timeline_json(const timeline_report& r) {
             {"total_ns", d.communication_ns}, {"compute_ns", d.compute_ns}, {"overlap_ns", d.overlap_ns}};
         dev["top_kernels"] = top;
         dev["cpu"] = cpu_json(t, m, d);
+        dev["critical_path"] = d.path.steps == 0
+                                   ? ordered_json(nullptr)
+                                   : ordered_json{{"steps", d.path.steps},          {"total_ns", d.path.total_ns},
+                                                  {"gpu_ns", d.path.gpu_ns},        {"cpu_ns", d.path.cpu_ns},
+                                                  {"wait_ns", d.path.wait_ns},      {"shortest_ns", d.path.shortest_ns},
+                                                  {"longest_ns", d.path.longest_ns}};
         devices.push_back(std::move(dev));
     }
     j["devices"] = devices;
