@@ -7,6 +7,7 @@
 #include "analyzer/timeline/timeline_findings.hpp"
 #include "analyzer/timeline/timeline_model.hpp"
 #include "analyzer/timeline/trace_file.hpp"
+#include "models/classify.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -46,9 +47,28 @@ rank_summary summarise(const std::string& file, std::size_t position, std::int64
     s.step_ns = m.steps.count > 0 ? d->steps_span_ns() / std::int64_t(m.steps.count) : d->span_ns();
     s.communication_ns = d->communication_ns;
     s.overlap_ns = d->overlap_ns;
-    // The trace's ops are sorted by (device, start): the device's NCCL kernels in start order.
+    // The trace's ops are sorted by (device, start): the device's NCCL kernels in start order, and the
+    // union of its compute kernels, clipped to each NCCL kernel.
+    std::vector<std::pair<std::int64_t, std::int64_t>> compute;
     for (const auto& op : t.ops)
-        if (op.device == d->device && op.communication) s.collectives.push_back(op.end_ns - op.start_ns);
+        if (op.device == d->device && op.kind == op_kind::kernel && !op.communication) {
+            if (!compute.empty() && op.start_ns <= compute.back().second)
+                compute.back().second = std::max(compute.back().second, op.end_ns);
+            else
+                compute.emplace_back(op.start_ns, op.end_ns);
+        }
+    std::size_t c = 0;
+    for (const auto& op : t.ops) {
+        if (op.device != d->device || !op.communication) continue;
+        s.collectives.push_back(op.end_ns - op.start_ns);
+        s.covered_begin.push_back(s.covered.size());
+        while (c < compute.size() && compute[c].second <= op.start_ns) ++c;
+        for (std::size_t j = c; j < compute.size() && compute[j].first < op.end_ns; ++j) {
+            const auto lo = std::max(op.start_ns, compute[j].first), hi = std::min(op.end_ns, compute[j].second);
+            if (hi > lo) s.covered.emplace_back(lo - op.start_ns, hi - op.start_ns);
+        }
+    }
+    s.covered_begin.push_back(s.covered.size());
     const auto findings = timeline_findings(m);
     for (const auto& f : findings) {
         if (f.device != d->device) continue;
@@ -69,9 +89,21 @@ rank_summary summarise(const std::string& file, std::size_t position, std::int64
     return s;
 }
 
+}  // namespace
+
+std::int64_t rank_summary::exposed(std::size_t k, std::int64_t wait) const {
+    std::int64_t beside = 0;
+    for (std::size_t i = covered_begin[k]; i < covered_begin[k + 1]; ++i)
+        beside += std::max<std::int64_t>(0, std::min(wait, covered[i].second) - covered[i].first);
+    return wait - beside;
+}
+
+namespace {
+
 void compare(ranks_model& m) {
     const std::size_t n = m.ranks.size();
     m.waited_ns.assign(n, 0);
+    m.exposed_wait_ns.assign(n, 0);
     m.arrived_last.assign(n, 0);
     if (n == 0) return;
     std::size_t fewest = m.ranks.front().collectives.size();
@@ -86,26 +118,34 @@ void compare(ranks_model& m) {
         for (std::size_t r = 1; r < n; ++r)
             if (m.ranks[r].collectives[k] < m.ranks[last].collectives[k]) last = r;
         ++m.arrived_last[last];
-        for (std::size_t r = 0; r < n; ++r) m.waited_ns[r] += m.ranks[r].collectives[k] - m.ranks[last].collectives[k];
+        for (std::size_t r = 0; r < n; ++r) {
+            // It spun from its start until the last rank arrived: the first part of its kernel.
+            const std::int64_t wait = m.ranks[r].collectives[k] - m.ranks[last].collectives[k];
+            m.waited_ns[r] += wait;
+            m.exposed_wait_ns[r] += m.ranks[r].exposed(k, wait);
+        }
     }
     if (m.collectives == 0) return;
     const auto top = static_cast<std::size_t>(std::max_element(m.arrived_last.begin(), m.arrived_last.end()) -
                                               m.arrived_last.begin());
     if (2 * m.arrived_last[top] <= m.collectives) return;  // no rank is last at most of them
     m.straggler = top;
-    // What it costs the others: their wait per step, the mean over them. Were it on time, each would
-    // reach every collective without waiting; its own step is at least theirs less that wait.
+    // What it costs the others: their wait per step with no compute beside it (a wait that overlaps their
+    // own backward pass is not on their critical path), the mean over them. Were it on time, each would
+    // reach every collective without that wait.
     std::int64_t wait = 0;
     std::size_t others = 0;
     for (std::size_t r = 0; r < n; ++r) {
         if (r == top) continue;
         const std::size_t steps = std::max<std::size_t>(1, m.ranks[r].steps);
-        wait += m.waited_ns[r] / std::int64_t(steps);
+        wait += m.exposed_wait_ns[r] / std::int64_t(steps);
         ++others;
     }
     m.others_wait_per_step_ns = others ? wait / std::int64_t(others) : 0;
     if (m.step_ns > m.others_wait_per_step_ns && m.others_wait_per_step_ns > 0)
         m.est_speedup = double(m.step_ns) / double(m.step_ns - m.others_wait_per_step_ns);
+    // A wait within run-to-run noise of the step is no straggler anyone could measure.
+    if (!m.est_speedup || *m.est_speedup < 1.0 + run_to_run_noise) m.straggler.reset();
 }
 
 }  // namespace
@@ -162,7 +202,7 @@ std::string ranks_markdown(const ranks_model& m) {
         const rank_summary& s = m.ranks[*m.straggler];
         o << "## Findings\n\n1. **straggler-rank**: " << rank_name(s) << " arrived last at "
           << m.arrived_last[*m.straggler] << " of " << m.collectives
-          << " collectives; the other ranks waited for it in NCCL "
+          << " collectives; the other ranks waited for it in NCCL, with no compute of theirs beside the wait, "
           << format_duration_ns(double(m.others_wait_per_step_ns)) << " a step on average (of a "
           << format_duration_ns(double(m.step_ns)) << " step).";
         if (m.est_speedup)
@@ -185,7 +225,8 @@ std::string ranks_markdown(const ranks_model& m) {
           << (m.collectives == 0
                   ? std::string("no NCCL kernel is in every rank's trace, so which rank holds the others "
                                 "back is unknown")
-                  : "no rank arrived last at more than half of the " + std::to_string(m.collectives) + " collectives")
+                  : "no rank holds the others back by more than run-to-run noise (" + format_percent(run_to_run_noise) +
+                        " of the step) at more than half of the " + std::to_string(m.collectives) + " collectives")
           << ".\n\n";
     }
     o << "## Ranks\n\n";
@@ -196,7 +237,9 @@ std::string ranks_markdown(const ranks_model& m) {
         t.row({std::to_string(r.rank), code_span(r.file), format_percent(r.utilisation()),
                format_duration_ns(double(r.step_ns)), per_step(r.communication_ns, r.steps) + " a step",
                r.communication_ns > 0 ? format_percent(double(r.overlap_ns) / double(r.communication_ns)) : "-",
-               m.collectives ? per_step(m.waited_ns[i], r.steps) + " a step" : "-",
+               m.collectives ? per_step(m.waited_ns[i], r.steps) + " (" + per_step(m.exposed_wait_ns[i], r.steps) +
+                                   " exposed) a step"
+                             : "-",
                m.collectives ? std::to_string(m.arrived_last[i]) + " of " + std::to_string(m.collectives) : "-",
                r.first_finding.empty()
                    ? "-"
@@ -205,7 +248,8 @@ std::string ranks_markdown(const ranks_model& m) {
     o << t.markdown() << "\n";
     o << "A collective's NCCL kernel ends on every rank when the last one arrives, so the rank whose kernel is the "
          "shortest arrived last and each other rank waited its kernel's duration less that one (the ranks' clocks "
-         "need not agree). Collectives are matched by position: the k-th NCCL kernel of every rank.";
+         "need not agree); exposed: the part of that wait with no compute kernel of the rank beside it. Collectives "
+         "are matched by position: the k-th NCCL kernel of every rank.";
     if (m.counts_differ)
         o << " The ranks hold different numbers of NCCL kernels (traces of different steps, or a rank that issues "
              "others): the first "
@@ -232,6 +276,7 @@ std::string ranks_json(const ranks_model& m) {
                          {"overlap_ns", r.overlap_ns},
                          {"collectives", r.collectives.size()},
                          {"waited_ns", m.waited_ns.empty() ? 0 : m.waited_ns[i]},
+                         {"exposed_wait_ns", m.exposed_wait_ns.empty() ? 0 : m.exposed_wait_ns[i]},
                          {"arrived_last", m.arrived_last.empty() ? 0 : m.arrived_last[i]},
                          {"first_finding", r.first_finding.empty() ? ojson(nullptr) : ojson(r.first_finding)},
                          {"first_category", r.first_category.empty() ? ojson(nullptr) : ojson(r.first_category)},

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,14 @@ struct rank_summary {
     std::int64_t step_ns = 0;  // the GPU work of a step (the steps' span / steps), or the span without steps
     std::int64_t communication_ns = 0, overlap_ns = 0;
     std::vector<std::int64_t> collectives;  // NCCL kernels' durations, in start order
-    std::string first_finding;              // its own first finding (as `roofline timeline FILE` ranks it)
+    // Where compute kernels ran beside each NCCL kernel: offsets from its start, [covered_begin[k],
+    // covered_begin[k + 1]) indexing `covered` (a wait beside compute is not on the rank's critical path).
+    std::vector<std::pair<std::int64_t, std::int64_t>> covered;
+    std::vector<std::size_t> covered_begin;
+
+    // The part of the first `wait` ns of collective k that no compute kernel ran beside.
+    std::int64_t exposed(std::size_t k, std::int64_t wait) const;
+    std::string first_finding;  // its own first finding (as `roofline timeline FILE` ranks it)
     std::optional<double> first_speedup;
     std::string first_category;          // the CPU category of a host-gap first finding ("" otherwise)
     std::int64_t first_per_step_ns = 0;  // that category's idle time per step
@@ -39,15 +47,16 @@ struct rank_summary {
 };
 
 struct ranks_model {
-    std::vector<rank_summary> ranks;           // by rank
-    std::size_t collectives = 0;               // matched on every rank (the fewest any rank has)
-    bool counts_differ = false;                // the ranks hold different numbers of NCCL kernels
-    std::vector<std::int64_t> waited_ns;       // per rank: its collectives' durations less the shortest
-    std::vector<std::size_t> arrived_last;     // per rank: the collectives whose shortest kernel was its
-    std::optional<std::size_t> straggler;      // index into ranks: last at more than half the collectives
-    std::optional<double> est_speedup;         // the others' step without their wait for it
-    std::int64_t others_wait_per_step_ns = 0;  // their mean wait per step
-    std::int64_t step_ns = 0;                  // the job's step: the longest rank's
+    std::vector<rank_summary> ranks;            // by rank
+    std::size_t collectives = 0;                // matched on every rank (the fewest any rank has)
+    bool counts_differ = false;                 // the ranks hold different numbers of NCCL kernels
+    std::vector<std::int64_t> waited_ns;        // per rank: its collectives' durations less the shortest
+    std::vector<std::int64_t> exposed_wait_ns;  // per rank: the part of that wait with no compute beside it
+    std::vector<std::size_t> arrived_last;      // per rank: the collectives whose shortest kernel was its
+    std::optional<std::size_t> straggler;       // index into ranks: last at more than half the collectives
+    std::optional<double> est_speedup;          // the others' step without their wait for it
+    std::int64_t others_wait_per_step_ns = 0;   // their mean exposed wait per step
+    std::int64_t step_ns = 0;                   // the job's step: the longest rank's
 };
 
 // Progress as each rank is summarised: (ranks done, ranks, bytes read so far).

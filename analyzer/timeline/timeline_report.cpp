@@ -502,7 +502,7 @@ std::string finding_fix(const timeline_finding& f) {
         case finding_kind::python:
             return "Take the program's own work off the GPU's critical path: prepare data in DataLoader workers "
                    "or a background thread, vectorise the Python loop (NumPy or torch ops), move the work to the "
-                   "GPU, or do it every N steps; the frames below say where it is.";
+                   "GPU, or do it every N steps; the frames named with this finding say where it is.";
         case finding_kind::user_range:
             return "The ranges named below are the program's own: their CPU work runs while the GPU waits. Move it "
                    "off the step's critical path (a background thread, a DataLoader worker) or do it less often.";
@@ -639,6 +639,23 @@ std::string timeline_terminal(const timeline_report& r, std::size_t width) {
                             format_duration_ns(double(d.total(c).total_ns)),
                             format_percent(double(d.total(c).total_ns) / double(d.span_ns()))});
         if (!causes.empty()) o << causes.text();
+        // What the CPU was doing in those gaps, largest first, with the range that carried the most of each.
+        std::vector<std::pair<std::int64_t, cpu_category>> cats;
+        for (cpu_category c : all_categories)
+            if (d.time_of(c).ns > 0) cats.emplace_back(d.time_of(c).ns, c);
+        std::stable_sort(cats.begin(), cats.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        if (!cats.empty()) {
+            table cpu({column{"the CPU, meanwhile"}, column{"idle", align::right}, column{"per step", align::right},
+                       column{"where"}});
+            for (const auto& [ns, c] : cats) {
+                const category_time& ct = d.time_of(c);
+                const auto& where = !ct.frames.empty() ? ct.frames : ct.top;
+                cpu.row({category_name(c), format_duration_ns(double(ns)),
+                         m.steps.count ? format_duration_ns(double(ns) / double(m.steps.count)) : "-",
+                         where.empty() ? "-" : kernel_label(printable(t.name(where.front().name)))});
+            }
+            o << cpu.text();
+        }
     }
     o << "\nFindings:\n";
     std::size_t n = 0;
