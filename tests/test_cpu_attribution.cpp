@@ -7,6 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -178,4 +181,65 @@ TEST_CASE("cpu attribution: without CPU operators or frames, what the CPU did is
     const auto f = timeline_findings(r.m);
     REQUIRE(!f.empty());
     CHECK(f[0].kind == finding_kind::host);  // cpu-bound-gaps, as before CPU attribution
+}
+
+TEST_CASE("cpu attribution: the labelled device traces: every planted category named first, its estimate in band") {
+    // examples/timeline_cpu: labelled before capture (LABELS.md), timed without the profiler (timing_call1.json).
+    const std::string dir = source_path("examples/timeline_cpu/");
+    const auto timing = nlohmann::json::parse(read_text(dir + "timing_call1.json"));
+    auto ms = [&](const char* variant) { return timing[variant]["median_ms"].get<double>(); };
+    struct labelled {
+        const char* trace;
+        finding_kind first;
+        const char* fixed;  // the variant whose measured step the estimate is held to ("" : none here)
+    };
+    for (const labelled& c : {labelled{"A_data_nw0", finding_kind::data_loading, "A_data_nw8"},
+                              labelled{"A_data_nw4", finding_kind::data_loading, ""},
+                              labelled{"B_decode_eager", finding_kind::dispatch, "B_decode_graph"},
+                              labelled{"C_adam_foreach_false", finding_kind::optimizer, "C_adam_fused"},
+                              labelled{"D_sync_naive", finding_kind::sync, "D_sync_fixed"}}) {
+        CAPTURE(c.trace);
+        modelled r{read_trace_file(dir + "traces/" + c.trace + ".json.gz"), {}};
+        r.m = model_timeline(r.t, 10'000);
+        const auto& d = r.m.devices[0];
+        std::int64_t all = 0;
+        for (const auto& x : d.cpu) all += x.ns;
+        REQUIRE(all > 0);
+        CHECK(double(all - d.time_of(cpu_category::unknown).ns) >= 0.9 * double(all));  // >= 90% named
+        const auto step = std::llround(ms(c.trace) * 1e6);
+        const auto f = timeline_findings(r.m, step);
+        REQUIRE(!f.empty());
+        CHECK(f[0].kind == c.first);
+        if (std::string(c.fixed).empty()) continue;
+        // The estimate against the measured step, at the fix that was timed (8 workers for the loader).
+        double est = f[0].est_speedup_measured.value_or(0.0);
+        for (const auto& [n, ns] : f[0].with_workers)
+            if (n == 8) est = double(step) / double(ns);
+        const double measured = ms(c.trace) / ms(c.fixed);
+        CAPTURE(est);
+        CAPTURE(measured);
+        CHECK(est / measured >= 0.67);
+        CHECK(est / measured <= 1.5);
+    }
+}
+
+TEST_CASE("cpu attribution: an in-process loader's floor predicts the step at each measured worker count") {
+    const std::string dir = source_path("examples/timeline_cpu/");
+    const auto timing = nlohmann::json::parse(read_text(dir + "timing_call1.json"));
+    modelled r{read_trace_file(dir + "traces/A_data_nw0.json.gz"), {}};
+    r.m = model_timeline(r.t, 10'000);
+    const auto f = timeline_findings(r.m, std::llround(timing["A_data_nw0"]["median_ms"].get<double>() * 1e6));
+    REQUIRE(!f.empty());
+    REQUIRE(f[0].kind == finding_kind::data_loading);
+    std::size_t checked = 0;
+    for (const auto& [n, ns] : f[0].with_workers) {
+        const std::string variant = "A_data_nw" + std::to_string(n);
+        if (!timing.contains(variant)) continue;
+        CAPTURE(n);
+        const double ratio = double(ns) / 1e6 / timing[variant]["median_ms"].get<double>();
+        CHECK(ratio >= 0.67);
+        CHECK(ratio <= 1.5);
+        ++checked;
+    }
+    CHECK(checked == 3);  // 2, 4 and 8 workers
 }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iomanip>
 #include <sstream>
+#include <tuple>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -132,4 +133,28 @@ TEST_CASE("ranks: the two-rank NCCL run of examples/timeline, in parallel and on
     CHECK(one.collectives > 0);
     // Every collective has one rank that arrived last.
     CHECK(one.arrived_last[0] + one.arrived_last[1] == one.collectives);
+}
+
+TEST_CASE("ranks: the device's DDP runs with rank 1 slowed: rank 1 named, its cost within the measured band") {
+    // examples/timeline_cpu: rank 1 burns 40 ms of CPU in its input step (LABELS.md); timed without the profiler.
+    const std::string dir = source_path("examples/timeline_cpu/");
+    const auto timing = nlohmann::json::parse(read_text(dir + "timing_call2.json"));
+    for (const auto& [run, ranks, fast] :
+         {std::tuple{"ddp2_slow", 2, "ddp2_fast"}, std::tuple{"ddp4_slow", 4, "ddp4_fast"}}) {
+        CAPTURE(run);
+        std::vector<std::string> files;
+        for (int r = 0; r < ranks; ++r)
+            files.push_back(dir + "traces/" + run + "/rank" + std::to_string(r) + ".json.gz");
+        const auto m = model_ranks(files, 10'000, 2);
+        REQUIRE(m.straggler);
+        CHECK(m.ranks[*m.straggler].rank == 1);
+        REQUIRE(m.est_speedup);
+        const double measured = timing[run]["median_ms"].get<double>() / timing[fast]["median_ms"].get<double>();
+        CHECK(*m.est_speedup / measured >= 0.67);
+        CHECK(*m.est_speedup / measured <= 1.5);
+    }
+    // The balanced run names none.
+    const auto balanced =
+        model_ranks({dir + "traces/ddp2_fast/rank0.json.gz", dir + "traces/ddp2_fast/rank1.json.gz"}, 10'000, 2);
+    CHECK_FALSE(balanced.straggler);
 }

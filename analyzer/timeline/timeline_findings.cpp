@@ -38,6 +38,11 @@ timeline_finding estimate(const device_timeline& d, finding_kind kind, std::int6
     return f;
 }
 
+bool is_category(finding_kind k) {
+    return k == finding_kind::data_loading || k == finding_kind::optimizer || k == finding_kind::dispatch ||
+           k == finding_kind::python || k == finding_kind::user_range;
+}
+
 finding_kind finding_of(cpu_category c) {
     switch (c) {
         case cpu_category::data_loading:
@@ -78,11 +83,21 @@ void category_findings(const timeline_model& m, const device_timeline& d, std::v
         if (ct.ns <= 0) continue;
         std::int64_t removed = ct.ns;
         if (c == cpu_category::dispatch) removed += d.short_host.total_ns;
-        if (c == largest) removed = d.total(gap_cause::host).total_ns + d.short_host.total_ns;
         if (removed <= 0) continue;
+        // What the CPU did in the other host gaps stays. Less than the GPU's busy time, it runs while the
+        // GPU works once the largest cost is gone (the CPU gets ahead): that fix removes every host gap.
+        // Otherwise the CPU stays the bottleneck: the time after is its own remaining time, the span less
+        // this category's (the CPU's time, which the profiler inflates: scaled by the measured step below).
+        const std::int64_t all_host = d.total(gap_cause::host).total_ns + d.short_host.total_ns;
+        const bool hides = c == largest && all_host - removed <= d.busy_ns;
+        if (hides) removed = all_host;
         std::int64_t floor = 0;
         if (c == cpu_category::dispatch) floor = d.busy_ns + std::int64_t(d.kernels) * graph_kernel_gap_ns;
         auto f = estimate(d, finding_of(c), removed, floor);
+        // The graph's floor is the GPU's own time; the span less this category's, where the rest does not
+        // hide, is the CPU's.
+        f.binds = hides || f.after_ns == floor ? floor_kind::gpu : floor_kind::cpu;
+        f.all_host = hides;
         if (c == cpu_category::dispatch) f.graph_floor_ns = floor;
         if (c == cpu_category::data_loading && !d.loader_workers && d.loader_batches > 0 && m.steps.count > 0) {
             const std::int64_t per_batch = d.loader_in_process_ns / std::int64_t(d.loader_batches);
@@ -209,8 +224,24 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::op
             for (auto& f : mine) {
                 if (!f.est_speedup) continue;
                 f.measured_step_ns = measured_step_ns;
-                f.after_per_step_ns = std::llround(double(f.after_ns) / double(d.span_ns()) *
-                                                   double(d.steps_span_ns()) / double(m.steps.count));
+                // The GPU's share of the trace does not change with the profiler's cost on the CPU; where the
+                // CPU's own remaining time binds (a host category), it is the CPU's share of the measured step.
+                const bool cpu_time = is_category(f.kind) && f.binds == floor_kind::cpu;
+                f.after_per_step_ns =
+                    cpu_time ? std::llround(double(f.after_ns) / double(d.span_ns()) * double(*measured_step_ns))
+                             : std::llround(double(f.after_ns) / double(d.span_ns()) * double(d.steps_span_ns()) /
+                                            double(m.steps.count));
+                // An in-process loader's time per batch is the CPU's too: N workers leave max(the rest, its
+                // share of the measured step / N).
+                if (f.loader_per_batch_ns && f.rest_per_step_ns) {
+                    const double loader = double(*f.loader_per_batch_ns) * double(m.steps.count) / double(d.span_ns()) *
+                                          double(*measured_step_ns);
+                    const double rest =
+                        double(f.after_ns) / double(d.span_ns()) * double(d.steps_span_ns()) / double(m.steps.count);
+                    f.loader_measured_ns = std::llround(loader);
+                    for (int n : {1, 2, 4, 8, 16, 32})
+                        f.with_workers.emplace_back(n, std::llround(std::max(rest, loader / n)));
+                }
                 if (*f.after_per_step_ns > 0)
                     f.est_speedup_measured = std::max(1.0, double(*measured_step_ns) / double(*f.after_per_step_ns));
             }

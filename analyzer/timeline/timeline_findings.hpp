@@ -15,6 +15,7 @@
 #include "analyzer/timeline/timeline_model.hpp"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace roofline::timeline {
@@ -66,8 +67,15 @@ struct timeline_finding {
     // processes: their CPU time is not in the trace.
     std::optional<std::int64_t> loader_per_batch_ns, rest_per_step_ns;
     std::optional<int> workers_to_hide;
+    // With --step-time: the loader's time per batch as a share of the measured step, and the step with N
+    // workers (N = 1, 2, 4, ... 32).
+    std::optional<std::int64_t> loader_measured_ns;
+    std::vector<std::pair<int, std::int64_t>> with_workers;
     // dispatch: the floor a CUDA graph leaves, the GPU's busy time plus its per-kernel gaps.
     std::optional<std::int64_t> graph_floor_ns;
+    // A host category's fix that removes every host gap: the CPU's largest cost, with the rest of what it did
+    // in the gaps under the GPU's busy time (it runs ahead once this is gone).
+    bool all_host = false;
 };
 
 // A CUDA graph's replay is not gap-free: between two of its kernels the GPU idles about 0.1 us (measured

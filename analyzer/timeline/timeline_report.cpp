@@ -203,7 +203,20 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d, std:
                  format_duration_ns(double(graph_kernel_gap_ns)) +
                  " between them = " + format_duration_ns(double(d.busy_ns)) + " + " +
                  format_duration_ns(double(std::int64_t(d.kernels) * graph_kernel_gap_ns)) + " = " +
-                 format_duration_ns(double(*f.graph_floor_ns)) + (f.binds == floor_kind::cpu ? " (binds)" : "");
+                 format_duration_ns(double(*f.graph_floor_ns)) + (f.after_ns == *f.graph_floor_ns ? " (binds)" : "");
+    } else if (category_of(f.kind) != cpu_category::unknown && f.binds == floor_kind::cpu) {
+        const std::int64_t all_host = d.total(gap_cause::host).total_ns + d.short_host.total_ns;
+        s = "the CPU stays the bottleneck: what it did in the other host gaps (" +
+            format_duration_ns(double(all_host - f.removed_ns)) + ") is more than the GPU's busy time (" +
+            format_duration_ns(double(d.busy_ns)) +
+            ") or this is not its largest cost, so the time after is its own remaining time: span - this "
+            "category's = " +
+            span + " - " + format_duration_ns(double(f.removed_ns)) + " = " + after_gpu +
+            " (the CPU's time, which the profiler inflates: --step-time scales it by the measured step)";
+    } else if (f.all_host) {
+        s = "time after >= span - every host gap (this category was the CPU's largest cost, and what it did in the "
+            "others is less than the GPU's busy time, so it runs ahead of the GPU once this is gone) = " +
+            span + " - " + format_duration_ns(double(f.removed_ns)) + " = " + after_gpu;
     } else if (f.kind == finding_kind::host && d.short_host.count > 0) {
         s = "time after >= span - these gaps - the shorter intervals the GPU also waited for a launch in = " + span +
             " - " + format_duration_ns(double(d.total(gap_cause::host).total_ns)) + " - " +
@@ -224,7 +237,13 @@ std::string floor_text(const timeline_finding& f, const device_timeline& d, std:
                  " / N) a step: " + std::to_string(*f.workers_to_hide) + " workers hide it (fewer: " +
                  format_duration_ns(double(*f.loader_per_batch_ns) / std::max(1, *f.workers_to_hide - 1)) +
                  " a step at " + std::to_string(std::max(1, *f.workers_to_hide - 1)) + ")";
-        else if (d.loader_workers)
+        if (!f.with_workers.empty()) {
+            s += "; against the measured step the loader takes " + format_duration_ns(double(*f.loader_measured_ns)) +
+                 " a batch, so a step with N workers takes:";
+            for (const auto& [n, ns] : f.with_workers)
+                s += std::string(n == 1 ? " " : ", ") + std::to_string(n) + ": " + format_duration_ns(double(ns));
+        }
+        if (d.loader_workers)
             s += "; unknown: how many more workers it takes (the workers' CPU time per batch is in their own "
                  "processes, not in this trace)";
     }
@@ -801,6 +820,12 @@ std::string timeline_json(const timeline_report& r) {
                            {"rest_per_step_ns", *f.rest_per_step_ns},
                            {"workers_to_hide", *f.workers_to_hide}};
         if (f.graph_floor_ns) e["graph_floor_ns"] = *f.graph_floor_ns;
+        if (!f.with_workers.empty()) {
+            ordered_json w = ordered_json::array();
+            for (const auto& [n, ns] : f.with_workers) w.push_back({{"workers", n}, {"step_ns", ns}});
+            e["loader"]["measured_per_batch_ns"] = *f.loader_measured_ns;
+            e["loader"]["with_workers"] = w;
+        }
         e["est_speedup"] = f.est_speedup ? json_number<ordered_json>(*f.est_speedup) : ordered_json(nullptr);
         e["before_ns"] = f.before_ns;
         e["after_ns"] = f.after_ns;
