@@ -158,3 +158,19 @@ TEST_CASE("ranks: the device's DDP runs with rank 1 slowed: rank 1 named, its co
         model_ranks({dir + "traces/ddp2_fast/rank0.json.gz", dir + "traces/ddp2_fast/rank1.json.gz"}, 10'000, 2);
     CHECK_FALSE(balanced.straggler);
 }
+
+TEST_CASE("ranks: diff of two runs rank by rank, with the gate on the job's step") {
+    const std::string dir = source_path("examples/timeline_cpu/traces/");
+    // The slowed run against the balanced one: faster, the straggler gone.
+    const auto better = run_cli({"diff", dir + "ddp2_slow", dir + "ddp2_fast", "--format", "json"});
+    REQUIRE(better.rc == 0);
+    const auto j = nlohmann::json::parse(better.out);
+    CHECK(j["base"]["straggler"] == 1);
+    CHECK(j["new"]["straggler"].is_null());
+    CHECK(j["change_pct"].get<double>() < -40.0);
+    // The other way round, --fail-if-slower fails the job's step (exit 1).
+    const auto worse = run_cli({"diff", dir + "ddp2_fast", dir + "ddp2_slow", "--fail-if-slower", "5"});
+    CHECK(worse.rc == 1);
+    CHECK(worse.out.find("**Gate failed**") != std::string::npos);
+    CHECK(worse.err.find("--fail-if-slower 5 failed") != std::string::npos);
+}

@@ -8,12 +8,16 @@
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/compare/diff.hpp"
+#include "analyzer/compare/ranks_diff.hpp"
 #include "analyzer/compare/timeline_diff.hpp"
 #include "analyzer/timeline/trace_file.hpp"
 
 #include <charconv>
 #include <cmath>
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace roofline::cli {
@@ -97,6 +101,35 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
 
     // Two whole-run traces: the timeline's diff (time per step, utilisation, idle time by cause, kernels).
     const std::string base_path = vm["base"].as<std::string>(), new_path = vm["new"].as<std::string>();
+    // Two folders of traces: two runs of a job, rank by rank.
+    std::error_code ec;
+    const bool base_dir = std::filesystem::is_directory(base_path, ec),
+               new_dir = std::filesystem::is_directory(new_path, ec);
+    if (base_dir != new_dir)
+        usage_error("diff compares two captures of one kind: " + (base_dir ? base_path : new_path) +
+                    " is a folder (the ranks of a job) and " + (base_dir ? new_path : base_path) + " is not");
+    if (base_dir) {
+        const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+        const auto rd =
+            timeline::diff_ranks(timeline::model_ranks(timeline::trace_files_in(base_path), 10'000, threads),
+                                 timeline::model_ranks(timeline::trace_files_in(new_path), 10'000, threads),
+                                 d.fail_if_slower_pct, d.noise_pct);
+        const std::string md = timeline::ranks_diff_markdown(rd);
+        const std::string text = format == "json"   ? timeline::ranks_diff_json(rd)
+                                 : format == "html" ? markdown_page("", md)
+                                                    : md;
+        if (to_file) {
+            write_file_atomically(path, text, policy);
+            io.err << "roofline: wrote " << path << "\n";
+        } else {
+            io.out << text;
+        }
+        if (rd.gate_failed()) {
+            io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed\n";
+            return 1;
+        }
+        return 0;
+    }
     const bool base_trace = timeline::looks_like_trace(base_path), new_trace = timeline::looks_like_trace(new_path);
     if (base_trace != new_trace)
         usage_error("diff compares two captures of one kind: " + (base_trace ? base_path : new_path) +

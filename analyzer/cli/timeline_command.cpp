@@ -62,24 +62,7 @@ std::unique_ptr<nsys_kernsum> kernel_summary(const timeline::timeline_model& m) 
 
 // The traces of a job's ranks: the files given, or a folder's trace files (by name).
 std::vector<std::string> rank_files(const std::vector<std::string>& given) {
-    if (given.size() > 1) return given;
-    std::vector<std::string> files;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(given.front(), ec)) {
-        const std::string name = e.path().filename().string();
-        auto ends = [&](const std::string& tail) {
-            return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
-        };
-        std::error_code fe;
-        if (e.is_regular_file(fe) && (ends(".json") || ends(".json.gz") || ends(".sqlite") || ends(".nsys-rep")))
-            files.push_back(e.path().string());
-    }
-    if (ec) throw input_error(error_code::io, given.front(), 0, 0, "cannot list the folder (" + ec.message() + ")");
-    if (files.empty())
-        throw input_error(error_code::io, given.front(), 0, 0,
-                          "the folder holds no trace (.json, .json.gz, .sqlite or .nsys-rep files): one per rank");
-    std::sort(files.begin(), files.end());
-    return files;
+    return given.size() > 1 ? given : timeline::trace_files_in(given.front());
 }
 
 // Several ranks of one job: each summarised in parallel, then compared (analyzer/timeline/ranks.hpp).

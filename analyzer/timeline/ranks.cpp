@@ -1,6 +1,7 @@
 #include "analyzer/timeline/ranks.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "analyzer/report/json_number.hpp"
 #include "analyzer/report/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -149,6 +150,26 @@ void compare(ranks_model& m) {
 }
 
 }  // namespace
+
+std::vector<std::string> trace_files_in(const std::string& dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        auto ends = [&](const std::string& tail) {
+            return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        std::error_code fe;
+        if (e.is_regular_file(fe) && (ends(".json") || ends(".json.gz") || ends(".sqlite") || ends(".nsys-rep")))
+            files.push_back(e.path().string());
+    }
+    if (ec) throw input_error(error_code::io, dir, 0, 0, "cannot list the folder (" + ec.message() + ")");
+    if (files.empty())
+        throw input_error(error_code::io, dir, 0, 0,
+                          "the folder holds no trace (.json, .json.gz, .sqlite or .nsys-rep files): one per rank");
+    std::sort(files.begin(), files.end());
+    return files;
+}
 
 ranks_model model_ranks(const std::vector<std::string>& files, std::int64_t min_gap_ns, unsigned threads,
                         const rank_progress& progress) {

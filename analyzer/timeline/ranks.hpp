@@ -59,6 +59,10 @@ struct ranks_model {
     std::int64_t step_ns = 0;                   // the job's step: the longest rank's
 };
 
+// A folder's trace files (.json, .json.gz, .sqlite, .nsys-rep), by name: one per rank. Throws input_error
+// naming the folder where it cannot be listed or holds none.
+std::vector<std::string> trace_files_in(const std::string& dir);
+
 // Progress as each rank is summarised: (ranks done, ranks, bytes read so far).
 using rank_progress = std::function<void(std::size_t, std::size_t, std::uint64_t)>;
 
