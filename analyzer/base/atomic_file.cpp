@@ -1,8 +1,10 @@
 #include "analyzer/base/atomic_file.hpp"
 
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/base/signal_cleanup.hpp"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +14,8 @@
 #include <cstring>
 
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <streambuf>
 
 namespace roofline {
@@ -105,12 +109,18 @@ void make_parent_folders(const std::string& path) {
 // Writes a temporary file beside `path` with `write`, created exclusively (mkstemp: O_CREAT | O_EXCL,
 // a fresh random name), and returns its name; throws input_error (io) naming `path`, or what `write`
 // throws, and leaves no temporary file behind either way.
-fs::path write_temporary(const std::string& path, const file_writer& write) {
+struct temporary {
+    fs::path path;
+    std::unique_ptr<removed_on_signal> guard;  // removed by the signal handler while it exists
+};
+
+temporary write_temporary(const std::string& path, const file_writer& write) {
     make_parent_folders(path);
     std::string name = path + ".tmp-XXXXXX";
     const int fd = ::mkstemp(name.data());
     if (fd < 0) throw input_error(error_code::io, path, 0, 0, cannot_create(path, errno));
     const fs::path tmp(name);
+    auto guard = std::make_unique<removed_on_signal>(name, removed_on_signal::kind::file);
     auto fail = [&](const std::string& why) {
         ::close(fd);
         remove_quietly(tmp);
@@ -134,7 +144,51 @@ fs::path write_temporary(const std::string& path, const file_writer& write) {
         remove_quietly(tmp);
         throw input_error(error_code::io, path, 0, 0, "writing the output failed: " + lower_strerror(error));
     }
-    return tmp;
+    return {tmp, std::move(guard)};
+}
+
+// What is at `path` without following a link (a dangling link is something), or nullopt.
+std::optional<struct stat> at(const std::string& path) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return std::nullopt;
+    return st;
+}
+
+// Moves the finished temporary file to `path`. Without -f nothing that is there is replaced, even what
+// appeared after check_output: a hard link fails on any name already there (link(2): EEXIST, a dangling
+// symbolic link included), and the temporary name is then removed. On a file system without hard links,
+// renameat2's RENAME_NOREPLACE does the same. With -f only a regular file is replaced.
+void place(const fs::path& tmp, const std::string& path, bool overwrite) {
+    if (!overwrite) {
+        if (::link(tmp.c_str(), path.c_str()) == 0) {
+            remove_quietly(tmp);
+            return;
+        }
+        int error = errno;
+        if (error == EPERM || error == ENOTSUP || error == EOPNOTSUPP || error == EXDEV) {
+            if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) return;
+            error = errno;
+        }
+        remove_quietly(tmp);
+        if (error == EEXIST)
+            throw input_error(error_code::io, path, 0, 0,
+                              "appeared while roofline was writing: roofline does not write over it unless asked; pass "
+                              "-f (--force) to replace it");
+        throw input_error(error_code::io, path, 0, 0,
+                          "cannot move the finished output into place: " + lower_strerror(error));
+    }
+    if (const auto st = at(path); st && !S_ISREG(st->st_mode)) {
+        remove_quietly(tmp);
+        throw input_error(error_code::io, path, 0, 0,
+                          "is not a regular file (a link, a device, a pipe or a socket): -f replaces only regular "
+                          "files; name the file itself");
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        remove_quietly(tmp);
+        throw input_error(error_code::io, path, 0, 0, "cannot move the finished output into place: " + ec.message());
+    }
 }
 
 }  // namespace
@@ -143,7 +197,14 @@ void check_output(const std::string& path, const write_policy& policy) {
     std::error_code ec;
     if (fs::is_directory(path, ec))
         throw input_error(error_code::io, path, 0, 0, "is a folder, not a file to write the output to");
-    if (!fs::exists(path, ec)) return;
+    const auto st = at(path);
+    if (!st) return;
+    if (!S_ISREG(st->st_mode) && !S_ISLNK(st->st_mode))
+        throw input_error(error_code::io, path, 0, 0,
+                          "is not a regular file (a device, a pipe or a socket): roofline writes only regular files");
+    if (S_ISLNK(st->st_mode) && !fs::exists(path, ec))
+        throw input_error(error_code::io, path, 0, 0,
+                          "is a link to nothing: roofline does not write through it; remove it or name another file");
     for (const auto& input : policy.inputs) {
         std::error_code same;
         if (fs::equivalent(path, input, same))
@@ -170,20 +231,19 @@ void write_files_atomically(const std::vector<std::pair<std::string, std::string
 void write_files_atomically(const std::vector<std::pair<std::string, file_writer>>& files, const write_policy& policy) {
     // Everything that can be checked before a byte is written is.
     for (const auto& [path, text] : files) check_output(path, policy);
-    std::vector<fs::path> temporaries;
+    std::vector<temporary> temporaries;
     try {
         for (const auto& [path, write] : files) temporaries.push_back(write_temporary(path, write));
     } catch (...) {
-        for (const auto& t : temporaries) remove_quietly(t);
+        for (const auto& t : temporaries) remove_quietly(t.path);
         throw;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
-        std::error_code ec;
-        fs::rename(temporaries[i], files[i].first, ec);
-        if (ec) {
-            for (std::size_t k = i; k < files.size(); ++k) remove_quietly(temporaries[k]);
-            throw input_error(error_code::io, files[i].first, 0, 0,
-                              "cannot move the finished output into place: " + ec.message());
+        try {
+            place(temporaries[i].path, files[i].first, policy.overwrite);
+        } catch (...) {
+            for (std::size_t k = i + 1; k < files.size(); ++k) remove_quietly(temporaries[k].path);
+            throw;
         }
     }
 }

@@ -1,6 +1,7 @@
 #include "analyzer/base/external_tool.hpp"
 
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/base/signal_cleanup.hpp"
 
 #include <array>
 #include <csignal>
@@ -19,59 +20,6 @@
 extern char** environ;
 
 namespace roofline {
-namespace {
-
-// What the signal handlers clean up: fixed buffers, since a handler may only call async-signal-safe
-// functions (unlink, rmdir, kill, sigaction, raise). One process holds at most a few at a time.
-constexpr std::size_t slots = 8, path_room = 4096;
-struct cleanup_table {
-    std::array<std::array<char, path_room>, slots> files{}, dirs{};
-    volatile std::sig_atomic_t child_group = 0;
-    int live_dirs = 0;
-    struct sigaction previous[3]{};
-};
-cleanup_table table;
-// Guards the table's slots and count against two exports on two threads (the handlers only read it).
-std::mutex table_lock;
-constexpr std::array<int, 3> caught = {SIGINT, SIGTERM, SIGHUP};
-
-void remember(std::array<std::array<char, path_room>, slots>& where, const std::string& path) {
-    if (path.size() >= path_room) return;
-    for (auto& s : where)
-        if (s[0] == '\0') {
-            std::memcpy(s.data(), path.c_str(), path.size() + 1);
-            return;
-        }
-}
-
-void forget(std::array<std::array<char, path_room>, slots>& where, const std::string& path) {
-    for (auto& s : where)
-        if (path == s.data()) s[0] = '\0';
-}
-
-extern "C" void clean_up_and_die(int sig) {
-    if (table.child_group > 0) ::kill(-static_cast<pid_t>(table.child_group), SIGTERM);
-    for (auto& f : table.files)
-        if (f[0] != '\0') ::unlink(f.data());
-    for (auto& d : table.dirs)
-        if (d[0] != '\0') ::rmdir(d.data());
-    for (std::size_t i = 0; i < caught.size(); ++i)
-        if (caught[i] == sig) ::sigaction(sig, &table.previous[i], nullptr);
-    ::raise(sig);
-}
-
-void install_handlers() {
-    struct sigaction a {};
-    a.sa_handler = clean_up_and_die;
-    sigemptyset(&a.sa_mask);
-    for (std::size_t i = 0; i < caught.size(); ++i) ::sigaction(caught[i], &a, &table.previous[i]);
-}
-
-void restore_handlers() {
-    for (std::size_t i = 0; i < caught.size(); ++i) ::sigaction(caught[i], &table.previous[i], nullptr);
-}
-
-}  // namespace
 
 std::optional<std::string> find_on_path(const std::string& program) {
     const char* env = std::getenv("PATH");
@@ -97,27 +45,20 @@ private_temp_dir::private_temp_dir(const std::string& purpose) {
         throw input_error(error_code::io, base, 0, 0,
                           "cannot make a private temporary directory: " + std::string(std::strerror(errno)));
     path_ = pattern;
-    const std::lock_guard<std::mutex> hold(table_lock);
-    if (table.live_dirs++ == 0) install_handlers();
-    remember(table.dirs, path_);
+    registered_.push_back(std::make_unique<removed_on_signal>(path_, removed_on_signal::kind::folder));
 }
 
 private_temp_dir::~private_temp_dir() {
     std::error_code ignored;
-    const std::lock_guard<std::mutex> hold(table_lock);
-    for (const auto& entry : std::filesystem::directory_iterator(path_, ignored)) {
-        forget(table.files, entry.path().string());
+    for (const auto& entry : std::filesystem::directory_iterator(path_, ignored))
         std::filesystem::remove_all(entry.path(), ignored);
-    }
     std::filesystem::remove(path_, ignored);
-    forget(table.dirs, path_);
-    if (--table.live_dirs == 0) restore_handlers();
+    registered_.clear();  // removed already: the handler has nothing left to remove
 }
 
-std::string private_temp_dir::file(const std::string& name) const {
+std::string private_temp_dir::file(const std::string& name) {
     const std::string p = path_ + "/" + name;
-    const std::lock_guard<std::mutex> hold(table_lock);
-    remember(table.files, p);
+    registered_.push_back(std::make_unique<removed_on_signal>(p, removed_on_signal::kind::file));
     return p;
 }
 
@@ -144,11 +85,11 @@ tool_run run_tool(const std::string& program, const std::vector<std::string>& ar
     posix_spawnattr_destroy(&attributes);
     if (failed != 0) return r;
     r.started = true;
-    table.child_group = child;
+    set_child_group_on_signal(child);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    table.child_group = 0;
+    set_child_group_on_signal(0);
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
     return r;
 }

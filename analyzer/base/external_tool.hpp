@@ -6,6 +6,9 @@
 // SIGTERM or SIGHUP (the exporter's process group is killed first).
 #pragma once
 
+#include "analyzer/base/signal_cleanup.hpp"
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,10 +29,11 @@ public:
     private_temp_dir& operator=(const private_temp_dir&) = delete;
     const std::string& path() const { return path_; }
     // A file name inside it (not created), removed with it, by the signal handlers too.
-    std::string file(const std::string& name) const;
+    std::string file(const std::string& name);
 
 private:
     std::string path_;
+    std::vector<std::unique_ptr<removed_on_signal>> registered_;  // the folder first, then its files
 };
 
 struct tool_run {

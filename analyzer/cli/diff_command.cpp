@@ -55,7 +55,8 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         "the workload's total. Both files are read as analyze reads them, with the same options. docs/diff.md has the "
         "details. Given two whole-run traces (what roofline timeline reads), it compares their time per step, GPU "
         "utilisation, idle time by cause and kernels instead; --fail-if-slower then gates the time per "
-        "step.\n\noptions");
+        "step. Given two folders of traces (one per rank, as roofline timeline DIR reads them), it compares the "
+        "two runs of the job rank by rank, and the gate is on the job's step.\n\noptions");
     const std::string noise_help =
         "the noise floor in percent of a kernel's time (default " + significant(default_noise_pct, 6) +
         "): a change within it, or within --noise-ns, whichever is larger, is \"within noise\" (ncu's "

@@ -33,7 +33,7 @@ bool is_json(std::string_view head) {
 }
 
 // `nsys export --type sqlite` of a report into `out`, where nsys is on PATH (false where it is not).
-bool export_report(const std::string& path, const private_temp_dir& dir, const std::string& out) {
+bool export_report(const std::string& path, private_temp_dir& dir, const std::string& out) {
     const auto nsys = find_on_path("nsys");
     if (!nsys) return false;
     // An absolute path: a report named "-x.nsys-rep" cannot reach nsys as an option.
