@@ -450,6 +450,16 @@ TEST_CASE("timeline: an SQLite file without the tables or columns the reader nee
                        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
                        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER);"))
               .find("table CUPTI_ACTIVITY_KIND_KERNEL has no column streamId") != std::string::npos);
+    // The file's own code never runs: a generated column (here a billion-character string per row), a view
+    // or a virtual table named like an nsys table is not read as one.
+    CHECK(refused(make("generated.sqlite",
+                       "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, v2 TEXT, "
+                       "value TEXT GENERATED ALWAYS AS (printf('%.*c', 1000000000, 'x')) VIRTUAL);"
+                       "INSERT INTO StringIds (id, v2) VALUES (1, 'a');"))
+              .find("table StringIds has no column value (a generated column is not read)") != std::string::npos);
+    CHECK(refused(
+              make("view.sqlite", "CREATE TABLE s (id INTEGER, value TEXT); CREATE VIEW StringIds AS SELECT * FROM s;"))
+              .find("no StringIds table") != std::string::npos);
     // A report is exported with nsys where it is on PATH; here it is not, and the message says what to run.
     const auto rep = temp_path("run.nsys-rep").string();
     std::ofstream(rep) << "not read";

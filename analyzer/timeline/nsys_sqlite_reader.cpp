@@ -30,16 +30,28 @@ public:
             throw input_error(
                 error_code::io, path, 0, 0,
                 std::string("cannot open the SQLite export: ") + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+        // The file is data, not code: no function of its schema runs with any trust, and no value longer
+        // than a kernel name could be (an export's longest names are a few KiB) is made or read.
+        sqlite3_db_config(raw, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_db_config(raw, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+        sqlite3_limit(raw, SQLITE_LIMIT_LENGTH, max_value_bytes);
     }
+    static constexpr int max_value_bytes = 1 << 20;
 
+    // The stored columns of a table: table_xinfo lists the generated ones too (hidden 2 and 3), which an
+    // export never has and which would run the file's expressions on every read: they are left out.
     std::set<std::string> columns(const std::string& table) {
         std::set<std::string> out;
-        each("PRAGMA table_info(" + table + ")", [&](sqlite3_stmt* s) { out.insert(text(s, 1)); });
+        each("PRAGMA table_xinfo(" + table + ")", [&](sqlite3_stmt* s) {
+            if (sqlite3_column_int(s, 6) == 0) out.insert(text(s, 1));
+        });
         return out;
     }
+    // An ordinary table of that name: a view, a virtual table or a trigger is not read as one.
     bool has_table(const std::string& table) {
         bool found = false;
-        each("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'",
+        each("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '" + table +
+                 "' AND upper(sql) NOT LIKE 'CREATE VIRTUAL%'",
              [&](sqlite3_stmt*) { found = true; });
         return found;
     }
@@ -63,7 +75,8 @@ public:
             if (!have.count(c))
                 throw input_error(error_code::bad_trace, path_, 0, 0,
                                   "table " + table + " has no column " + c +
-                                      ": an export of another layout (export it again with a recent nsys: "
+                                      " (a generated column is not read): an export of another layout (export it again "
+                                      "with a recent nsys: "
                                       "`nsys export --type sqlite --force-overwrite true REPORT.nsys-rep`)");
     }
     [[noreturn]] void fail(const std::string& what) const { throw input_error(error_code::io, path_, 0, 0, what); }
@@ -115,6 +128,8 @@ trace read_nsys_sqlite(const std::string& path) {
     if (!r.has_table("StringIds"))
         throw input_error(error_code::bad_trace, path, 0, 0,
                           "no StringIds table: not an Nsight Systems export (`nsys export --type sqlite`)");
+    // The shape of every table is checked before it is read.
+    r.require("StringIds", {"id", "value"});
     // Names by id, interned as the rows that use them come (only the names some row uses are kept).
     std::map<std::int64_t, name_id> names;
     std::map<std::int64_t, std::string> strings;
@@ -169,7 +184,6 @@ trace read_nsys_sqlite(const std::string& path) {
                    ++t.events_read;
                });
     };
-    r.require("StringIds", {"id", "value"});
     gpu_rows("CUPTI_ACTIVITY_KIND_KERNEL", op_kind::kernel,
              grids ? ", demangledName, gridX, gridY, gridZ" : ", demangledName", [&](sqlite3_stmt* s, gpu_op& op) {
                  op.name = name_of(sqlite3_column_int64(s, 5));
