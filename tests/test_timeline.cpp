@@ -836,3 +836,31 @@ TEST_CASE("timeline: the critical path of a step splits it into the GPU's work, 
     const auto md = run_cli({"timeline", source_path(planted)}).out;
     CHECK(md.find("### The critical path of a step") != std::string::npos);
 }
+
+TEST_CASE("timeline: durations as long as the reader takes, overlapping, sum without wrapping; no share over 100%") {
+    // 20 kernels of 1e15 us (1e18 ns) each, all at once on 20 streams: their summed time is 2e19 ns, past
+    // what 64 bits hold; under UBSan a wrapped sum is an error.
+    std::string events;
+    for (int i = 0; i < 20; ++i) {
+        const std::string corr = std::to_string(i + 1);
+        events += std::string(i ? ",\n" : "") +
+                  R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": )" +
+                  std::to_string(i) + R"(, "dur": 1, "args": {"correlation": )" + corr + "}},\n" +
+                  R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 100, "dur": 1e15, )" +
+                  R"("args": {"device": 0, "stream": )" + std::to_string(7 + i) + R"(, "correlation": )" + corr + "}}";
+    }
+    const auto path = temp_path("long.json").string();
+    std::ofstream(path) << R"({"traceEvents": [)" << events << "]}";
+    auto r = model_of(path);
+    REQUIRE(r.m.devices.size() == 1);
+    const auto& d = r.m.devices[0];
+    CHECK(d.busy_ns == 1'000'000'000'000'000'000);
+    REQUIRE(d.kernel_totals.size() == 1);
+    CHECK(d.kernel_totals[0].total_ns == INT64_MAX);  // saturated, not wrapped
+    const auto md = run_cli({"timeline", path}).out;
+    CHECK(md.find("| 100.0% |") != std::string::npos);  // the one kernel is all of the kernel time
+    const std::regex pct(R"(([0-9]+\.[0-9])%)");
+    for (auto it = std::sregex_iterator(md.begin(), md.end(), pct); it != std::sregex_iterator(); ++it)
+        CHECK(std::stod((*it)[1].str()) <= 100.0);
+    std::filesystem::remove(path);
+}

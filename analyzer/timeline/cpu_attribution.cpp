@@ -256,7 +256,7 @@ void attribute_cpu(const trace& t, device_timeline& d, const step_figures& steps
     for (const auto& r : x.items) {
         if (r.lv != data_loading || !threads.count(r.thread) || r.start_ns < from || r.end_ns > to) continue;
         if (r.parent >= 0 && x.items[static_cast<std::size_t>(r.parent)].lv == data_loading) continue;
-        d.loader_in_process_ns += r.end_ns - r.start_ns;
+        add_to(d.loader_in_process_ns, r.end_ns - r.start_ns);
         ++d.loader_batches;
     }
     for (const auto& m : t.marks)

@@ -133,6 +133,9 @@ trace read_nsys_gpu_trace(const std::string& path, const std::string& api_path) 
         const double start = gpu.number(row, "Start").value_or(0), dur = gpu.number(row, "Duration").value_or(0);
         if (start < 0 || dur < 0)
             throw input_error(error_code::bad_trace, path, gpu.line(), 0, "a negative start or duration");
+        if (!(start < double(max_trace_ns)) || !(dur < double(max_trace_ns)))
+            throw input_error(error_code::bad_trace, path, gpu.line(), 0,
+                              "a start or duration beyond 2^62 ns (146 years): not a time of one run");
         op.start_ns = std::llround(start);
         op.end_ns = op.start_ns + std::llround(dur);
         op.correlation = std::llround(gpu.number(row, "CorrId").value_or(-1));
@@ -166,8 +169,13 @@ trace read_nsys_gpu_trace(const std::string& path, const std::string& api_path) 
         csv_reader api(api_path, {"Start", "Duration", "Name", "CorrID", "Tid"});
         while (api.next(row)) {
             api_call c;
-            c.start_ns = std::llround(api.number(row, "Start").value_or(0));
-            c.end_ns = c.start_ns + std::llround(std::max(0.0, api.number(row, "Duration").value_or(0)));
+            const double start = api.number(row, "Start").value_or(0),
+                         dur = std::max(0.0, api.number(row, "Duration").value_or(0));
+            if (!(std::fabs(start) < double(max_trace_ns)) || !(dur < double(max_trace_ns)))
+                throw input_error(error_code::bad_trace, api_path, api.line(), 0,
+                                  "a start or duration beyond 2^62 ns (146 years): not a time of one run");
+            c.start_ns = std::llround(start);
+            c.end_ns = c.start_ns + std::llround(dur);
             c.correlation = std::llround(api.number(row, "CorrID").value_or(-1));
             c.thread = std::llround(api.number(row, "Tid").value_or(0));
             c.name = t.intern(api.field(row, "Name").text);

@@ -122,8 +122,8 @@ void compare(ranks_model& m) {
         for (std::size_t r = 0; r < n; ++r) {
             // It spun from its start until the last rank arrived: the first part of its kernel.
             const std::int64_t wait = m.ranks[r].collectives[k] - m.ranks[last].collectives[k];
-            m.waited_ns[r] += wait;
-            m.exposed_wait_ns[r] += m.ranks[r].exposed(k, wait);
+            add_to(m.waited_ns[r], wait);
+            add_to(m.exposed_wait_ns[r], m.ranks[r].exposed(k, wait));
         }
     }
     if (m.collectives == 0) return;

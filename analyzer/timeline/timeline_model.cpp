@@ -209,7 +209,7 @@ std::vector<kernel_total> kernel_totals(const trace& t, const call_index& x, std
         auto& k = by_name[op.name];
         k.name = op.name;
         ++k.launches;
-        k.total_ns += op.end_ns - op.start_ns;
+        add_to(k.total_ns, op.end_ns - op.start_ns);
         k.communication = op.communication;
         if (auto l = x.by_correlation.find(op.correlation); l != x.by_correlation.end()) {
             const api_call& call = t.calls[l->second];
@@ -314,7 +314,7 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
     if (first == to) first = from;
     for (std::size_t i = from; i < first; ++i) {
         ++d.before_trace.count;
-        d.before_trace.total_ns += t.ops[i].end_ns - t.ops[i].start_ns;
+        add_to(d.before_trace.total_ns, t.ops[i].end_ns - t.ops[i].start_ns);
     }
     from = first;
     d.first_ns = t.ops[from].start_ns;
@@ -356,21 +356,21 @@ device_timeline model_device(const trace& t, const call_index& x, std::size_t fr
         if (op.kind == op_kind::kernel) {
             ++d.kernels;
             (op.communication ? comm : compute).emplace_back(op.start_ns, op.end_ns);
-            if (dur < small_kernel_ns) ++d.small_kernels, d.small_kernel_ns += dur;
+            if (dur < small_kernel_ns) ++d.small_kernels, add_to(d.small_kernel_ns, dur);
             // NCCL kernels use a few blocks by design (one per channel): what they leave idle is the
             // exposed-communication finding's.
             if (op.grid_blocks > 0 && sm_count > 0 && !op.communication) {
                 ++d.grids_known;
                 if (op.grid_blocks < std::uint32_t(sm_count)) {
                     ++d.small_grids.count;
-                    d.small_grids.total_ns += dur;
-                    d.small_grid_idle_sm_ns +=
-                        std::llround(double(dur) * (1.0 - double(op.grid_blocks) / double(sm_count)));
+                    add_to(d.small_grids.total_ns, dur);
+                    add_to(d.small_grid_idle_sm_ns,
+                           std::llround(double(dur) * (1.0 - double(op.grid_blocks) / double(sm_count))));
                 }
             }
         } else if (op.kind == op_kind::memcpy) {
             ++d.copies;
-            if (op.pageable) ++d.pageable_copies, d.pageable_bytes += op.bytes, d.pageable_ns += dur;
+            if (op.pageable) ++d.pageable_copies, d.pageable_bytes += op.bytes, add_to(d.pageable_ns, dur);
             // Small copies measure the launch, not the link: only those of 1 MiB or more set the rate.
             const bool host_link =
                 op.direction == copy_direction::host_to_device || op.direction == copy_direction::device_to_host;

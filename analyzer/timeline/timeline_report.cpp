@@ -417,7 +417,11 @@ void kernels_section(std::ostringstream& o, const timeline_report& r) {
     o << "## Top kernels by GPU time\n\n";
     for (const auto& d : r.model->devices) {
         if (r.model->devices.size() > 1) o << device_title(d) << ":\n\n";
-        table k({"#", "kernel", "origin", "launched by", "launches", "GPU time", "of busy", "average"});
+        // Shares of the kernels' summed time: kernels that overlap (streams, graph replays) can sum to more
+        // than the busy time, and a share never passes 100%.
+        std::int64_t kernel_time = 0;
+        for (const auto& kt : d.kernel_totals) add_to(kernel_time, kt.total_ns);
+        table k({"#", "kernel", "origin", "launched by", "launches", "GPU time", "of kernel time", "average"});
         // Names shortened as analyze shortens them (numbered where two read the same); the full names follow.
         const std::size_t listed = std::min<std::size_t>(d.kernel_totals.size(), 10);
         std::vector<std::string> labels;
@@ -430,7 +434,7 @@ void kernels_section(std::ostringstream& o, const timeline_report& r) {
             const auto& kt = d.kernel_totals[i];
             k.row({std::to_string(i + 1), code_span(labels[i]), label(classify_origin(t.name(kt.name)).kind),
                    launched_by_text(t, kt), std::to_string(kt.launches), format_duration_ns(double(kt.total_ns)),
-                   format_percent(double(kt.total_ns) / double(d.busy_ns)),
+                   format_percent(kernel_time > 0 ? double(kt.total_ns) / double(kernel_time) : 0.0),
                    format_duration_ns(double(kt.total_ns) / double(kt.launches))});
         }
         o << k.markdown() << "\n";

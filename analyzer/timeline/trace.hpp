@@ -112,6 +112,16 @@ private:
     std::unordered_map<std::string, name_id> index_;
 };
 
+// The longest time the model takes from an input, 2^62 ns (146 years): a start or duration beyond it is
+// refused where it is read, so a start plus a duration never wraps.
+inline constexpr std::int64_t max_trace_ns = std::int64_t(1) << 62;
+
+// A sum of durations that overlap (kernels on several streams, ops of a graph replay): it may exceed the
+// span, and saturates rather than wraps.
+inline void add_to(std::int64_t& total, std::int64_t v) {
+    if (__builtin_add_overflow(total, v, &total)) total = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
 // The kind of a CUDA call from its name (a trailing `_v7000` version suffix, as Nsight Systems writes
 // it, is ignored).
 call_kind classify_call(std::string_view name);
