@@ -19,6 +19,10 @@
 #include <cmath>
 
 #include <sqlite3.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
 
 using namespace roofline;
 using namespace roofline::test;
@@ -863,4 +867,50 @@ TEST_CASE("timeline: durations as long as the reader takes, overlapping, sum wit
     for (auto it = std::sregex_iterator(md.begin(), md.end(), pct); it != std::sregex_iterator(); ++it)
         CHECK(std::stod((*it)[1].str()) <= 100.0);
     std::filesystem::remove(path);
+}
+
+TEST_CASE("timeline: a whitespace bomb is read in the memory of its events, not of its expanded size") {
+    // One kernel, then 256 MiB of spaces, gzip-compressed to about 1 MB. nlohmann's lexer kept every byte
+    // since the last token: the unfiltered source took twice the whitespace (2.1 GB for 1 GiB).
+    const auto path = temp_path("bomb.json.gz").string();
+    {
+        gzFile f = gzopen(path.c_str(), "wb1");
+        REQUIRE(f);
+        const std::string head =
+            R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, )"
+            R"("args": {"device": 0, "stream": 7, "correlation": 1}})";
+        gzwrite(f, head.data(), unsigned(head.size()));
+        const std::string spaces(1 << 20, ' ');
+        for (int i = 0; i < 256; ++i) gzwrite(f, spaces.data(), unsigned(spaces.size()));
+        gzwrite(f, "]}", 2);
+        gzclose(f);
+    }
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        long kib = -1;
+        try {
+            auto t = read_trace_file(path);
+            if (t.ops.size() == 1) {
+                struct rusage u {};
+                ::getrusage(RUSAGE_SELF, &u);
+                kib = u.ru_maxrss;
+            }
+        } catch (...) {
+        }
+        (void)!::write(fds[1], &kib, sizeof kib);
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    long kib = -1;
+    REQUIRE(::read(fds[0], &kib, sizeof kib) == sizeof kib);
+    ::close(fds[0]);
+    ::waitpid(child, nullptr, 0);
+    std::filesystem::remove(path);
+    CHECK(kib > 0);
+    // The test process's own footprint is in it (the fork shares its pages): the bound is far under the
+    // 256 MiB the whitespace alone would take.
+    CHECK(kib < 128 * 1024);
 }

@@ -14,7 +14,8 @@ constexpr std::size_t block_bytes = std::size_t(1) << 20;
 
 }  // namespace
 
-byte_source::byte_source(const std::string& path) : path_(path), buffer_(block_bytes) {
+byte_source::byte_source(const std::string& path, bool collapse)
+    : path_(path), buffer_(block_bytes), collapse_(collapse) {
     errno = 0;
     gzFile f = gzopen(path.c_str(), "rb");
     if (!f)
@@ -46,13 +47,26 @@ bool byte_source::fill() {
                           std::string("cannot read the trace (") + why + "): a truncated or damaged .gz file?");
     }
     length_ = static_cast<std::size_t>(got);
-    return length_ > 0;
+    if (!collapse_ || length_ == 0) return length_ > 0;
+    whitespace_filter f{in_string_, escaped_, in_space_};
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < length_; ++i)
+        if (f.keep(buffer_[i])) buffer_[kept++] = buffer_[i];
+    in_string_ = f.in_string, escaped_ = f.escaped, in_space_ = f.in_space;
+    length_ = kept;
+    // A block of whitespace alone hands out nothing: the next one.
+    return length_ > 0 || fill();
 }
 
 std::pair<std::size_t, std::size_t> line_column(const std::string& path, std::uint64_t offset) {
-    byte_source s(path);
+    byte_source s(path, false);
+    whitespace_filter f;
+    std::uint64_t handed = 0;  // bytes the collapsing source would have handed out before this one
     std::size_t line = 1, column = 1;
-    for (auto it = s.begin_tracking(); it != s.end_tracking() && s.offset() < offset; ++it) {
+    for (auto it = s.begin_tracking(); it != s.end_tracking(); ++it) {
+        const bool kept = f.keep(*it);
+        if (kept && handed == offset) break;
+        handed += kept;
         if (*it == '\n') {
             ++line;
             column = 1;

@@ -1,6 +1,12 @@
 // A file read in 1 MiB blocks, gzip-compressed or not (zlib reads both), as an input iterator for
 // nlohmann's SAX parser: the trace is never held whole. The source counts the bytes it has handed
 // out, so an event can be located (`line_column` turns that count into a line and column).
+//
+// Every run of whitespace outside a JSON string reaches the parser as its first byte alone: nlohmann's
+// lexer keeps every byte since the last token for its error messages (lexer::token_string, cleared only
+// when the next token starts), so a trace of one event and 1 GiB of whitespace took 2.1 GB. One byte of
+// each run keeps the tokens apart as the file has them (`[1 2]` stays invalid), and `line_column` maps a
+// count of handed-out bytes back to the file's own line and column.
 #pragma once
 
 #include <cstddef>
@@ -14,8 +20,9 @@ namespace roofline::timeline {
 
 class byte_source {
 public:
-    // Throws input_error (io) naming the path when it cannot be opened.
-    explicit byte_source(const std::string& path);
+    // Throws input_error (io) naming the path when it cannot be opened. `collapse`: whitespace runs outside
+    // strings to their first byte (above); off, the file's bytes as they are.
+    explicit byte_source(const std::string& path, bool collapse = true);
     ~byte_source();
     byte_source(const byte_source&) = delete;
     byte_source& operator=(const byte_source&) = delete;
@@ -91,9 +98,37 @@ private:
     std::vector<char> buffer_;
     std::size_t length_ = 0, position_ = 0;
     std::uint64_t before_ = 0;  // bytes of the blocks before this one
+    bool collapse_ = true;
+    bool in_string_ = false, escaped_ = false, in_space_ = false;  // where the filter is, across blocks
 };
 
-// The 1-based line and column of byte `offset` of the file's (decompressed) content.
+// The filter's step for one byte of the file: whether the parser sees it. State is a JSON string's
+// (in it, after a backslash) and a whitespace run's.
+struct whitespace_filter {
+    bool in_string = false, escaped = false, in_space = false;
+    bool keep(char c) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            return true;
+        }
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            if (in_space) return false;
+            in_space = true;
+            return true;
+        }
+        in_space = false;
+        if (c == '"') in_string = true;
+        return true;
+    }
+};
+
+// The 1-based line and column in the file's (decompressed) content of the byte a collapsing source
+// handed out `offset`-th.
 std::pair<std::size_t, std::size_t> line_column(const std::string& path, std::uint64_t offset);
 
 }  // namespace roofline::timeline
