@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include <sys/ioctl.h>
@@ -28,6 +29,11 @@ int main(int argc, char** argv) {
         // Command-line mistakes are located at "roofline" itself: no second prefix for them.
         const std::string what = e.what();
         std::cerr << (what.rfind("roofline: ", 0) == 0 ? "" : "roofline: ") << what << "\n";
+        return 2;
+    } catch (const std::bad_alloc&) {
+        // Not a bug of the engine: the input needs more memory than the machine (or its limit) gives.
+        std::cerr << "roofline: out of memory: the input needs more than this machine's memory or its limit (ulimit "
+                     "-v, a container's); nothing was written\n";
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "roofline: internal error: " << e.what() << "\n";
