@@ -1,5 +1,6 @@
 #include "models/gpu_spec.hpp"
 
+#include "analyzer/base/did_you_mean.hpp"
 #include "analyzer/base/embedded.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/base/json_positions.hpp"
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace roofline {
@@ -170,6 +172,65 @@ std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir) {
         return s;
     }();
     return with_overrides(shipped, extra_dir, "GPU spec files", parse_gpu_spec);
+}
+
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+
+std::string lowered(const std::string& s) {
+    std::string out;
+    for (char c : s) out += char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// The words of a name, lower case: "NVIDIA GeForce RTX 4090" -> nvidia, geforce, rtx, 4090.
+std::vector<std::string> words_of(const std::string& s) {
+    std::vector<std::string> out(1);
+    for (char c : s) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out.back() += char(std::tolower(static_cast<unsigned char>(c)));
+        else if (!out.back().empty())
+            out.emplace_back();
+    }
+    if (out.back().empty()) out.pop_back();
+    return out;
+}
+
+// Whether `part` is a run of whole words of `name` ("RTX 4090" of "NVIDIA GeForce RTX 4090"; "H20" is no word
+// of "NVIDIA H200 SXM 141GB": the H20 is another GPU).
+bool words_in(const std::vector<std::string>& part, const std::vector<std::string>& name) {
+    if (part.empty() || part.size() > name.size()) return false;
+    for (std::size_t i = 0; i + part.size() <= name.size(); ++i)
+        if (std::equal(part.begin(), part.end(), name.begin() + std::ptrdiff_t(i))) return true;
+    return false;
+}
+
+}  // namespace
+
+std::string resolve_gpu(const std::vector<gpu_spec>& specs, const std::string& text, const std::string& option) {
+    const std::string want = lowered(text);
+    const auto part = words_of(text);
+    std::vector<const gpu_spec*> by_name;
+    for (const auto& s : specs) {
+        if (lowered(s.id) == want) return s.id;
+        if (words_in(part, words_of(s.name))) by_name.push_back(&s);
+    }
+    if (by_name.size() == 1) return by_name.front()->id;
+    if (by_name.size() > 1) {
+        std::string which;
+        for (const auto* s : by_name) which += (which.empty() ? "" : ", ") + s->id;
+        throw input_error(error_code::unknown_gpu, option, 0, 0,
+                          "\"" + text + "\" names " + std::to_string(by_name.size()) + " GPUs (" + which +
+                              "): give one of their ids");
+    }
+    std::vector<std::string> ids;
+    std::string known;
+    for (const auto& s : specs) ids.push_back(s.id), known += (known.empty() ? "" : ", ") + s.id;
+    throw input_error(
+        error_code::unknown_gpu, option, 0, 0,
+        "\"" + text + "\" names no known GPU" + did_you_mean(lowered(text), ids) + " (known: " + known + ")");
 }
 
 }  // namespace roofline

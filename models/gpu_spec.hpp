@@ -75,4 +75,9 @@ gpu_spec parse_gpu_spec(const std::string& json_text, const std::string& file);
 // (same id: the extra file wins).
 std::vector<gpu_spec> load_gpu_specs(const std::string& extra_dir = "");
 
+// The id of the GPU a user's text names (--gpu, --to): an id in any case ("H200"), an id's unique prefix
+// ("rtx-50"), or a unique part of a spec's name ("RTX 4090", "A10G"). Throws input_error (unknown_gpu) naming
+// `option`: the ids it could mean, or the nearest ones.
+std::string resolve_gpu(const std::vector<gpu_spec>& specs, const std::string& text, const std::string& option);
+
 }  // namespace roofline

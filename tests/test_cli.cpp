@@ -2,6 +2,7 @@
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "models/gpu_spec.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -716,4 +717,37 @@ TEST_CASE("every command decides its output format in one place: --format, else 
         CHECK_THROWS_WITH_AS(run_cli(bad), doctest::Contains("did you mean \"json\"?"), input_error);
     }
     fs::remove_all(dir);
+}
+
+TEST_CASE("first day: a GPU by its id in any case or by its name's words; ambiguity and near misses named") {
+    const auto specs = load_gpu_specs();
+    CHECK(resolve_gpu(specs, "H200", "--to") == "h200");
+    CHECK(resolve_gpu(specs, "RTX 4090", "--to") == "rtx-4090");
+    CHECK(resolve_gpu(specs, "a10g", "--gpu") == "a10g");
+    auto why = [&](const std::string& text) {
+        try {
+            (void)resolve_gpu(specs, text, "--to");
+        } catch (const input_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(why("H100").find("names 2 GPUs (h100-pcie, h100-sxm)") != std::string::npos);
+    // The H20 is another GPU than the H200: no prefix or part of a word is taken for a name.
+    CHECK(why("h20").find("names no known GPU; did you mean \"h200\"?") != std::string::npos);
+}
+
+TEST_CASE("first day: a duration needs its unit; analyze on a trace and a near command say what to run") {
+    const std::string planted = source_path("tests/data/timeline/planted.json");
+    CHECK_THROWS_WITH_AS(run_cli({"timeline", planted, "--step-time", "7.3"}),
+                         doctest::Contains("--step-time needs its unit: 7.3ms"), input_error);
+    CHECK(run_cli({"timeline", planted, "--min-gap", "0", "--format", "json"}).rc == 0);  // zero needs none
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", planted}), doctest::Contains("`roofline timeline"), input_error);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("tests/data/timeline/planted.sqlite")}),
+                         doctest::Contains("a whole-run trace"), input_error);
+    const auto near = run_cli({"analyse", "x.csv"});
+    CHECK(near.rc == 2);
+    CHECK(near.err ==
+          "roofline: unknown command \"analyse\"; did you mean \"analyze\"?\n(roofline --help lists the "
+          "commands)\n");
 }

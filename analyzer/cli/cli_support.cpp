@@ -71,17 +71,8 @@ analyze_options capture_options(const po::variables_map& vm) {
     o.gpu_override = vm.count("gpu-override") != 0;
     o.device = vm["device"].as<std::string>();
     o.hwspecs_dir = vm["hwspecs"].as<std::string>();
-    if (!o.gpu.empty()) {  // a typo is caught before the input is read, with the nearest id
-        std::vector<std::string> ids;
-        for (const auto& g : load_gpu_specs(o.hwspecs_dir)) ids.push_back(g.id);
-        if (std::find(ids.begin(), ids.end(), o.gpu) == ids.end()) {
-            std::string known;
-            for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-            throw input_error(
-                error_code::unknown_gpu, "--gpu", 0, 0,
-                "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids) + " (known: " + known + ")");
-        }
-    }
+    // A typo is caught before the input is read, with the nearest id; "H200" or "RTX 4090" name their GPU.
+    if (!o.gpu.empty()) o.gpu = resolve_gpu(load_gpu_specs(o.hwspecs_dir), o.gpu, "--gpu");
     o.rules_dir = vm["rules"].as<std::string>();
     const std::string numbers = vm["numbers"].as<std::string>();
     if (numbers == "point")

@@ -84,7 +84,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err, const conso
         if (name == c.name) return c.run(args, io{out, err, where});
     std::vector<std::string> names;
     for (const auto& c : commands()) names.push_back(c.name);
-    err << "roofline: unknown command \"" << name << "\"" << did_you_mean(name, names) << "\n\n" << top_usage();
+    // With a near name, the suggestion is the answer; without one, the list of commands.
+    const std::string near = did_you_mean(name, names);
+    err << "roofline: unknown command \"" << name << "\"" << near
+        << (near.empty() ? "\n\n" + top_usage() : std::string("\n(roofline --help lists the commands)\n"));
     return 2;
 }
 

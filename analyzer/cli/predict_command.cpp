@@ -72,18 +72,9 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
     prediction p{model_op(vm["op"].as<std::string>(), vm["keys"].as<std::vector<std::string>>()), {}};
     const std::string gpu = vm["gpu"].as<std::string>();
     const auto specs = load_gpu_specs(vm["hwspecs"].as<std::string>());
-    std::vector<std::string> ids;
-    for (const auto& s : specs) {
-        ids.push_back(s.id);
-        if (gpu == "all" || s.id == gpu) p.floors.push_back(floor_on(p.cost, s));
-    }
-    if (p.floors.empty()) {
-        std::string known;
-        for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-        throw input_error(
-            error_code::unknown_gpu, "--gpu", 0, 0,
-            "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ", or all)");
-    }
+    const std::string id = gpu == "all" ? gpu : resolve_gpu(specs, gpu, "--gpu");
+    for (const auto& s : specs)
+        if (id == "all" || s.id == id) p.floors.push_back(floor_on(p.cost, s));
     const std::string text = render_prediction(p, format);
     if (!to_file) {
         io.out << text;

@@ -63,13 +63,8 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     const auto specs = load_gpu_specs(hwspecs);
     std::vector<std::string> ids;
     for (const auto& g : specs) ids.push_back(g.id);
-    auto target = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& g) { return g.id == to; });
-    if (target == specs.end()) {
-        std::string known;
-        for (const auto& id : ids) known += (known.empty() ? "" : ", ") + id;
-        throw input_error(error_code::unknown_gpu, "--to", 0, 0,
-                          "\"" + to + "\" names no known GPU" + did_you_mean(to, ids) + " (known: " + known + ")");
-    }
+    const std::string to_id = resolve_gpu(specs, to, "--to");
+    auto target = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& g) { return g.id == to_id; });
     projection_options projection;
     if (vm.count("sm-clock")) {
         const std::string text = vm["sm-clock"].as<std::string>();
@@ -86,9 +81,7 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     o.gpu = vm["gpu"].as<std::string>();
     o.device = vm["device"].as<std::string>();
     o.hwspecs_dir = hwspecs;
-    if (!o.gpu.empty() && std::find(ids.begin(), ids.end(), o.gpu) == ids.end())
-        throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
-                          "\"" + o.gpu + "\" names no known GPU" + did_you_mean(o.gpu, ids));
+    if (!o.gpu.empty()) o.gpu = resolve_gpu(specs, o.gpu, "--gpu");
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const analysis a = analyze_file(vm["input"].as<std::string>(), o);

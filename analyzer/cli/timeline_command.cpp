@@ -28,12 +28,15 @@
 namespace roofline::cli {
 namespace {
 
-// "10us", "0.5ms", "2500ns", "1s" (any duration unit ncu writes) or a bare number of microseconds -> ns.
+// "10us", "0.5ms", "2500ns", "1s" (any duration unit ncu writes) -> ns. The unit is required: "7.3" could be
+// milliseconds (a step) as well as microseconds, and a guess off by 1000x gives estimates off by as much.
 std::int64_t duration_ns(const std::string& option, const std::string& text) {
     std::size_t unit_at = 0;
     while (unit_at < text.size() && (std::isdigit(static_cast<unsigned char>(text[unit_at])) || text[unit_at] == '.'))
         ++unit_at;
     double v = 0.0;
+    if (unit_at == text.size() && unit_at > 0 && text.find_first_not_of("0.") != std::string::npos)
+        usage_error(option + " needs its unit: " + text + "ms, " + text + "us or " + text + "ns, not \"" + text + "\"");
     auto [end, ec] = std::from_chars(text.data(), text.data() + unit_at, v);
     const auto unit =
         to_base_unit(unit_at == text.size() ? std::string_view("us") : std::string_view(text).substr(unit_at));

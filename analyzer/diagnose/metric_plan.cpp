@@ -190,13 +190,10 @@ metric_plan make_metric_plan(const std::vector<rule_tree>& trees, const gpu_spec
 
 metric_plan make_metric_plan_for(const std::string& gpu, const std::string& rules_dir) {
     const auto specs = load_gpu_specs();
+    const std::string id = resolve_gpu(specs, gpu, "--gpu");
     for (const auto& s : specs)
-        if (s.id == gpu || s.name == gpu) return make_metric_plan(load_rule_trees(rules_dir), s);
-    std::vector<std::string> ids;
-    std::string known;
-    for (const auto& s : specs) ids.push_back(s.id), known += (known.empty() ? "" : ", ") + s.id;
-    throw input_error(error_code::unknown_gpu, "--gpu", 0, 0,
-                      "\"" + gpu + "\" names no known GPU" + did_you_mean(gpu, ids) + " (known: " + known + ")");
+        if (s.id == id) return make_metric_plan(load_rule_trees(rules_dir), s);
+    throw input_error(error_code::unknown_gpu, "--gpu", 0, 0, "\"" + gpu + "\" names no known GPU");
 }
 
 std::vector<metric_plan> make_metric_plans(const std::string& rules_dir) {

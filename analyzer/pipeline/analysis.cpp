@@ -179,7 +179,7 @@ namespace {
 
 // What the first bytes say: an Nsight Compute report (its magic, "NVR\0", read off a report of ncu 2025.3.1),
 // or another binary file (a NUL byte, which no CSV export holds), or text.
-enum class head_kind { text, ncu_report, binary };
+enum class head_kind { text, ncu_report, trace, binary };
 
 head_kind head_of(std::istream& in) {
     char head[4096];
@@ -188,6 +188,13 @@ head_kind head_of(std::istream& in) {
     in.clear();
     in.seekg(0);
     if (seen.substr(0, 4) == std::string_view("NVR\0", 4)) return head_kind::ncu_report;
+    // A trace: gzip (a .json.gz), an SQLite database (an nsys export), or JSON with trace events.
+    if (seen.substr(0, 2) == std::string_view("\x1f\x8b", 2) || seen.rfind("SQLite format 3", 0) == 0)
+        return head_kind::trace;
+    const auto first = seen.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (seen[first] == '{' || seen[first] == '[') &&
+        seen.find("traceEvents") != std::string_view::npos)
+        return head_kind::trace;
     return seen.find('\0') == std::string_view::npos ? head_kind::text : head_kind::binary;
 }
 
@@ -262,6 +269,11 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
     switch (head_of(in)) {
         case head_kind::ncu_report:
             return analyze_ncu_report(path, options);
+        case head_kind::trace:
+            throw input_error(error_code::unknown_format, path, 0, 0,
+                              "a whole-run trace (a PyTorch profiler Chrome trace or an Nsight Systems export), not "
+                              "an Nsight Compute export: `roofline timeline " +
+                                  path + "` reads it");
         case head_kind::binary:
             throw input_error(error_code::unknown_format, path, 0, 0,
                               "binary, not text (an Nsight Compute .ncu-rep report?), not a CSV export; export it "
