@@ -914,3 +914,15 @@ TEST_CASE("timeline: a whitespace bomb is read in the memory of its events, not 
     // 256 MiB the whitespace alone would take.
     CHECK(kib < 128 * 1024);
 }
+
+TEST_CASE("timeline: a GPU name from the trace cannot open a link, a code span or a heading") {
+    const auto path = temp_path("hostile_name.json").string();
+    std::ofstream(path)
+        << R"({"deviceProperties": [{"id": 0, "name": "H100 [x](http://evil) `code` *b*\n## injected"}],)"
+        << R"( "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2,)"
+        << R"( "args": {"device": 0, "stream": 7, "correlation": 1}}]})";
+    const auto md = run_cli({"timeline", path}).out;
+    std::filesystem::remove(path);
+    CHECK(md.find(R"(## GPU 0 (H100 \[x\]\(http://evil\) \`code\` \*b\* \#\# injected))") != std::string::npos);
+    CHECK(md.find("\n## injected") == std::string::npos);
+}

@@ -120,4 +120,20 @@ std::string code_span(const std::string& text) {
     return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
+std::string markdown_text(const std::string& text) {
+    static const std::string special = "\\`*_{}[]<>()#+-.!|~&";
+    std::string out;
+    for (char c : text) {
+        if (c == '\n' || c == '\r' || c == '\t')
+            out += ' ';
+        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            out += '?';
+        else if (special.find(c) != std::string::npos)
+            out += std::string("\\") + c;
+        else
+            out += c;
+    }
+    return out;
+}
+
 }  // namespace roofline

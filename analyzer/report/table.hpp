@@ -64,5 +64,9 @@ private:
 // A markdown code span: "`text`", with a longer fence where the text holds backticks and spaces for
 // line breaks. The table escapes any '|' in it.
 std::string code_span(const std::string& text);
+// Text from an input (a GPU's name, a file's) in running markdown or a heading: the characters markdown
+// acts on escaped with a backslash, line breaks and other control characters replaced, so it reads as it
+// is written and cannot open a link, an emphasis, a code span or a new line.
+std::string markdown_text(const std::string& text);
 
 }  // namespace roofline

@@ -24,8 +24,11 @@ using ordered_json = nlohmann::ordered_json;
 // The JSON lists this many of the longest gaps of each cause.
 constexpr std::size_t listed_per_cause = 20;
 
-std::string device_title(const device_timeline& d) {
-    return "GPU " + std::to_string(d.device) + (d.name.empty() ? "" : " (" + d.name + ")");
+// "GPU 0 (NVIDIA H100 80GB HBM3)": the name as the trace gives it, escaped for markdown (or, on a terminal,
+// with its control characters replaced).
+std::string device_title(const device_timeline& d, bool markdown = true) {
+    return "GPU " + std::to_string(d.device) +
+           (d.name.empty() ? "" : " (" + (markdown ? markdown_text(d.name) : printable(d.name)) + ")");
 }
 
 std::string since(const device_timeline& d, std::int64_t ns) {
@@ -651,7 +654,7 @@ std::string timeline_terminal(const timeline_report& r, std::size_t width) {
     o << t.file << ": " << t.form << "\n";
     for (const auto& d : m.devices) {
         o << "\n"
-          << wrapped(device_title(d) + ": busy " + format_percent(d.utilisation()) + " of " +
+          << wrapped(device_title(d, false) + ": busy " + format_percent(d.utilisation()) + " of " +
                          format_duration_ns(double(d.span_ns())) + " (" + format_duration_ns(double(d.busy_ns)) + ")",
                      width, "");
         table causes({column{"cause"}, column{"gaps", align::right}, column{"idle", align::right},
