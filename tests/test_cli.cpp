@@ -500,7 +500,8 @@ TEST_CASE("the console: no colour for NO_COLOR or TERM=dumb, the width from COLU
     CHECK(cli::make_console(true, true, 120, "xterm", nullptr, "80").width == 80);
     CHECK(cli::make_console(false, false, 0, nullptr, nullptr, "90").width == 90);
     CHECK(cli::make_console(true, true, 120, "xterm", nullptr, "wide").width == 120);
-    CHECK(cli::make_console(false, false, 0, nullptr, nullptr, nullptr).width == 0);
+    CHECK(cli::make_console(false, false, 0, nullptr, nullptr, nullptr).width ==
+          100);  // a pipe: 100 columns (issue 35, item 11)
 }
 
 TEST_CASE("--version is in the help; every help page has an example and the exit codes") {
@@ -750,4 +751,17 @@ TEST_CASE("first day: a duration needs its unit; analyze on a trace and a near c
     CHECK(near.err ==
           "roofline: unknown command \"analyse\"; did you mean \"analyze\"?\n(roofline --help lists the "
           "commands)\n");
+}
+
+TEST_CASE("first day: -o x.txt says what it wrote; a name filter that matches nothing names the kernels") {
+    const auto out = temp_path("view.txt").string();
+    std::filesystem::remove(out);
+    const auto r = run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "-o", out});
+    CHECK(r.rc == 0);
+    CHECK(r.err.find("roofline: wrote " + out) != std::string::npos);
+    std::filesystem::remove(out);
+    CHECK_THROWS_WITH_AS(run_cli({"analyze", source_path("examples/h100/kernels_raw.csv"), "-k", "tranpose_naive"}),
+                         doctest::Contains("did you mean \"transpose_naive\"?"), input_error);
+    // In a pipe, without COLUMNS, the terminal view keeps to 100 columns.
+    CHECK(cli::make_console(false, false, 0, "xterm", nullptr, nullptr).width == 100);
 }

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -446,4 +448,17 @@ TEST_CASE("the JSON report records the tool's version and the options the analys
     CHECK(opt["hwspecs_dir"] == specs.string());
     std::filesystem::remove(specs);
     CHECK(opt["rules_dir"].is_null());
+}
+
+TEST_CASE("terminal labels: names that differ only past the width are numbered, each with its own number") {
+    // Cut to 8 columns, the three show the same start and the same two characters where they differ from
+    // the others: only numbers tell them apart, #1, #2 and #3 (a label rewritten in the loop used to leave
+    // the last one unnumbered).
+    const std::vector<std::string> names = {"abcdefgh1xyz", "abcdefgh2xyz", "abcdefgh3xyz"};
+    const auto labels = distinct_labels(names, 8);
+    REQUIRE(labels.size() == 3);
+    CHECK(labels[0].substr(labels[0].size() - 2) == "#1");
+    CHECK(labels[1].substr(labels[1].size() - 2) == "#2");
+    CHECK(labels[2].substr(labels[2].size() - 2) == "#3");
+    for (const auto& l : labels) CHECK(l.size() <= 8);
 }

@@ -97,7 +97,7 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     write_files_atomically(
         std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}},
         policy);
-    if (format_name != "terminal") io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
+    io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
     return 0;
 }
 

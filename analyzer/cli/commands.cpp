@@ -61,6 +61,8 @@ console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty
     const std::string_view text = columns ? columns : "";
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     c.width = !text.empty() && ec == std::errc() && end == text.data() + text.size() && n > 0 ? n : tty_columns;
+    // Without a terminal or COLUMNS (a pipe, a log, a file), the terminal view keeps to 100 columns.
+    if (c.width == 0) c.width = default_columns;
     return c;
 }
 

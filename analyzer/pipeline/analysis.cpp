@@ -3,7 +3,9 @@
 #include "analyzer/base/external_tool.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/base/did_you_mean.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/diagnose/fusion.hpp"
 #include "models/capture_spec.hpp"
@@ -110,11 +112,15 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     std::string first_cc;
     // Which GPUs the launches ran on: kernels of two GPU models are never folded together.
     std::map<std::string, device_seen> devices;  // by ncu's Device column
+    std::set<std::string> seen_names;
     a.read = read_ncu_csv(in, input_name, options.read, [&](launch_record&& launch) {
         a.launches_read += launch.invocations;
         if (options.progress) options.progress(a.launches_read);
         if (!options.device.empty() && launch.device != options.device) return;
         note_device(devices, launch);
+        // The kernels' function names, for a filter that matches nothing (a few are enough to name).
+        if (!options.filter.kernel_name.empty() && seen_names.size() < 64)
+            seen_names.insert(function_name(launch.kernel_name));
         if (!filter.accept(launch, input_name)) return;
         a.launches_kept += launch.invocations;
         if (first_cc.empty()) first_cc = launch.cc;
@@ -122,10 +128,20 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     });
     check_one_gpu_model(devices, options, input_name);
     std::vector<kernel_group> groups = table.finish();
-    if (groups.empty())
+    if (groups.empty()) {
+        std::string names;
+        if (!options.filter.kernel_name.empty()) {
+            const std::vector<std::string> all(seen_names.begin(), seen_names.end());
+            names = did_you_mean(options.filter.kernel_name, all);
+            std::string some;
+            for (std::size_t i = 0; i < std::min<std::size_t>(all.size(), 8); ++i)
+                some += (some.empty() ? "" : ", ") + all[i];
+            if (!all.empty()) names += " (its kernels include " + some + (all.size() > 8 ? ", ..." : "") + ")";
+        }
         throw input_error(error_code::no_kernels, input_name, 0, 0,
                           "none of the " + std::to_string(a.launches_read) +
-                              " launches passes the filters (--kernel-name, --launch-skip, --launch-count)");
+                              " launches passes the filters (--kernel-name, --launch-skip, --launch-count)" + names);
+    }
     std::vector<gpu_spec> specs = load_gpu_specs(options.hwspecs_dir);
     const gpu_identity identity = identity_of(groups.front(), first_cc, input_name);
     try {

@@ -39,6 +39,9 @@ std::string render_markdown(const analysis& a, const print_options& o = {});
 void write_markdown(const analysis& a, const print_options& o, std::ostream& out);
 // The terminal view: top kernels and opportunities in a fixed-width table.
 std::string render_terminal(const analysis& a, const print_options& o = {});
+// Labels of at most `width` characters that tell `names` apart (the terminal's kernel column): a name that
+// fits is itself, a cut one keeps its start and where it differs, and equal cuts are numbered #1, #2, ...
+std::vector<std::string> distinct_labels(const std::vector<std::string>& names, std::size_t width);
 // The JSON schema is documented in docs/report-json.md.
 std::string render_json(const analysis& a, const print_options& o = {});
 void write_json(const analysis& a, const print_options& o, std::ostream& out);

@@ -36,6 +36,32 @@ std::size_t name_column(std::size_t width, std::size_t fixed, std::size_t last) 
     return std::clamp(room, least_name_width, name_width);
 }
 
+// Every kernel's name as the terminal shows it; kernels of one name (one function on two grids) get
+// their grid after it, the part that tells them apart.
+std::vector<std::string> names_apart(const analysis& a) {
+    std::map<std::string, std::size_t> count;
+    for (const auto& k : a.kernels) ++count[printable(plain_name(k.group.name))];
+    std::vector<std::string> out;
+    for (const auto& k : a.kernels) {
+        std::string n = printable(plain_name(k.group.name));
+        if (count[n] > 1 && k.group.grid_size) {
+            const auto& g = k.group.grid_size->xyz;
+            n += " grid " + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]);
+        }
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+// `head`, `gap`, `tail` on one line when `visible` characters fit in `width` (0: no limit), else
+// `tail` on the next line, indented.
+std::string one_or_two_lines(const std::string& head, const char* gap, const std::string& tail, std::size_t visible,
+                             std::size_t width) {
+    return width && visible > width ? head + "\n  " + tail : head + gap + tail;
+}
+
+}  // namespace
+
 // Labels of at most `width` characters that tell the names apart. A name that fits is itself; one that
 // does not is cut ("nvjet_sm90_tst_2~"), and where cutting makes two equal, each keeps its start and the
 // part from where it first differs from the others ("nvjet_s~128x64_6~"); where even that is not
@@ -71,40 +97,19 @@ std::vector<std::string> distinct_labels(const std::vector<std::string>& names, 
         out[i] = names[i].substr(0, head) + "~" + tail;
     }
     // Still equal (the names differ only past what the width shows): number them.
-    std::map<std::string, std::size_t> seen;
+    // The clashes are found first, then numbered: a label rewritten in the loop would stop clashing with the
+    // next one, which kept a label another name also had, or both got #1.
+    std::vector<std::size_t> still;
     for (std::size_t i = 0; i < out.size(); ++i)
-        if (clashes(i)) {
-            const std::string suffix = "#" + std::to_string(++seen[out[i]]);
-            out[i] = names[i].substr(0, width > suffix.size() + 1 ? width - suffix.size() - 1 : 0) + "~" + suffix;
-        }
-    return out;
-}
-
-// Every kernel's name as the terminal shows it; kernels of one name (one function on two grids) get
-// their grid after it, the part that tells them apart.
-std::vector<std::string> names_apart(const analysis& a) {
-    std::map<std::string, std::size_t> count;
-    for (const auto& k : a.kernels) ++count[printable(plain_name(k.group.name))];
-    std::vector<std::string> out;
-    for (const auto& k : a.kernels) {
-        std::string n = printable(plain_name(k.group.name));
-        if (count[n] > 1 && k.group.grid_size) {
-            const auto& g = k.group.grid_size->xyz;
-            n += " grid " + std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]);
-        }
-        out.push_back(std::move(n));
+        if (clashes(i)) still.push_back(i);
+    std::map<std::string, std::size_t> seen;
+    std::vector<std::string> numbered = out;
+    for (std::size_t i : still) {
+        const std::string suffix = "#" + std::to_string(++seen[out[i]]);
+        numbered[i] = names[i].substr(0, width > suffix.size() + 1 ? width - suffix.size() - 1 : 0) + "~" + suffix;
     }
-    return out;
+    return numbered;
 }
-
-// `head`, `gap`, `tail` on one line when `visible` characters fit in `width` (0: no limit), else
-// `tail` on the next line, indented.
-std::string one_or_two_lines(const std::string& head, const char* gap, const std::string& tail, std::size_t visible,
-                             std::size_t width) {
-    return width && visible > width ? head + "\n  " + tail : head + gap + tail;
-}
-
-}  // namespace
 
 std::string render_terminal(const analysis& a, const print_options& options) {
     palette p{options.colour};
