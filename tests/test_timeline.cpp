@@ -925,3 +925,20 @@ TEST_CASE("timeline: a GPU name from the trace cannot open a link, a code span o
     CHECK(md.find(R"(## GPU 0 (H100 \[x\]\(http://evil\) \`code\` \*b\* \#\# injected))") != std::string::npos);
     CHECK(md.find("\n## injected") == std::string::npos);
 }
+
+TEST_CASE("timeline: the hostile reproducers of tests/data/timeline/hostile read, or fail naming their file") {
+    std::size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(source_path("tests/data/timeline/hostile"))) {
+        const std::string f = e.path().string();
+        if (e.path().extension() == ".md") continue;
+        CAPTURE(f);
+        ++n;
+        try {
+            auto r = model_of(f);
+            CHECK(!r.m.devices.empty());
+        } catch (const input_error& err) {
+            CHECK(std::string(err.what()).find(f) != std::string::npos);
+        }
+    }
+    CHECK(n == 4);
+}

@@ -47,7 +47,9 @@ for t in "${targets[@]}"; do
     seed_dir=$(mktemp -d)
     while read -r f; do cp "$f" "$seed_dir/"; done < <(seeds "$t")
     log=$(mktemp)
-    "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
+    dict=()
+    [ ! -f "tests/fuzz/$t.dict" ] || dict=(-dict="tests/fuzz/$t.dict")
+    "$build/tests/fuzz/fuzz_$t" "${dict[@]}" -max_total_time="$secs" -max_len=65536 -timeout=20 -rss_limit_mb=2560 -print_final_stats=1 \
         -artifact_prefix="$crashes_dir/$t-" "$corpus" "$seed_dir" >"$log" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
