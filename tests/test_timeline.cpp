@@ -3,6 +3,7 @@
 // of each cause planted at known times (its numbers are worked out in the comments below), and
 // hostile traces that must fail with file:line.
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/timeline/byte_source.hpp"
 #include "analyzer/timeline/timeline_findings.hpp"
 #include "analyzer/timeline/timeline_model.hpp"
 #include "analyzer/timeline/timeline_report.hpp"
@@ -893,7 +894,8 @@ TEST_CASE("timeline: a whitespace bomb is read in the memory of its events, not 
     if (child == 0) {
         long kib = -1;
         try {
-            struct rusage before {}, after {};
+            struct rusage before {
+            }, after{};
             ::getrusage(RUSAGE_SELF, &before);
             auto t = read_trace_file(path);
             ::getrusage(RUSAGE_SELF, &after);
@@ -941,4 +943,25 @@ TEST_CASE("timeline: the hostile reproducers of tests/data/timeline/hostile read
         }
     }
     CHECK(n == 4);
+}
+
+TEST_CASE("timeline: a trace that expands past the limit stops with one line naming it") {
+    const auto path = temp_path("expands.json.gz").string();
+    {
+        gzFile f = gzopen(path.c_str(), "wb1");
+        REQUIRE(f);
+        const std::string block(1 << 20, '[');
+        for (int i = 0; i < 4; ++i) gzwrite(f, block.data(), unsigned(block.size()));
+        gzclose(f);
+    }
+    // The limit is 16 GiB (byte_source.hpp); here 2 MiB, on a file that expands to 4.
+    try {
+        timeline::byte_source s(path, true, std::uint64_t(2) << 20);
+        for (auto it = s.begin(); it != s.end(); ++it) {
+        }
+        FAIL("read past the limit");
+    } catch (const input_error& e) {
+        CHECK(std::string(e.what()).find(path + ": expands to more than 2.10 MB") != std::string::npos);
+    }
+    std::filesystem::remove(path);
 }

@@ -1,9 +1,11 @@
 #include "analyzer/timeline/byte_source.hpp"
 
+#include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include <zlib.h>
 
@@ -14,8 +16,8 @@ constexpr std::size_t block_bytes = std::size_t(1) << 20;
 
 }  // namespace
 
-byte_source::byte_source(const std::string& path, bool collapse)
-    : path_(path), buffer_(block_bytes), collapse_(collapse) {
+byte_source::byte_source(const std::string& path, bool collapse, std::uint64_t limit)
+    : path_(path), buffer_(block_bytes), limit_(limit), collapse_(collapse) {
     errno = 0;
     gzFile f = gzopen(path.c_str(), "rb");
     if (!f)
@@ -47,6 +49,11 @@ bool byte_source::fill() {
                           std::string("cannot read the trace (") + why + "): a truncated or damaged .gz file?");
     }
     length_ = static_cast<std::size_t>(got);
+    expanded_ += length_;
+    if (expanded_ > limit_)
+        throw input_error(error_code::bad_trace, path_, 0, 0,
+                          "expands to more than " + format_si(double(limit_), "B") +
+                              ": past what one run's trace holds (a compressed file that expands without end?)");
     if (!collapse_ || length_ == 0) return length_ > 0;
     whitespace_filter f{in_string_, escaped_, in_space_};
     std::size_t kept = 0;

@@ -18,11 +18,16 @@
 
 namespace roofline::timeline {
 
+// The most a trace may expand to: 16 GiB of JSON (the largest whole-run traces seen are 1-2 GB; HTA takes
+// 5.7 GB of memory per GB). The reader keeps about 0.25 MiB per MB of events, so a trace at the cap takes
+// about 4 GB; a file that expands past it (a gzip bomb) stops with one line naming it.
+inline constexpr std::uint64_t max_trace_bytes = std::uint64_t(16) << 30;
+
 class byte_source {
 public:
     // Throws input_error (io) naming the path when it cannot be opened. `collapse`: whitespace runs outside
     // strings to their first byte (above); off, the file's bytes as they are.
-    explicit byte_source(const std::string& path, bool collapse = true);
+    explicit byte_source(const std::string& path, bool collapse = true, std::uint64_t limit = max_trace_bytes);
     ~byte_source();
     byte_source(const byte_source&) = delete;
     byte_source& operator=(const byte_source&) = delete;
@@ -97,7 +102,9 @@ private:
     void* file_ = nullptr;  // gzFile
     std::vector<char> buffer_;
     std::size_t length_ = 0, position_ = 0;
-    std::uint64_t before_ = 0;  // bytes of the blocks before this one
+    std::uint64_t before_ = 0;    // bytes of the blocks before this one
+    std::uint64_t expanded_ = 0;  // bytes read from the file, decompressed, before the filter
+    std::uint64_t limit_ = max_trace_bytes;
     bool collapse_ = true;
     bool in_string_ = false, escaped_ = false, in_space_ = false;  // where the filter is, across blocks
 };
