@@ -184,3 +184,4 @@ check_timeline() {  # TRACE NAME
     echo "render_chart: $name: ${width}x${height} timeline, $want gaps drawn; the HTML page holds it, no console message"
 }
 check_timeline "$src/tests/data/timeline/planted.json" timeline_planted
+check_timeline "$src/examples/timeline_cpu/traces/A_data_nw0.json.gz" timeline_loader
