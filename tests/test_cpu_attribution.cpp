@@ -242,4 +242,8 @@ TEST_CASE("cpu attribution: an in-process loader's floor predicts the step at ea
         ++checked;
     }
     CHECK(checked == 3);  // 2, 4 and 8 workers
+    // Where in the program: its own __getitem__, not the NumPy frames inside it.
+    const auto& frames = r.m.devices[0].time_of(cpu_category::data_loading).frames;
+    REQUIRE(!frames.empty());
+    CHECK(r.t.name(frames[0].name) == "cpu_workloads.py(78): __getitem__");
 }

@@ -35,6 +35,11 @@ bool is_user_frame(std::string_view name) {
     for (std::string_view inside : {"torch/", "site-packages/", "dist-packages/", "<built-in", "threading.py",
                                     "runpy.py", "<frozen", "contextlib.py", "functools.py"})
         if (name.find(inside) != std::string_view::npos) return false;
+    // Kineto names an installed package's file from its package folder ("numpy/_core/_methods.py(115): _mean"):
+    // the libraries a data pipeline or model calls most are theirs, not the user's.
+    for (std::string_view package : {"numpy/", "scipy/", "PIL/", "torchvision/", "torchaudio/", "transformers/",
+                                     "cv2/", "pandas/", "sklearn/", "triton/", "tqdm/", "accelerate/", "datasets/"})
+        if (name.rfind(package, 0) == 0) return false;
     return name.find(".py(") != std::string_view::npos;
 }
 
