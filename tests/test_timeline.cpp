@@ -965,3 +965,27 @@ TEST_CASE("timeline: a trace that expands past the limit stops with one line nam
     }
     std::filesystem::remove(path);
 }
+
+TEST_CASE("timeline: a compressed file that expands far more than a profiler's trace does stops, naming it") {
+    // One event repeated: gzip packs it several hundred-fold, where real traces pack 11-32-fold (examples/).
+    const auto path = temp_path("events_bomb.json.gz").string();
+    {
+        gzFile f = gzopen(path.c_str(), "wb9");
+        REQUIRE(f);
+        const std::string event =
+            R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, )"
+            R"("args": {"device": 0, "stream": 7, "correlation": 1}},)";
+        std::string block;
+        while (block.size() < (1u << 20)) block += event;
+        gzwrite(f, "{\"traceEvents\": [", 17);
+        for (int i = 0; i < 300; ++i) gzwrite(f, block.data(), unsigned(block.size()));
+        gzclose(f);
+    }
+    try {
+        (void)read_trace_file(path);
+        FAIL("read a bomb");
+    } catch (const input_error& e) {
+        CHECK(std::string(e.what()).find(path + ": expands more than 100-fold") != std::string::npos);
+    }
+    std::filesystem::remove(path);
+}

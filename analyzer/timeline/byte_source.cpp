@@ -54,6 +54,15 @@ bool byte_source::fill() {
         throw input_error(error_code::bad_trace, path_, 0, 0,
                           "expands to more than " + format_si(double(limit_), "B") +
                               ": past what one run's trace holds (a compressed file that expands without end?)");
+    if (expanded_ > expansion_checked_from && !gzdirect(static_cast<gzFile>(file_))) {
+        const auto packed = gzoffset(static_cast<gzFile>(file_));
+        if (packed > 0 && expanded_ / std::uint64_t(packed) > max_expansion)
+            throw input_error(error_code::bad_trace, path_, 0, 0,
+                              "expands more than " + std::to_string(max_expansion) + "-fold (" +
+                                  format_si(double(packed), "B") + " to " + format_si(double(expanded_), "B") +
+                                  " so far): a compressed file built to expand, not a profiler's trace (their events "
+                                  "compress 10-35-fold)");
+    }
     if (!collapse_ || length_ == 0) return length_ > 0;
     whitespace_filter f{in_string_, escaped_, in_space_};
     std::size_t kept = 0;

@@ -22,6 +22,11 @@ namespace roofline::timeline {
 // 5.7 GB of memory per GB). The reader keeps about 0.25 MiB per MB of events, so a trace at the cap takes
 // about 4 GB; a file that expands past it (a gzip bomb) stops with one line naming it.
 inline constexpr std::uint64_t max_trace_bytes = std::uint64_t(16) << 30;
+// A compressed trace that expands more than this many times is a bomb, not a trace: a profiler's JSON events
+// each carry their own times and ids, and gzip packs them 10-35-fold (the traces of examples/: 11-32). Checked
+// once 256 MiB have expanded, so a small file's ratio never matters.
+inline constexpr std::uint64_t max_expansion = 100;
+inline constexpr std::uint64_t expansion_checked_from = std::uint64_t(256) << 20;
 
 class byte_source {
 public:
