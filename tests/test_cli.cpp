@@ -765,3 +765,9 @@ TEST_CASE("first day: -o x.txt says what it wrote; a name filter that matches no
     // In a pipe, without COLUMNS, the terminal view keeps to 100 columns.
     CHECK(cli::make_console(false, false, 0, "xterm", nullptr, nullptr).width == 100);
 }
+
+TEST_CASE("first day: diff's help example with files that are not there says they are missing") {
+    CHECK_THROWS_WITH_AS(run_cli({"diff", "no-such-before.csv", "no-such-after.csv"}),
+                         doctest::Contains("no-such-before.csv: cannot open the file: no such file or folder"),
+                         input_error);
+}

@@ -5,6 +5,7 @@
 
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/base/format.hpp"
+#include "analyzer/base/input_error.hpp"
 #include "analyzer/pipeline/analysis.hpp"
 #include "analyzer/report/html_page.hpp"
 #include "analyzer/compare/diff.hpp"
@@ -102,6 +103,12 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
 
     // Two whole-run traces: the timeline's diff (time per step, utilisation, idle time by cause, kernels).
     const std::string base_path = vm["base"].as<std::string>(), new_path = vm["new"].as<std::string>();
+    // A missing file is missing, whatever kind it was meant to be (not "cannot open the trace" for a CSV).
+    for (const auto& p : {base_path, new_path}) {
+        std::error_code missing;
+        if (!std::filesystem::exists(p, missing))
+            throw input_error(error_code::io, p, 0, 0, "cannot open the file: no such file or folder");
+    }
     // Two folders of traces: two runs of a job, rank by rank.
     std::error_code ec;
     const bool base_dir = std::filesystem::is_directory(base_path, ec),
