@@ -157,3 +157,41 @@ TEST_CASE("an export interrupted by SIGTERM, SIGINT or SIGHUP leaves nothing beh
         CHECK_FALSE(alive());
     }
 }
+
+TEST_CASE("timeline REPORT.nsys-rep exports into a private folder: a planted link or file is never used") {
+    const fs::path root = temp_path("nsys_stub"), bin = root / "bin", tmp = root / "tmp";
+    fs::create_directories(bin);
+    fs::create_directories(tmp);
+    const fs::path args = root / "args.txt";
+    // A stub nsys: records its arguments, writes the planted SQLite export where --output says.
+    {
+        const fs::path stub = bin / "nsys";
+        std::ofstream(stub) << "#!/bin/sh\n"
+                            << "for a in \"$@\"; do printf '%s\\n' \"$a\"; done > '" << args.string() << "'\n"
+                            << "while [ $# -gt 0 ]; do if [ \"$1\" = --output ]; then /bin/cp '"
+                            << source_path("tests/data/timeline/planted.sqlite") << "' \"$2\"; fi; shift; done\n";
+        fs::permissions(stub, fs::perms::owner_all);
+    }
+    // What an attacker plants where the old reader wrote its export ($TMPDIR/roofline-<pid>-export.sqlite):
+    // a link to a victim file, for every pid this test could have.
+    const fs::path victim = root / "victim.txt";
+    std::ofstream(victim) << "precious\n";
+    fs::create_symlink(victim, tmp / ("roofline-" + std::to_string(::getpid()) + "-export.sqlite"));
+    const fs::path report = root / "-run.nsys-rep";  // a name that starts with '-'
+    std::ofstream(report) << "not read by roofline";
+    {
+        environment env(bin.string(), tmp.string());
+        const auto r = run_cli({"timeline", report.string(), "--format", "json"});
+        CHECK(r.rc == 0);
+        CHECK(r.out.find("\"schema\": \"roofline-timeline/1\"") != std::string::npos);
+    }
+    CHECK(read_text(victim.string()) == "precious\n");
+    // nsys got the report by an absolute path (not an option), and the export went into a private folder
+    // that is gone: only the planted link is left in TMPDIR.
+    const std::string seen = read_text(args.string());
+    CHECK(seen.find("\n" + fs::absolute(report).string() + "\n") != std::string::npos);
+    std::size_t left = 0;
+    for (const auto& e : fs::directory_iterator(tmp)) left += e.is_symlink() ? 0 : 1;
+    CHECK(left == 0);
+    fs::remove_all(root);
+}
