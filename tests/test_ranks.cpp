@@ -174,3 +174,13 @@ TEST_CASE("ranks: diff of two runs rank by rank, with the gate on the job's step
     CHECK(worse.out.find("**Gate failed**") != std::string::npos);
     CHECK(worse.err.find("--fail-if-slower 5 failed") != std::string::npos);
 }
+
+TEST_CASE("ranks: a folder of one trace is read as that trace") {
+    const auto dir = temp_path("ranks_one");
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(source_path("tests/data/timeline/planted.json"), dir / "planted.json");
+    const auto r = run_cli({"timeline", dir.string(), "--format", "json"});
+    CHECK(r.rc == 0);
+    CHECK(nlohmann::json::parse(r.out)["schema"] == "roofline-timeline/1");
+    std::filesystem::remove_all(dir);
+}

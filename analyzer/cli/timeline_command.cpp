@@ -136,12 +136,15 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "timeline");
     if (!vm.count("input")) usage_error("timeline needs a trace (see roofline timeline --help)");
-    const auto given = vm["input"].as<std::vector<std::string>>();
+    auto given = vm["input"].as<std::vector<std::string>>();
     std::error_code ec;
     if (given.size() > 1 || std::filesystem::is_directory(given.front(), ec)) {
         if (vm.count("api"))
             usage_error("--api goes with one nsys stats cuda_gpu_trace report, not with several ranks");
-        return ranks_command(vm, rank_files(given), io);
+        // A folder of one trace is that trace: there is no other rank to compare it with.
+        auto files = rank_files(given);
+        if (files.size() > 1) return ranks_command(vm, files, io);
+        given = files;
     }
     const std::int64_t min_gap = duration_ns("--min-gap", vm["min-gap"].as<std::string>());
     std::optional<std::int64_t> step_time;
