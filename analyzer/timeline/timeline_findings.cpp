@@ -8,19 +8,6 @@
 namespace roofline::timeline {
 namespace {
 
-finding_kind kind_of(gap_cause c) {
-    switch (c) {
-        case gap_cause::sync:
-            return finding_kind::sync;
-        case gap_cause::pageable:
-            return finding_kind::pageable;
-        case gap_cause::memset:
-            return finding_kind::memset;
-        default:
-            return finding_kind::host;
-    }
-}
-
 // A finding that gains less than run-to-run noise is not an opportunity anyone could measure.
 bool worth_it(const timeline_finding& f) { return f.est_speedup && *f.est_speedup >= 1.0 + run_to_run_noise; }
 
@@ -38,27 +25,7 @@ timeline_finding estimate(const device_timeline& d, finding_kind kind, std::int6
     return f;
 }
 
-bool is_category(finding_kind k) {
-    return k == finding_kind::data_loading || k == finding_kind::optimizer || k == finding_kind::dispatch ||
-           k == finding_kind::python || k == finding_kind::user_range;
-}
-
-finding_kind finding_of(cpu_category c) {
-    switch (c) {
-        case cpu_category::data_loading:
-            return finding_kind::data_loading;
-        case cpu_category::optimizer:
-            return finding_kind::optimizer;
-        case cpu_category::dispatch:
-            return finding_kind::dispatch;
-        case cpu_category::python:
-            return finding_kind::python;
-        case cpu_category::user_range:
-            return finding_kind::user_range;
-        default:
-            return finding_kind::host;
-    }
-}
+bool is_category(finding_kind k) { return info(k).category.has_value(); }
 
 // One finding per category of the host gaps' time. Each fix removes its category's idle time and leaves
 // everything else (the GPU's floor: span - that time), and no less than its own floor:
@@ -117,36 +84,38 @@ void category_findings(const timeline_model& m, const device_timeline& d, std::v
 
 }  // namespace
 
-const char* finding_id(finding_kind k) {
-    switch (k) {
-        case finding_kind::sync:
-            return "sync-gaps";
-        case finding_kind::host:
-            return "cpu-bound-gaps";
-        case finding_kind::pageable:
-            return "pageable-copies";
-        case finding_kind::memset:
-            return "sync-memset-gaps";
-        case finding_kind::small_kernels:
-            return "launch-bound";
-        case finding_kind::communication:
-            return "exposed-communication";
-        case finding_kind::busy:
-            return "gpu-busy";
-        case finding_kind::small_grids:
-            return "small-grids";
-        case finding_kind::data_loading:
-            return "data-loading-gaps";
-        case finding_kind::optimizer:
-            return "optimizer-gaps";
-        case finding_kind::dispatch:
-            return "dispatch-gaps";
-        case finding_kind::python:
-            return "python-gaps";
-        case finding_kind::user_range:
-            return "user-range-gaps";
-    }
-    return "gpu-busy";
+constexpr finding_info findings_table[] = {
+    {finding_kind::sync, "sync-gaps", gap_cause::sync, std::nullopt},
+    {finding_kind::host, "cpu-bound-gaps", gap_cause::host, std::nullopt},
+    {finding_kind::pageable, "pageable-copies", gap_cause::pageable, std::nullopt},
+    {finding_kind::memset, "sync-memset-gaps", gap_cause::memset, std::nullopt},
+    {finding_kind::small_kernels, "launch-bound", std::nullopt, std::nullopt},
+    {finding_kind::communication, "exposed-communication", std::nullopt, std::nullopt},
+    {finding_kind::busy, "gpu-busy", std::nullopt, std::nullopt},
+    {finding_kind::small_grids, "small-grids", std::nullopt, std::nullopt},
+    {finding_kind::data_loading, "data-loading-gaps", gap_cause::host, cpu_category::data_loading},
+    {finding_kind::optimizer, "optimizer-gaps", gap_cause::host, cpu_category::optimizer},
+    {finding_kind::dispatch, "dispatch-gaps", gap_cause::host, cpu_category::dispatch},
+    {finding_kind::python, "python-gaps", gap_cause::host, cpu_category::python},
+    {finding_kind::user_range, "user-range-gaps", gap_cause::host, cpu_category::user_range},
+};
+
+const finding_info& info(finding_kind k) {
+    for (const auto& f : findings_table)
+        if (f.kind == k) return f;
+    return findings_table[6];  // gpu-busy: every kind is in the table (tests/test_timeline.cpp)
+}
+
+finding_kind finding_of(gap_cause c) {
+    for (const auto& f : findings_table)
+        if (f.cause == c && !f.category) return f.kind;
+    return finding_kind::host;
+}
+
+finding_kind finding_of(cpu_category c) {
+    for (const auto& f : findings_table)
+        if (f.category == c) return f.kind;
+    return finding_kind::host;  // unknown: the CPU's activity is not in the trace
 }
 
 std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::optional<std::int64_t> measured_step_ns) {
@@ -176,7 +145,7 @@ std::vector<timeline_finding> timeline_findings(const timeline_model& m, std::op
             const std::int64_t link_floor = c == gap_cause::pageable && d.pinned_rate && d.pageable_bytes > 0
                                                 ? std::llround(double(d.pageable_bytes) / *d.pinned_rate)
                                                 : 0;
-            auto f = estimate(d, kind_of(c), removed, cpu_floor, link_floor);
+            auto f = estimate(d, finding_of(c), removed, cpu_floor, link_floor);
             f.gaps = longest_of(d, c, 3);
             if (worth_it(f)) mine.push_back(f);
         }

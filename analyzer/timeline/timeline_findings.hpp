@@ -37,7 +37,20 @@ enum class finding_kind : std::uint8_t {
     python,        // the program's own Python outside any operator
     user_range,    // a range the user named
 };
-const char* finding_id(finding_kind k);  // "sync-gaps", "launch-bound", ... (the JSON ids)
+// What each finding is, in one place: its JSON id, the gap cause it removes (sync, pageable, memset, host; none
+// for the findings that are not about one cause), and for the host gaps' findings the CPU category they name.
+struct finding_info {
+    finding_kind kind;
+    const char* id;  // "sync-gaps", "launch-bound", ... (the JSON ids)
+    std::optional<gap_cause> cause;
+    std::optional<cpu_category> category;
+};
+const finding_info& info(finding_kind k);
+inline const char* finding_id(finding_kind k) { return info(k).id; }
+// The finding of a gap cause's idle time (host: cpu-bound-gaps, where the trace does not say what the CPU did)
+// and of a CPU category's (the categories of host gaps; unknown: cpu-bound-gaps).
+finding_kind finding_of(gap_cause c);
+finding_kind finding_of(cpu_category c);
 
 // Which floor binds the time after: the GPU's (span less what the fix removes), the CPU's own time, or
 // the host link (pageable copies' bytes at the pinned rate the trace shows).

@@ -71,22 +71,8 @@ std::string gap_text(const trace& t, const device_timeline& d, const idle_gap& g
     return s;
 }
 
-cpu_category category_of(finding_kind k) {
-    switch (k) {
-        case finding_kind::data_loading:
-            return cpu_category::data_loading;
-        case finding_kind::optimizer:
-            return cpu_category::optimizer;
-        case finding_kind::dispatch:
-            return cpu_category::dispatch;
-        case finding_kind::python:
-            return cpu_category::python;
-        case finding_kind::user_range:
-            return cpu_category::user_range;
-        default:
-            return cpu_category::unknown;
-    }
-}
+// The CPU category a host-gap finding names (unknown for every other finding).
+cpu_category category_of(finding_kind k) { return info(k).category.value_or(cpu_category::unknown); }
 
 // "`enumerate(DataLoader)#...` 1.2 s, `train.py(30): main` ...": the names that carried a category's time.
 std::string names_text(const trace& t, const std::vector<named_time>& v, std::size_t n) {
@@ -813,13 +799,7 @@ std::string timeline_json(const timeline_report& r) {
         ordered_json evidence = ordered_json::array();
         for (auto gi : f.gaps) evidence.push_back(gap_text(t, d, d.gaps[gi]));
         ordered_json e = {{"id", finding_id(f.kind)}, {"device", f.device}};
-        e["cause"] = f.kind == finding_kind::small_kernels || f.kind == finding_kind::busy ||
-                             f.kind == finding_kind::communication || f.kind == finding_kind::small_grids
-                         ? ordered_json(nullptr)
-                         : ordered_json(cause_name(f.kind == finding_kind::sync       ? gap_cause::sync
-                                                   : f.kind == finding_kind::pageable ? gap_cause::pageable
-                                                   : f.kind == finding_kind::memset   ? gap_cause::memset
-                                                                                      : gap_cause::host));
+        e["cause"] = info(f.kind).cause ? ordered_json(cause_name(*info(f.kind).cause)) : ordered_json(nullptr);
         e["category"] = category_of(f.kind) != cpu_category::unknown ? ordered_json(category_name(category_of(f.kind)))
                                                                      : ordered_json(nullptr);
         if (f.workers_to_hide)
