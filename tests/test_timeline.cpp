@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -972,9 +973,8 @@ TEST_CASE("timeline: a compressed file that expands far more than a profiler's t
     {
         gzFile f = gzopen(path.c_str(), "wb9");
         REQUIRE(f);
-        const std::string event =
-            R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, )"
-            R"("args": {"device": 0, "stream": 7, "correlation": 1}},)";
+        const std::string event = R"({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, )"
+                                  R"("args": {"device": 0, "stream": 7, "correlation": 1}},)";
         std::string block;
         while (block.size() < (1u << 20)) block += event;
         gzwrite(f, "{\"traceEvents\": [", 17);
@@ -988,4 +988,19 @@ TEST_CASE("timeline: a compressed file that expands far more than a profiler's t
         CHECK(std::string(e.what()).find(path + ": expands more than 100-fold") != std::string::npos);
     }
     std::filesystem::remove(path);
+}
+
+TEST_CASE("timeline: every finding kind is in the findings table, with an id of its own") {
+    std::set<std::string> ids;
+    for (auto k : {finding_kind::sync, finding_kind::host, finding_kind::pageable, finding_kind::memset,
+                   finding_kind::small_kernels, finding_kind::communication, finding_kind::busy,
+                   finding_kind::small_grids, finding_kind::data_loading, finding_kind::optimizer,
+                   finding_kind::dispatch, finding_kind::python, finding_kind::user_range}) {
+        CHECK(info(k).kind == k);
+        ids.insert(finding_id(k));
+        if (info(k).category) CHECK(finding_of(*info(k).category) == k);
+    }
+    CHECK(ids.size() == 13);
+    CHECK(finding_of(gap_cause::host) == finding_kind::host);
+    CHECK(finding_of(cpu_category::unknown) == finding_kind::host);
 }
