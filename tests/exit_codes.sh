@@ -62,9 +62,9 @@ expect 1 "diff H200 -> H100 slower than 5% (diff --fail-if-slower)" "$bin" diff 
 expect 2 "diff with one file" "$bin" diff "$ok"
 expect 2 "diff --noise -1" "$bin" diff "$ok" "$ok" --noise -1
 # Out of memory is the input's size against the machine's limit, not an internal error: exit 2, said so.
-# 200,000 kernels of distinct 1,000-character names (200 MB of names to keep) under a 250 MB address space.
+# 300,000 kernels of distinct 1,000-character names (300 MB of names to keep) under a 250 MB address space.
 awk 'BEGIN { pad = sprintf("%1000s", ""); printf "{\"traceEvents\": ["
-    for (i = 0; i < 200000; i++) printf "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d%s\", \"pid\": 0, \"tid\": 7, \"ts\": %d, \"dur\": 2, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": %d}}", (i ? "," : ""), i, pad, i * 10, i
+    for (i = 0; i < 300000; i++) printf "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d%s\", \"pid\": 0, \"tid\": 7, \"ts\": %d, \"dur\": 2, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": %d}}", (i ? "," : ""), i, pad, i * 10, i
     printf "]}" }' > "$work/names.json"
 err=$( (ulimit -v 250000; "$bin" timeline "$work/names.json" --format json >/dev/null) 2>&1 )
 got=$?
