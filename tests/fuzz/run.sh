@@ -60,7 +60,7 @@ for t in "${targets[@]}"; do
     else
         # Keep the smallest corpus that covers as much.
         minimal=$(mktemp -d)
-        "$build/tests/fuzz/fuzz_$t" -merge=1 "$minimal" "$corpus" >/dev/null 2>&1 && rm -rf "$corpus" && mv "$minimal" "$corpus"
+        "$build/tests/fuzz/fuzz_$t" -set_cover_merge=1 "$minimal" "$corpus" >/dev/null 2>&1 && rm -rf "$corpus" && mv "$minimal" "$corpus"
         printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(date -u +%Y-%m-%d)" "$commit" "$t" "$secs" "${execs:-?}" \
             "$(ls "$corpus" | wc -l)" "$crashes" >> tests/fuzz/RESULTS.md
     fi
