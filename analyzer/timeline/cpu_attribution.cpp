@@ -179,20 +179,6 @@ std::vector<named_time> largest(const trace& t, const std::map<name_id, std::int
     return v;
 }
 
-// The innermost of the user's frames around a call (sorted by thread, start, outer first).
-std::optional<name_id> frame_around(const std::vector<cpu_range>& frames, const api_call& c) {
-    auto it = std::upper_bound(frames.begin(), frames.end(), std::make_pair(c.thread, c.start_ns),
-                               [](const std::pair<std::int64_t, std::int64_t>& key, const cpu_range& r) {
-                                   return key < std::make_pair(r.thread, r.start_ns);
-                               });
-    for (int walked = 0; it != frames.begin() && walked < 4096; ++walked) {
-        const cpu_range& r = *--it;
-        if (r.thread != c.thread) break;
-        if (r.end_ns >= c.end_ns) return r.name;
-    }
-    return std::nullopt;
-}
-
 }  // namespace
 
 const char* category_name(cpu_category c) {
@@ -217,9 +203,10 @@ const char* category_name(cpu_category c) {
     return "unknown";
 }
 
-void attribute_cpu(const trace& t, device_timeline& d, const step_figures& steps) {
+namespace {
+
+void attribute_device(const trace& t, const thread_ranges& x, device_timeline& d, const step_figures& steps) {
     d.cpu_recorded = !t.cpu_ops.empty() || !t.py_frames.empty() || !t.marks.empty();
-    const thread_ranges x(t);
     tallies tally;
     std::set<std::int64_t> threads;
     for (auto& g : d.gaps) {
@@ -236,7 +223,7 @@ void attribute_cpu(const trace& t, device_timeline& d, const step_figures& steps
             if (g.blocking) {
                 const api_call& call = t.calls[*g.blocking];
                 tally.top[index(c)][g.caller ? t.cpu_ops[*g.caller].name : call.name] += g.length();
-                if (auto f = frame_around(t.py_frames, call)) tally.frames[index(c)][*f] += g.length();
+                if (auto f = innermost_around(t.py_frames, call)) tally.frames[index(c)][*f] += g.length();
             }
         }
         std::size_t best = 0;
@@ -261,6 +248,14 @@ void attribute_cpu(const trace& t, device_timeline& d, const step_figures& steps
     }
     for (const auto& m : t.marks)
         if (m.worker_processes && threads.count(m.range.thread)) d.loader_workers = true;
+}
+
+}  // namespace
+
+void attribute_cpu(const trace& t, std::vector<device_timeline>& devices, const step_figures& steps) {
+    if (devices.empty()) return;
+    const thread_ranges x(t);
+    for (auto& d : devices) attribute_device(t, x, d, steps);
 }
 
 }  // namespace roofline::timeline

@@ -176,21 +176,6 @@ void classify(const trace& t, const call_index& x, idle_gap& g) {
     }
 }
 
-// The innermost range of `ranges` (sorted by thread, start, outer first) on the call's thread that
-// encloses it: the operator or frame that made the call. The walk back is bounded as caller_of's is.
-std::optional<name_id> innermost_around(const std::vector<cpu_range>& ranges, const api_call& c) {
-    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(c.thread, c.start_ns),
-                               [](const std::pair<std::int64_t, std::int64_t>& key, const cpu_range& r) {
-                                   return key < std::make_pair(r.thread, r.start_ns);
-                               });
-    for (int walked = 0; it != ranges.begin() && walked < 4096; ++walked) {
-        const cpu_range& r = *--it;
-        if (r.thread != c.thread) break;
-        if (r.end_ns >= c.end_ns) return r.name;  // the latest-starting range that covers the call
-    }
-    return std::nullopt;
-}
-
 // The name with the most launches (the smallest name on a tie).
 std::optional<name_id> most_common(const trace& t, const std::map<name_id, std::size_t>& counts) {
     std::optional<name_id> best;
@@ -442,6 +427,21 @@ step_figures model_steps(std::vector<cpu_range>& steps) {
 
 }  // namespace
 
+// The innermost range of `ranges` (sorted by thread, start, outer first) on the call's thread that
+// encloses it: the operator or frame that made the call. The walk back is bounded as caller_of's is.
+std::optional<name_id> innermost_around(const std::vector<cpu_range>& ranges, const api_call& c) {
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(c.thread, c.start_ns),
+                               [](const std::pair<std::int64_t, std::int64_t>& key, const cpu_range& r) {
+                                   return key < std::make_pair(r.thread, r.start_ns);
+                               });
+    for (int walked = 0; it != ranges.begin() && walked < 4096; ++walked) {
+        const cpu_range& r = *--it;
+        if (r.thread != c.thread) break;
+        if (r.end_ns >= c.end_ns) return r.name;  // the latest-starting range that covers the call
+    }
+    return std::nullopt;
+}
+
 const char* cause_name(gap_cause c) {
     switch (c) {
         case gap_cause::sync:
@@ -488,9 +488,9 @@ timeline_model model_timeline(trace& t, std::int64_t min_gap_ns) {
         std::size_t to = from;
         while (to < t.ops.size() && t.ops[to].device == t.ops[from].device) ++to;
         m.devices.push_back(model_device(t, x, from, to, min_gap_ns, m.steps));
-        attribute_cpu(t, m.devices.back(), m.steps);
         from = to;
     }
+    attribute_cpu(t, m.devices, m.steps);
     return m;
 }
 

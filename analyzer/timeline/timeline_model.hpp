@@ -186,9 +186,13 @@ struct timeline_model {
 // The `n` longest gaps of cause `c` (device_timeline::gaps indexes), longest first (ties: earlier first).
 std::vector<std::size_t> longest_of(const device_timeline& d, gap_cause c, std::size_t n);
 
-// Fills `d.cpu` and each gap's category (cpu_attribution.cpp). The trace's CPU ranges are sorted by
-// (thread, start, outer first), as model_timeline leaves them.
-void attribute_cpu(const trace& t, device_timeline& d, const step_figures& steps);
+// Fills each device's `cpu` and each gap's category (cpu_attribution.cpp), the trace's CPU ranges indexed
+// once for every device. `ranges` sorted by (thread, start, outer first), as model_timeline leaves them.
+void attribute_cpu(const trace& t, std::vector<device_timeline>& devices, const step_figures& steps);
+
+// The innermost range of `ranges` (sorted by thread, start, outer first) on the call's thread that encloses
+// it: the operator or user frame that made the call.
+std::optional<name_id> innermost_around(const std::vector<cpu_range>& ranges, const api_call& c);
 
 // The trace's ops are sorted in place (by device, start, end); the model refers to them by index.
 timeline_model model_timeline(trace& t, std::int64_t min_gap_ns);
