@@ -175,6 +175,16 @@ write_policy output_policy(const po::variables_map& vm, std::vector<std::string>
     return p;
 }
 
+void emit_output(const po::variables_map& vm, const std::string& text, const write_policy& policy, const io& io) {
+    if (!vm.count("output")) {
+        io.out << text;
+        return;
+    }
+    const std::string path = vm["output"].as<std::string>();
+    write_file_atomically(path, text, policy);
+    io.err << "roofline: wrote " << path << "\n";
+}
+
 po::variables_map parse(const po::options_description& visible, const po::positional_options_description& pos,
                         const std::vector<std::string>& args) {
     const po::options_description all = with_output_options(visible);

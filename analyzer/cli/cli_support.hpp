@@ -73,6 +73,9 @@ po::options_description with_output_options(const po::options_description& visib
 // the command reads). Commands call check_output(path, policy) before their work.
 write_policy output_policy(const po::variables_map& vm, std::vector<std::string> inputs);
 
+// A command's one text: to -o (written whole, by `policy`, and said on stderr) or to stdout.
+void emit_output(const po::variables_map& vm, const std::string& text, const write_policy& policy, const io& io);
+
 // A whole number of at least `least` for `option` (given as a string option), or a usage error naming
 // it; `fallback` when the option is absent. boost would take "-1" for a size_t as 2^64-1.
 std::size_t whole_number(const po::variables_map& vm, const char* option, std::size_t least, std::size_t fallback);

@@ -126,12 +126,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         const std::string text = format == "json"   ? timeline::ranks_diff_json(rd)
                                  : format == "html" ? markdown_page("", md)
                                                     : md;
-        if (to_file) {
-            write_file_atomically(path, text, policy);
-            io.err << "roofline: wrote " << path << "\n";
-        } else {
-            io.out << text;
-        }
+        emit_output(vm, text, policy, io);
         if (rd.gate_failed()) {
             io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed\n";
             return 1;
@@ -148,12 +143,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
                                  : format == "terminal" ? timeline::timeline_diff_terminal(td)
                                  : format == "html"     ? markdown_page("", timeline::timeline_diff_markdown(td))
                                                         : timeline::timeline_diff_markdown(td);
-        if (to_file) {
-            write_file_atomically(path, text, policy);
-            io.err << "roofline: wrote " << path << "\n";
-        } else {
-            io.out << text;
-        }
+        emit_output(vm, text, policy, io);
         if (td.gate_failed()) {
             io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed\n";
             return 1;

@@ -65,7 +65,6 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
             "predict needs an op and its keys, e.g. roofline predict gemm M=4096 N=4096 K=4096 dtype=bf16 (see "
             "--help)");
 
-    const bool to_file = vm.count("output") != 0;
     const std::string format = output_format(vm, predict_format_names(), io);
 
     // The op and its keys are checked before any spec is read: a typo is the likelier mistake.
@@ -76,12 +75,7 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
     for (const auto& s : specs)
         if (id == "all" || s.id == id) p.floors.push_back(floor_on(p.cost, s));
     const std::string text = render_prediction(p, format);
-    if (!to_file) {
-        io.out << text;
-        return 0;
-    }
-    write_file_atomically(vm["output"].as<std::string>(), text, output_policy(vm, {}));
-    io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    emit_output(vm, text, output_policy(vm, {}), io);
     return 0;
 }
 

@@ -86,12 +86,7 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const analysis a = analyze_file(vm["input"].as<std::string>(), o);
     const std::string text = render_projection(a, project_analysis(a, *target, projection), format);
-    if (to_file) {
-        write_file_atomically(vm["output"].as<std::string>(), text, policy);
-        io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
-    } else {
-        io.out << text;
-    }
+    emit_output(vm, text, policy, io);
     return 0;
 }
 

@@ -91,12 +91,7 @@ int ranks_command(const po::variables_map& vm, const std::vector<std::string>& f
     const std::string text = format == "json"   ? timeline::ranks_json(m)
                              : format == "html" ? markdown_page("", md, {})
                                                 : md;
-    if (!to_file) {
-        io.out << text;
-        return 0;
-    }
-    write_file_atomically(vm["output"].as<std::string>(), text, policy);
-    io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    emit_output(vm, text, policy, io);
     return 0;
 }
 
@@ -178,12 +173,7 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
                              : format == "html"     ? timeline::timeline_html(r)
                              : format == "svg"      ? timeline::timeline_svg(model)
                                                     : timeline::timeline_markdown(r);
-    if (!to_file) {
-        io.out << text;
-        return 0;
-    }
-    write_file_atomically(vm["output"].as<std::string>(), text, policy);
-    io.err << "roofline: wrote " << vm["output"].as<std::string>() << "\n";
+    emit_output(vm, text, policy, io);
     return 0;
 }
 
