@@ -123,6 +123,30 @@ std::vector<resource> default_practical_resources(const gpu_spec& spec) {
 
 namespace {
 
+constexpr const char* mma_cycles_metric =
+    "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_peak_sustained_elapsed";
+
+// The tensor floor of a GH100 kernel whose tensor precisions are all unmeasured (a details page), where
+// the counters or ncu's words say it ran warpgroup MMA: HGMMA does one cycle of its precision's peak work
+// per busy cycle of the pipe, so that precision ran at the MMA cycles' share of its peak (raw pages of
+// examples/: nvjet 90.3% MMA cycles and 90.3% of the BF16 peak, wgmma_tma 77.0 and 77.0, cuDNN's SDPA
+// 41.9 and 41.9). Which precision is not known, so the floor uses the largest practical share of any.
+std::optional<double> stated_tensor_floor(const kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+    if (spec.compute_capability != "9.0") return std::nullopt;
+    const auto mma = m.find(mma_cycles_metric);
+    const auto gmma = m.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
+    const bool wgmma = (gmma && *gmma > 0.0) || m.find("derived__tensor_pipe_wgmma").value_or(0.0) > 0.0;
+    if (!mma || *mma <= 0.0 || !wgmma) return std::nullopt;
+    double practical = 0.0;
+    for (resource p : precisions())
+        if (info(p).tensor && p != resource::tensor_fp64) {
+            if (k.find(p)) return std::nullopt;  // a counted precision carries its own floor
+            practical = std::max(practical, practical_share_of(spec, p).share);
+        }
+    if (practical <= 0.0) return std::nullopt;
+    return *mma / 100.0 * k.duration_ns / practical;
+}
+
 // The bounds of the resources the capture has no counter for: a compute unit is at most as busy as
 // ncu's SM speed of light (the busiest SM sub-unit, pipes and issue included), a memory level at most
 // as busy as its memory speed of light (the busiest memory unit); 1 where the capture lacks that too.
@@ -147,6 +171,11 @@ void bound_unmeasured(kernel_roofline& k, const metric_view& m, const gpu_spec& 
         if ((info(u.id).tensor || u.id == resource::pipe_tensor) && spec.compute_capability == "9.0")
             if (const resource_use* fp64 = k.find(resource::pipe_fp64))
                 u.hi = std::min(u.hi, std::max(0.0, 1.0 - fp64->utilisation));
+        // A tensor precision's FLOPs are at most the MMA cycles' share of its peak: a busy cycle does at
+        // most one cycle of the fastest path's work (wgmma's HGMMA equals it, mma.sync's HMMA does two
+        // thirds on GH100: examples/h100 pairs_raw, wmma_staged 28.9% of the FP16 peak in 43.4% MMA cycles).
+        if (info(u.id).tensor && u.id != resource::tensor_fp64 && spec.compute_capability == "9.0")
+            if (const auto mma = m.find(mma_cycles_metric)) u.hi = std::min(u.hi, std::max(0.0, *mma / 100.0));
         u.practical = practical_share_of(spec, u.id).share;
     }
 }
@@ -197,6 +226,11 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         k.floor_ns = top->useful_min() * k.duration_ns;
         k.binding_practical = top_practical->id;
         k.practical_floor_ns = top_practical->floor_min_ns();
+    }
+    k.stated_tensor_floor_ns = stated_tensor_floor(k, m, spec);
+    if (k.stated_tensor_floor_ns && *k.stated_tensor_floor_ns > k.practical_floor_ns) {
+        k.practical_floor_ns = *k.stated_tensor_floor_ns;
+        k.binding_practical = resource::pipe_tensor;
     }
     for (const auto& u : k.unmeasured) {
         if (!info(u.id).in_floor) continue;

@@ -189,6 +189,12 @@ struct kernel_roofline {
     std::optional<resource> binding;            // the resource with the largest useful share
     double practical_floor_ns = 0.0;            // the largest floor at practical shares
     std::optional<resource> binding_practical;  // the resource that sets it
+    // The tensor floor a Hopper details page proves without any tensor precision's op count: on the
+    // wgmma path (derived__tensor_pipe_wgmma or sm__inst_executed_pipe_tensor_op_gmma) the kernel's
+    // tensor precision ran at the MMA cycles' share of its peak; its floor is at least that share x
+    // duration over the largest practical share of a tensor precision this GPU lists. Where it is the
+    // largest proven floor it sets practical_floor_ns, with pipe_tensor as binding_practical.
+    std::optional<double> stated_tensor_floor_ns;
     // What the capture does not decide: the resources it has no counter for, and the upper bounds of
     // the floors above (equal to them where every resource is measured exactly). The floors above are
     // then what the counters prove: the kernel needs at least that long.

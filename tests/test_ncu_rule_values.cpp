@@ -223,3 +223,43 @@ TEST_CASE("a details page's stated FP64 rate and the shared FP64/tensor pipe dec
     REQUIRE_FALSE(k->diagnosis.findings.empty());
     CHECK(k->diagnosis.findings.front().id == "fp64-slow-pipe");
 }
+
+TEST_CASE("ncu's 'high-latency instructions' on a Hopper tensor pipe marks the wgmma path") {
+    // Copied from examples/h100/cublas_ref_details.csv (ncu 2025.3.1): an nvjet HGMMA kernel.
+    const std::string text =
+        "Shared is the highest-utilized pipeline (89.8%) based on elapsed cycles in the workload, taking into "
+        "account the rates of its different instructions. It is the logical sum of several other pipelines which "
+        "can't achieve full utilization on their own. It executes 64-bit floating point and tensor operations. It's "
+        "dominated by its Tensor (FP) sub-pipeline. The pipeline is over-utilized and likely a performance "
+        "bottleneck. Based on the number of executed instructions, the highest utilized pipeline (10.5%) is Uniform. "
+        "Comparing the two, the overall pipeline utilization appears to be caused by high-latency instructions.";
+    const auto v = metrics_stated_by(rule("HighPipeUtilization", text), "9.0");
+    REQUIRE(v.size() == 2);
+    CHECK(v[1] == std::pair<std::string, double>{"derived__tensor_pipe_wgmma", 1.0});
+    // Not on another generation, where it was not checked.
+    CHECK(metrics_stated_by(rule("HighPipeUtilization", text), "8.0").empty());
+}
+
+TEST_CASE("on the wgmma path a details page gives the tensor floor the raw page measures") {
+    // examples/h100/torch_ops: cuBLAS's bf16 nvjet GEMM. The raw page counts 90.3% of the BF16 peak and
+    // calls it near-roof; the details page states only the MMA cycles (90.3%) and the high-latency sentence.
+    const analysis details = analyze_example("examples/h100/torch_ops_details.csv", {});
+    const analysis raw = analyze_example("examples/h100/torch_ops_raw.csv", {});
+    auto nvjet = [](const analysis& a) {
+        for (const auto& k : a.kernels)
+            if (k.group.name.rfind("nvjet_sm90", 0) == 0) return &k;
+        return static_cast<const analysed_kernel*>(nullptr);
+    };
+    const analysed_kernel* d = nvjet(details);
+    const analysed_kernel* r = nvjet(raw);
+    REQUIRE(d != nullptr);
+    REQUIRE(r != nullptr);
+    REQUIRE(d->roof.stated_tensor_floor_ns.has_value());
+    CHECK_FALSE(r->roof.stated_tensor_floor_ns.has_value());  // the raw page counts the precision itself
+    // The largest practical tensor share (BF16's 0.903) gives the smallest floor the details page proves:
+    // here BF16 is the kernel's precision, so the two pages agree.
+    CHECK(d->roof.practical_floor_ns == doctest::Approx(r->roof.practical_floor_ns).epsilon(0.01));
+    REQUIRE_FALSE(d->diagnosis.findings.empty());
+    CHECK(d->diagnosis.findings.front().id == r->diagnosis.findings.front().id);
+    CHECK(d->diagnosis.findings.front().id == "near-roof");
+}

@@ -77,11 +77,21 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
             for (std::string_view pipe :
                  {"Tensor is the highest-utilized pipeline (", "Shared is the highest-utilized pipeline ("})
                 if (d.rfind(pipe, 0) == 0)
-                    if (const auto pct = number_after(d, pipe))
+                    if (const auto pct = number_after(d, pipe)) {
                         out.emplace_back(
                             "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_"
                             "peak_sustained_elapsed",
                             *pct);
+                        // "Comparing the two, the overall pipeline utilization appears to be caused by high-latency
+                        // instructions": the tensor pipe is busy for many more cycles than its instruction count
+                        // over the highest pipe's issue rate allows, so each MMA instruction holds it for many
+                        // cycles, which is warpgroup MMA (one HGMMA is a 64 x N x 16 product; one HMMA of mma.sync
+                        // a 16 x 8 x 16). On examples/, every kernel whose rule says so ran HGMMA on its raw page
+                        // (sm__inst_executed_pipe_tensor_op_gmma above 0: nvjet, sm90_xmma, wgmma_tma), and no
+                        // mma.sync kernel's rule does (wmma_staged, pytorch_flash's flash_fwd_kernel).
+                        if (d.find("caused by high-latency instructions") != std::string_view::npos)
+                            out.emplace_back("derived__tensor_pipe_wgmma", 1.0);
+                    }
     } else if (rule.name == "SOLFPRoofline") {
         // "The workload achieved 67% of this device's FP32 peak performance and 0% of its FP64 peak
         // performance" ("close to 0%" where it is not zero): ncu's roofline chart's FLOP rates, (FADD + FMUL +

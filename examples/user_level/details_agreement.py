@@ -3,7 +3,7 @@
 (provisional or not; ncu's own rule rows left out) the raw page's, does it give nothing but missing-counters, and
 where it differs, does it name the raw page's first among the findings that could outrank it (issue 33).
 
-    python3 examples/user_level/details_agreement.py build-dev/roofline            # the 10 pairs of examples/h100, h200
+    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (13)
     python3 examples/user_level/details_agreement.py build-dev/roofline \\
         examples/user_level/gemm_details.csv examples/user_level/gemm_raw.csv ...  # more (details, raw) pairs
 """
@@ -21,6 +21,9 @@ pairs = [
  ("examples/h200/torch_ops_details.csv","examples/h200/torch_ops_raw.csv"),
  ("examples/h200/forms/kernels_full_details.csv","examples/h200/forms/kernels_full_raw.csv"),
  ("examples/h200/forms/layer_full_details.csv","examples/h200/forms/layer_full_raw.csv"),
+ ("examples/user_level/gemm_details.csv","examples/user_level/gemm_raw.csv"),
+ ("examples/user_level/elem_details.csv","examples/user_level/elem_raw.csv"),
+ ("examples/user_level/sdpa_details.csv","examples/user_level/sdpa_raw.csv"),
 ]
 extra = [p for p in sys.argv[2:]]
 for i in range(0, len(extra), 2): pairs.append((extra[i], extra[i+1]))
