@@ -173,12 +173,19 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                             CHECK(*f.est_time_after_ns >=
                                   std::min(k.roof.duration_ns, xu->utilisation * k.roof.duration_ns) * (1.0 - 1e-9));
                 }
-                // No small grid while every SM has a block; its gain never above the SM ratio.
+                // No small grid while every SM has a block; its gain never above the SM ratio times the warps an
+                // SM may hold over those it holds now (a latency-bound SM's throughput grows at most with its
+                // resident warps), nor above the floors the work leaves.
                 for (const auto& f : k.diagnosis.findings)
                     if (f.id == "small-grid") {
                         CHECK(k.shape.grid_blocks < k.shape.sm_count);
-                        if (f.est_speedup)
-                            CHECK(*f.est_speedup <= k.shape.sm_count / k.shape.grid_blocks * (1.0 + 1e-9));
+                        const auto achieved = k.group.metrics.find("sm__warps_active.avg.pct_of_peak_sustained_active");
+                        const auto allowed = k.group.metrics.find("sm__maximum_warps_per_active_cycle_pct");
+                        if (f.est_speedup && achieved && allowed && *achieved > 0) {
+                            const double warps = std::max(1.0, *allowed / *achieved);
+                            CHECK(*f.est_speedup <= k.shape.sm_count / k.shape.grid_blocks * warps * (1.0 + 1e-9));
+                            CHECK(*f.est_time_after_ns >= k.roof.practical_floor_ns * (1.0 - 1e-9));
+                        }
                     }
                 // issue-bound only where issue slots or a non-FLOP pipe limit, never on tensor work.
                 for (const auto& f : k.diagnosis.findings)
