@@ -15,6 +15,7 @@ namespace rk = roofline::kernels;
 namespace roofline::kernels {
 
 double size_scale = 1.0;
+void add_step_physics_cases(case_list& out);  // kernels/steps_physics.cu
 
 size_t scaled_count(size_t n) {
     const size_t unit = size_t(1) << 16;
@@ -63,6 +64,7 @@ rk::case_list all_cases() {
     rk::add_sweep_cases(cases);
     rk::add_progression_cases(cases);
     rk::add_step_cases(cases);
+    rk::add_step_physics_cases(cases);
     rk::add_failure_cases(cases);
     return cases;
 }
