@@ -114,10 +114,11 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
                         << " missing-counters alone");
     CHECK(all.kernels == 154);
     // What the details pages give, held where it stands (2026-11-28, every details/raw pair of examples/, the
-    // user_level captures included: 105 the same first finding, 26 nothing but missing-counters, once the
-    // wgmma path's MMA cycles gave Hopper tensor kernels a floor; issue 33 asks for 80% and 10%): a change
-    // that loses answers fails here.
-    CHECK(all.first_same >= 105);
+    // user_level captures included: 103 the same first finding, 26 nothing but missing-counters, once the
+    // wgmma path's MMA cycles gave Hopper tensor kernels a floor, and ties went to the fix that takes more
+    // off the limiter: the raw pages of wmma_staged now lead with tensor-underused, which a details page
+    // cannot decide; issue 33 asks for 80% and 10%): a change that loses answers fails here.
+    CHECK(all.first_same >= 103);
     CHECK(all.only_missing <= 26);
 }
 

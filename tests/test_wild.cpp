@@ -1,6 +1,7 @@
 // The engine on kernels it was not built with (examples/wild): the first finding against labels
 // written before the engine saw the captures, the estimates against the measured gains of the
 // progressions, and properties every diagnosis must have on every capture in the repository.
+#include "analyzer/diagnose/estimate.hpp"
 #include "analyzer/diagnose/kernel_facts.hpp"
 #include "models/classify.hpp"
 #include "test_support.hpp"
@@ -187,6 +188,26 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                             CHECK(*f.est_time_after_ns >= k.roof.practical_floor_ns * (1.0 - 1e-9));
                         }
                     }
+                // Ties follow the limiter: a finding whose estimate cannot be told from the first's never takes
+                // more off the named limiter's work than the first does (5% of it, the alike band).
+                if (k.verdict.limiter && !k.diagnosis.findings.empty()) {
+                    const auto now = diagnose::current_work(k.roof);
+                    const auto lim = *k.verdict.limiter;
+                    auto left = [&](const diagnose::finding& f) {
+                        const auto it = f.changed_work.find(lim);
+                        return it == f.changed_work.end() || !now.count(lim) || now.at(lim) <= 0
+                                   ? 1.0
+                                   : it->second / now.at(lim);
+                    };
+                    const auto& first = k.diagnosis.findings.front();
+                    for (const auto& f : k.diagnosis.findings)
+                        if (&f != &first && first.id != "near-roof" && first.est_time_after_ns && f.est_time_after_ns &&
+                            *f.est_time_after_ns <= *first.est_time_after_ns * 1.05 &&
+                            first.below_kernel_findings == f.below_kernel_findings) {
+                            CAPTURE(f.id);
+                            CHECK(left(f) >= left(first) - 0.05 - 1e-9);
+                        }
+                }
                 // issue-bound only where issue slots or a non-FLOP pipe limit, never on tensor work.
                 for (const auto& f : k.diagnosis.findings)
                     if (f.id == "issue-bound") {

@@ -18,6 +18,9 @@ constexpr double near_roof_contradicted_above = 1.25;
 // Two estimates closer than this cannot be told apart: the practical shares they divide by spread
 // about this much over the kernels they were fitted to (H100 DRAM: geometric sd 1.026 over 7).
 constexpr double estimates_indistinct_within = 0.05;
+// Two fixes leave the limiter alike where what they leave of its work differs by less than this share
+// of it (the 5% under which a fix does not change what limits: estimate.cpp).
+constexpr double limiter_left_alike_within = 0.05;
 
 template <typename T, typename U>
 void add_unique(std::vector<T>& v, const U& s) {
@@ -336,18 +339,33 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
         return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
     });
-    // Where two estimates cannot be told apart, the fix that keeps the work comes first: the gain
-    // does not need the rewrite.
+    // Where two estimates cannot be told apart, which fix gains more is not measured. The one that takes
+    // more off the named limiter's work leads (the user of a tensor-core GEMM that L2 limits hears about the
+    // tensor path, which reuses each L2 byte, before coalescing, which does not touch L2); where both leave
+    // the limiter alike, the fix that keeps the work comes first: the gain does not need the rewrite.
     const double duration_ns = k.roof.duration_ns;
     auto after = [duration_ns](const finding& f) { return duration_ns - f.est_time_saved_ns.value_or(0.0); };
+    const std::optional<resource> limiter = k.verdict.limiter;
+    const std::map<resource, double> now = current_work(k.roof);
+    auto limiter_left = [&](const finding& f) {
+        if (!limiter || !now.count(*limiter) || now.at(*limiter) <= 0.0) return 1.0;
+        const auto it = f.changed_work.find(*limiter);
+        return it == f.changed_work.end() ? 1.0 : it->second / now.at(*limiter);
+    };
+    auto leads = [&](const finding& b, const finding& a) {  // b, after a in time saved, goes first
+        const double left_a = limiter_left(a), left_b = limiter_left(b);
+        if (left_b < left_a - limiter_left_alike_within) return true;
+        if (left_a < left_b - limiter_left_alike_within) return false;
+        return a.changes_work && !b.changes_work;
+    };
     for (std::size_t i = 1; i < d.findings.size(); ++i)
         for (std::size_t j = i; j > 0; --j) {
             finding& a = d.findings[j - 1];
             finding& b = d.findings[j];
-            if (a.id == "near-roof" || !a.est_time_saved_ns || !b.est_time_saved_ns || !a.changes_work ||
-                b.changes_work || a.below_kernel_findings != b.below_kernel_findings)
+            if (a.id == "near-roof" || !a.est_time_saved_ns || !b.est_time_saved_ns ||
+                a.below_kernel_findings != b.below_kernel_findings)
                 break;
-            if (after(b) > after(a) * (1.0 + estimates_indistinct_within)) break;
+            if (after(b) > after(a) * (1.0 + estimates_indistinct_within) || !leads(b, a)) break;
             std::swap(a, b);
         }
     // Findings whose time after the fix is within run-to-run noise of the first's: which comes first is
