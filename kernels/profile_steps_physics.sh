@@ -8,6 +8,10 @@
 # Stages (comma-separated, default time,own):
 #   time   unprofiled: roofline-kernels --reps 21 (steps_physics_timing.txt)
 #   own    ncu --set full over the 18 kernels, --once; raw export (steps_physics_raw.csv)
+#   wgmma  (not in the default) the GEMM chains' last step, the fix tensor-underused names: the eight GEMM
+#          steps and wgmma_tma (kernels/pairs_wgmma.cu, TMA + wgmma, the same 4,096^3 FP16 product) timed
+#          in one runner call (steps_physics_gemm_timing.txt), and wgmma_tma under ncu --set full
+#          (steps_physics_wgmma_raw.csv)
 # OUTDIR gets at most five files: those two, steps_physics_ncu_stdout.txt (the capture's output),
 # steps_physics_sass_counts.txt (opcode counts per kernel from cuobjdump -sass, where cuobjdump exists)
 # and steps_physics_manifest.txt (machine, versions, locale, every command and its exit code). Every ncu
@@ -62,7 +66,7 @@ export_raw() {  # report name
     echo "export $1: $(wc -l < "$out/${1}_raw.csv") lines" >> "$manifest"
 }
 
-if want time || want own; then
+if want time || want own || want wgmma; then
     if [ ! -x "$bin" ] || [ -n "$(find "$here" -maxdepth 1 \( -name '*.cu' -o -name '*.hpp' \) -newer "$bin")" ]; then
         # One object per source, compiled in parallel, then one link.
         flags=(-std=c++17 -O3 -lineinfo -gencode "arch=compute_90a,code=sm_90a")
@@ -96,5 +100,16 @@ if want own; then
         >> "$out/steps_physics_ncu_stdout.txt" 2>&1
     tail -n 25 "$out/steps_physics_ncu_stdout.txt"
     export_raw steps_physics
+fi
+if want wgmma; then
+    gemm_cases=(phys_wmma_s1 phys_wmma_s2 phys_wmma_s3 phys_wmma_s4 phys_mma_s1 phys_mma_s2 phys_mma_s3 phys_mma_s4
+                wgmma_tma)
+    run "gemm timing" 300 "$bin" --reps 21 "${gemm_cases[@]}" > "$out/steps_physics_gemm_timing.txt" 2>&1
+    cat "$out/steps_physics_gemm_timing.txt"
+    echo "== wgmma" >> "$out/steps_physics_ncu_stdout.txt"
+    run "ncu wgmma" 240 ncu --set full -f -o "$work/steps_physics_wgmma" "$bin" --once wgmma_tma \
+        >> "$out/steps_physics_ncu_stdout.txt" 2>&1
+    tail -n 8 "$out/steps_physics_ncu_stdout.txt"
+    export_raw steps_physics_wgmma
 fi
 exit 0
