@@ -113,7 +113,7 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
     namespace fs = std::filesystem;
     std::size_t kernels = 0, files = 0;
     for (const char* dir : {"examples/h100", "examples/h200", "examples/h200/forms", "examples/h100/metric_plan",
-                            "examples/wild", "examples/steps"}) {
+                            "examples/wild", "examples/steps", "examples/steps_physics"}) {
         for (const auto& entry : fs::directory_iterator(source_path(dir))) {
             const std::string name = entry.path().filename().string();
             // Not analysed alone: a session page has no metrics, and the counter check is a --metrics
@@ -164,6 +164,10 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                                   std::min(k.roof.duration_ns, left / r.practical) * (1.0 - 1e-9));
                         }
                     }
+                    // Nor below the shortest launch this GPU runs, unless the fix removes the launch.
+                    if (!f.removes_launch && a.gpu.min_kernel_ns.value)
+                        CHECK(*f.est_time_after_ns >=
+                              std::min(k.roof.duration_ns, *a.gpu.min_kernel_ns.value) * (1.0 - 1e-9));
                     // No finding whose fix gains less than run-to-run noise is an opportunity.
                     if (f.id != "near-roof" && f.tree != "catch-all")
                         CHECK(*f.est_speedup >= 1.0 + roofline::run_to_run_noise);
