@@ -4,6 +4,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/report/table.hpp"
+#include "analyzer/report/text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -84,6 +85,9 @@ void fill_side(pair_side& s, const json& j, const analysis& a, const std::map<st
         if (s.kernels.size() == 1 && !found->diagnosis.findings.empty()) {
             s.first_finding = found->diagnosis.findings.front().id;
             s.first_finding_est = found->diagnosis.findings.front().est_speedup;
+            s.first_finding_after_ns = found->diagnosis.findings.front().est_time_after_ns;
+            if (s.first_finding_est)
+                s.first_finding_binds_after = binds_after_text(found->diagnosis.findings.front().binds_after);
         }
     }
     auto t = timing.find(s.case_name);
@@ -214,9 +218,13 @@ std::string render_pairs_markdown(const pairs_report& r) {
          "`runner_timing.txt` (the runner's unprofiled median over 21 runs after 3 warm-ups); do not edit by hand. "
          "ncu times are at the clock ncu locks (base clock); roof percentages are the limiter's utilisation at that "
          "clock "
-         "(see each kernel's section in `roofline analyze` for the peak and its source).\n\n";
+         "(see each kernel's section in `roofline analyze` for the peak and its source). The last two columns: "
+         "the floor the first finding's estimate says binds once its fix is in, and the fixed kernel's time under "
+         "ncu over the time after the fix that estimate gives (1 = the fixed kernel sits on that floor; above 1, "
+         "short of it; below 1, faster than the estimate allowed).\n\n";
     table pairs({"pair", "built to show", "naive", "ncu time", "verdict", "first finding (est. speedup)", "fixed",
-                 "ncu time", "verdict", "speedup (ncu)", "speedup (runner)"});
+                 "ncu time", "verdict", "speedup (ncu)", "speedup (runner)", "binds after the fix",
+                 "fixed / time after"});
     for (const auto& p : r.pairs)
         pairs.row(
             {p.id, p.bottleneck, side_kernels(p.naive), format_duration_ns(p.naive.ncu_ns), verdict_cell(p.naive),
@@ -224,7 +232,11 @@ std::string render_pairs_markdown(const pairs_report& r) {
                  (p.naive.first_finding_est ? " (" + format_times(*p.naive.first_finding_est) + ")" : std::string()),
              side_kernels(p.fixed), format_duration_ns(p.fixed.ncu_ns), verdict_cell(p.fixed),
              format_times(p.naive.ncu_ns / p.fixed.ncu_ns),
-             p.naive.runner_us && p.fixed.runner_us ? format_times(*p.naive.runner_us / *p.fixed.runner_us) : "-"});
+             p.naive.runner_us && p.fixed.runner_us ? format_times(*p.naive.runner_us / *p.fixed.runner_us) : "-",
+             p.naive.first_finding_binds_after.empty() ? std::string("-") : p.naive.first_finding_binds_after,
+             p.naive.first_finding_after_ns && *p.naive.first_finding_after_ns > 0
+                 ? format_number(p.fixed.ncu_ns / *p.naive.first_finding_after_ns)
+                 : std::string("-")});
     o << pairs.markdown();
     bool any_reference = false;
     for (const auto& p : r.pairs)

@@ -18,13 +18,15 @@ struct pair_side {
     std::vector<const analysed_kernel*> found;  // the same, in pairs_report::capture_analysis
     std::vector<std::string> verdicts;          // one per kernel, "bound/limiter"
     std::string expect;
-    std::string known_miss;                   // why the verdict differs on this GPU, from pairs.json ("" if none)
-    double ncu_ns = 0.0;                      // summed over the side's kernels and launches
-    std::optional<double> runner_us;          // unprofiled median from runner_timing.txt
-    std::optional<double> roof_pct;           // the utilisation of the side's limiter, % (first kernel)
-    std::optional<double> l2_pct;             // its L2 busy share, % (first kernel): calibrate's L2 samples
-    std::string first_finding;                // the rule trees' first-ranked finding on the first kernel
-    std::optional<double> first_finding_est;  // its estimated speedup
+    std::string known_miss;                        // why the verdict differs on this GPU, from pairs.json ("" if none)
+    double ncu_ns = 0.0;                           // summed over the side's kernels and launches
+    std::optional<double> runner_us;               // unprofiled median from runner_timing.txt
+    std::optional<double> roof_pct;                // the utilisation of the side's limiter, % (first kernel)
+    std::optional<double> l2_pct;                  // its L2 busy share, % (first kernel): calibrate's L2 samples
+    std::string first_finding;                     // the rule trees' first-ranked finding on the first kernel
+    std::optional<double> first_finding_est;       // its estimated speedup
+    std::optional<double> first_finding_after_ns;  // the time after its fix, by the estimate
+    std::string first_finding_binds_after;         // the floor that sets that time, in words
 };
 
 struct pair_row {
