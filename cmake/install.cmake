@@ -8,7 +8,7 @@
 # an install, with the source tree out of reach.
 include(CMakePackageConfigHelpers)
 
-set(roofline_stages base read models diagnose pipeline report timeline compare validate)
+set(roofline_stages base read render models diagnose pipeline report timeline compare validate)
 list(TRANSFORM roofline_stages PREPEND roofline_ OUTPUT_VARIABLE roofline_stage_targets)
 install(TARGETS ${roofline_stage_targets} roofline_library
   EXPORT roofline-targets

@@ -3,6 +3,7 @@
 // keeps the numbers that decided it.
 #pragma once
 
+#include "analyzer/base/noise.hpp"
 #include "models/roofline_model.hpp"
 
 #include <optional>
@@ -10,13 +11,6 @@
 #include <vector>
 
 namespace roofline {
-
-// Run-to-run noise: the largest relative spread of a time-based share between two captures of one
-// program on one GPU (examples/h200/forms: a transformer layer and diff_demo each captured twice, and
-// examples/h100/diff's before/before_again: 136 busy shares of 22 kernels, median 0.6%, 90th percentile
-// 2.1%, largest 3.8%; durations at most 2.8%), rounded up. Two values closer than this cannot be told
-// apart, and a value this close to a threshold may fall on either side of it in another capture.
-inline constexpr double run_to_run_noise = 0.04;
 
 // The thresholds, in one place; docs/model.md explains each. Every resource is compared by its
 // pressure: its busy share over the practical share of its peak (what well-written kernels reach

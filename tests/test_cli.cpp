@@ -522,7 +522,7 @@ TEST_CASE("--version is in the help; every help page has an example and the exit
 
 TEST_CASE("every JSON output writes a kernel name that is not UTF-8 the same way: replaced, never an internal error") {
     // A name with a byte that is no UTF-8 (0xFF): analyze handled it; diff, project and triage ended in
-    // "internal error" (exit 3) before they shared one JSON writer (json_text in report/json_number.hpp).
+    // "internal error" (exit 3) before they shared one JSON writer (json_text in render/json_number.hpp).
     std::string capture = read_text(source_path("examples/h100/diff/before.csv"));
     const auto at = capture.find("fill(float *");
     REQUIRE(at != std::string::npos);

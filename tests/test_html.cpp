@@ -1,6 +1,6 @@
 // The HTML report: the markdown report rendered (same words, escaped), one self-contained page.
 // tests/render_chart.sh loads it in Chromium (console, chart, table, panel, sorting).
-#include "analyzer/report/markdown_html.hpp"
+#include "analyzer/render/markdown_html.hpp"
 #include "analyzer/report/report.hpp"
 #include "test_support.hpp"
 

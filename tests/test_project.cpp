@@ -2,6 +2,7 @@
 // real captures of the same kernels (examples/h100, examples/h200: the same binaries of kernels/,
 // cuBLAS and PyTorch, profiled under ncu on each GPU).
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/compare/projection_report.hpp"
 #include "analyzer/report/text.hpp"

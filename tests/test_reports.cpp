@@ -1,8 +1,9 @@
 // Golden reports for a committed real capture. A mismatch prints the first differing line;
 // ROOFLINE_UPDATE_GOLDEN=1 rewrites the golden files (commit them after reading the diff).
 #include "analyzer/base/format.hpp"
+#include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 #include "models/classify.hpp"
 #include "test_support.hpp"

@@ -1,6 +1,7 @@
 // roofline triage: ranking by GPU time, choosing the kernels, and ncu commands that a shell runs as
 // written (tests/data/nsys: hand-written summaries, see its MANIFEST.md).
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/cli/cli_support.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/nsys_kernsum.hpp"
@@ -41,7 +42,7 @@ std::vector<std::string> shell_words(const std::string& command_line) {
 
 TEST_CASE("kernels are ranked by share of GPU time with a cumulative share") {
     auto s = summary("training_step_kern_sum.csv");
-    auto t = make_triage(s, {}, gh100_plan());
+    auto t = make_triage(s, {}, cli::collection_of(gh100_plan()));
     REQUIRE(t.ranked.size() == 10);
     CHECK(t.total_ns == 1e9);
     // 412 ms of 1 s, then 231 ms: 41.2%, and 64.3% together.
@@ -56,18 +57,18 @@ TEST_CASE("--cover takes the fewest kernels that reach the share") {
     triage_options o;
     o.cover = 0.80;
     // 41.2 + 23.1 + 11.8 = 76.1% < 80%; adding 6.4% reaches 82.5%: four kernels.
-    CHECK(make_triage(s, o, gh100_plan()).selected == 4);
+    CHECK(make_triage(s, o, cli::collection_of(gh100_plan())).selected == 4);
     o.cover = 0.761;  // exactly the first three
-    CHECK(make_triage(s, o, gh100_plan()).selected == 3);
+    CHECK(make_triage(s, o, cli::collection_of(gh100_plan())).selected == 3);
     o.cover = 1.0;
-    CHECK(make_triage(s, o, gh100_plan()).selected == 10);
+    CHECK(make_triage(s, o, cli::collection_of(gh100_plan())).selected == 10);
 }
 
 TEST_CASE("the filter matches a plain function name, anchored, or a template's words, each its own kernel alone") {
     auto s = summary("training_step_kern_sum.csv");
     triage_options o;
     o.top = 10;
-    auto t = make_triage(s, o, gh100_plan());
+    auto t = make_triage(s, o, cli::collection_of(gh100_plan()));
     // cutlass::device_kernel<...> is a template: the words of its whole demangled name, in order.
     const auto& flash = t.commands[0];
     CHECK(flash.name_base == "demangled");
@@ -93,13 +94,13 @@ TEST_CASE("warm-up: the first launch is skipped where a kernel ran more than onc
     auto s = summary("training_step_kern_sum.csv");
     triage_options o;
     o.top = 10;
-    auto t = make_triage(s, o, gh100_plan());
+    auto t = make_triage(s, o, cli::collection_of(gh100_plan()));
     CHECK(t.commands[0].launch_skip == 1);  // 96 instances
     CHECK(t.commands[8].kernel.find("multi_tensor_apply_kernel") != std::string::npos);
     CHECK(t.commands[8].launch_skip == 0);  // ran once
     o.launch_skip = 5;
     o.launch_count = 3;
-    auto u = make_triage(s, o, gh100_plan());
+    auto u = make_triage(s, o, cli::collection_of(gh100_plan()));
     CHECK(u.commands[8].launch_skip == 5);
     CHECK(u.commands[8].launch_count == 3);
 }
@@ -111,7 +112,7 @@ TEST_CASE("shell quoting survives a single quote, and /bin/sh passes ncu exactly
     CHECK(regex_escape("a<1>(int *, T[2]) | x.y^$") == "a<1>\\(int \\*, T\\[2\\]\\) \\| x\\.y\\^\\$");
 
     auto s = summary("quoted_names_kern_sum.csv");
-    auto t = make_triage(s, {}, gh100_plan());
+    auto t = make_triage(s, {}, cli::collection_of(gh100_plan()));
     REQUIRE(t.commands.size() == 2);
     for (const auto& c : t.commands) {
         CHECK(c.name_base == "demangled");  // both are fill_kernel
@@ -128,7 +129,7 @@ TEST_CASE("shell quoting survives a single quote, and /bin/sh passes ncu exactly
 
 TEST_CASE("the commands: --metrics with the plan or the section folder, then the export and the analysis") {
     auto s = summary("training_step_kern_sum.csv");
-    auto t = make_triage(s, {}, gh100_plan());
+    auto t = make_triage(s, {}, cli::collection_of(gh100_plan()));
     const auto& c = t.commands[0];
     CHECK(c.stem == "k1_device_kernel");
     // cutlass::device_kernel<...> is a template: matched on its words (the filter test above).
@@ -140,7 +141,7 @@ TEST_CASE("the commands: --metrics with the plan or the section folder, then the
     triage_options o;
     o.section_folder = "sections";
     o.app = "python train.py --steps 3";
-    auto u = make_triage(s, o, gh100_plan());
+    auto u = make_triage(s, o, cli::collection_of(gh100_plan()));
     CHECK(u.commands[0].profile_shell == "ncu --kernel-name-base demangled --kernel-name " +
                                              shell_quote(c.kernel_filter) +
                                              " --launch-skip 1 -c 1 --section-folder sections --section roofline -o "

@@ -1,6 +1,6 @@
 #include "analyzer/cli/cli_support.hpp"
 
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 
 #include "analyzer/base/input_error.hpp"
 #include "models/gpu_spec.hpp"
@@ -213,6 +213,16 @@ std::size_t whole_number(const po::variables_map& vm, const char* option, std::s
         usage_error(std::string("--") + option + " takes a whole number of " + std::to_string(least) +
                     " or more, not \"" + text + "\"");
     return value;
+}
+
+ncu_collection collection_of(const diagnose::metric_plan& plan) {
+    ncu_collection c;
+    c.metrics = diagnose::metrics_argument(plan);
+    c.metric_count = plan.ncu_names().size();
+    c.required_count = plan.required_count();
+    for (const auto& m : plan.section_only) c.section_only.push_back(m.id);
+    c.sections = plan.sections;
+    return c;
 }
 
 }  // namespace roofline::cli

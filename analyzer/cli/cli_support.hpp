@@ -4,6 +4,9 @@
 // (commands.cpp).
 #pragma once
 
+#include "analyzer/diagnose/metric_plan.hpp"
+#include "analyzer/timeline/triage.hpp"
+
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/pipeline/analysis.hpp"
@@ -86,5 +89,9 @@ std::size_t whole_number(const po::variables_map& vm, const char* option, std::s
 void add_capture_options(po::options_description& opts);
 // Those options as analyze_options; usage errors for bad values, an unknown --gpu (with the nearest id).
 analyze_options capture_options(const po::variables_map& vm);
+
+// What triage's and the timeline's ncu commands collect: the metric plan of the rule trees, as the
+// timeline (which does not reach the rule trees) takes it.
+ncu_collection collection_of(const diagnose::metric_plan& plan);
 
 }  // namespace roofline::cli

@@ -7,7 +7,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/pipeline/analysis.hpp"
-#include "analyzer/report/html_page.hpp"
+#include "analyzer/render/html_page.hpp"
 #include "analyzer/compare/diff.hpp"
 #include "analyzer/compare/ranks_diff.hpp"
 #include "analyzer/compare/timeline_diff.hpp"

@@ -6,7 +6,7 @@
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/units.hpp"
-#include "analyzer/report/html_page.hpp"
+#include "analyzer/render/html_page.hpp"
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
 #include "analyzer/timeline/ranks.hpp"
@@ -167,7 +167,8 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     r.findings = timeline::timeline_findings(model, step_time);
     r.kernel_summary = kernel_summary(model);
     if (!r.kernel_summary->kernels.empty())
-        r.triage = make_triage(*r.kernel_summary, o, diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), ""));
+        r.triage = make_triage(*r.kernel_summary, o,
+                               collection_of(diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), "")));
     const std::string text = format == "json"       ? timeline::timeline_json(r)
                              : format == "terminal" ? timeline::timeline_terminal(r, io.where.width)
                              : format == "html"     ? timeline::timeline_html(r)

@@ -6,7 +6,7 @@
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/nsys_kernsum.hpp"
-#include "analyzer/report/html_page.hpp"
+#include "analyzer/render/html_page.hpp"
 #include "analyzer/timeline/triage.hpp"
 
 #include <charconv>
@@ -74,7 +74,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
     const auto plan = diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
-    const auto t = make_triage(summary, o, plan);
+    const auto t = make_triage(summary, o, collection_of(plan));
     const std::string text = format == "json"       ? triage_json(t)
                              : format == "terminal" ? triage_terminal(t)
                              : format == "html"     ? markdown_page("", triage_markdown(t))

@@ -3,6 +3,7 @@
 // one kernel, so a key names one kernel per side unless the capture holds it more than once (two
 // devices' launches, or a table made otherwise); those are matched in launch order.
 #include "analyzer/compare/diff.hpp"
+#include "analyzer/read/kernel_names.hpp"
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/report/text.hpp"

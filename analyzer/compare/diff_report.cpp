@@ -2,10 +2,10 @@
 // view, and the chart itself. Pure: the same diff gives the same bytes.
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
-#include "analyzer/report/json_number.hpp"
+#include "analyzer/render/json_number.hpp"
 #include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/chart_svg.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 #include "analyzer/compare/diff.hpp"
 

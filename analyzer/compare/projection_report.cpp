@@ -1,10 +1,10 @@
 #include "analyzer/compare/projection_report.hpp"
 
-#include "analyzer/report/json_number.hpp"
+#include "analyzer/render/json_number.hpp"
 
 #include "analyzer/base/format.hpp"
-#include "analyzer/report/html_page.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/html_page.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <nlohmann/json.hpp>

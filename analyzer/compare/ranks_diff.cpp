@@ -1,8 +1,8 @@
 #include "analyzer/compare/ranks_diff.hpp"
 
 #include "analyzer/base/format.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <nlohmann/json.hpp>

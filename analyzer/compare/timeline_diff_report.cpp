@@ -2,8 +2,8 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/compare/timeline_diff.hpp"
 #include "analyzer/read/kernel_names.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -151,4 +151,37 @@ std::string printable(std::string_view s) {
     return out;
 }
 
+std::string kernel_label(const std::string& full) {
+    const std::string s = short_name(full);
+    // The last "::" outside template arguments and parentheses ends the namespaces; ncu's
+    // "unnamed>::" has no '<', so depth never goes below zero.
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c == '<' || c == '(')
+            ++depth;
+        else if (c == '>' || c == ')')
+            depth = depth > 0 ? depth - 1 : 0;
+        else if (c == ':' && depth == 0 && i + 1 < s.size() && s[i + 1] == ':')
+            start = i + 2;
+    }
+    std::string out = s.substr(start);
+    constexpr std::size_t longest = 40;
+    if (out.size() > longest) {
+        const auto open = out.find('<');
+        // One plain name as the only template argument (cuBLAS's Kernel2<cutlass_75_..._align1>) says what
+        // runs: it stays, cut at the end like any long name. Other template arguments are elided.
+        const bool one_name =
+            open != std::string::npos && out.back() == '>' && out.find_first_of("<>,: *&", open + 1) == out.size() - 1;
+        if (open != std::string::npos && open > 0 && !one_name) out = out.substr(0, open) + "<...>";
+        if (out.size() > longest) {
+            out.resize(longest - 3);
+            while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+            out += "...";
+        }
+    }
+    return out.empty() ? s : out;
+}
+
 }  // namespace roofline

@@ -35,4 +35,9 @@ bool valid_utf8(std::string_view s);
 // The text with control characters (C0, DEL) replaced by '?': what a terminal or an XML file may show.
 std::string printable(std::string_view s);
 
+// A kernel's label in reports: its short name without "void", namespaces and parameter list
+// ("unnamed>::fma_chain<float>(float *, int)" -> "fma_chain<float>"), its template arguments elided where
+// the name runs past 40 characters. Reports resolve labels that still collide (report/text.hpp).
+std::string kernel_label(const std::string& name);
+
 }  // namespace roofline

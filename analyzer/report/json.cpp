@@ -2,7 +2,7 @@
 // significant digits (ncu's counters and clocks carry no more) and written as integers where the
 // rounded value is one; unknown values are null, never "" or 0.
 #include "analyzer/diagnose/diagnose.hpp"
-#include "analyzer/report/json_number.hpp"
+#include "analyzer/render/json_number.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
 

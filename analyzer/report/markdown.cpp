@@ -5,7 +5,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/report/report.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "analyzer/report/metric_plan_text.hpp"
 
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 
 #include <map>
 #include <set>

@@ -2,8 +2,8 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/metric_catalogue.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/report/report.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <algorithm>

@@ -65,39 +65,6 @@ std::string count_text(std::size_t n, const char* singular, const char* plural) 
     return std::to_string(n) + " " + (n == 1 ? singular : plural);
 }
 
-std::string kernel_label(const std::string& full) {
-    const std::string s = short_name(full);
-    // The last "::" outside template arguments and parentheses ends the namespaces; ncu's
-    // "unnamed>::" has no '<', so depth never goes below zero.
-    int depth = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c == '<' || c == '(')
-            ++depth;
-        else if (c == '>' || c == ')')
-            depth = depth > 0 ? depth - 1 : 0;
-        else if (c == ':' && depth == 0 && i + 1 < s.size() && s[i + 1] == ':')
-            start = i + 2;
-    }
-    std::string out = s.substr(start);
-    constexpr std::size_t longest = 40;
-    if (out.size() > longest) {
-        const auto open = out.find('<');
-        // One plain name as the only template argument (cuBLAS's Kernel2<cutlass_75_..._align1>) says what
-        // runs: it stays, cut at the end like any long name. Other template arguments are elided.
-        const bool one_name =
-            open != std::string::npos && out.back() == '>' && out.find_first_of("<>,: *&", open + 1) == out.size() - 1;
-        if (open != std::string::npos && open > 0 && !one_name) out = out.substr(0, open) + "<...>";
-        if (out.size() > longest) {
-            out.resize(longest - 3);
-            while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
-            out += "...";
-        }
-    }
-    return out.empty() ? s : out;
-}
-
 std::vector<std::string> kernel_labels(const analysis& a) {
     std::vector<std::string> labels;
     labels.reserve(a.kernels.size());

@@ -28,8 +28,6 @@ std::string count_text(std::size_t n, const char* singular, const char* plural);
 // -> "fma_chain<float>"), its template arguments elided where the name runs past 40 characters,
 // and unique within the report: names that still collide get " #1", " #2" in kernel order.
 std::vector<std::string> kernel_labels(const analysis& a);
-// The label of one kernel name, before any collision is resolved.
-std::string kernel_label(const std::string& name);
 // "FLOP/s", "OP/s" (tensor_int8) or "B/s"; "FLOP", "OP" or "B".
 std::string rate_unit(resource r);
 std::string work_unit(resource r);

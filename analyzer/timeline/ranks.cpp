@@ -2,13 +2,12 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
-#include "analyzer/report/text.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/timeline/timeline_findings.hpp"
 #include "analyzer/timeline/timeline_model.hpp"
 #include "analyzer/timeline/trace_file.hpp"
-#include "models/classify.hpp"
+#include "analyzer/base/noise.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "analyzer/timeline/timeline_findings.hpp"
 
-#include "models/classify.hpp"
+#include "analyzer/base/noise.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,12 +3,11 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/kernel_origin.hpp"
-#include "analyzer/report/html_page.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
-#include "analyzer/report/text.hpp"
+#include "analyzer/render/html_page.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/timeline/timeline_svg.hpp"
-#include "models/classify.hpp"
+#include "analyzer/base/noise.hpp"
 
 #include <nlohmann/json.hpp>
 

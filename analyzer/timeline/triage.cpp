@@ -2,8 +2,8 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -135,16 +135,16 @@ std::string regex_escape(const std::string& text) {
     return s;
 }
 
-triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, const diagnose::metric_plan& plan) {
+triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, const ncu_collection& collect) {
     triage_plan t;
     t.summary = &summary;
     t.cover = o.cover;
     t.section_folder = o.section_folder;
-    t.metrics = diagnose::metrics_argument(plan);
-    t.metric_count = plan.ncu_names().size();
-    t.required_count = plan.required_count();
-    for (const auto& m : plan.section_only) t.section_only.push_back(m.id);
-    t.sections = plan.sections;
+    t.metrics = collect.metrics;
+    t.metric_count = collect.metric_count;
+    t.required_count = collect.required_count;
+    t.section_only = collect.section_only;
+    t.sections = collect.sections;
     std::map<std::string, std::size_t> functions;
     for (const auto& k : summary.kernels) {
         t.total_ns += k.total_ns;

@@ -1,9 +1,9 @@
 // `roofline triage`: an Nsight Systems kernel summary ranked by share of GPU time, and for the top
-// kernels the ncu commands that profile just them with the engine's metric plan
-// (analyzer/diagnose/metric_plan.hpp), then export and analyse each capture.
+// kernels the ncu commands that profile just them with what the engine reads (an ncu_collection: the
+// command line makes it from the rule trees' metric plan, analyzer/diagnose/metric_plan.hpp, which the
+// timeline does not reach), then export and analyse each capture.
 #pragma once
 
-#include "analyzer/diagnose/metric_plan.hpp"
 #include "analyzer/read/nsys_kernsum.hpp"
 
 #include <cstddef>
@@ -20,6 +20,14 @@ struct triage_options {
     std::size_t launch_count = 1;
     std::string app = "./app";   // the application's command line, as typed in a shell
     std::string section_folder;  // "": collect with --metrics; else --section-folder DIR --section roofline
+};
+
+// What the ncu commands collect: the --metrics list and the stock sections beside it.
+struct ncu_collection {
+    std::string metrics;  // comma-separated
+    std::size_t metric_count = 0, required_count = 0;
+    std::vector<std::string> section_only;  // derived__ metrics no --metrics can collect
+    std::vector<std::string> sections;      // the stock sections that define them
 };
 
 struct triage_kernel {
@@ -56,7 +64,7 @@ struct triage_plan {
     std::vector<triage_command> commands;
 };
 
-triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const diagnose::metric_plan& plan);
+triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const ncu_collection& collect);
 
 std::string triage_markdown(const triage_plan& t);
 std::string triage_terminal(const triage_plan& t);

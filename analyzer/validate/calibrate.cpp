@@ -1,10 +1,11 @@
 #include "analyzer/validate/calibrate.hpp"
+#include "analyzer/read/kernel_names.hpp"
 
 #include "analyzer/base/embedded.hpp"
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
-#include "analyzer/report/json_number.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/json_number.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 #include "models/classify.hpp"
 

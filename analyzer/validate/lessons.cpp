@@ -5,7 +5,7 @@
 #include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/chart_svg.hpp"
 #include "analyzer/report/report.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <cctype>

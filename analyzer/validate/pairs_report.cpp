@@ -3,7 +3,7 @@
 #include "analyzer/base/embedded.hpp"
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-#include "analyzer/report/markdown_html.hpp"
+#include "analyzer/render/markdown_html.hpp"
 
 #include <cstddef>
 #include <vector>

@@ -2,7 +2,7 @@
 // the same style and sortable tables as the analyze report (html.cpp), no network.
 #pragma once
 
-#include "analyzer/report/markdown_html.hpp"
+#include "analyzer/render/markdown_html.hpp"
 
 #include <functional>
 #include <ostream>

@@ -1,4 +1,4 @@
-#include "analyzer/report/table.hpp"
+#include "analyzer/render/table.hpp"
 
 #include <algorithm>
 #include <stdexcept>
