@@ -4,13 +4,19 @@
 #include "analyzer/read/kernel_table.hpp"
 
 #include <deque>
+#include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 #include <vector>
 
 namespace roofline {
 namespace {
 
+// One table for the process, shared by every analysis on every thread: interning takes the lock alone,
+// every lookup shares it. The names live in a deque, so a name handed out stays where it is while
+// later names are added.
 struct interner {
+    std::shared_mutex lock;
     std::deque<std::string> names;  // stable addresses: the map's keys view into them
     std::unordered_map<std::string_view, metric_key> index;
     std::vector<bool> additive;
@@ -27,7 +33,12 @@ interner& table() {
 
 metric_key intern_metric(std::string_view id) {
     interner& t = table();
-    if (auto it = t.index.find(id); it != t.index.end()) return it->second;
+    {
+        std::shared_lock<std::shared_mutex> reading(t.lock);
+        if (auto it = t.index.find(id); it != t.index.end()) return it->second;
+    }
+    std::unique_lock<std::shared_mutex> writing(t.lock);
+    if (auto it = t.index.find(id); it != t.index.end()) return it->second;  // another thread made it meanwhile
     const auto k = metric_key(t.names.size());
     t.names.emplace_back(id);
     t.index.emplace(t.names.back(), k);
@@ -42,16 +53,41 @@ metric_key intern_metric(std::string_view id) {
 }
 
 std::optional<metric_key> find_metric_key(std::string_view id) {
-    const interner& t = table();
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
     if (auto it = t.index.find(id); it != t.index.end()) return it->second;
     return std::nullopt;
 }
 
-const std::string& metric_name(metric_key k) { return table().names.at(k); }
-std::size_t metric_key_count() { return table().names.size(); }
-bool metric_key_is_additive(metric_key k) { return table().additive.at(k); }
-int metric_read_index(metric_key k) { return table().read_index.at(k); }
-std::size_t metric_read_count() { return table().read_keys.size(); }
-metric_key metric_read_key(std::size_t read_index) { return table().read_keys.at(read_index); }
+const std::string& metric_name(metric_key k) {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return t.names.at(k);
+}
+std::size_t metric_key_count() {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return t.names.size();
+}
+bool metric_key_is_additive(metric_key k) {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return t.additive.at(k);
+}
+int metric_read_index(metric_key k) {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return t.read_index.at(k);
+}
+std::size_t metric_read_count() {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return t.read_keys.size();
+}
+metric_key metric_read_key(std::size_t read_index) {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return t.read_keys.at(read_index);
+}
 
 }  // namespace roofline

@@ -1,6 +1,7 @@
 // Metric ids interned once per process: the reader resolves a column (or a details-page metric name)
 // to a small integer once, and every cell after that is a store into a flat array, not a map insert
-// with a string key. The names stay available for every later stage.
+// with a string key. The names stay available for every later stage. Thread-safe: analyses on several
+// threads share the table (a key, once made, never changes; a name's address never moves).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace roofline {
 
 using metric_key = std::uint32_t;
 
-// The key of a metric id, made on first sight. Not thread-safe: one reader at a time.
+// The key of a metric id, made on first sight.
 metric_key intern_metric(std::string_view id);
 // The key of an id already seen, without making one.
 std::optional<metric_key> find_metric_key(std::string_view id);
