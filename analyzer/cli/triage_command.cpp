@@ -77,7 +77,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     const auto t = make_triage(summary, o, collection_of(plan));
     const std::string text = format == "json"       ? triage_json(t)
                              : format == "terminal" ? triage_terminal(t)
-                             : format == "html"     ? markdown_page("", triage_markdown(t))
+                             : format == "html"     ? triage_html(t)
                                                     : triage_markdown(t);
     if (!to_file) {
         io.out << text;

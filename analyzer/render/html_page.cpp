@@ -75,7 +75,9 @@ const char* const sort_script = R"js(
 )js";
 
 // "kernel-3" for "3. name" (the kernel sections), a slug of the words otherwise.
-std::string heading_id(int level, const std::string& text) {
+}  // namespace
+
+std::string page_heading_id(int level, const std::string& text) {
     const std::size_t dot = text.find(". ");
     if (level == 3 && dot != std::string::npos && dot > 0 && text.find_first_not_of("0123456789") == dot)
         return "kernel-" + text.substr(0, dot);
@@ -91,26 +93,32 @@ std::string heading_id(int level, const std::string& text) {
     return id;
 }
 
-}  // namespace
-
-void write_html_page(std::ostream& out, const std::string& title,
-                     const std::function<void(std::ostream&)>& write_markdown, const markdown_html_hooks& hooks,
-                     const std::string& extra) {
+void write_page_shell(std::ostream& out, const std::string& title, const std::function<void(std::ostream&)>& write_body,
+                      const std::string& extra) {
     out << "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" "
            "content=\"roofline\">\n"
         << "<title>" << html_escape(title) << "</title>\n<style>" << style << "</style>\n</head>\n<body>\n<main>\n";
+    write_body(out);
+    out << "</main>\n" << extra << "<script>" << sort_script << "</script>\n</body>\n</html>\n";
+}
+
+void write_html_page(std::ostream& out, const std::string& title,
+                     const std::function<void(std::ostream&)>& write_markdown, const markdown_html_hooks& hooks,
+                     const std::string& extra) {
     markdown_html_hooks with_defaults = hooks;
-    if (!with_defaults.heading_id) with_defaults.heading_id = heading_id;
+    if (!with_defaults.heading_id) with_defaults.heading_id = page_heading_id;
     if (!with_defaults.table_class)
         with_defaults.table_class = [](const std::vector<std::string>&) { return std::string("sortable"); };
-    {
-        // The markdown, converted line by line as it is written.
-        markdown_html_stream html(out, with_defaults);
-        write_markdown(html);
-        html.finish();
-    }
-    out << "</main>\n" << extra << "<script>" << sort_script << "</script>\n</body>\n</html>\n";
+    write_page_shell(
+        out, title,
+        [&](std::ostream& body) {
+            // The markdown, converted line by line as it is written.
+            markdown_html_stream html(body, with_defaults);
+            write_markdown(html);
+            html.finish();
+        },
+        extra);
 }
 
 std::string markdown_page(const std::string& title, const std::string& markdown, const markdown_html_hooks& hooks) {

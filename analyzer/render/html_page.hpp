@@ -17,6 +17,13 @@ void write_html_page(std::ostream& out, const std::string& title,
                      const std::function<void(std::ostream&)>& write_markdown, const markdown_html_hooks& hooks = {},
                      const std::string& extra = "");
 
+// The shell alone: the page around the HTML body `write_body` writes (a document's: render/document.hpp).
+void write_page_shell(std::ostream& out, const std::string& title, const std::function<void(std::ostream&)>& write_body,
+                      const std::string& extra = "");
+// The id a page gives a heading: "kernel-3" for a kernel section "### 3. name", a slug of the words for a
+// "## " heading, none otherwise.
+std::string page_heading_id(int level, const std::string& text);
+
 // The page of a markdown text already made; an empty title takes the text's first "# " heading.
 std::string markdown_page(const std::string& title, const std::string& markdown, const markdown_html_hooks& hooks = {});
 

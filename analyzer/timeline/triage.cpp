@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/json_number.hpp"
 #include "analyzer/render/table.hpp"
 
@@ -45,48 +46,70 @@ std::string triage_selection(const triage_plan& t) {
     return s + triage_plural(t.selected, "kernel", "kernels") + ", " + format_percent(reached) + " of GPU time";
 }
 
-std::string triage_plan_text(const triage_plan& t) {
-    std::string s =
-        t.section_folder.empty()
-            ? "`--metrics \"$METRICS\"`: the " + std::to_string(t.metric_count) + " metrics of `roofline metrics`"
-            : "`--section-folder " + t.section_folder + " --section roofline`: the " + std::to_string(t.metric_count) +
-                  " metrics of `roofline metrics --format section -o " + t.section_folder + "/roofline.section`";
-    s += " (" + std::to_string(t.required_count) + " required by the model, " +
-         std::to_string(t.metric_count - t.required_count) +
-         " optional: no model code reads them; `roofline metrics --format markdown` lists the rule nodes that do)";
+doc::phrase triage_plan_text(const triage_plan& t) {
+    doc::phrase s;
+    if (t.section_folder.empty())
+        s.code("--metrics \"$METRICS\"")
+            .words(": the " + std::to_string(t.metric_count) + " metrics of ")
+            .code("roofline metrics");
+    else
+        s.code("--section-folder " + t.section_folder + " --section roofline")
+            .words(": the " + std::to_string(t.metric_count) + " metrics of ")
+            .code("roofline metrics --format section -o " + t.section_folder + "/roofline.section");
+    s.words(" (" + std::to_string(t.required_count) + " required by the model, " +
+            std::to_string(t.metric_count - t.required_count) + " optional: no model code reads them; ")
+        .code("roofline metrics --format markdown")
+        .words(" lists the rule nodes that do)");
     return s;
 }
 
-std::vector<std::string> triage_notes(const triage_plan& t) {
-    std::vector<std::string> n;
-    n.push_back(
-        "One ncu run per kernel: `--launch-skip` and `-c` (`--launch-count`) count only the launches the "
-        "`--kernel-name` filter matches, so one filter for several kernels would profile the first launches of "
-        "whichever comes first.");
-    n.push_back(
-        "Warm-up: a kernel that ran more than once skips its first launch (`--launch-skip 1`: a first launch often "
-        "belongs to a warm-up step, with autotuning trials, JIT compilation or first-call setup, and may not look like "
-        "the steady state) and profiles the next (`-c 1`); one that ran once is profiled as it is. `--launch-skip N` "
-        "and `--launch-count N` change it.");
-    n.push_back(
-        "`--kernel-name-base function` matches the function name alone (no return type, namespaces, template "
-        "arguments or parameters), anchored with ^ and $; a template's kernels, and those whose function name "
-        "the summary shares, are matched on the whole demangled name (`--kernel-name-base demangled`) by the words "
-        "ncu writes as the trace does, in order, each a whole word: ncu demangles differently (at::native:: as "
-        "at::, \"(anonymous namespace)\" as \"<unnamed>\", lambdas as \"[lambda() (instance 2)]\", T1 for "
-        "parameter types), so the trace's text itself would match nothing.");
-    if (!t.section_only.empty())
-        n.push_back(
-            "The " + triage_plural(t.section_only.size(), "metric", "metrics") +
-            " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, excess-traffic "
-            "shares) cannot be named in --metrics: " +
-            (t.section_folder.empty()
-                 ? "the commands add the stock sections that define them (`--section " +
-                       triage_join(t.sections, " --section ") + "`)"
-                 : std::string("the section file defines them itself (its SourceMetrics and MetricDefinitions)")) +
-            ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it could "
-            "not "
-            "evaluate.");
+std::vector<doc::phrase> triage_notes(const triage_plan& t) {
+    std::vector<doc::phrase> n;
+    n.push_back(doc::phrase("One ncu run per kernel: ")
+                    .code("--launch-skip")
+                    .words(" and ")
+                    .code("-c")
+                    .words(" (")
+                    .code("--launch-count")
+                    .words(") count only the launches the ")
+                    .code("--kernel-name")
+                    .words(" filter matches, so one filter for several kernels would profile the first launches of "
+                           "whichever comes first."));
+    n.push_back(doc::phrase("Warm-up: a kernel that ran more than once skips its first launch (")
+                    .code("--launch-skip 1")
+                    .words(": a first launch often belongs to a warm-up step, with autotuning trials, JIT compilation "
+                           "or first-call setup, and may not look like the steady state) and profiles the next (")
+                    .code("-c 1")
+                    .words("); one that ran once is profiled as it is. ")
+                    .code("--launch-skip N")
+                    .words(" and ")
+                    .code("--launch-count N")
+                    .words(" change it."));
+    n.push_back(doc::phrase()
+                    .code("--kernel-name-base function")
+                    .words(" matches the function name alone (no return type, namespaces, template arguments or "
+                           "parameters), anchored with ^ and $; a template's kernels, and those whose function name "
+                           "the summary shares, are matched on the whole demangled name (")
+                    .code("--kernel-name-base demangled")
+                    .words(") by the words ncu writes as the trace does, in order, each a whole word: ncu demangles "
+                           "differently (at::native:: as at::, \"(anonymous namespace)\" as \"<unnamed>\", lambdas "
+                           "as \"[lambda() (instance 2)]\", T1 for parameter types), so the trace's text itself would "
+                           "match nothing."));
+    if (!t.section_only.empty()) {
+        doc::phrase p("The " + triage_plural(t.section_only.size(), "metric", "metrics") +
+                      " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, "
+                      "excess-traffic shares) cannot be named in --metrics: ");
+        if (t.section_folder.empty())
+            p.words("the commands add the stock sections that define them (")
+                .code("--section " + triage_join(t.sections, " --section "))
+                .words(")");
+        else
+            p.words("the section file defines them itself (its SourceMetrics and MetricDefinitions)");
+        p.words(
+            ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it "
+            "could not evaluate.");
+        n.push_back(std::move(p));
+    }
     n.push_back("Shares are each kernel's total time over the sum of every kernel's, not nsys' rounded Time (%).");
     return n;
 }
@@ -221,32 +244,38 @@ triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, co
     return t;
 }
 
-std::string triage_markdown(const triage_plan& t) {
-    std::ostringstream o;
+doc::document triage_document(const triage_plan& t) {
+    doc::document d;
     const auto& s = *t.summary;
-    o << "# Triage of " << code_span(s.file) << "\n\n";
-    o << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns)
-      << " of GPU time (nsys " << s.layout << ", header at line " << s.header_line << "). Profile "
-      << triage_selection(t) << ".\n\n";
-    table tb({"#", "share", "cumulative", "total time", "instances", "average", "kernel"});
+    d.add_heading(1, doc::phrase("Triage of ").code(s.file));
+    d.add_paragraph(triage_plural(t.ranked.size(), "kernel", "kernels") + ", " + format_duration_ns(t.total_ns) +
+                    " of GPU time (nsys " + s.layout + ", header at line " + std::to_string(s.header_line) +
+                    "). Profile " + triage_selection(t) + ".");
+    doc::table_block tb{{"#", "share", "cumulative", "total time", "instances", "average", "kernel"}, {}};
     const std::size_t shown = std::min(t.ranked.size(), t.selected + triage_listed_beyond);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& r = t.ranked[i];
         const double avg = r.kernel->instances > 0 ? r.kernel->total_ns / r.kernel->instances : 0.0;
-        tb.row({std::to_string(i + 1) + (i < t.selected ? " *" : ""), format_percent(r.share),
-                format_percent(r.cumulative), format_duration_ns(r.kernel->total_ns), triage_count(r.kernel->instances),
-                format_duration_ns(avg), code_span(r.kernel->name)});
+        tb.rows.push_back({std::to_string(i + 1) + (i < t.selected ? " *" : ""), format_percent(r.share),
+                           format_percent(r.cumulative), format_duration_ns(r.kernel->total_ns),
+                           triage_count(r.kernel->instances), format_duration_ns(avg),
+                           doc::phrase().code(r.kernel->name)});
     }
-    o << tb.markdown();
+    d.add_table(std::move(tb));
     if (shown < t.ranked.size())
-        o << "\n"
-          << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ", "
-          << format_percent(1.0 - t.ranked[shown - 1].cumulative) << " of GPU time, not listed.\n";
-    o << "\n`*`: profiled below.\n\n## Profile them\n\nMetric plan: " << triage_plan_text(t) << ".\n\n";
-    for (const auto& n : triage_notes(t)) o << "- " << n << "\n";
-    o << "\n```sh\n" << triage_script(t) << "```\n";
-    return o.str();
+        d.add_paragraph(triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") + ", " +
+                        format_percent(1.0 - t.ranked[shown - 1].cumulative) + " of GPU time, not listed.");
+    d.add_paragraph(doc::phrase().code("*").words(": profiled below."));
+    d.add_heading(2, "Profile them");
+    d.add_paragraph(doc::phrase("Metric plan: ").append(triage_plan_text(t)).words("."));
+    d.add_list(triage_notes(t));
+    d.add_code("sh", triage_script(t));
+    return d;
 }
+
+std::string triage_markdown(const triage_plan& t) { return doc::markdown(triage_document(t)); }
+
+std::string triage_html(const triage_plan& t) { return doc::html_page(triage_document(t)); }
 
 std::string triage_terminal(const triage_plan& t) {
     std::ostringstream o;
@@ -316,7 +345,8 @@ std::string triage_json(const triage_plan& t) {
                             {"export_shell", c.export_shell},
                             {"analyze_shell", c.analyze_shell}});
     j["commands"] = commands;
-    j["notes"] = triage_notes(t);
+    j["notes"] = ojson::array();
+    for (const auto& n : triage_notes(t)) j["notes"].push_back(doc::markdown(n));
     return json_text(j);
 }
 

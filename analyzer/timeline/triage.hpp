@@ -67,6 +67,8 @@ struct triage_plan {
 triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const ncu_collection& collect);
 
 std::string triage_markdown(const triage_plan& t);
+// The same document as one self-contained HTML page (render/document.hpp: no markdown is converted).
+std::string triage_html(const triage_plan& t);
 std::string triage_terminal(const triage_plan& t);
 std::string triage_json(const triage_plan& t);
 // The shell script that profiles the selected kernels, exports and analyses each capture.

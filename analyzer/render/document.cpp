@@ -1,0 +1,150 @@
+#include "analyzer/render/document.hpp"
+
+#include "analyzer/render/html_page.hpp"
+#include "analyzer/render/markdown_html.hpp"
+#include "analyzer/render/table.hpp"
+
+#include <sstream>
+
+namespace roofline::doc {
+namespace {
+
+template <class... Ts>
+struct overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+overloaded(Ts...) -> overloaded<Ts...>;
+
+std::string html(const phrase& p) {
+    std::string out;
+    for (const auto& s : p.spans()) switch (s.kind) {
+            case span_kind::code:
+                out += "<code>" + html_escape(s.text) + "</code>";
+                break;
+            case span_kind::strong:
+                out += "<strong>" + html_escape(s.text) + "</strong>";
+                break;
+            default:
+                out += html_escape(s.text);
+        }
+    return out;
+}
+
+// Markdown's code span strips one space at each end where both are there; the HTML shows what the
+// markdown reader sees.
+std::string code_text(const std::string& text) {
+    if (text.size() >= 2 && text.front() == ' ' && text.back() == ' ' &&
+        text.find_first_not_of(' ') != std::string::npos)
+        return text.substr(1, text.size() - 2);
+    return text;
+}
+
+}  // namespace
+
+std::string markdown(const phrase& p) {
+    std::string out;
+    for (const auto& s : p.spans()) switch (s.kind) {
+            case span_kind::words:
+                out += s.text;
+                break;
+            case span_kind::input:
+                out += markdown_text(s.text);
+                break;
+            case span_kind::code:
+                out += code_span(s.text);
+                break;
+            case span_kind::strong:
+                out += "**" + s.text + "**";
+                break;
+        }
+    return out;
+}
+
+std::string plain(const phrase& p) {
+    std::string out;
+    for (const auto& s : p.spans()) out += s.kind == span_kind::code ? code_text(s.text) : s.text;
+    return out;
+}
+
+std::string markdown(const document& d) {
+    std::ostringstream o;
+    bool first = true;
+    for (const auto& b : d.blocks()) {
+        if (!first) o << "\n";
+        first = false;
+        std::visit(overloaded{
+                       [&](const heading& h) {
+                           o << std::string(std::size_t(h.level), '#') << " " << markdown(h.text) << "\n";
+                       },
+                       [&](const paragraph& p) { o << markdown(p.text) << "\n"; },
+                       [&](const bullet_list& l) {
+                           for (const auto& item : l.items) o << "- " << markdown(item) << "\n";
+                       },
+                       [&](const table_block& t) {
+                           table tb(t.header);
+                           for (const auto& r : t.rows) {
+                               std::vector<std::string> cells;
+                               for (const auto& c : r) cells.push_back(markdown(c));
+                               tb.row(std::move(cells));
+                           }
+                           o << tb.markdown();
+                       },
+                       [&](const code_block& c) { o << "```" << c.language << "\n"
+                                                    << c.text << "```\n"; },
+                   },
+                   b);
+    }
+    return o.str();
+}
+
+void write_html(std::ostream& o, const document& d) {
+    for (const auto& b : d.blocks())
+        std::visit(overloaded{
+                       [&](const heading& h) {
+                           const std::string id = page_heading_id(h.level, plain(h.text));
+                           o << "<h" << h.level << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"") << ">"
+                             << html(h.text) << "</h" << h.level << ">\n";
+                       },
+                       [&](const paragraph& p) { o << "<p>" << html(p.text) << "</p>\n"; },
+                       [&](const bullet_list& l) {
+                           if (l.items.empty()) return;
+                           o << "<ul>\n";
+                           for (std::size_t i = 0; i < l.items.size(); ++i)
+                               o << (i ? "</li>\n" : "") << "<li>" << html(l.items[i]);
+                           o << "</li>\n</ul>\n";
+                       },
+                       [&](const table_block& t) {
+                           o << "<table class=\"sortable\">\n<thead><tr>";
+                           for (const auto& h : t.header) o << "<th>" << html_escape(h) << "</th>";
+                           o << "</tr></thead>\n<tbody>\n";
+                           for (const auto& r : t.rows) {
+                               o << "<tr>";
+                               for (const auto& c : r) o << "<td>" << html(c) << "</td>";
+                               o << "</tr>\n";
+                           }
+                           o << "</tbody>\n</table>\n";
+                       },
+                       [&](const code_block& c) {
+                           o << "<pre><code"
+                             << (c.language.empty() ? "" : " class=\"language-" + html_escape(c.language) + "\"") << ">"
+                             << html_escape(c.text) << "</code></pre>\n";
+                       },
+                   },
+                   b);
+}
+
+std::string html_page(const document& d, const std::string& title) {
+    std::string heading_text = title;
+    if (heading_text.empty())
+        for (const auto& b : d.blocks())
+            if (const auto* h = std::get_if<heading>(&b)) {
+                heading_text = plain(h->text);
+                break;
+            }
+    std::ostringstream out;
+    write_page_shell(out, heading_text, [&](std::ostream& body) { write_html(body, d); });
+    return out.str();
+}
+
+}  // namespace roofline::doc

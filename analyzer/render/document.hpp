@@ -1,0 +1,108 @@
+// A report as a document: the report's code builds it once, from its values; the printers here write it
+// as markdown and as HTML, so neither format is parsed back out of the other. Blocks: headings,
+// paragraphs, lists, tables of phrase cells, code, collapsible details. Inline content is a phrase of
+// typed spans: the report's own words, text from an input (escaped by each printer as its format needs),
+// code and strong emphasis.
+//
+// The markdown printer writes what the reports wrote by hand before (blocks one blank line apart; the
+// table builder's pipe tables); the HTML printer writes what markdown_html.hpp made of that markdown, so
+// a report moved onto the document keeps its bytes in both formats, except where the converter showed
+// markdown's backslash escapes of input text as text (the document shows the text itself).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace roofline::doc {
+
+enum class span_kind {
+    words,   // the report's own words: markdown as written (they hold no markup), HTML escaped
+    input,   // text from an input (a file name, a GPU's name): markdown escapes what markdown acts on
+    code,    // a code span
+    strong,  // strong emphasis
+};
+
+struct span {
+    span_kind kind = span_kind::words;
+    std::string text;
+};
+
+// Inline content: spans in order. A plain string converts to one span of words.
+class phrase {
+public:
+    phrase() = default;
+    phrase(const char* words) { add(span_kind::words, words); }
+    phrase(std::string words) { add(span_kind::words, std::move(words)); }
+    phrase& words(std::string text) { return add(span_kind::words, std::move(text)); }
+    phrase& input(std::string text) { return add(span_kind::input, std::move(text)); }
+    phrase& code(std::string text) { return add(span_kind::code, std::move(text)); }
+    phrase& strong(std::string text) { return add(span_kind::strong, std::move(text)); }
+    phrase& append(const phrase& more) {
+        spans_.insert(spans_.end(), more.spans_.begin(), more.spans_.end());
+        return *this;
+    }
+    const std::vector<span>& spans() const { return spans_; }
+    bool empty() const { return spans_.empty(); }
+
+private:
+    phrase& add(span_kind kind, std::string text) {
+        if (!text.empty()) spans_.push_back({kind, std::move(text)});
+        return *this;
+    }
+    std::vector<span> spans_;
+};
+
+struct heading {
+    int level = 1;
+    phrase text;
+};
+struct paragraph {
+    phrase text;
+};
+struct bullet_list {
+    std::vector<phrase> items;
+};
+struct table_block {
+    std::vector<std::string> header;  // the report's words
+    std::vector<std::vector<phrase>> rows;
+};
+struct code_block {
+    std::string language;  // "" for none
+    std::string text;      // lines, each ending in a line break
+};
+
+using block = std::variant<heading, paragraph, bullet_list, table_block, code_block>;
+
+class document {
+public:
+    document& add_heading(int level, phrase text) { return add(heading{level, std::move(text)}); }
+    document& add_paragraph(phrase text) { return add(paragraph{std::move(text)}); }
+    document& add_list(std::vector<phrase> items) { return add(bullet_list{std::move(items)}); }
+    document& add_table(table_block t) { return add(std::move(t)); }
+    document& add_code(std::string language, std::string text) {
+        return add(code_block{std::move(language), std::move(text)});
+    }
+    const std::vector<block>& blocks() const { return blocks_; }
+
+private:
+    document& add(block b) {
+        blocks_.push_back(std::move(b));
+        return *this;
+    }
+    std::vector<block> blocks_;
+};
+
+// The phrase as markdown inline text, and as the plain text it reads as (ids, titles).
+std::string markdown(const phrase& p);
+std::string plain(const phrase& p);
+// The document as markdown: each block ends its line, blocks one blank line apart.
+std::string markdown(const document& d);
+// The document as HTML body elements (headings with ids, sortable tables), for a page shell.
+void write_html(std::ostream& out, const document& d);
+// One self-contained page: the house style and sorting script around the document (render/html_page).
+// An empty title takes the first heading's text.
+std::string html_page(const document& d, const std::string& title = "");
+
+}  // namespace roofline::doc
