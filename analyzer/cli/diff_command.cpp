@@ -124,7 +124,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
                                  d.fail_if_slower_pct, d.noise_pct);
         const std::string md = timeline::ranks_diff_markdown(rd);
         const std::string text = format == "json"   ? timeline::ranks_diff_json(rd)
-                                 : format == "html" ? markdown_page("", md)
+                                 : format == "html" ? timeline::ranks_diff_html(rd)
                                                     : md;
         emit_output(vm, text, policy, io);
         if (rd.gate_failed()) {

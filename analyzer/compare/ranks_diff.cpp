@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/render/json_number.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
@@ -45,25 +46,27 @@ ranks_diff diff_ranks(ranks_model base, ranks_model next, std::optional<double> 
     return d;
 }
 
-std::string ranks_diff_markdown(const ranks_diff& d) {
-    std::ostringstream o;
-    o << "# Diff of two runs, rank by rank\n\n";
-    table job({"", "base", "new", "change"});
-    job.row({"ranks", std::to_string(d.base.ranks.size()), std::to_string(d.next.ranks.size()), ""});
-    job.row({"the job's step (the longest rank's)", format_duration_ns(double(d.base.step_ns)),
-             format_duration_ns(double(d.next.step_ns)), change_text(double(d.base.step_ns), double(d.next.step_ns))});
-    job.row({"straggler", straggler_text(d.base), straggler_text(d.next), ""});
-    o << job.markdown() << "\n";
+doc::document ranks_diff_document(const ranks_diff& d) {
+    doc::document out;
+    out.add_heading(1, "Diff of two runs, rank by rank");
+    doc::table_block job{{"", "base", "new", "change"}, {}};
+    job.rows.push_back({"ranks", std::to_string(d.base.ranks.size()), std::to_string(d.next.ranks.size()), ""});
+    job.rows.push_back({"the job's step (the longest rank's)", format_duration_ns(double(d.base.step_ns)),
+                        format_duration_ns(double(d.next.step_ns)),
+                        change_text(double(d.base.step_ns), double(d.next.step_ns))});
+    job.rows.push_back({"straggler", straggler_text(d.base), straggler_text(d.next), ""});
+    out.add_table(std::move(job));
     std::map<int, std::pair<std::optional<std::size_t>, std::optional<std::size_t>>> by_rank;
     for (std::size_t i = 0; i < d.base.ranks.size(); ++i) by_rank[d.base.ranks[i].rank].first = i;
     for (std::size_t i = 0; i < d.next.ranks.size(); ++i) by_rank[d.next.ranks[i].rank].second = i;
-    table t({"rank", "step", "change", "GPU busy", "waited for others (exposed, a step)", "first finding"});
+    doc::table_block t{{"rank", "step", "change", "GPU busy", "waited for others (exposed, a step)", "first finding"},
+                       {}};
     for (const auto& [rank, sides] : by_rank) {
         const auto& [b, n] = sides;
         auto both = [&](auto&& f) {
             return (b ? f(d.base, *b) : std::string("-")) + " -> " + (n ? f(d.next, *n) : std::string("-"));
         };
-        t.row(
+        t.rows.push_back(
             {std::to_string(rank),
              both([](const ranks_model& m, std::size_t i) { return format_duration_ns(double(m.ranks[i].step_ns)); }),
              b && n ? change_text(double(d.base.ranks[*b].step_ns), double(d.next.ranks[*n].step_ns)) : "-",
@@ -73,15 +76,24 @@ std::string ranks_diff_markdown(const ranks_diff& d) {
                  return m.ranks[i].first_finding.empty() ? std::string("-") : m.ranks[i].first_finding;
              })});
     }
-    o << t.markdown() << "\n";
+    out.add_table(std::move(t));
     if (d.fail_if_slower_pct)
-        o << (d.gate_failed() ? "**Gate failed**: the job's step grew by " + significant(*d.change_pct, 3) +
-                                    "%, more than --fail-if-slower " + significant(*d.fail_if_slower_pct, 3) + "%."
-                              : "Gate passed: the job's step did not grow by more than --fail-if-slower " +
-                                    significant(*d.fail_if_slower_pct, 3) + "% (and the noise floor).")
-          << "\n";
-    return o.str();
+        out.add_paragraph(d.gate_failed()
+                              ? doc::phrase()
+                                    .strong("Gate failed")
+                                    .words(": the job's step grew by " + significant(*d.change_pct, 3) +
+                                           "%, more than --fail-if-slower " + significant(*d.fail_if_slower_pct, 3) +
+                                           "%.")
+                              : doc::phrase("Gate passed: the job's step did not grow by more than --fail-if-slower " +
+                                            significant(*d.fail_if_slower_pct, 3) + "% (and the noise floor)."));
+    return out;
 }
+
+std::string ranks_diff_markdown(const ranks_diff& d) {
+    // A blank line ends the report where no gate line does (as it always has).
+    return doc::markdown(ranks_diff_document(d)) + (d.fail_if_slower_pct ? "" : "\n");
+}
+std::string ranks_diff_html(const ranks_diff& d) { return doc::html_page(ranks_diff_document(d)); }
 
 std::string ranks_diff_json(const ranks_diff& d) {
     using ojson = nlohmann::ordered_json;
