@@ -141,7 +141,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         const auto td = timeline::diff_traces(base_path, new_path, 10'000, d.fail_if_slower_pct, d.noise_pct);
         const std::string text = format == "json"       ? timeline::timeline_diff_json(td)
                                  : format == "terminal" ? timeline::timeline_diff_terminal(td)
-                                 : format == "html"     ? markdown_page("", timeline::timeline_diff_markdown(td))
+                                 : format == "html"     ? timeline::timeline_diff_html(td)
                                                         : timeline::timeline_diff_markdown(td);
         emit_output(vm, text, policy, io);
         if (td.gate_failed()) {

@@ -52,6 +52,8 @@ timeline_diff diff_traces(const std::string& base_path, const std::string& next_
                           std::optional<double> fail_if_slower_pct, double noise_pct);
 
 std::string timeline_diff_markdown(const timeline_diff& d);
+// The same document as one HTML page (render/document.hpp).
+std::string timeline_diff_html(const timeline_diff& d);
 std::string timeline_diff_terminal(const timeline_diff& d);
 std::string timeline_diff_json(const timeline_diff& d);
 

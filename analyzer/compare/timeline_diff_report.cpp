@@ -3,6 +3,7 @@
 #include "analyzer/compare/timeline_diff.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/render/json_number.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/table.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,7 @@ using ordered_json = nlohmann::ordered_json;
 
 std::string duration(double ns) { return format_duration_ns(ns); }
 std::string change(const std::optional<double>& pct) { return pct ? signed_decimals(*pct, 1) + "%" : "-"; }
-std::string name_of(const std::string& kernel) { return code_span(printable(short_name(kernel))); }
+doc::phrase name_of(const std::string& kernel) { return doc::phrase().code(printable(short_name(kernel))); }
 
 std::string idle_of(const device_timeline* d, gap_cause c) {
     return d ? duration(double(d->total(c).total_ns)) + " (" + std::to_string(d->total(c).count) + ")" : "-";
@@ -32,59 +33,71 @@ std::string first_finding(const trace_side& s, std::int32_t device) {
 
 }  // namespace
 
-std::string timeline_diff_markdown(const timeline_diff& d) {
-    std::ostringstream o;
-    o << "# Timeline diff: " << code_span(d.base.source->file) << " -> " << code_span(d.next.source->file) << "\n\n";
-    o << (d.per_step
-              ? "Times are per step: each device's span over the steps its trace marks (" +
-                    std::to_string(d.base.model.steps.count) + " and " + std::to_string(d.next.model.steps.count) + ")."
-              : std::string("Times are each device's span: the traces do not both mark steps."))
-      << "\n\n";
+static doc::document timeline_diff_document(const timeline_diff& d) {
+    doc::document o;
+    o.add_heading(1, doc::phrase("Timeline diff: ").code(d.base.source->file).words(" -> ").code(d.next.source->file));
+    o.add_paragraph(d.per_step ? "Times are per step: each device's span over the steps its trace marks (" +
+                                     std::to_string(d.base.model.steps.count) + " and " +
+                                     std::to_string(d.next.model.steps.count) + ")."
+                               : std::string("Times are each device's span: the traces do not both mark steps."));
     for (const auto& c : d.devices) {
-        o << "## GPU " << c.device << "\n\n";
+        o.add_heading(2, "GPU " + std::to_string(c.device));
         if (!c.base || !c.next) {
-            o << "Only in the " << (c.base ? "base" : "new") << " trace.\n\n";
+            o.add_paragraph(std::string("Only in the ") + (c.base ? "base" : "new") + " trace.");
             continue;
         }
-        table t({"", "before", "after", "change"});
-        t.row({d.per_step ? "time per step" : "span", duration(c.base_step_ns), duration(c.next_step_ns),
-               change(c.change_pct)});
-        t.row({"GPU busy", format_percent(c.base->utilisation()), format_percent(c.next->utilisation()),
-               signed_decimals((c.next->utilisation() - c.base->utilisation()) * 100.0, 1) + " points"});
+        doc::table_block t{{"", "before", "after", "change"}, {}};
+        t.rows.push_back({d.per_step ? "time per step" : "span", duration(c.base_step_ns), duration(c.next_step_ns),
+                          change(c.change_pct)});
+        t.rows.push_back({"GPU busy", format_percent(c.base->utilisation()), format_percent(c.next->utilisation()),
+                          signed_decimals((c.next->utilisation() - c.base->utilisation()) * 100.0, 1) + " points"});
         for (gap_cause g : all_causes)
             if (c.base->total(g).count + c.next->total(g).count > 0)
-                t.row({std::string("idle: ") + cause_name(g) + " (gaps)", idle_of(c.base, g), idle_of(c.next, g), ""});
+                t.rows.push_back(
+                    {std::string("idle: ") + cause_name(g) + " (gaps)", idle_of(c.base, g), idle_of(c.next, g), ""});
         auto launches = [](const device_timeline& t) {
             std::size_t n = 0;
             for (const auto& k : t.kernel_totals) n += k.launches;
             return std::to_string(n);
         };
-        t.row(
+        t.rows.push_back(
             {d.per_step ? "kernels the steps launched" : "kernels launched", launches(*c.base), launches(*c.next), ""});
-        t.row({"first finding", first_finding(d.base, c.device), first_finding(d.next, c.device), ""});
-        o << t.markdown() << "\n";
+        t.rows.push_back({"first finding", first_finding(d.base, c.device), first_finding(d.next, c.device), ""});
+        o.add_table(std::move(t));
         if (!c.appeared.empty() || !c.gone.empty()) {
-            table k({"kernel", "", "GPU time", "launches"});
+            doc::table_block k{{"kernel", "", "GPU time", "launches"}, {}};
             for (const auto& x : c.gone)
-                k.row({name_of(x.name), "went away", duration(double(x.base_ns)), std::to_string(x.base_launches)});
+                k.rows.push_back(
+                    {name_of(x.name), "went away", duration(double(x.base_ns)), std::to_string(x.base_launches)});
             for (const auto& x : c.appeared)
-                k.row({name_of(x.name), "appeared", duration(double(x.next_ns)), std::to_string(x.next_launches)});
-            o << "Kernels that appeared or went away:\n\n" << k.markdown() << "\n";
+                k.rows.push_back(
+                    {name_of(x.name), "appeared", duration(double(x.next_ns)), std::to_string(x.next_launches)});
+            o.add_paragraph("Kernels that appeared or went away:");
+            o.add_table(std::move(k));
         }
         if (!c.moved.empty()) {
-            table k({"kernel", "GPU time before", "after", "launches before", "after"});
+            doc::table_block k{{"kernel", "GPU time before", "after", "launches before", "after"}, {}};
             for (const auto& x : c.moved)
-                k.row({name_of(x.name), duration(double(x.base_ns)), duration(double(x.next_ns)),
-                       std::to_string(x.base_launches), std::to_string(x.next_launches)});
-            o << "Kernels on both sides whose GPU time moved most:\n\n" << k.markdown() << "\n";
+                k.rows.push_back({name_of(x.name), duration(double(x.base_ns)), duration(double(x.next_ns)),
+                                  std::to_string(x.base_launches), std::to_string(x.next_launches)});
+            o.add_paragraph("Kernels on both sides whose GPU time moved most:");
+            o.add_table(std::move(k));
         }
     }
-    if (d.fail_if_slower_pct)
-        o << "Gate (--fail-if-slower " << significant(*d.fail_if_slower_pct, 6)
-          << "%): " << (d.gate_failed() ? "failed" : "passed") << ".\n";
-    for (const auto& f : d.gate_failures) o << "- " << f << "\n";
-    return o.str();
+    if (d.fail_if_slower_pct) {
+        std::vector<doc::phrase> failures(d.gate_failures.begin(), d.gate_failures.end());
+        o.add_list(std::move(failures), "Gate (--fail-if-slower " + significant(*d.fail_if_slower_pct, 6) +
+                                            "%): " + (d.gate_failed() ? "failed" : "passed") + ".");
+    }
+    return o;
 }
+
+std::string timeline_diff_markdown(const timeline_diff& d) {
+    // A blank line ends the report where no gate lines do (as it always has).
+    return doc::markdown(timeline_diff_document(d)) + (d.fail_if_slower_pct ? "" : "\n");
+}
+
+std::string timeline_diff_html(const timeline_diff& d) { return doc::html_page(timeline_diff_document(d)); }
 
 std::string timeline_diff_terminal(const timeline_diff& d) {
     std::ostringstream o;

@@ -79,6 +79,7 @@ std::string markdown(const document& d) {
                        },
                        [&](const paragraph& p) { o << markdown(p.text) << "\n"; },
                        [&](const bullet_list& l) {
+                           if (!l.lead.empty()) o << markdown(l.lead) << "\n";
                            for (const auto& item : l.items) o << "- " << markdown(item) << "\n";
                        },
                        [&](const table_block& t) {
@@ -108,6 +109,7 @@ void write_html(std::ostream& o, const document& d) {
                        },
                        [&](const paragraph& p) { o << "<p>" << html(p.text) << "</p>\n"; },
                        [&](const bullet_list& l) {
+                           if (!l.lead.empty()) o << "<p>" << html(l.lead) << "</p>\n";
                            if (l.items.empty()) return;
                            o << "<ul>\n";
                            for (std::size_t i = 0; i < l.items.size(); ++i)

@@ -63,6 +63,7 @@ struct paragraph {
 };
 struct bullet_list {
     std::vector<phrase> items;
+    phrase lead;  // a line the items follow directly, with no blank line between (a paragraph in HTML)
 };
 struct table_block {
     std::vector<std::string> header;  // the report's words
@@ -79,7 +80,9 @@ class document {
 public:
     document& add_heading(int level, phrase text) { return add(heading{level, std::move(text)}); }
     document& add_paragraph(phrase text) { return add(paragraph{std::move(text)}); }
-    document& add_list(std::vector<phrase> items) { return add(bullet_list{std::move(items)}); }
+    document& add_list(std::vector<phrase> items, phrase lead = {}) {
+        return add(bullet_list{std::move(items), std::move(lead)});
+    }
     document& add_table(table_block t) { return add(std::move(t)); }
     document& add_code(std::string language, std::string text) {
         return add(code_block{std::move(language), std::move(text)});
