@@ -89,7 +89,7 @@ int ranks_command(const po::variables_map& vm, const std::vector<std::string>& f
     if (shown) io.err << "\r\033[K" << std::flush;
     const std::string md = timeline::ranks_markdown(m);
     const std::string text = format == "json"   ? timeline::ranks_json(m)
-                             : format == "html" ? markdown_page("", md, {})
+                             : format == "html" ? timeline::ranks_html(m)
                                                 : md;
     emit_output(vm, text, policy, io);
     return 0;

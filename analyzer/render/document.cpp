@@ -80,7 +80,12 @@ std::string markdown(const document& d) {
                        [&](const paragraph& p) { o << markdown(p.text) << "\n"; },
                        [&](const bullet_list& l) {
                            if (!l.lead.empty()) o << markdown(l.lead) << "\n";
-                           for (const auto& item : l.items) o << "- " << markdown(item) << "\n";
+                           for (std::size_t i = 0; i < l.items.size(); ++i) {
+                               const std::string marker = l.ordered ? std::to_string(i + 1) + ". " : "- ";
+                               o << marker << markdown(l.items[i].text) << "\n";
+                               for (const auto& c : l.items[i].children)
+                                   o << std::string(marker.size(), ' ') << "- " << markdown(c) << "\n";
+                           }
                        },
                        [&](const table_block& t) {
                            table tb(t.header);
@@ -111,10 +116,17 @@ void write_html(std::ostream& o, const document& d) {
                        [&](const bullet_list& l) {
                            if (!l.lead.empty()) o << "<p>" << html(l.lead) << "</p>\n";
                            if (l.items.empty()) return;
-                           o << "<ul>\n";
-                           for (std::size_t i = 0; i < l.items.size(); ++i)
-                               o << (i ? "</li>\n" : "") << "<li>" << html(l.items[i]);
-                           o << "</li>\n</ul>\n";
+                           o << (l.ordered ? "<ol>\n" : "<ul>\n");
+                           for (std::size_t i = 0; i < l.items.size(); ++i) {
+                               o << (i ? "</li>\n" : "") << "<li>" << html(l.items[i].text);
+                               const auto& c = l.items[i].children;
+                               if (c.empty()) continue;
+                               o << "<ul>\n";
+                               for (std::size_t j = 0; j < c.size(); ++j)
+                                   o << (j ? "</li>\n" : "") << "<li>" << html(c[j]);
+                               o << "</li>\n</ul>\n";
+                           }
+                           o << (l.ordered ? "</li>\n</ol>\n" : "</li>\n</ul>\n");
                        },
                        [&](const table_block& t) {
                            o << "<table class=\"sortable\">\n<thead><tr>";

@@ -61,9 +61,17 @@ struct heading {
 struct paragraph {
     phrase text;
 };
+struct list_item {
+    phrase text;
+    std::vector<phrase> children;  // a list of its own under the item (never numbered)
+    list_item(phrase t = {}, std::vector<phrase> c = {}) : text(std::move(t)), children(std::move(c)) {}
+    list_item(const char* t) : text(t) {}
+    list_item(std::string t) : text(std::move(t)) {}
+};
 struct bullet_list {
-    std::vector<phrase> items;
-    phrase lead;  // a line the items follow directly, with no blank line between (a paragraph in HTML)
+    std::vector<list_item> items;
+    phrase lead;           // a line the items follow directly, with no blank line between (a paragraph in HTML)
+    bool ordered = false;  // "1. ", "2. ", ... in markdown, <ol> in HTML
 };
 struct table_block {
     std::vector<std::string> header;  // the report's words
@@ -81,8 +89,9 @@ public:
     document& add_heading(int level, phrase text) { return add(heading{level, std::move(text)}); }
     document& add_paragraph(phrase text) { return add(paragraph{std::move(text)}); }
     document& add_list(std::vector<phrase> items, phrase lead = {}) {
-        return add(bullet_list{std::move(items), std::move(lead)});
+        return add(bullet_list{std::vector<list_item>(items.begin(), items.end()), std::move(lead), false});
     }
+    document& add_list(bullet_list l) { return add(std::move(l)); }
     document& add_table(table_block t) { return add(std::move(t)); }
     document& add_code(std::string language, std::string text) {
         return add(code_block{std::move(language), std::move(text)});

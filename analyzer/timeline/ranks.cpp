@@ -2,6 +2,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/json_number.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/timeline/timeline_findings.hpp"
@@ -215,68 +216,97 @@ std::string per_step(std::int64_t ns, std::size_t steps) {
 
 }  // namespace
 
-std::string ranks_markdown(const ranks_model& m) {
-    std::ostringstream o;
-    o << "# Timeline of " << m.ranks.size() << " ranks\n\n";
+namespace {
+
+doc::document ranks_document(const ranks_model& m) {
+    doc::document o;
+    o.add_heading(1, "Timeline of " + std::to_string(m.ranks.size()) + " ranks");
     if (m.straggler) {
         const rank_summary& s = m.ranks[*m.straggler];
-        o << "## Findings\n\n1. **straggler-rank**: " << rank_name(s) << " arrived last at "
-          << m.arrived_last[*m.straggler] << " of " << m.collectives
-          << " collectives; the other ranks waited for it in NCCL, with no compute of theirs beside the wait, "
-          << format_duration_ns(double(m.others_wait_per_step_ns)) << " a step on average (of a "
-          << format_duration_ns(double(m.step_ns)) << " step).";
+        o.add_heading(2, "Findings");
+        doc::phrase first =
+            doc::phrase()
+                .strong("straggler-rank")
+                .words(": " + rank_name(s) + " arrived last at " + std::to_string(m.arrived_last[*m.straggler]) +
+                       " of " + std::to_string(m.collectives) +
+                       " collectives; the other ranks waited for it in NCCL, with no compute of theirs "
+                       "beside the wait, " +
+                       format_duration_ns(double(m.others_wait_per_step_ns)) + " a step on average (of a " +
+                       format_duration_ns(double(m.step_ns)) + " step).");
         if (m.est_speedup)
-            o << " Estimate: up to " << format_times(*m.est_speedup) << " for the job ("
-              << format_duration_ns(double(m.step_ns)) << " -> "
-              << format_duration_ns(double(m.step_ns - m.others_wait_per_step_ns)) << " a step).";
-        o << "\n";
-        o << "   - Why it is late: its own first finding is **" << (s.first_finding.empty() ? "none" : s.first_finding)
-          << "**";
+            first.words(" Estimate: up to " + format_times(*m.est_speedup) + " for the job (" +
+                        format_duration_ns(double(m.step_ns)) + " -> " +
+                        format_duration_ns(double(m.step_ns - m.others_wait_per_step_ns)) + " a step).");
+        doc::phrase why = doc::phrase("Why it is late: its own first finding is ")
+                              .strong(s.first_finding.empty() ? "none" : s.first_finding);
         if (!s.first_category.empty())
-            o << " (" << s.first_category << ", " << format_duration_ns(double(s.first_per_step_ns))
-              << " a step of GPU idle time on it)";
-        o << "; `roofline timeline " << s.file << "` says where.\n";
-        o << "   - Estimate: the job's step less the others' mean wait per step (were it on time, they would reach "
-             "every collective without waiting); a floor: the straggler's own step after its fix is not known here.\n";
-        o << "   - Fix: fix the straggler's own cause first (above); where its work is larger by design, give it "
-             "less (balance the shards, the sequence lengths or the pipeline stages).\n\n";
+            why.words(" (" + s.first_category + ", " + format_duration_ns(double(s.first_per_step_ns)) +
+                      " a step of GPU idle time on it)");
+        why.words("; ").code("roofline timeline " + s.file).words(" says where.");
+        doc::bullet_list findings;
+        findings.ordered = true;
+        findings.items.push_back(
+            {first,
+             {why,
+              "Estimate: the job's step less the others' mean wait per step (were it on time, they would reach every "
+              "collective without waiting); a floor: the straggler's own step after its fix is not known here.",
+              "Fix: fix the straggler's own cause first (above); where its work is larger by design, give it less "
+              "(balance the shards, the sequence lengths or the pipeline stages)."}});
+        o.add_list(std::move(findings));
     } else if (m.ranks.size() > 1) {
-        o << "## Findings\n\n1. **no-straggler**: "
-          << (m.collectives == 0
-                  ? std::string("no NCCL kernel is in every rank's trace, so which rank holds the others "
-                                "back is unknown")
-                  : "no rank holds the others back by more than run-to-run noise (" + format_percent(run_to_run_noise) +
-                        " of the step) at more than half of the " + std::to_string(m.collectives) + " collectives")
-          << ".\n\n";
+        o.add_heading(2, "Findings");
+        doc::bullet_list findings;
+        findings.ordered = true;
+        findings.items.push_back(
+            doc::phrase()
+                .strong("no-straggler")
+                .words(": " +
+                       (m.collectives == 0
+                            ? std::string("no NCCL kernel is in every rank's trace, so which rank "
+                                          "holds the others back is unknown")
+                            : "no rank holds the others back by more than run-to-run noise (" +
+                                  format_percent(run_to_run_noise) + " of the step) at more than half of the " +
+                                  std::to_string(m.collectives) + " collectives") +
+                       "."));
+        o.add_list(std::move(findings));
     }
-    o << "## Ranks\n\n";
-    table t({"rank", "file", "GPU busy", "step", "NCCL", "overlapped", "waited for others", "arrived last",
-             "first finding"});
+    o.add_heading(2, "Ranks");
+    doc::table_block t{{"rank", "file", "GPU busy", "step", "NCCL", "overlapped", "waited for others", "arrived last",
+                        "first finding"},
+                       {}};
     for (std::size_t i = 0; i < m.ranks.size(); ++i) {
         const rank_summary& r = m.ranks[i];
-        t.row({std::to_string(r.rank), code_span(r.file), format_percent(r.utilisation()),
-               format_duration_ns(double(r.step_ns)), per_step(r.communication_ns, r.steps) + " a step",
-               r.communication_ns > 0 ? format_percent(double(r.overlap_ns) / double(r.communication_ns)) : "-",
-               m.collectives ? per_step(m.waited_ns[i], r.steps) + " (" + per_step(m.exposed_wait_ns[i], r.steps) +
-                                   " exposed) a step"
-                             : "-",
-               m.collectives ? std::to_string(m.arrived_last[i]) + " of " + std::to_string(m.collectives) : "-",
-               r.first_finding.empty()
-                   ? "-"
-                   : r.first_finding + (r.first_speedup ? " " + format_times(*r.first_speedup) : "")});
+        t.rows.push_back(
+            {std::to_string(r.rank), doc::phrase().code(r.file), format_percent(r.utilisation()),
+             format_duration_ns(double(r.step_ns)), per_step(r.communication_ns, r.steps) + " a step",
+             r.communication_ns > 0 ? format_percent(double(r.overlap_ns) / double(r.communication_ns)) : "-",
+             m.collectives ? per_step(m.waited_ns[i], r.steps) + " (" + per_step(m.exposed_wait_ns[i], r.steps) +
+                                 " exposed) a step"
+                           : "-",
+             m.collectives ? std::to_string(m.arrived_last[i]) + " of " + std::to_string(m.collectives) : "-",
+             r.first_finding.empty()
+                 ? "-"
+                 : r.first_finding + (r.first_speedup ? " " + format_times(*r.first_speedup) : "")});
     }
-    o << t.markdown() << "\n";
-    o << "A collective's NCCL kernel ends on every rank when the last one arrives, so the rank whose kernel is the "
-         "shortest arrived last and each other rank waited its kernel's duration less that one (the ranks' clocks "
-         "need not agree); exposed: the part of that wait with no compute kernel of the rank beside it. Collectives "
-         "are matched by position: the k-th NCCL kernel of every rank.";
+    o.add_table(std::move(t));
+    std::string note =
+        "A collective's NCCL kernel ends on every rank when the last one arrives, so the rank whose kernel is the "
+        "shortest arrived last and each other rank waited its kernel's duration less that one (the ranks' clocks "
+        "need not agree); exposed: the part of that wait with no compute kernel of the rank beside it. Collectives "
+        "are matched by position: the k-th NCCL kernel of every rank.";
     if (m.counts_differ)
-        o << " The ranks hold different numbers of NCCL kernels (traces of different steps, or a rank that issues "
-             "others): the first "
-          << m.collectives << " are compared.";
-    o << "\n";
-    return o.str();
+        note +=
+            " The ranks hold different numbers of NCCL kernels (traces of different steps, or a rank that issues "
+            "others): the first " +
+            std::to_string(m.collectives) + " are compared.";
+    o.add_paragraph(note);
+    return o;
 }
+
+}  // namespace
+
+std::string ranks_markdown(const ranks_model& m) { return doc::markdown(ranks_document(m)); }
+std::string ranks_html(const ranks_model& m) { return doc::html_page(ranks_document(m)); }
 
 std::string ranks_json(const ranks_model& m) {
     using ojson = nlohmann::ordered_json;

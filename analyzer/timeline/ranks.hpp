@@ -71,6 +71,8 @@ ranks_model model_ranks(const std::vector<std::string>& files, std::int64_t min_
                         const rank_progress& progress = {});
 
 std::string ranks_markdown(const ranks_model& m);
+// The same document as one HTML page (render/document.hpp).
+std::string ranks_html(const ranks_model& m);
 std::string ranks_json(const ranks_model& m);
 
 }  // namespace roofline::timeline
