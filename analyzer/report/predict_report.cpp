@@ -4,6 +4,7 @@
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/render/html_page.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
@@ -88,48 +89,61 @@ std::string defaulted_keys(const op_cost& c) {
     return s;
 }
 
-std::string markdown(const prediction& p) {
+doc::document document_of(const prediction& p) {
     const op_cost& c = p.cost;
-    std::string out = "# roofline predict: " + c.op + "\n\n" + code_span(prediction_command(c));
+    doc::document d;
+    d.add_heading(1, "roofline predict: " + c.op);
     const std::string defaults = defaulted_keys(c);
-    out += defaults.empty() ? "\n\n" : " (defaults: " + defaults + ")\n\n";
-    out += "## The work (the same on every GPU)\n\n";
-    table work({"quantity", "value", "formula"});
-    work.row({"FLOPs", format_si(c.flops, flop_unit(c)), c.flops_formula});
-    work.row({"compulsory DRAM bytes", format_si(c.bytes, "B"), c.bytes_formula});
-    work.row({"arithmetic intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "FLOPs / bytes"});
-    work.row({"runs on", work_line(c), ""});
-    out += work.markdown() + "\n";
-    out += std::string("## The floor ") + (p.floors.size() == 1 ? "on " + p.floors.front().gpu_name : "on each GPU") +
-           "\n\n";
-    table floors({"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks", "compute peak",
-                  "its share", "DRAM", "its share", "ridge (FLOP/B)"});
+    d.add_paragraph(doc::phrase()
+                        .code(prediction_command(c))
+                        .words(defaults.empty() ? std::string() : " (defaults: " + defaults + ")"));
+    d.add_heading(2, "The work (the same on every GPU)");
+    doc::table_block work{{"quantity", "value", "formula"}, {}};
+    work.rows.push_back({"FLOPs", format_si(c.flops, flop_unit(c)), c.flops_formula});
+    work.rows.push_back({"compulsory DRAM bytes", format_si(c.bytes, "B"), c.bytes_formula});
+    work.rows.push_back(
+        {"arithmetic intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "FLOPs / bytes"});
+    work.rows.push_back({"runs on", work_line(c), ""});
+    d.add_table(std::move(work));
+    d.add_heading(
+        2, std::string("The floor ") + (p.floors.size() == 1 ? "on " + p.floors.front().gpu_name : "on each GPU"));
+    doc::table_block floors{{"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks",
+                             "compute peak", "its share", "DRAM", "its share", "ridge (FLOP/B)"},
+                            {}};
     for (const auto& f : p.floors)
-        floors.row(
+        floors.rows.push_back(
             {f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
              format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
              c.compute && c.flops > 0 ? share_text(f.compute_practical.share, f.compute_practical.is_default) : "n/a",
              format_si(f.dram_peak, "B/s"), share_text(f.dram_practical.share, f.dram_practical.is_default),
              f.ridge ? format_number(*f.ridge) : "n/a"});
-    out += floors.markdown() + "\n`" + op_floor_formula() +
-           "`; the bound is whichever time is larger, the op's intensity against the " +
-           "GPU's ridge point says the same.\n\n";
+    d.add_table(std::move(floors));
+    d.add_paragraph(doc::phrase()
+                        .code(op_floor_formula())
+                        .words("; the bound is whichever time is larger, the op's intensity against the GPU's ridge "
+                               "point says the same."));
+    std::vector<doc::phrase> per_gpu;
     for (const auto& f : p.floors) {
-        out += "- " + f.gpu_id + ": " + worked_floor(c, f) + ".";
+        std::string line = f.gpu_id + ": " + worked_floor(c, f) + ".";
         if (c.compute && c.flops > 0)
-            out += " Compute peak: " + compute_peak_text(f) +
-                   "; its share: " + practical_source_text(f.compute_precision, f.compute_practical) + ".";
-        out += " DRAM: " + f.dram_peak_source +
-               "; its share: " + practical_source_text(resource::dram, f.dram_practical) + ".";
-        if (under_launch(f)) out += " " + launch_note(f) + ".";
-        out += "\n";
+            line += " Compute peak: " + compute_peak_text(f) +
+                    "; its share: " + practical_source_text(f.compute_precision, f.compute_practical) + ".";
+        line += " DRAM: " + f.dram_peak_source +
+                "; its share: " + practical_source_text(resource::dram, f.dram_practical) + ".";
+        if (under_launch(f)) line += " " + launch_note(f) + ".";
+        per_gpu.push_back(line);
     }
-    out += "\n## What this op's model counts\n\n";
-    for (const auto& n : c.notes) out += "- " + op_note_text(n) + "\n";
-    out += "\n## Assumptions (every floor)\n\n";
-    for (const auto& a : op_floor_assumptions()) out += "- " + a + "\n";
-    return out;
+    d.add_list(std::move(per_gpu));
+    d.add_heading(2, "What this op's model counts");
+    std::vector<doc::phrase> notes;
+    for (const auto& n : c.notes) notes.push_back(op_note_phrase(n));
+    d.add_list(std::move(notes));
+    d.add_heading(2, "Assumptions (every floor)");
+    d.add_list(std::vector<doc::phrase>(op_floor_assumptions().begin(), op_floor_assumptions().end()));
+    return d;
 }
+
+std::string markdown(const prediction& p) { return doc::markdown(document_of(p)); }
 
 // Columns padded to their widest cell, two spaces apart, indented by two; the first row is a row too.
 std::string columns(const std::vector<std::vector<std::string>>& rows) {
@@ -246,7 +260,7 @@ std::string render_prediction(const prediction& p, const std::string& format) {
     if (format == "markdown") return markdown(p);
     if (format == "json") return json(p);
     if (format == "terminal") return terminal(p);
-    if (format == "html") return markdown_page("", markdown(p));
+    if (format == "html") return doc::html_page(document_of(p));
     throw std::invalid_argument("no predict format \"" + format + "\"");
 }
 
@@ -256,7 +270,7 @@ std::string prediction_command(const op_cost& c) {
     return s;
 }
 
-std::string op_note_text(const op_note& n) {
+doc::phrase op_note_phrase(const op_note& n) {
     switch (n.kind) {
         case op_note_kind::gemm_beta_zero:
             return "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B "
@@ -292,8 +306,9 @@ std::string op_note_text(const op_note& n) {
             return "Grouped-query attention: " + std::to_string(n.count) + " K/V heads for " + std::to_string(n.total) +
                    " query heads; each K/V head is read once for its whole group.";
         case op_note_kind::elementwise_no_broadcast:
-            return "Every input tensor has `elements` elements (no broadcast: a broadcast operand is far smaller and "
-                   "read once).";
+            return doc::phrase("Every input tensor has ")
+                .code("elements")
+                .words(" elements (no broadcast: a broadcast operand is far smaller and read once).");
         case op_note_kind::elementwise_flops_stated:
             return "flops_per_element is yours to state: 1 for add or multiply, about 5 for erf-GELU (x/sqrt(2), "
                    "erf, +1, x x, x 0.5), more for tanh-GELU; at these intensities the floor is the memory time "
@@ -321,10 +336,10 @@ std::string op_note_text(const op_note& n) {
             return "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, "
                    "moves more).";
         case op_note_kind::embedding_rows_gathered:
-            return "Only the rows gathered cross DRAM, not the whole table (" + std::to_string(n.count) + " x " +
-                   std::to_string(n.total) +
-                   "); at most `vocab` distinct rows exist, so repeated tokens are counted once (compulsory "
-                   "traffic).";
+            return doc::phrase("Only the rows gathered cross DRAM, not the whole table (" + std::to_string(n.count) +
+                               " x " + std::to_string(n.total) + "); at most ")
+                .code("vocab")
+                .words(" distinct rows exist, so repeated tokens are counted once (compulsory traffic).");
         case op_note_kind::embedding_int64_indices:
             return "Indices are int64 (PyTorch's type for embedding indices).";
         case op_note_kind::conv2d_implicit_gemm:
@@ -338,6 +353,8 @@ std::string op_note_text(const op_note& n) {
     }
     return "";
 }
+
+std::string op_note_text(const op_note& n) { return doc::markdown(op_note_phrase(n)); }
 
 const std::vector<std::string>& op_floor_assumptions() {
     static const std::vector<std::string> a = {

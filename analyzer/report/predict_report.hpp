@@ -3,6 +3,8 @@
 // (docs/predict.md) and a plain terminal view; each names every figure's source.
 #pragma once
 
+#include "analyzer/render/document.hpp"
+
 #include "models/op_models.hpp"
 
 #include <string>
@@ -25,6 +27,8 @@ std::string render_prediction(const prediction& p, const std::string& format);
 std::string prediction_command(const op_cost& c);
 
 // What an op's model counts or assumes (models/op_models.hpp, op_note), in one sentence.
+// A note of an op's model in words, with its code spans; as markdown text.
+doc::phrase op_note_phrase(const op_note& n);
 std::string op_note_text(const op_note& n);
 // The assumptions every floor rests on, one sentence each, for every output.
 const std::vector<std::string>& op_floor_assumptions();
