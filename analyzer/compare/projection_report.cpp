@@ -3,6 +3,7 @@
 #include "analyzer/render/json_number.hpp"
 
 #include "analyzer/base/format.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/html_page.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
@@ -46,46 +47,52 @@ std::string counts_text(const workload_projection& w) {
            " kept as measured (cannot be projected)";
 }
 
-std::string markdown(const analysis& a, const workload_projection& w) {
+doc::document document_of(const analysis& a, const workload_projection& w) {
     const auto labels = kernel_labels(a);
-    std::ostringstream out;
-    out << "# " << code_span(a.input) << " projected from the " << w.source_gpu << " onto the " << w.target_gpu
-        << "\n\n"
-        << "Workload: " << format_duration_ns(w.measured_ns) << " measured on the " << w.source_gpu << ", "
-        << format_duration_ns(w.projected_ns) << " projected on the " << w.target_gpu << " ("
-        << (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) << "); "
-        << counts_text(w) << ".\n\n"
-        << "## Assumptions\n\n";
-    for (const auto& s : w.assumptions) out << "- " << s << "\n";
-    out << "\n## Kernels\n\n";
-    table t({"kernel", "launches", "verdict on the source", "measured", "basis", "on the source", "on the target",
-             "peak ratio", "projected", "speedup", "projection"});
+    doc::document d;
+    d.add_heading(
+        1, doc::phrase().code(a.input).words(" projected from the " + w.source_gpu + " onto the " + w.target_gpu));
+    d.add_paragraph("Workload: " + format_duration_ns(w.measured_ns) + " measured on the " + w.source_gpu + ", " +
+                    format_duration_ns(w.projected_ns) + " projected on the " + w.target_gpu + " (" +
+                    (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) + "); " +
+                    counts_text(w) + ".");
+    d.add_heading(2, "Assumptions");
+    d.add_list(std::vector<doc::phrase>(w.assumptions.begin(), w.assumptions.end()));
+    d.add_heading(2, "Kernels");
+    doc::table_block t{{"kernel", "launches", "verdict on the source", "measured", "basis", "on the source",
+                        "on the target", "peak ratio", "projected", "speedup", "projection"},
+                       {}};
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
         const resource_projection* b = find(k, k.target_binding);
         const bool by_floor = k.basis == projection_basis::floor;
         const bool scaled = k.kind == projection_kind::scaled;
-        t.row({code_span(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict),
-               format_duration_ns(k.measured_ns), scaled ? name(k.basis) : "-",
-               scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
-               scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
-               b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-",
-               format_duration_ns(k.projected_ns), speedup_text(k),
-               std::string(name(k.kind)) +
-                   (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
+        t.rows.push_back({doc::phrase().code(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict),
+                          format_duration_ns(k.measured_ns), scaled ? name(k.basis) : "-",
+                          scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
+                          scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
+                          b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-",
+                          format_duration_ns(k.projected_ns), speedup_text(k),
+                          std::string(name(k.kind)) +
+                              (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
     }
-    out << t.markdown() << "\n## How each kernel was projected\n\n";
+    d.add_table(std::move(t));
+    d.add_heading(2, "How each kernel was projected");
+    std::vector<doc::phrase> how;
     for (std::size_t i = 0; i < w.kernels.size(); ++i) {
         const auto& k = w.kernels[i];
-        out << "- " << code_span(labels[i]) << ": " << k.why;
+        std::string line = ": " + k.why;
         if (k.kind == projection_kind::scaled && k.binding_changes && k.source_binding && k.target_binding)
-            out << "; the floor moves from " << name(*k.source_binding) << " to " << name(*k.target_binding);
+            line += std::string("; the floor moves from ") + name(*k.source_binding) + " to " + name(*k.target_binding);
         if (const resource_projection* b = find(k, k.target_binding); b && k.kind == projection_kind::scaled)
-            out << "; " << name(b->id) << " peak ratio " << b->peak_basis;
-        out << ".\n";
+            line += std::string("; ") + name(b->id) + " peak ratio " + b->peak_basis;
+        how.push_back(doc::phrase().code(labels[i]).words(line + "."));
     }
-    return out.str();
+    d.add_list(std::move(how));
+    return d;
 }
+
+std::string markdown(const analysis& a, const workload_projection& w) { return doc::markdown(document_of(a, w)); }
 
 std::string json(const analysis& a, const workload_projection& w) {
     const auto labels = kernel_labels(a);
@@ -186,7 +193,7 @@ std::string render_projection(const analysis& a, const workload_projection& w, c
     if (format == "markdown") return markdown(a, w);
     if (format == "json") return json(a, w);
     if (format == "terminal") return terminal(a, w);
-    if (format == "html") return markdown_page("", markdown(a, w));
+    if (format == "html") return doc::html_page(document_of(a, w));
     throw std::invalid_argument("no projection format \"" + format + "\"");
 }
 
