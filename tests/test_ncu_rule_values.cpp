@@ -263,3 +263,19 @@ TEST_CASE("on the wgmma path a details page gives the tensor floor the raw page 
     CHECK(d->diagnosis.findings.front().id == r->diagnosis.findings.front().id);
     CHECK(d->diagnosis.findings.front().id == "near-roof");
 }
+
+TEST_CASE("a tensor pipe kept busy by mma.sync is not read as the wgmma path, and does two thirds of the work") {
+    // examples/h100/hmma_check: mma.sync alone, 99% MMA cycles. ncu's rule names Tensor (FP) as the top pipe by
+    // executed instructions too, and says nothing of high-latency instructions.
+    const analysis details = analyze_example("examples/h100/hmma_check/hmma_details.csv", {});
+    REQUIRE(details.kernels.size() == 1);
+    CHECK_FALSE(details.kernels[0].group.metrics.find("derived__tensor_pipe_wgmma").has_value());
+    CHECK_FALSE(details.kernels[0].roof.stated_tensor_floor_ns.has_value());
+    const analysis raw = analyze_example("examples/h100/hmma_check/hmma_raw.csv", {});
+    REQUIRE(raw.kernels.size() == 1);
+    const resource_use* fp16 = raw.kernels[0].roof.find(resource::tensor_fp16);
+    const resource_use* pipe = raw.kernels[0].roof.find(resource::pipe_tensor);
+    REQUIRE(fp16 != nullptr);
+    REQUIRE(pipe != nullptr);
+    CHECK(fp16->utilisation / pipe->utilisation == doctest::Approx(2.0 / 3.0).epsilon(0.02));
+}
