@@ -42,6 +42,19 @@ std::string code_text(const std::string& text) {
 
 }  // namespace
 
+phrase& phrase::marked(std::string_view text) {
+    bool code_mark = false;
+    while (!text.empty()) {
+        const std::size_t tick = text.find('`');
+        const std::string_view part = text.substr(0, tick);
+        add(code_mark ? span_kind::code : span_kind::words, std::string(part));
+        if (tick == std::string_view::npos) break;
+        code_mark = !code_mark;
+        text.remove_prefix(tick + 1);
+    }
+    return *this;
+}
+
 std::string markdown(const phrase& p) {
     std::string out;
     for (const auto& s : p.spans()) switch (s.kind) {
@@ -67,45 +80,66 @@ std::string plain(const phrase& p) {
     return out;
 }
 
+namespace {
+
+void write_markdown(std::ostream& o, const std::vector<block>& blocks);
+
+void write_markdown_block(std::ostream& o, const block& b) {
+    std::visit(
+        overloaded{
+            [&](const heading& h) { o << std::string(std::size_t(h.level), '#') << " " << markdown(h.text) << "\n"; },
+            [&](const paragraph& p) { o << markdown(p.text) << "\n"; },
+            [&](const bullet_list& l) {
+                if (!l.lead.empty()) o << markdown(l.lead) << "\n";
+                for (std::size_t i = 0; i < l.items.size(); ++i) {
+                    const std::string marker = l.ordered ? std::to_string(i + 1) + ". " : "- ";
+                    o << marker << markdown(l.items[i].text) << "\n";
+                    for (const auto& c : l.items[i].children)
+                        o << std::string(marker.size(), ' ') << "- " << markdown(c) << "\n";
+                }
+            },
+            [&](const table_block& t) {
+                table tb(t.header);
+                for (const auto& r : t.rows) {
+                    std::vector<std::string> cells;
+                    for (const auto& c : r) cells.push_back(markdown(c));
+                    tb.row(std::move(cells));
+                }
+                o << tb.markdown();
+            },
+            [&](const code_block& c) { o << "```" << c.language << "\n"
+                                         << c.text << "```\n"; },
+            [&](const figure& f) { o << "![" << f.alt << "](" << f.src << ")\n"; },
+            [&](const details_block& d) {
+                o << "<details><summary>" << d.summary << "</summary>\n\n";
+                write_markdown(o, d.blocks);
+                o << "\n</details>\n";
+            },
+        },
+        b);
+}
+
+void write_markdown(std::ostream& o, const std::vector<block>& blocks) {
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        if (i) o << "\n";
+        write_markdown_block(o, blocks[i]);
+    }
+}
+
+void write_html_blocks(std::ostream& o, const std::vector<block>& blocks);
+
+}  // namespace
+
 std::string markdown(const document& d) {
     std::ostringstream o;
-    bool first = true;
-    for (const auto& b : d.blocks()) {
-        if (!first) o << "\n";
-        first = false;
-        std::visit(overloaded{
-                       [&](const heading& h) {
-                           o << std::string(std::size_t(h.level), '#') << " " << markdown(h.text) << "\n";
-                       },
-                       [&](const paragraph& p) { o << markdown(p.text) << "\n"; },
-                       [&](const bullet_list& l) {
-                           if (!l.lead.empty()) o << markdown(l.lead) << "\n";
-                           for (std::size_t i = 0; i < l.items.size(); ++i) {
-                               const std::string marker = l.ordered ? std::to_string(i + 1) + ". " : "- ";
-                               o << marker << markdown(l.items[i].text) << "\n";
-                               for (const auto& c : l.items[i].children)
-                                   o << std::string(marker.size(), ' ') << "- " << markdown(c) << "\n";
-                           }
-                       },
-                       [&](const table_block& t) {
-                           table tb(t.header);
-                           for (const auto& r : t.rows) {
-                               std::vector<std::string> cells;
-                               for (const auto& c : r) cells.push_back(markdown(c));
-                               tb.row(std::move(cells));
-                           }
-                           o << tb.markdown();
-                       },
-                       [&](const code_block& c) { o << "```" << c.language << "\n"
-                                                    << c.text << "```\n"; },
-                   },
-                   b);
-    }
+    write_markdown(o, d.blocks());
     return o.str();
 }
 
-void write_html(std::ostream& o, const document& d) {
-    for (const auto& b : d.blocks())
+namespace {
+
+void write_html_blocks(std::ostream& o, const std::vector<block>& blocks) {
+    for (const auto& b : blocks)
         std::visit(overloaded{
                        [&](const heading& h) {
                            const std::string id = page_heading_id(h.level, plain(h.text));
@@ -139,6 +173,16 @@ void write_html(std::ostream& o, const document& d) {
                            }
                            o << "</tbody>\n</table>\n";
                        },
+                       [&](const figure& f) {
+                           o << (f.html.empty() ? "<p><img src=\"" + html_escape(f.src) + "\" alt=\"" +
+                                                      html_escape(f.alt) + "\"></p>\n"
+                                                : f.html);
+                       },
+                       [&](const details_block& d) {
+                           o << "<details><summary>" << html_escape(d.summary) << "</summary>\n";
+                           write_html_blocks(o, d.blocks);
+                           o << "</details>\n";
+                       },
                        [&](const code_block& c) {
                            o << "<pre><code"
                              << (c.language.empty() ? "" : " class=\"language-" + html_escape(c.language) + "\"") << ">"
@@ -147,6 +191,10 @@ void write_html(std::ostream& o, const document& d) {
                    },
                    b);
 }
+
+}  // namespace
+
+void write_html(std::ostream& o, const document& d) { write_html_blocks(o, d.blocks()); }
 
 std::string html_page(const document& d, const std::string& title) {
     std::string heading_text = title;

@@ -12,6 +12,7 @@
 
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -39,6 +40,10 @@ public:
     phrase& input(std::string text) { return add(span_kind::input, std::move(text)); }
     phrase& code(std::string text) { return add(span_kind::code, std::move(text)); }
     phrase& strong(std::string text) { return add(span_kind::strong, std::move(text)); }
+    // The report's own sentence with its code marked by single backticks, as the sentences are written in
+    // the source ("use `torch.compile`"): words and code spans. Only for the engine's own text, never for
+    // input (names go in through code() or input()).
+    phrase& marked(std::string_view text);
     phrase& append(const phrase& more) {
         spans_.insert(spans_.end(), more.spans_.begin(), more.spans_.end());
         return *this;
@@ -82,7 +87,21 @@ struct code_block {
     std::string text;      // lines, each ending in a line break
 };
 
-using block = std::variant<heading, paragraph, bullet_list, table_block, code_block>;
+// A picture: "![alt](src)" in markdown; in HTML the markup the report made for it (an inline SVG), or an
+// <img> where it made none.
+struct figure {
+    std::string alt, src;
+    std::string html;
+};
+struct details_block;
+
+using block = std::variant<heading, paragraph, bullet_list, table_block, code_block, figure, details_block>;
+
+// Blocks a reader opens on demand: <details> with its summary in both formats.
+struct details_block {
+    std::string summary;  // the report's words
+    std::vector<block> blocks;
+};
 
 class document {
 public:
@@ -95,6 +114,10 @@ public:
     document& add_table(table_block t) { return add(std::move(t)); }
     document& add_code(std::string language, std::string text) {
         return add(code_block{std::move(language), std::move(text)});
+    }
+    document& add_figure(figure f) { return add(std::move(f)); }
+    document& add_details(std::string summary, const document& inner) {
+        return add(details_block{std::move(summary), inner.blocks_});
     }
     const std::vector<block>& blocks() const { return blocks_; }
 

@@ -3,7 +3,7 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/read/kernel_names.hpp"
 #include "analyzer/read/kernel_origin.hpp"
-#include "analyzer/render/html_page.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/json_number.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/timeline/timeline_svg.hpp"
@@ -30,6 +30,12 @@ std::string device_title(const device_timeline& d, bool markdown = true) {
            (d.name.empty() ? "" : " (" + (markdown ? markdown_text(d.name) : printable(d.name)) + ")");
 }
 
+doc::phrase device_phrase(const device_timeline& d) {
+    doc::phrase p("GPU " + std::to_string(d.device));
+    if (!d.name.empty()) p.words(" (").input(d.name).words(")");
+    return p;
+}
+
 std::string since(const device_timeline& d, std::int64_t ns) {
     return "+" + format_duration_ns(double(ns - d.first_ns));
 }
@@ -45,40 +51,45 @@ std::string op_name(const trace& t, std::size_t op) {
 }
 
 // One gap, with the evidence for its cause.
-std::string gap_text(const trace& t, const device_timeline& d, const idle_gap& g) {
-    std::string s = format_duration_ns(double(g.length())) + " idle from " + since(d, g.start_ns) + ": ";
-    const std::string next = code_span(op_name(t, g.next_op));
+doc::phrase gap_phrase(const trace& t, const device_timeline& d, const idle_gap& g) {
+    doc::phrase s(format_duration_ns(double(g.length())) + " idle from " + since(d, g.start_ns) + ": ");
+    const std::string next = op_name(t, g.next_op);
     if (g.blocking) {
         const api_call& b = t.calls[*g.blocking];
         const api_call& l = t.calls[*g.launch];
-        s += "the CPU was in " + code_span(t.name(b.name)) +
-             (g.caller ? " (called in " + code_span(t.name(t.cpu_ops[*g.caller].name)) + ")" : "") + " from " +
-             since(d, b.start_ns) + " until " + since(d, b.end_ns) + "; " + next + " was launched " +
-             format_duration_ns(double(l.start_ns - b.end_ns)) + " after it returned";
+        s.words("the CPU was in ").code(t.name(b.name));
+        if (g.caller) s.words(" (called in ").code(t.name(t.cpu_ops[*g.caller].name)).words(")");
+        s.words(" from " + since(d, b.start_ns) + " until " + since(d, b.end_ns) + "; ")
+            .code(next)
+            .words(" was launched " + format_duration_ns(double(l.start_ns - b.end_ns)) + " after it returned");
     } else if (g.launch) {
         const api_call& l = t.calls[*g.launch];
         const auto late = l.start_ns - g.start_ns;
-        s += next + " was launched by " + code_span(t.name(l.name)) + " " +
-             format_duration_ns(double(late < 0 ? -late : late)) +
-             (late >= 0 ? " after the GPU went idle" : " before the GPU went idle");
+        s.code(next).words(" was launched by ").code(t.name(l.name));
+        s.words(" " + format_duration_ns(double(late < 0 ? -late : late)) +
+                (late >= 0 ? " after the GPU went idle" : " before the GPU went idle"));
         if (t.ops[g.next_op].pageable)
-            s += "; the transfer began " + format_duration_ns(double(t.ops[g.next_op].start_ns - l.start_ns)) +
-                 " after the call did (the driver stages pageable memory through a pinned buffer first)";
+            s.words("; the transfer began " + format_duration_ns(double(t.ops[g.next_op].start_ns - l.start_ns)) +
+                    " after the call did (the driver stages pageable memory through a pinned buffer first)");
     } else {
-        s += next + " has no launching call in the trace (no CUDA runtime or driver event with its correlation id)";
+        s.code(next).words(
+            " has no launching call in the trace (no CUDA runtime or driver event with its correlation id)");
     }
     return s;
+}
+
+std::string gap_text(const trace& t, const device_timeline& d, const idle_gap& g) {
+    return doc::markdown(gap_phrase(t, d, g));
 }
 
 // The CPU category a host-gap finding names (unknown for every other finding).
 cpu_category category_of(finding_kind k) { return info(k).category.value_or(cpu_category::unknown); }
 
 // "`enumerate(DataLoader)#...` 1.2 s, `train.py(30): main` ...": the names that carried a category's time.
-std::string names_text(const trace& t, const std::vector<named_time>& v, std::size_t n) {
-    std::string s;
+doc::phrase names_text(const trace& t, const std::vector<named_time>& v, std::size_t n) {
+    doc::phrase s;
     for (std::size_t i = 0; i < std::min(n, v.size()); ++i)
-        s += (s.empty() ? "" : ", ") + code_span(printable(t.name(v[i].name))) + " " +
-             format_duration_ns(double(v[i].ns));
+        s.words(i ? ", " : "").code(printable(t.name(v[i].name))).words(" " + format_duration_ns(double(v[i].ns)));
     return s;
 }
 
@@ -276,24 +287,26 @@ std::string category_meaning(cpu_category c) {
 }
 
 // The steps' critical path: on the GPU, on the CPU, waiting (timeline_model.hpp, critical_path).
-void path_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
+void path_section(doc::document& o, const timeline_model& m, const device_timeline& d) {
     const critical_path& p = d.path;
     if (p.steps == 0 || p.total_ns <= 0) return;
     const trace& t = *m.source;
     auto share = [&](std::int64_t ns) { return format_percent(double(ns) / double(p.total_ns)); };
-    o << "### The critical path of a step\n\n";
-    table path({"steps", "a step", "on the GPU", "on the CPU", "waiting"});
-    path.row({std::to_string(p.steps),
-              format_duration_ns(double(p.total_ns) / double(p.steps)) + " (" +
-                  format_duration_ns(double(p.shortest_ns)) + " to " + format_duration_ns(double(p.longest_ns)) + ")",
-              format_duration_ns(double(p.gpu_ns) / double(p.steps)) + " (" + share(p.gpu_ns) + ")",
-              format_duration_ns(double(p.cpu_ns) / double(p.steps)) + " (" + share(p.cpu_ns) + ")",
-              format_duration_ns(double(p.wait_ns) / double(p.steps)) + " (" + share(p.wait_ns) + ")"});
-    o << path.markdown() << "\n";
-    o << "A step runs from the start of the first op it launched to the next step's first op. On the GPU: its "
-         "kernels, copies and memsets ran (the top kernels below); on the CPU: the GPU sat idle until the CPU "
-         "launched the next op (what the CPU was doing, below); waiting: the next op was already queued but "
-         "started late (another stream's event, a collective's peers, launch latency).";
+    o.add_heading(3, "The critical path of a step");
+    doc::table_block path{{"steps", "a step", "on the GPU", "on the CPU", "waiting"}, {}};
+    path.rows.push_back({std::to_string(p.steps),
+                         format_duration_ns(double(p.total_ns) / double(p.steps)) + " (" +
+                             format_duration_ns(double(p.shortest_ns)) + " to " +
+                             format_duration_ns(double(p.longest_ns)) + ")",
+                         format_duration_ns(double(p.gpu_ns) / double(p.steps)) + " (" + share(p.gpu_ns) + ")",
+                         format_duration_ns(double(p.cpu_ns) / double(p.steps)) + " (" + share(p.cpu_ns) + ")",
+                         format_duration_ns(double(p.wait_ns) / double(p.steps)) + " (" + share(p.wait_ns) + ")"});
+    o.add_table(std::move(path));
+    doc::phrase text(
+        "A step runs from the start of the first op it launched to the next step's first op. On the GPU: its "
+        "kernels, copies and memsets ran (the top kernels below); on the CPU: the GPU sat idle until the CPU "
+        "launched the next op (what the CPU was doing, below); waiting: the next op was already queued but "
+        "started late (another stream's event, a collective's peers, launch latency).");
     const std::int64_t cpu_total = [&] {
         std::int64_t n = 0;
         for (const auto& c : d.cpu) n += c.ns;
@@ -304,112 +317,119 @@ void path_section(std::ostringstream& o, const timeline_model& m, const device_t
         for (cpu_category c : all_categories)
             if (d.time_of(c).ns > 0) top.emplace_back(d.time_of(c).ns, c);
         std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        o << " The CPU's part is mostly " << category_name(top.front().second);
+        text.words(std::string(" The CPU's part is mostly ") + category_name(top.front().second));
         if (!d.time_of(top.front().second).top.empty())
-            o << " (" << names_text(t, d.time_of(top.front().second).top, 1) << ")";
-        o << ".";
+            text.words(" (").append(names_text(t, d.time_of(top.front().second).top, 1)).words(")");
+        text.words(".");
     }
-    o << "\n\n";
+    o.add_paragraph(std::move(text));
 }
 
 // What the launching threads did while the GPU waited for the CPU (the sync, copy and host gaps).
-void cpu_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
+void cpu_section(doc::document& o, const timeline_model& m, const device_timeline& d) {
     std::int64_t total = 0;
     for (const auto& c : d.cpu) total += c.ns;
     if (total <= 0) return;
     const trace& t = *m.source;
-    o << "### What the CPU was doing while the GPU waited for it\n\n";
-    table cats({"category", "idle", "of it", "per step", "where", "what it means"});
+    o.add_heading(3, "What the CPU was doing while the GPU waited for it");
+    doc::table_block cats{{"category", "idle", "of it", "per step", "where", "what it means"}, {}};
     for (cpu_category c : all_categories) {
         const category_time& ct = d.time_of(c);
         if (ct.ns <= 0) continue;
-        std::string where = names_text(t, ct.top, 2);
-        if (!ct.frames.empty()) where += (where.empty() ? "" : "; ") + names_text(t, ct.frames, 1);
-        cats.row({category_name(c), format_duration_ns(double(ct.ns)), format_percent(double(ct.ns) / double(total)),
-                  m.steps.count > 0 ? format_duration_ns(double(ct.ns) / double(m.steps.count)) : "-",
-                  where.empty() ? "-" : where, category_meaning(c)});
+        doc::phrase where = names_text(t, ct.top, 2);
+        if (!ct.frames.empty()) where.words(where.empty() ? "" : "; ").append(names_text(t, ct.frames, 1));
+        cats.rows.push_back({category_name(c), format_duration_ns(double(ct.ns)),
+                             format_percent(double(ct.ns) / double(total)),
+                             m.steps.count > 0 ? format_duration_ns(double(ct.ns) / double(m.steps.count)) : "-",
+                             where.empty() ? doc::phrase("-") : where, doc::phrase().marked(category_meaning(c))});
     }
-    o << cats.markdown() << "\n";
+    o.add_table(std::move(cats));
     if (!d.cpu_recorded)
-        o << "Unknown: what the CPU did in the host gaps. The trace holds no CPU operators or Python frames "
-             "(torch.profiler: ProfilerActivity.CPU, with_stack=True for the frames).\n\n";
+        o.add_paragraph(
+            "Unknown: what the CPU did in the host gaps. The trace holds no CPU operators or Python frames "
+            "(torch.profiler: ProfilerActivity.CPU, with_stack=True for the frames).");
     else if (t.py_frames.empty())
-        o << "The trace holds no Python frames of the program (torch.profiler with_stack=True records them): the "
-             "categories stand, the lines of code under them are not named.\n\n";
+        o.add_paragraph(
+            "The trace holds no Python frames of the program (torch.profiler with_stack=True records "
+            "them): the categories stand, the lines of code under them are not named.");
 }
 
-void device_section(std::ostringstream& o, const timeline_model& m, const device_timeline& d) {
-    const trace& t = *m.source;
-    o << "## " << device_title(d) << "\n\n";
-    table summary({"span", "busy", "utilisation", "gaps over " + format_duration_ns(double(m.min_gap_ns)),
-                   "their idle time", "shorter gaps", "kernels",
-                   "under " + format_duration_ns(double(small_kernel_ns))});
+void device_section(doc::document& o, const timeline_model& m, const device_timeline& d) {
+    o.add_heading(2, device_phrase(d));
+    doc::table_block summary{
+        {"span", "busy", "utilisation", "gaps over " + format_duration_ns(double(m.min_gap_ns)), "their idle time",
+         "shorter gaps", "kernels", "under " + format_duration_ns(double(small_kernel_ns))},
+        {}};
     std::int64_t long_total = 0;
     for (const auto& g : d.gaps) long_total += g.length();
-    summary.row({format_duration_ns(double(d.span_ns())), format_duration_ns(double(d.busy_ns)),
-                 format_percent(d.utilisation()), std::to_string(d.gaps.size()), format_duration_ns(double(long_total)),
-                 std::to_string(d.short_gaps.count) + " (" + format_duration_ns(double(d.short_gaps.total_ns)) + ")",
-                 std::to_string(d.kernels), std::to_string(d.small_kernels)});
-    o << summary.markdown() << "\n";
-    o << "Busy is the union of the " << d.ops << " kernel, copy and memset intervals over every stream (ops that "
-      << "overlap, as a graph replay's do, count once); the span runs from the first op's start to the last one's "
-         "end.";
+    summary.rows.push_back(
+        {format_duration_ns(double(d.span_ns())), format_duration_ns(double(d.busy_ns)),
+         format_percent(d.utilisation()), std::to_string(d.gaps.size()), format_duration_ns(double(long_total)),
+         std::to_string(d.short_gaps.count) + " (" + format_duration_ns(double(d.short_gaps.total_ns)) + ")",
+         std::to_string(d.kernels), std::to_string(d.small_kernels)});
+    o.add_table(std::move(summary));
+    std::string busy = "Busy is the union of the " + std::to_string(d.ops) +
+                       " kernel, copy and memset intervals over every stream (ops that overlap, as a graph replay's "
+                       "do, count once); the span runs from the first op's start to the last one's end.";
     if (d.before_trace.count > 0)
-        o << " Left out: " << plural(d.before_trace.count, "op", "ops") << " ("
-          << format_duration_ns(double(d.before_trace.total_ns))
-          << " of GPU time) launched before the trace began, which ran before the first op launched within it (the "
-             "idle time after them is the profiler's start, not the program's).";
+        busy += " Left out: " + plural(d.before_trace.count, "op", "ops") + " (" +
+                format_duration_ns(double(d.before_trace.total_ns)) +
+                " of GPU time) launched before the trace began, which ran before the first op launched within it (the "
+                "idle time after them is the profiler's start, not the program's).";
     // Never silent: without grids or the SM count, whether the batch fills the GPU is not known.
     if (d.grids_known == 0 && d.compute_ns > 0)
-        o << " Unknown: whether the kernels' grids fill the SMs (small-grids): the trace gives no kernel grid or no "
-             "SM count for this GPU (Kineto: args.grid and deviceProperties numSms; nsys SQLite: gridX/Y/Z and "
-             "TARGET_INFO_GPU smCount; nsys stats CSVs carry no SM count).";
-    o << "\n\n### Idle time by cause\n\n";
-    table causes({"cause", "gaps", "idle", "of the span", "what it means"});
+        busy +=
+            " Unknown: whether the kernels' grids fill the SMs (small-grids): the trace gives no kernel grid or no "
+            "SM count for this GPU (Kineto: args.grid and deviceProperties numSms; nsys SQLite: gridX/Y/Z and "
+            "TARGET_INFO_GPU smCount; nsys stats CSVs carry no SM count).";
+    o.add_paragraph(busy);
+    o.add_heading(3, "Idle time by cause");
+    doc::table_block causes{{"cause", "gaps", "idle", "of the span", "what it means"}, {}};
     for (gap_cause c : all_causes) {
         const auto& tot = d.total(c);
         if (tot.count == 0) continue;
-        causes.row({cause_name(c), std::to_string(tot.count), format_duration_ns(double(tot.total_ns)),
-                    format_percent(double(tot.total_ns) / double(d.span_ns())), cause_meaning(c)});
+        causes.rows.push_back({cause_name(c), std::to_string(tot.count), format_duration_ns(double(tot.total_ns)),
+                               format_percent(double(tot.total_ns) / double(d.span_ns())), cause_meaning(c)});
     }
-    if (causes.empty())
-        o << "No idle gap is longer than " << format_duration_ns(double(m.min_gap_ns)) << ".\n\n";
+    if (causes.rows.empty())
+        o.add_paragraph("No idle gap is longer than " + format_duration_ns(double(m.min_gap_ns)) + ".");
     else
-        o << causes.markdown() << "\n";
+        o.add_table(std::move(causes));
     path_section(o, m, d);
     cpu_section(o, m, d);
+    std::vector<doc::phrase> extra;
     if (d.pageable_copies > 0)
-        o << "- " << plural(d.pageable_copies, "copy", "copies")
-          << " from or to pageable host memory: " << format_si(double(d.pageable_bytes), "B") << ", "
-          << format_duration_ns(double(d.pageable_ns)) << " on the GPU.\n";
+        extra.push_back(plural(d.pageable_copies, "copy", "copies") +
+                        " from or to pageable host memory: " + format_si(double(d.pageable_bytes), "B") + ", " +
+                        format_duration_ns(double(d.pageable_ns)) + " on the GPU.");
     if (d.communication_ns > 0)
-        o << "- NCCL kernels: " << format_duration_ns(double(d.communication_ns)) << " of communication, "
-          << format_duration_ns(double(d.overlap_ns)) << " ("
-          << format_percent(double(d.overlap_ns) / double(d.communication_ns))
-          << ") overlapped with compute kernels.\n";
-    if (d.pageable_copies > 0 || d.communication_ns > 0) o << "\n";
-    (void)t;
+        extra.push_back("NCCL kernels: " + format_duration_ns(double(d.communication_ns)) + " of communication, " +
+                        format_duration_ns(double(d.overlap_ns)) + " (" +
+                        format_percent(double(d.overlap_ns) / double(d.communication_ns)) +
+                        ") overlapped with compute kernels.");
+    if (!extra.empty()) o.add_list(std::move(extra));
 }
 
 // The operator that launched a kernel and the frame of the user's code around it: "`aten::mm` in
 // `train.py(42): step`"; "-" where the trace has neither (no CPU activity).
-std::string launched_by_text(const trace& t, const kernel_total& k) {
-    std::string s;
-    if (k.launched_by) s = code_span(printable(t.name(*k.launched_by)));
-    if (k.frame) s += (s.empty() ? "" : " in ") + code_span(printable(t.name(*k.frame)));
-    return s.empty() ? "-" : s;
+doc::phrase launched_by_text(const trace& t, const kernel_total& k) {
+    doc::phrase s;
+    if (k.launched_by) s.code(printable(t.name(*k.launched_by)));
+    if (k.frame) s.words(s.empty() ? "" : " in ").code(printable(t.name(*k.frame)));
+    return s.empty() ? doc::phrase("-") : s;
 }
 
-void kernels_section(std::ostringstream& o, const timeline_report& r) {
+void kernels_section(doc::document& o, const timeline_report& r) {
     const trace& t = *r.model->source;
-    o << "## Top kernels by GPU time\n\n";
+    o.add_heading(2, "Top kernels by GPU time");
     for (const auto& d : r.model->devices) {
-        if (r.model->devices.size() > 1) o << device_title(d) << ":\n\n";
+        if (r.model->devices.size() > 1) o.add_paragraph(device_phrase(d).words(":"));
         // Shares of the kernels' summed time: kernels that overlap (streams, graph replays) can sum to more
         // than the busy time, and a share never passes 100%.
         std::int64_t kernel_time = 0;
         for (const auto& kt : d.kernel_totals) add_to(kernel_time, kt.total_ns);
-        table k({"#", "kernel", "origin", "launched by", "launches", "GPU time", "of kernel time", "average"});
+        doc::table_block k{
+            {"#", "kernel", "origin", "launched by", "launches", "GPU time", "of kernel time", "average"}, {}};
         // Names shortened as analyze shortens them (numbered where two read the same); the full names follow.
         const std::size_t listed = std::min<std::size_t>(d.kernel_totals.size(), 10);
         std::vector<std::string> labels;
@@ -420,22 +440,29 @@ void kernels_section(std::ostringstream& o, const timeline_report& r) {
             if (count[l] > 1) l += " #" + std::to_string(++seen[l]);
         for (std::size_t i = 0; i < listed; ++i) {
             const auto& kt = d.kernel_totals[i];
-            k.row({std::to_string(i + 1), code_span(labels[i]), label(classify_origin(t.name(kt.name)).kind),
-                   launched_by_text(t, kt), std::to_string(kt.launches), format_duration_ns(double(kt.total_ns)),
-                   format_percent(kernel_time > 0 ? double(kt.total_ns) / double(kernel_time) : 0.0),
-                   format_duration_ns(double(kt.total_ns) / double(kt.launches))});
+            k.rows.push_back({std::to_string(i + 1), doc::phrase().code(labels[i]),
+                              label(classify_origin(t.name(kt.name)).kind), launched_by_text(t, kt),
+                              std::to_string(kt.launches), format_duration_ns(double(kt.total_ns)),
+                              format_percent(kernel_time > 0 ? double(kt.total_ns) / double(kernel_time) : 0.0),
+                              format_duration_ns(double(kt.total_ns) / double(kt.launches))});
         }
-        o << k.markdown() << "\n";
-        if (d.kernel_totals.size() > 10) o << (d.kernel_totals.size() - 10) << " more kernels not listed.\n\n";
-        o << "<details><summary>Full names</summary>\n\n";
+        o.add_table(std::move(k));
+        if (d.kernel_totals.size() > 10)
+            o.add_paragraph(std::to_string(d.kernel_totals.size() - 10) + " more kernels not listed.");
+        doc::document names;
+        doc::bullet_list full;
+        full.ordered = true;
         for (std::size_t i = 0; i < listed; ++i)
-            o << (i + 1) << ". " << code_span(printable(t.name(d.kernel_totals[i].name))) << "\n";
-        o << "\n</details>\n\n";
+            full.items.push_back(doc::phrase().code(printable(t.name(d.kernel_totals[i].name))));
+        names.add_list(std::move(full));
+        o.add_details("Full names", names);
     }
-    if (r.triage && !r.triage->commands.empty())
-        o << "Profile the top kernels with the counters `roofline analyze` reads (the commands `roofline triage` "
-             "writes; replace `./app` with the program's command line, or pass --app):\n\n```sh\n"
-          << triage_script(*r.triage) << "```\n";
+    if (r.triage && !r.triage->commands.empty()) {
+        o.add_paragraph(doc::phrase().marked(
+            "Profile the top kernels with the counters `roofline analyze` reads (the commands `roofline triage` "
+            "writes; replace `./app` with the program's command line, or pass --app):"));
+        o.add_code("sh", triage_script(*r.triage));
+    }
 }
 
 }  // namespace
@@ -528,89 +555,93 @@ std::string finding_fix(const timeline_finding& f) {
 
 namespace {
 
-std::string markdown_of(const timeline_report& r, bool chart) {
+doc::document document_of(const timeline_report& r, bool chart) {
     const timeline_model& m = *r.model;
     const trace& t = *m.source;
-    std::ostringstream o;
-    o << "# Timeline of " << code_span(t.file) << "\n\n";
-    if (chart) o << "![timeline](#timeline-chart)\n\n";
+    doc::document o;
+    o.add_heading(1, doc::phrase("Timeline of ").code(t.file));
+    if (chart)
+        o.add_figure({"timeline", "#timeline-chart", "<figure class=\"timeline\">" + timeline_svg(m) + "</figure>"});
     std::size_t ops = 0;
     for (const auto& d : m.devices) ops += d.ops;
-    o << t.form << ": " << t.events_read << " events read, " << ops << " GPU ops on "
-      << plural(m.devices.size(), "GPU", "GPUs") << ".";
+    std::string head = t.form + ": " + std::to_string(t.events_read) + " events read, " + std::to_string(ops) +
+                       " GPU ops on " + plural(m.devices.size(), "GPU", "GPUs") + ".";
+    doc::phrase intro(head);
     if (m.steps.count > 0)
-        o << " " << plural(m.steps.count, "step", "steps")
-          << " (ProfilerStep#N): " << format_duration_ns(double(m.steps.mean_ns))
-          << (m.steps.count > 1 ? " each on average (" + format_duration_ns(double(m.steps.min_ns)) + " to " +
-                                      format_duration_ns(double(m.steps.max_ns)) + ")"
-                                : std::string())
-          << " on the CPU; the GPU work they launched spans "
-          << format_duration_ns(double(m.devices.front().steps_span_ns()) / double(m.steps.count)) << " a step"
-          << (m.devices.size() > 1 ? " on GPU " + std::to_string(m.devices.front().device) : std::string())
-          << " (the top kernels below are that work's).";
+        intro.words(" " + plural(m.steps.count, "step", "steps") +
+                    " (ProfilerStep#N): " + format_duration_ns(double(m.steps.mean_ns)) +
+                    (m.steps.count > 1 ? " each on average (" + format_duration_ns(double(m.steps.min_ns)) + " to " +
+                                             format_duration_ns(double(m.steps.max_ns)) + ")"
+                                       : std::string()) +
+                    " on the CPU; the GPU work they launched spans " +
+                    format_duration_ns(double(m.devices.front().steps_span_ns()) / double(m.steps.count)) + " a step" +
+                    (m.devices.size() > 1 ? " on GPU " + std::to_string(m.devices.front().device) : std::string()) +
+                    " (the top kernels below are that work's).");
     else
-        o << " The trace marks no steps (no ProfilerStep#N or NVTX step range): every figure is over the span of the "
-             "GPU's activity, which may begin and end within a step, so it is no whole number of steps. Step markers "
-             "come with the CPU activity (torch.profiler: ProfilerActivity.CPU and `prof.step()`; nsys: NVTX ranges).";
-    o << "\n\n";
+        intro.marked(
+            " The trace marks no steps (no ProfilerStep#N or NVTX step range): every figure is over the span "
+            "of the GPU's activity, which may begin and end within a step, so it is no whole number of steps. "
+            "Step markers come with the CPU activity (torch.profiler: ProfilerActivity.CPU and `prof.step()`; "
+            "nsys: NVTX ranges).");
+    o.add_paragraph(std::move(intro));
     if (t.calls.empty())
-        o << "Unknown: the cause of every gap. The trace holds no CUDA runtime or driver call, so no op's launch "
-             "can be told: every gap is `other`. "
-          << (t.form == "nsys stats cuda_gpu_trace report"
-                  ? "Pass the run's `nsys stats --report cuda_api_trace --format csv` report with --api."
-                  : "Profile with the CPU activity on (torch.profiler: ProfilerActivity.CPU; nsys: --trace=cuda).")
-          << "\n\n";
-    o << "## Findings\n\n";
-    std::size_t n = 0;
+        o.add_paragraph(doc::phrase().marked(
+            std::string("Unknown: the cause of every gap. The trace holds no CUDA runtime or driver call, so no op's "
+                        "launch can be told: every gap is `other`. ") +
+            (t.form == "nsys stats cuda_gpu_trace report"
+                 ? "Pass the run's `nsys stats --report cuda_api_trace --format csv` report with --api."
+                 : "Profile with the CPU activity on (torch.profiler: ProfilerActivity.CPU; nsys: --trace=cuda).")));
+    o.add_heading(2, "Findings");
+    doc::bullet_list findings;
+    findings.ordered = true;
     for (const auto& f : r.findings) {
         const device_timeline& d = device_of(m, f.device);
         const std::string where = m.devices.size() > 1 ? " on GPU " + std::to_string(d.device) : "";
-        o << ++n << ". **" << finding_id(f.kind) << "**: " << finding_headline(f, d, where) << ".";
+        doc::phrase head_line =
+            doc::phrase().strong(finding_id(f.kind)).words(": " + finding_headline(f, d, where) + ".");
         if (f.est_speedup)
-            o << " Estimate: up to " << format_times(*f.est_speedup) << " (" << format_duration_ns(double(f.before_ns))
-              << " -> " << format_duration_ns(double(f.after_ns)) << ").";
+            head_line.words(" Estimate: up to " + format_times(*f.est_speedup) + " (" +
+                            format_duration_ns(double(f.before_ns)) + " -> " + format_duration_ns(double(f.after_ns)) +
+                            ").");
         if (f.est_speedup_measured)
-            o << " Against the step time measured without the profiler: up to " << format_times(*f.est_speedup_measured)
-              << " (" << format_duration_ns(double(*f.measured_step_ns)) << " -> "
-              << format_duration_ns(double(*f.after_per_step_ns)) << " a step).";
-        o << "\n";
+            head_line.words(" Against the step time measured without the profiler: up to " +
+                            format_times(*f.est_speedup_measured) + " (" +
+                            format_duration_ns(double(*f.measured_step_ns)) + " -> " +
+                            format_duration_ns(double(*f.after_per_step_ns)) + " a step).");
+        std::vector<doc::phrase> under;
         if (category_of(f.kind) != cpu_category::unknown) {
             const category_time& ct = d.time_of(category_of(f.kind));
-            if (!ct.top.empty()) o << "   - Where: " << names_text(t, ct.top, 3) << ".\n";
-            if (!ct.frames.empty()) o << "   - In the program's code: " << names_text(t, ct.frames, 3) << ".\n";
+            if (!ct.top.empty()) under.push_back(doc::phrase("Where: ").append(names_text(t, ct.top, 3)).words("."));
+            if (!ct.frames.empty())
+                under.push_back(doc::phrase("In the program's code: ").append(names_text(t, ct.frames, 3)).words("."));
             if (m.steps.count > 0)
-                o << "   - Per step: " << format_duration_ns(double(ct.ns) / double(m.steps.count)) << " of "
-                  << format_duration_ns(double(d.steps_span_ns()) / double(m.steps.count)) << ".\n";
+                under.push_back("Per step: " + format_duration_ns(double(ct.ns) / double(m.steps.count)) + " of " +
+                                format_duration_ns(double(d.steps_span_ns()) / double(m.steps.count)) + ".");
         }
-        for (auto gi : f.gaps) o << "   - " << gap_text(t, d, d.gaps[gi]) << ".\n";
-        if (f.est_speedup) o << "   - Estimate: " << floor_text(f, d, m.min_gap_ns) << ".\n";
+        for (auto gi : f.gaps) under.push_back(gap_phrase(t, d, d.gaps[gi]).words("."));
+        if (f.est_speedup) under.push_back("Estimate: " + floor_text(f, d, m.min_gap_ns) + ".");
         if (f.est_speedup &&
             (f.kind == finding_kind::host || f.kind == finding_kind::small_kernels ||
              category_of(f.kind) != cpu_category::unknown) &&
             !t.calls.empty())
-            o << "   - Caution: the profiler costs the CPU time on every operator it records and every CUDA call "
-                 "CUPTI traces, so the trace's CPU-bound gaps are longer than the run's, and the gain without the "
-                 "profiler is smaller (the time after the fix, the GPU's own work, is not inflated).\n";
-        o << "   - Fix: " << finding_fix(f) << "\n";
+            under.push_back(
+                "Caution: the profiler costs the CPU time on every operator it records and every CUDA call CUPTI "
+                "traces, so the trace's CPU-bound gaps are longer than the run's, and the gain without the profiler "
+                "is smaller (the time after the fix, the GPU's own work, is not inflated).");
+        under.push_back(doc::phrase("Fix: ").marked(finding_fix(f)));
+        findings.items.push_back({std::move(head_line), std::move(under)});
     }
-    o << "\n";
+    o.add_list(std::move(findings));
     for (const auto& d : m.devices) device_section(o, m, d);
     kernels_section(o, r);
-    return o.str();
+    return o;
 }
 
 }  // namespace
 
-std::string timeline_markdown(const timeline_report& r) { return markdown_of(r, false); }
+std::string timeline_markdown(const timeline_report& r) { return doc::markdown(document_of(r, false)); }
 
-std::string timeline_html(const timeline_report& r) {
-    markdown_html_hooks hooks;
-    hooks.image = [&](const std::string&, const std::string& src) {
-        return src == "#timeline-chart" ? "<figure class=\"timeline\">" + timeline_svg(*r.model) + "</figure>"
-                                        : std::string();
-    };
-    return markdown_page("", markdown_of(r, true), hooks);
-}
+std::string timeline_html(const timeline_report& r) { return doc::html_page(document_of(r, true)); }
 
 namespace {
 
