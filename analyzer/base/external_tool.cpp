@@ -71,21 +71,32 @@ tool_run run_tool(const std::string& program, const std::vector<std::string>& ar
     // A new file only: O_EXCL refuses one planted at that name, O_NOFOLLOW a link.
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_file.c_str(),
                                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-    // Its own process group, so an interrupted roofline stops the exporter and its children too.
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    // Its own process group, so an interrupted roofline stops the exporter and its children too. The signals
+    // the cleanup handles are held from before the spawn until the handler knows the group: one that arrives
+    // in between (the exporter may already be running) is taken after, and still stops it. The exporter
+    // starts with none held and their default actions.
+    sigset_t handled, before, none;
+    sigemptyset(&handled);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&handled, sig);
+    sigemptyset(&none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setsigdefault(&attributes, &handled);
     std::vector<std::string> all = {program};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t child = 0;
+    ::pthread_sigmask(SIG_BLOCK, &handled, &before);
     const int failed = posix_spawn(&child, program.c_str(), &actions, &attributes, argv.data(), environ);
+    if (failed == 0) set_child_group_on_signal(child);
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (failed != 0) return r;
     r.started = true;
-    set_child_group_on_signal(child);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
