@@ -154,15 +154,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
     const bool colour = io.where.colour && !to_file;
     auto render = [&](const std::string& chart_file) {
-        if (format == "html") {  // one page, the chart inline where the markdown would link it
-            markdown_html_hooks hooks;
-            hooks.image = [&](const std::string&, const std::string& src) {
-                return src == "diff-chart.svg"
-                           ? "<figure class=\"chart\">\n" + render_diff_chart(result) + "</figure>\n"
-                           : std::string();
-            };
-            return markdown_page("", render_diff_markdown(result, "diff-chart.svg"), hooks);
-        }
+        if (format == "html") return render_diff_html(result);  // one page, the chart inline
         return format == "json"       ? render_diff_json(result)
                : format == "terminal" ? render_diff_terminal(result, colour, io.where.width)
                                       : render_diff_markdown(result, chart_file);

@@ -78,6 +78,7 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
 
 // The three printers (diff_report.cpp) and the chart: the same diff gives the same bytes.
 // chart_file: the SVG the markdown links ("" for none).
+std::string render_diff_html(const capture_diff& d);
 std::string render_diff_markdown(const capture_diff& d, const std::string& chart_file);
 std::string render_diff_json(const capture_diff& d);
 std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t width);

@@ -5,6 +5,7 @@
 #include "analyzer/render/json_number.hpp"
 #include "analyzer/report/chart_parts.hpp"
 #include "analyzer/report/chart_svg.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 #include "analyzer/compare/diff.hpp"
@@ -114,34 +115,39 @@ std::string ids_text(const std::vector<std::string>& ids) {
     return s.empty() ? "-" : s;
 }
 
-std::string gpu_words(const analysis& a) { return "the " + a.gpu.name + " (`" + a.gpu.id + "`)"; }
+doc::phrase gpu_words(const analysis& a) { return doc::phrase("the " + a.gpu.name + " (").code(a.gpu.id).words(")"); }
 
-std::string gpu_warning(const capture_diff& d) {
-    return "**Different GPUs**: the base capture ran on " + gpu_words(d.base) + ", the new one on " +
-           gpu_words(d.next) +
-           ". A diff across GPUs is a projection, not a regression check: the changes below are the two machines' "
-           "difference as much "
-           "as the code's.";
+doc::phrase gpu_warning(const capture_diff& d) {
+    return doc::phrase("> ")
+        .strong("Different GPUs")
+        .words(": the base capture ran on ")
+        .append(gpu_words(d.base))
+        .words(", the new one on ")
+        .append(gpu_words(d.next))
+        .words(
+            ". A diff across GPUs is a projection, not a regression check: the changes below are the two "
+            "machines' difference as much as the code's.");
 }
 
-std::string noise_words(const capture_diff& d) {
+doc::phrase noise_words(const capture_diff& d) {
     const bool defaults = d.options.noise_pct == default_noise_pct && d.options.noise_ns == default_noise_ns;
-    return pct_text(d.options.noise_pct) + " of a kernel's time or " + format_duration_ns(d.options.noise_ns) +
-           " per launch, whichever is larger (" +
-           (defaults ? std::string("the defaults")
-                     : "set by `--noise`/`--noise-ns`; the defaults are " + pct_text(default_noise_pct) + " and " +
-                           format_duration_ns(default_noise_ns)) +
-           ": ncu's run-to-run spread, measured: see docs/diff.md)";
+    return doc::phrase().marked(pct_text(d.options.noise_pct) + " of a kernel's time or " +
+                                format_duration_ns(d.options.noise_ns) + " per launch, whichever is larger (" +
+                                (defaults ? std::string("the defaults")
+                                          : "set by `--noise`/`--noise-ns`; the defaults are " +
+                                                pct_text(default_noise_pct) + " and " +
+                                                format_duration_ns(default_noise_ns)) +
+                                ": ncu's run-to-run spread, measured: see docs/diff.md)");
 }
 
-std::string gate_words(const capture_diff& d) {
-    if (!d.options.fail_if_slower_pct) return "off (`--fail-if-slower PCT` turns it on)";
-    const std::string head = "`--fail-if-slower " + significant(*d.options.fail_if_slower_pct, 6) + "`";
+doc::phrase gate_words(const capture_diff& d) {
+    if (!d.options.fail_if_slower_pct) return doc::phrase().marked("off (`--fail-if-slower PCT` turns it on)");
+    doc::phrase s = doc::phrase().code("--fail-if-slower " + significant(*d.options.fail_if_slower_pct, 6));
     if (!d.gate_failed())
-        return head + ": passed: neither the workload total nor any matched kernel got slower by more than " +
-               pct_text(*d.options.fail_if_slower_pct) + " and beyond the noise floor";
-    std::string s = head + ": **failed**: ";
-    for (std::size_t i = 0; i < d.gate_failures.size(); ++i) s += (i ? "; " : "") + d.gate_failures[i];
+        return s.words(": passed: neither the workload total nor any matched kernel got slower by more than " +
+                       pct_text(*d.options.fail_if_slower_pct) + " and beyond the noise floor");
+    s.words(": ").strong("failed").words(": ");
+    for (std::size_t i = 0; i < d.gate_failures.size(); ++i) s.words((i ? "; " : "") + d.gate_failures[i]);
     return s;
 }
 
@@ -158,9 +164,10 @@ std::string matching_words(const capture_diff& d) {
     return s;
 }
 
-std::string side_words(const analysis& a) {
-    return "`" + a.input + "`: " + a.gpu.name + ", " + count_text(a.kernels.size(), "kernel", "kernels") + ", " +
-           count_text(a.launches_kept, "launch", "launches") + ", " + format_duration_ns(a.total_ns) + " of GPU time";
+doc::phrase side_words(const analysis& a) {
+    return doc::phrase().code(a.input).words(
+        ": " + a.gpu.name + ", " + count_text(a.kernels.size(), "kernel", "kernels") + ", " +
+        count_text(a.launches_kept, "launch", "launches") + ", " + format_duration_ns(a.total_ns) + " of GPU time");
 }
 
 std::string total_words(const capture_diff& d) {
@@ -203,54 +210,67 @@ ojson capture_json(const analysis& a) {
 }  // namespace diff_printing
 }  // namespace
 
-std::string render_diff_markdown(const capture_diff& d, const std::string& chart_file) {
-    using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
-    std::ostringstream o;
-    o << "# Roofline diff: " << d.base.input << " -> " << d.next.input << "\n\n";
-    if (!d.same_gpu) o << "> " << gpu_warning(d) << "\n\n";
-    for (const auto& w : d.comparability) o << "> Warning: " << w << ".\n\n";
-    o << "- Base: " << side_words(d.base) << "\n";
-    o << "- New: " << side_words(d.next) << "\n";
-    o << "- Workload total (every kernel's time, matched or not): " << total_words(d) << "\n";
-    o << "- Noise floor: " << noise_words(d) << ": a smaller change is \"within noise\"\n";
-    o << "- Gate: " << gate_words(d) << "\n";
-    o << "- Matching: " << matching_words(d) << "\n";
-    if (!chart_file.empty())
-        o << "\n![Roofline diff: each kernel's move from the base capture to the new one](" << chart_file << ")\n";
+namespace {
 
-    o << "\n## Time\n\n";
-    table t({"#", "kernel", "grid x block", "launches", "base", "new", "change", "status"});
+doc::document diff_document(const capture_diff& d, const std::string& chart_file, const std::string& chart_html) {
+    using namespace diff_printing;  // inside: a unity build puts other files' helpers beside these
+    doc::document o;
+    o.add_heading(1, "Roofline diff: " + d.base.input + " -> " + d.next.input);
+    if (!d.same_gpu) o.add_paragraph(gpu_warning(d));
+    for (const auto& w : d.comparability) o.add_paragraph("> Warning: " + w + ".");
+    o.add_list({doc::phrase("Base: ").append(side_words(d.base)), doc::phrase("New: ").append(side_words(d.next)),
+                "Workload total (every kernel's time, matched or not): " + total_words(d),
+                doc::phrase("Noise floor: ").append(noise_words(d)).words(": a smaller change is \"within noise\""),
+                doc::phrase("Gate: ").append(gate_words(d)), "Matching: " + matching_words(d)});
+    if (!chart_file.empty())
+        o.add_figure(
+            {"Roofline diff: each kernel's move from the base capture to the new one", chart_file, chart_html});
+    o.add_heading(2, "Time");
+    doc::table_block t{{"#", "kernel", "grid x block", "launches", "base", "new", "change", "status"}, {}};
     for (std::size_t i = 0; i < d.kernels.size(); ++i) {
         const auto& k = d.kernels[i];
         const std::string launches =
             k.base && k.next ? std::to_string(k.base->group.launches) + " -> " + std::to_string(k.next->group.launches)
                              : std::to_string(k.any().group.launches);
-        std::string status = status_text(k.status);
-        if (k.over_gate) status = "**" + status + ": over the gate**";
-        t.row({std::to_string(i + 1), label_of(k), shape_text(k.any().group), launches, time_cell(k.base),
-               time_cell(k.next), change_text(k.change_pct), status});
+        doc::phrase status = k.over_gate ? doc::phrase().strong(std::string(status_text(k.status)) + ": over the gate")
+                                         : doc::phrase(status_text(k.status));
+        t.rows.push_back({std::to_string(i + 1), label_of(k), shape_text(k.any().group), launches, time_cell(k.base),
+                          time_cell(k.next), change_text(k.change_pct), status});
     }
-    o << t.markdown();
-
-    o << "\n## Roofline movement\n\nEach value as `base -> new` (`(same)` where it did not move); a gone or new kernel "
-         "shows its one side. "
-         "Intensity is FLOP per DRAM byte; achieved is the limiter's rate (the summary of `roofline analyze`).\n\n";
-    table m(
-        {"#", "kernel", "bound / limiter", "% of roof", "intensity", "achieved", "findings appeared", "findings gone"});
+    o.add_table(std::move(t));
+    o.add_heading(2, "Roofline movement");
+    o.add_paragraph(doc::phrase().marked(
+        "Each value as `base -> new` (`(same)` where it did not move); a gone or new kernel shows its one side. "
+        "Intensity is FLOP per DRAM byte; achieved is the limiter's rate (the summary of `roofline analyze`)."));
+    doc::table_block m{
+        {"#", "kernel", "bound / limiter", "% of roof", "intensity", "achieved", "findings appeared", "findings gone"},
+        {}};
     for (std::size_t i = 0; i < d.kernels.size(); ++i) {
         const auto& k = d.kernels[i];
-        m.row({std::to_string(i + 1), label_of(k),
-               both(k, [](const analysed_kernel& x) { return verdict_text(x.verdict); }),
-               both(k, [](const analysed_kernel& x) { return roof_pct_text(x); }),
-               both(k, [](const analysed_kernel& x) { return intensity_text(x.roof, resource::dram); }),
-               both(k, [](const analysed_kernel& x) { return achieved_text(x); }), ids_text(k.findings_appeared),
-               ids_text(k.findings_gone)});
+        m.rows.push_back({std::to_string(i + 1), label_of(k),
+                          both(k, [](const analysed_kernel& x) { return verdict_text(x.verdict); }),
+                          both(k, [](const analysed_kernel& x) { return roof_pct_text(x); }),
+                          both(k, [](const analysed_kernel& x) { return intensity_text(x.roof, resource::dram); }),
+                          both(k, [](const analysed_kernel& x) { return achieved_text(x); }),
+                          ids_text(k.findings_appeared), ids_text(k.findings_gone)});
     }
-    o << m.markdown();
-    o << "\nA finding appeared when the new capture's rule trees report it and the base's do not, by finding id "
-         "(`roofline explain ID` says what each means); a gone kernel's findings all went away, a new one's all "
-         "appeared.\n";
-    return o.str();
+    o.add_table(std::move(m));
+    o.add_paragraph(doc::phrase().marked(
+        "A finding appeared when the new capture's rule trees report it and the base's do not, by finding id "
+        "(`roofline explain ID` says what each means); a gone kernel's findings all went away, a new one's all "
+        "appeared."));
+    return o;
+}
+
+}  // namespace
+
+std::string render_diff_markdown(const capture_diff& d, const std::string& chart_file) {
+    return doc::markdown(diff_document(d, chart_file, ""));
+}
+
+std::string render_diff_html(const capture_diff& d) {
+    return doc::html_page(
+        diff_document(d, "diff-chart.svg", "<figure class=\"chart\">\n" + render_diff_chart(d) + "</figure>\n"));
 }
 
 std::string render_diff_json(const capture_diff& d) {
