@@ -1,6 +1,5 @@
-// The HTML report: the markdown report rendered (same words, escaped), one self-contained page.
+// The HTML report: the markdown report's document as HTML (same words, escaped), one self-contained page.
 // tests/render_chart.sh loads it in Chromium (console, chart, table, panel, sorting).
-#include "analyzer/render/markdown_html.hpp"
 #include "analyzer/report/report.hpp"
 #include "test_support.hpp"
 
@@ -13,13 +12,6 @@ using namespace roofline;
 using namespace roofline::test;
 
 namespace {
-
-std::string to_html(const std::string& markdown, const markdown_html_hooks& hooks = {}) {
-    std::istringstream in(markdown);
-    std::ostringstream out;
-    markdown_to_html(in, out, hooks);
-    return out.str();
-}
 
 // The words a reader sees: tags dropped, entities decoded, split at spaces and table bars.
 std::vector<std::string> html_words(const std::string& html) {
@@ -50,42 +42,6 @@ std::vector<std::string> markdown_words(const std::string& md) {
 }
 
 }  // namespace
-
-TEST_CASE("markdown becomes HTML for the subset the report writes, and every other character is text") {
-    CHECK(to_html("# Roofline report: a<b>&c.csv\n") == "<h1>Roofline report: a&lt;b&gt;&amp;c.csv</h1>\n");
-    CHECK(to_html("- one **bold** `x<y>`\n  - nested\n- two\n") ==
-          "<ul>\n<li>one <strong>bold</strong> "
-          "<code>x&lt;y&gt;</code><ul>\n<li>nested</li>\n</ul>\n</li>\n<li>two</li>\n</ul>\n");
-    // An ordered list (the timeline's findings): the second item is the list's, not inside the first's bullets.
-    CHECK(
-        to_html("1. **a**: x\n   - detail\n2. **b**: y\n") ==
-        "<ol>\n<li><strong>a</strong>: x<ul>\n<li>detail</li>\n</ul>\n</li>\n<li><strong>b</strong>: y</li>\n</ol>\n");
-    CHECK(to_html("- u\n1. o\n") == "<ul>\n<li>u</li>\n</ul>\n<ol>\n<li>o</li>\n</ol>\n");
-    // A table: escaped bars stay in their cell; a code span with backticks inside keeps them.
-    CHECK(to_html("| a | b |\n|---|---|\n| x\\|y | `` a`b `` |\n") ==
-          "<table>\n<thead><tr><th>a</th><th>b</th></tr></thead>\n<tbody>\n<tr><td>x|y</td><td><code>a`b</code></td></"
-          "tr>\n</tbody>\n</table>\n");
-    CHECK(to_html("text\nmore\n\nnext\n") == "<p>text\nmore</p>\n<p>next</p>\n");
-    CHECK(to_html("```sh\nncu --set full <app>\n```\n") ==
-          "<pre><code class=\"language-sh\">ncu --set full &lt;app&gt;\n</code></pre>\n");
-    // Only the report's own <details> lines are markup; anything else that looks like a tag is text.
-    CHECK(to_html("<details><summary>Clocks</summary>\n\n</details>\n") ==
-          "<details><summary>Clocks</summary>\n</details>\n");
-    CHECK(to_html("<details><summary><script>x</script></summary>\n") ==
-          "<p>&lt;details&gt;&lt;summary&gt;&lt;script&gt;x&lt;/script&gt;&lt;/summary&gt;</p>\n");
-    CHECK(to_html("a lone ** and ` stay\n") == "<p>a lone ** and ` stay</p>\n");
-    // Hooks: the image, heading ids and table classes.
-    markdown_html_hooks hooks;
-    hooks.image = [](const std::string& alt, const std::string& src) {
-        return "<figure>" + alt + "@" + src + "</figure>\n";
-    };
-    hooks.heading_id = [](int level, const std::string& text) { return level == 3 ? "id-" + text : std::string(); };
-    hooks.table_class = [](const std::vector<std::string>& header) { return header[0]; };
-    CHECK(to_html("![chart](c.svg)\n### `k`\n| t |\n|---|\n", hooks) ==
-          "<figure>chart@c.svg</figure>\n<h3 id=\"id-k\"><code>k</code></h3>\n<table "
-          "class=\"t\">\n<thead><tr><th>t</th></tr></thead>\n<tbody>\n</tbody>\n</table>\n");
-    CHECK(to_html("![chart](c.svg)\n") == "<p><img src=\"c.svg\" alt=\"chart\"></p>\n");
-}
 
 TEST_CASE("the HTML report says what the markdown report says, word for word, in one page with the chart inline") {
     for (const char* rel : {"examples/h100/kernels_raw.csv", "examples/h100/kernels_details.csv",

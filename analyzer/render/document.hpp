@@ -4,10 +4,10 @@
 // typed spans: the report's own words, text from an input (escaped by each printer as its format needs),
 // code and strong emphasis.
 //
-// The markdown printer writes what the reports wrote by hand before (blocks one blank line apart; the
-// table builder's pipe tables); the HTML printer writes what markdown_html.hpp made of that markdown, so
-// a report moved onto the document keeps its bytes in both formats, except where the converter showed
-// markdown's backslash escapes of input text as text (the document shows the text itself).
+// Every command's markdown and HTML come from here (the markdown-to-HTML converter they went through
+// before is gone): the markdown is what the reports wrote by hand before, byte for byte, and the HTML what
+// the converter made of it, except that text from an input reads as written (the converter showed
+// markdown's backslash escapes of it).
 #pragma once
 
 #include <ostream>
@@ -62,6 +62,7 @@ private:
 struct heading {
     int level = 1;
     phrase text;
+    bool escape_pipes = false;  // markdown: '|' as "\\|" (a kernel name in a heading, as in its table row)
 };
 struct paragraph {
     phrase text;
@@ -81,6 +82,16 @@ struct bullet_list {
 struct table_block {
     std::vector<std::string> header;  // the report's words
     std::vector<std::vector<phrase>> rows;
+    std::string css = "sortable";  // the HTML table's class
+};
+// A list whose items each sit at a depth (0: top; markdown indents two spaces a level): a tree walk, a
+// finding with its evidence and fixes under it.
+struct nested_item {
+    std::size_t depth = 0;
+    phrase text;
+};
+struct nested_list {
+    std::vector<nested_item> items;
 };
 struct code_block {
     std::string language;  // "" for none
@@ -95,7 +106,8 @@ struct figure {
 };
 struct details_block;
 
-using block = std::variant<heading, paragraph, bullet_list, table_block, code_block, figure, details_block>;
+using block =
+    std::variant<heading, paragraph, bullet_list, table_block, code_block, figure, details_block, nested_list>;
 
 // Blocks a reader opens on demand: <details> with its summary in both formats.
 struct details_block {
@@ -116,6 +128,8 @@ public:
         return add(code_block{std::move(language), std::move(text)});
     }
     document& add_figure(figure f) { return add(std::move(f)); }
+    document& add_nested(nested_list l) { return add(std::move(l)); }
+    document& add_heading(heading h) { return add(std::move(h)); }
     document& add_details(std::string summary, const document& inner) {
         return add(details_block{std::move(summary), inner.blocks_});
     }
@@ -136,6 +150,17 @@ std::string plain(const phrase& p);
 std::string markdown(const document& d);
 // The document as HTML body elements (headings with ids, sortable tables), for a page shell.
 void write_html(std::ostream& out, const document& d);
+// A long report printed part by part (a document per section, each dropped once printed): the parts read
+// as one document, blocks one blank line apart across them.
+class markdown_writer {
+public:
+    explicit markdown_writer(std::ostream& out) : out_(out) {}
+    void write(const document& part);
+
+private:
+    std::ostream& out_;
+    bool started_ = false;
+};
 // One self-contained page: the house style and sorting script around the document (render/html_page).
 // An empty title takes the first heading's text.
 std::string html_page(const document& d, const std::string& title = "");

@@ -1,5 +1,5 @@
-// The page shell every command's HTML shares: one self-contained page (no network) with the house style,
-// the markdown converted as it is written (markdown_html.hpp), and the script that sorts every table.
+// The page shell every command's HTML shares: one self-contained page (no network) with the house style
+// and the script that sorts every table.
 #include "analyzer/render/html_page.hpp"
 
 #include <cctype>
@@ -103,37 +103,31 @@ void write_page_shell(std::ostream& out, const std::string& title, const std::fu
     out << "</main>\n" << extra << "<script>" << sort_script << "</script>\n</body>\n</html>\n";
 }
 
-void write_html_page(std::ostream& out, const std::string& title,
-                     const std::function<void(std::ostream&)>& write_markdown, const markdown_html_hooks& hooks,
-                     const std::string& extra) {
-    markdown_html_hooks with_defaults = hooks;
-    if (!with_defaults.heading_id) with_defaults.heading_id = page_heading_id;
-    if (!with_defaults.table_class)
-        with_defaults.table_class = [](const std::vector<std::string>&) { return std::string("sortable"); };
-    write_page_shell(
-        out, title,
-        [&](std::ostream& body) {
-            // The markdown, converted line by line as it is written.
-            markdown_html_stream html(body, with_defaults);
-            write_markdown(html);
-            html.finish();
-        },
-        extra);
-}
-
-std::string markdown_page(const std::string& title, const std::string& markdown, const markdown_html_hooks& hooks) {
-    std::string heading = title;
-    if (heading.empty()) {
-        const std::size_t at = markdown.rfind("# ", 0) == 0 ? 0 : markdown.find("\n# ");
-        if (at != std::string::npos) {
-            const std::size_t from = at == 0 ? 2 : at + 3;
-            for (char c : markdown.substr(from, markdown.find('\n', from) - from))
-                if (c != '`') heading += c;
+std::string html_escape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
-    std::ostringstream out;
-    write_html_page(
-        out, heading, [&](std::ostream& o) { o << markdown; }, hooks);
-    return out.str();
+    return out;
 }
+
 }  // namespace roofline

@@ -1,7 +1,7 @@
 // A table as data, built apart from how it is printed (as nvbench builds its tables): columns and
 // rows of plain-text cells. The printer escapes or pads what its format needs, so no caller does.
-// Every table of every command prints through here: markdown (and the HTML report, which renders the
-// markdown: analyzer/render/markdown_html.hpp) and fixed-width text for a terminal. JSON outputs carry
+// Every table of every command prints through here: markdown (a report's document, render/document.hpp,
+// prints its tables' markdown here and their HTML itself) and fixed-width text for a terminal. JSON outputs carry
 // typed values (numbers, nulls), not a table's text cells, so they are written from the data.
 #pragma once
 

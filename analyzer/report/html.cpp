@@ -1,10 +1,11 @@
 // The HTML report: one self-contained page (no network: styles, script and the chart are inline).
-// Its text is the markdown report rendered (markdown_html.hpp), so the two say the same; on top of it
+// Its text is the markdown report's document printed as HTML (render/document.hpp), so the two say the
+// same, word for word; on top of it
 // the roofline chart sits inline where the markdown links it, a panel shows the kernel under the
 // pointer (its numbers and its findings; a click pins it), and every table sorts by a click on a
 // column's header. The kernels' data for the panel is a JSON block in the page, read by the script.
 #include "analyzer/render/html_page.hpp"
-#include "analyzer/render/markdown_html.hpp"
+#include "analyzer/render/html_page.hpp"
 #include "analyzer/report/report.hpp"
 #include "analyzer/report/text.hpp"
 
@@ -115,23 +116,23 @@ std::string kernels_json(const analysis& a, const std::vector<std::string>& labe
 }  // namespace
 
 void write_html(const analysis& a, const print_options& options, std::ostream& out) {
-    markdown_html_hooks hooks;
-    hooks.image = [&](const std::string& alt, const std::string& src) -> std::string {
-        if (src != inline_chart) return "";
-        return "<figure class=\"chart\" aria-label=\"" + html_escape(alt) + "\">\n" + render_chart(a, options) +
-               "<aside id=\"kernel-panel\"><p>Point at a kernel on the chart to see its numbers and findings; click to "
-               "keep it.</p></aside>\n"
-               "</figure>\n";
-    };
-    hooks.table_class = [](const std::vector<std::string>& header) -> std::string {
-        return header.size() > 1 && header[0] == "#" && header[1] == "kernel" ? "sortable kernels" : "sortable";
-    };
     print_options markdown_options = options;
     markdown_options.chart_file = inline_chart;
     const std::string data = "<script type=\"application/json\" id=\"roofline-kernels\">" +
                              kernels_json(a, kernel_labels(a)) + "</script>\n<script>" + panel_script + "</script>\n";
-    write_html_page(
-        out, "Roofline report: " + a.input, [&](std::ostream& o) { write_markdown(a, markdown_options, o); }, hooks,
+    write_page_shell(
+        out, "Roofline report: " + a.input,
+        [&](std::ostream& body) {
+            write_report_html_body(
+                a, markdown_options,
+                [&](const std::string& alt) {
+                    return "<figure class=\"chart\" aria-label=\"" + html_escape(alt) + "\">\n" +
+                           render_chart(a, options) +
+                           "<aside id=\"kernel-panel\"><p>Point at a kernel on the chart to see its numbers and "
+                           "findings; click to keep it.</p></aside>\n</figure>\n";
+                },
+                body);
+        },
         data);
 }
 

@@ -5,39 +5,38 @@
 #include "analyzer/base/format.hpp"
 #include "analyzer/diagnose/diagnose.hpp"
 #include "analyzer/report/report.hpp"
+#include "analyzer/render/document.hpp"
 #include "analyzer/render/table.hpp"
 #include "analyzer/report/text.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 namespace roofline {
 namespace {
 
-// A label in a heading: as code. Headings are no table, so the '|' a table would escape is escaped
-// here too.
-std::string heading_name(const std::string& label) {
-    std::string out;
-    for (char c : code_span(label)) out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return out;
-}
+using doc::phrase;
 
-void write_resources(std::ostream& o, const kernel_roofline& k) {
-    table t({"resource", "work", "peak at capture clock", "busy", "useful", "practical share", "floor", "how"});
+void write_resources(doc::document& o, const kernel_roofline& k) {
+    doc::table_block t{
+        {"resource", "work", "peak at capture clock", "busy", "useful", "practical share", "floor", "how"}, {}};
     for (const auto& r : k.resources) {
         const bool floor = info(r.id).in_floor;
-        t.row({std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""),
-               r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-",
-               r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) + (r.peak_estimated ? " (estimated)" : "") : "-",
-               format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
-               floor ? format_percent(r.practical) + (r.practical_default ? " (default)" : "") : "-",
-               floor ? format_duration_ns(r.floor_ns) : "-",
-               r.formula +
-                   (r.useful_from == useful_basis::busy ? "" : "; useful: " + useful_formula_text(r.useful_from)) +
-                   (r.peak_from.empty() ? "" : "; peak " + peak_source_text(r.peak_from))});
+        t.rows.push_back(
+            {std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""),
+             r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-",
+             r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) + (r.peak_estimated ? " (estimated)" : "") : "-",
+             format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
+             floor ? format_percent(r.practical) + (r.practical_default ? " (default)" : "") : "-",
+             floor ? format_duration_ns(r.floor_ns) : "-",
+             phrase().marked(
+                 r.formula +
+                 (r.useful_from == useful_basis::busy ? "" : "; useful: " + useful_formula_text(r.useful_from)) +
+                 (r.peak_from.empty() ? "" : "; peak " + peak_source_text(r.peak_from)))});
     }
-    o << t.markdown();
-    for (const auto& n : k.notes) o << "\nNote: " << note_text(n) << ".\n";
+    o.add_table(std::move(t));
+    for (const auto& n : k.notes) o.add_paragraph(phrase("Note: ").marked(note_text(n)).words("."));
 }
 
 const char* outcome_text(diagnose::visited_node::outcome r) {
@@ -59,95 +58,121 @@ std::string gain_text(const diagnose::finding& f) {
            (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") + ")";
 }
 
-std::string evidence_line(const std::vector<diagnose::evidence_value>& values) {
-    std::string out;
-    for (const auto& e : values)
-        out += (out.empty() ? "" : ", ") + code_span(evidence_name(e)) + " = " + named_value_text(e);
+phrase evidence_line(const std::vector<diagnose::evidence_value>& values) {
+    phrase out;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out.words(i ? ", " : "").code(evidence_name(values[i])).words(" = ").marked(named_value_text(values[i]));
     return out;
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
-void write_finding_short(std::ostream& o, const diagnose::finding& f, const std::vector<std::string>& tied,
+void write_finding_short(doc::nested_list& o, const diagnose::finding& f, const std::vector<std::string>& tied,
                          bool provisional = false) {
-    o << "- **" << f.id << "**" << (provisional ? " (provisional)" : "") << gain_text(f) << ": " << finding_title(f)
-      << ".";
+    phrase line = phrase()
+                      .strong(f.id)
+                      .words((provisional ? " (provisional)" : "") + gain_text(f) + ": ")
+                      .marked(finding_title(f))
+                      .words(".");
     if (f.est_time_after_ns)
-        o << " Time after the fix " << format_duration_ns(*f.est_time_after_ns) << ", set by "
-          << binds_after_text(f.binds_after) << ".";
+        line.words(" Time after the fix " + format_duration_ns(*f.est_time_after_ns) + ", set by ")
+            .marked(binds_after_text(f.binds_after))
+            .words(".");
     if (!tied.empty()) {
         std::string t;
         for (const auto& x : tied) t += (t.empty() ? "" : ", ") + x;
-        o << " Tied within run-to-run noise (" << format_percent(run_to_run_noise) << ") with " << t
-          << ": their times after the fix cannot be told apart, and the order is fixed, not measured.";
+        line.words(" Tied within run-to-run noise (" + format_percent(run_to_run_noise) + ") with " + t +
+                   ": their times after the fix cannot be told apart, and the order is fixed, not measured.");
     }
-    o << "\n";
-    if (!f.evidence.empty()) o << "  - Evidence: " << evidence_line(f.evidence) << "\n";
+    o.items.push_back({0, std::move(line)});
+    if (!f.evidence.empty()) o.items.push_back({1, phrase("Evidence: ").append(evidence_line(f.evidence))});
     const std::vector<std::string> fixes = finding_fixes(f);
-    if (!fixes.empty()) o << "  - Fix: " << fixes.front() << "\n";
+    if (!fixes.empty()) o.items.push_back({1, phrase("Fix: ").marked(fixes.front())});
 }
 
-void write_finding(std::ostream& o, const diagnose::finding& f) {
-    o << "\n- **" << f.id << "**" << gain_text(f) << ": " << finding_title(f) << ". " << finding_explain(f) << "\n";
+void write_finding(doc::document& o, const diagnose::finding& f) {
+    doc::nested_list l;
+    l.items.push_back({0, phrase()
+                              .strong(f.id)
+                              .words(gain_text(f) + ": ")
+                              .marked(finding_title(f))
+                              .words(". ")
+                              .marked(finding_explain(f))});
     if (f.est_speedup) {
-        o << "  - Estimate: " << finding_estimate_why(f) << " Time after the fix "
-          << format_duration_ns(*f.est_time_after_ns) << ", set by " << binds_after_text(f.binds_after) << ".\n";
-        for (const auto& c : finding_estimate_changes(f)) o << "    - changes `" << c << "`\n";
+        l.items.push_back(
+            {1, phrase("Estimate: ")
+                    .marked(finding_estimate_why(f))
+                    .words(" Time after the fix " + format_duration_ns(*f.est_time_after_ns) + ", set by ")
+                    .marked(binds_after_text(f.binds_after))
+                    .words(".")});
+        for (const auto& c : finding_estimate_changes(f)) l.items.push_back({2, phrase("changes ").code(c)});
     }
-    for (const auto& e : f.evidence) o << "  - `" << evidence_name(e) << "` = " << named_value_text(e) << "\n";
-    for (const auto& x : finding_fixes(f)) o << "  - Fix: " << x << "\n";
+    for (const auto& e : f.evidence)
+        l.items.push_back({1, phrase().code(evidence_name(e)).words(" = ").marked(named_value_text(e))});
+    for (const auto& x : finding_fixes(f)) l.items.push_back({1, phrase("Fix: ").marked(x)});
+    o.add_nested(std::move(l));
 }
 
 // Every finding in full, then the path through every tree with the value of each condition's inputs.
-void write_diagnosis(std::ostream& o, const diagnose::diagnosis& d) {
+void write_diagnosis(doc::document& o, const diagnose::diagnosis& d) {
     if (!d.findings.empty()) {
-        o << "\nFindings:\n";
+        o.add_paragraph("Findings:");
         for (const auto& f : d.findings) write_finding(o, f);
     }
-    o << "\nRule trees walked:\n\n";
+    o.add_paragraph("Rule trees walked:");
+    doc::nested_list walk;
     for (const auto& v : d.path) {
-        o << std::string(2 * std::size_t(v.depth), ' ') << "- " << v.tree << " / " << v.node << ": "
-          << outcome_text(v.result) << (v.within_noise ? " (within run-to-run noise of where it turns)" : "");
         std::string values;
         for (const auto& x : v.values)
             values += (values.empty() ? "" : ", ") + evidence_name(x) + " = " + named_value_text(x);
-        if (!values.empty()) o << " (" << values << ")";
-        o << "\n";
+        walk.items.push_back({std::size_t(v.depth),
+                              phrase().marked(v.tree + " / " + v.node + ": " + outcome_text(v.result) +
+                                              (v.within_noise ? " (within run-to-run noise of where it turns)" : "") +
+                                              (values.empty() ? "" : " (" + values + ")"))});
     }
-    for (const auto& n : d.notes) o << "\nNote: " << note_text(n) << ".\n";
+    o.add_nested(std::move(walk));
+    for (const auto& n : d.notes) o.add_paragraph(phrase("Note: ").marked(note_text(n)).words("."));
 }
 
-void write_header(std::ostream& o, const analysis& a) {
-    o << "# Roofline report: " << a.input << "\n\n";
-    o << "- GPU: **" << a.gpu.name << "** (`" << a.gpu.id << "`, " << gpu_match_text(a.gpu_how) << "; spec "
-      << a.gpu.file << ")\n";
-    o << "- Input: " << ncu_form_name(a.read.form) << ", " << a.launches_kept << " of "
-      << count_text(a.launches_read, "launch", "launches") << " analysed, "
-      << count_text(a.kernels.size(), "kernel", "kernels") << ", " << format_duration_ns(a.total_ns)
-      << " of GPU time; numbers " << number_style_name(a.read.style)
-      << (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : "") << "\n";
+void write_header(doc::document& o, const analysis& a) {
+    o.add_heading(1, "Roofline report: " + a.input);
+    std::vector<phrase> items;
+    items.push_back(phrase("GPU: ")
+                        .strong(a.gpu.name)
+                        .words(" (")
+                        .code(a.gpu.id)
+                        .words(", ")
+                        .marked(gpu_match_text(a.gpu_how))
+                        .words("; spec " + a.gpu.file + ")"));
+    items.push_back(std::string("Input: ") + ncu_form_name(a.read.form) + ", " + std::to_string(a.launches_kept) +
+                    " of " + count_text(a.launches_read, "launch", "launches") + " analysed, " +
+                    count_text(a.kernels.size(), "kernel", "kernels") + ", " + format_duration_ns(a.total_ns) +
+                    " of GPU time; numbers " + number_style_name(a.read.style) +
+                    (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : ""));
     if (a.read.skipped_lines)
-        o << "- Skipped " << count_text(a.read.skipped_lines, "line", "lines")
-          << " that are not CSV (==PROF== lines, program output)\n";
-    for (const auto& n : a.read.notes) o << "- Note: " << n << "\n";
+        items.push_back("Skipped " + count_text(a.read.skipped_lines, "line", "lines") +
+                        " that are not CSV (==PROF== lines, program output)");
+    for (const auto& n : a.read.notes) items.push_back(phrase("Note: ").marked(n));
     if (!a.default_practical.empty()) {
         std::string names;
         for (resource r : a.default_practical) names += (names.empty() ? "" : ", ") + std::string(name(r));
-        o << "- Practical shares of " << names << " are defaults, " << default_practical_reason()
-          << ". Each kernel's resource table marks them (default).\n";
+        items.push_back(phrase("Practical shares of " + names + " are defaults, ")
+                            .marked(default_practical_reason())
+                            .words(". Each kernel's resource table marks them (default)."));
     }
     std::size_t lacking_kernels = 0;
     for (const auto& k : a.kernels) lacking_kernels += k.diagnosis.undecided.empty() ? 0 : 1;
     if (lacking_kernels > 0)
-        o << "- Counters missing: on " << lacking_kernels << " of " << count_text(a.kernels.size(), "kernel", "kernels")
-          << " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, "
-             "and the command "
-             "that collects it); "
-          << (a.read.form == ncu_form::details
-                  ? "a details page shows few metrics: the raw page of the same report holds every one collected\n"
-                  : "`roofline metrics --format section` writes every metric the engine reads as one section file\n");
-    o << "- Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the "
-         "spec's figure "
-         "scaled to that clock (each kernel's resource table says which).\n";
+        items.push_back(phrase().marked(
+            "Counters missing: on " + std::to_string(lacking_kernels) + " of " +
+            count_text(a.kernels.size(), "kernel", "kernels") +
+            " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, "
+            "and the command that collects it); " +
+            (a.read.form == ncu_form::details
+                 ? "a details page shows few metrics: the raw page of the same report holds every one collected"
+                 : "`roofline metrics --format section` writes every metric the engine reads as one section file")));
+    items.push_back(
+        "Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the "
+        "spec's figure scaled to that clock (each kernel's resource table says which).");
     std::vector<std::string> estimated;
     for (const auto& k : a.kernels)
         for (const auto& r : k.roof.resources)
@@ -156,45 +181,50 @@ void write_header(std::ostream& o, const analysis& a) {
     if (!estimated.empty()) {
         std::string names;
         for (const auto& e : estimated) names += (names.empty() ? "" : ", ") + e;
-        o << "- Estimated roofs: " << names
-          << " come from spec figures that are neither published for this GPU nor measured in the "
-          << "capture (" << a.gpu.file
-          << " says how each was derived); every number built on them is an estimate too.\n";
+        items.push_back(
+            "Estimated roofs: " + names +
+            " come from spec figures that are neither published for this GPU nor measured in the capture (" +
+            a.gpu.file + " says how each was derived); every number built on them is an estimate too.");
     }
-    o << "\n";
+    o.add_list(std::move(items));
 }
 
-void write_summary(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
-    o << "## Summary\n\n";
-    table t({"#", "kernel", "origin", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)", "achieved",
-             "% of roof", "bound / limiter"});
+void write_summary(doc::document& o, const analysis& a, const std::vector<std::string>& labels) {
+    o.add_heading(2, "Summary");
+    doc::table_block t{{"#", "kernel", "origin", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)",
+                        "achieved", "% of roof", "bound / limiter"},
+                       {},
+                       "sortable kernels"};
     for (std::size_t i = 0; i < a.kernels.size(); ++i) {
         const auto& k = a.kernels[i];
-        t.row({std::to_string(i + 1), code_span(labels[i]), origin_label(k.origin), std::to_string(k.group.launches),
-               format_duration_ns(k.roof.duration_ns), format_percent(k.share), intensity_text(k.roof, resource::dram),
-               achieved_text(k), roof_pct_text(k), verdict_text(k.verdict)});
+        t.rows.push_back({std::to_string(i + 1), phrase().code(labels[i]), phrase().marked(origin_label(k.origin)),
+                          std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
+                          format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k),
+                          roof_pct_text(k), verdict_text(k.verdict)});
     }
-    o << t.markdown();
+    o.add_table(std::move(t));
 }
 
-void write_opportunities(std::ostream& o, const analysis& a, const std::vector<std::string>& labels) {
+void write_opportunities(doc::document& o, const analysis& a, const std::vector<std::string>& labels) {
     const auto ops = opportunities(a);
     if (ops.empty()) return;
-    o << "\n## Opportunities\n\nEvery finding with a gain estimate, by the GPU time it would save over the whole "
-         "workload "
-         "(estimates are capped by the roof that binds once the fix is in; each kernel's section gives the "
-         "formula).\n\n";
-    table t({"rank", "kernel", "finding", "est. speedup of the kernel", "est. time saved", "% of workload time"});
+    o.add_heading(2, "Opportunities");
+    o.add_paragraph(
+        "Every finding with a gain estimate, by the GPU time it would save over the whole workload (estimates are "
+        "capped by the roof that binds once the fix is in; each kernel's section gives the formula).");
+    doc::table_block t{
+        {"rank", "kernel", "finding", "est. speedup of the kernel", "est. time saved", "% of workload time"}, {}};
     const std::size_t shown = std::min<std::size_t>(ops.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
-        t.row({std::to_string(i + 1), std::to_string(op.kernel_rank + 1) + ". " + code_span(labels[op.kernel_rank]),
-               op.finding->id, format_times(*op.finding->est_speedup), format_duration_ns(saved),
-               a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
+        phrase kernel = phrase(std::to_string(op.kernel_rank + 1) + ". ").code(labels[op.kernel_rank]);
+        t.rows.push_back({std::to_string(i + 1), kernel, std::string(op.finding->id),
+                          format_times(*op.finding->est_speedup), format_duration_ns(saved),
+                          a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
     }
-    o << t.markdown();
-    if (ops.size() > shown) o << "\n" << ops.size() - shown << " more in the kernels' sections.\n";
+    o.add_table(std::move(t));
+    if (ops.size() > shown) o.add_paragraph(std::to_string(ops.size() - shown) + " more in the kernels' sections.");
 }
 
 std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_string(*d) : "?"; }
@@ -202,46 +232,51 @@ std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_strin
 // Findings shown in a kernel's section before its details block.
 constexpr std::size_t top_findings = 3;
 
-void write_ncu_rules(std::ostream& o, const analysed_kernel& k) {
+void write_ncu_rules(doc::document& o, const analysed_kernel& k) {
     if (k.group.rules.empty()) return;
-    o << "\nNsight Compute says:\n\n";
+    o.add_paragraph("Nsight Compute says:");
+    std::vector<phrase> items;
     for (const auto& r : k.group.rules) {
-        o << "- " << r.type << " `" << r.name << "` (" << r.section << ")";
+        phrase p = phrase(r.type + " ").code(r.name).words(" (" + r.section + ")");
         if (r.est_speedup_pct >= 0)
-            o << ", est. speedup " << format_percent(r.est_speedup_pct / 100.0) << " " << r.speedup_type;
+            p.words(", est. speedup " + format_percent(r.est_speedup_pct / 100.0) + " " + r.speedup_type);
         std::string description = r.description;
         std::replace(description.begin(), description.end(), '\n', ' ');
-        o << ": " << description << "\n";
+        items.push_back(p.words(": " + description));
     }
+    o.add_list(std::move(items));
 }
 
 // The command that collects the counters the capture lacks (the chip's own names; never a metric the
-// capture already holds). `gap`: a blank line before the first bullet.
-void write_collect(std::ostream& o, const diagnose::diagnosis& d, ncu_form form, const chip* c, bool gap) {
+// capture already holds), as items of the list `items`.
+void write_collect(std::vector<phrase>& items, const diagnose::diagnosis& d, ncu_form form, const chip* c) {
     const diagnose::collect_flags flags = diagnose::ncu_flags_for(d.missing_metrics, c);
-    if (gap && (!flags.empty() || !flags.uncollectable.empty())) o << "\n";
     if (!flags.empty()) {
         if (form == ncu_form::details)
             // A details page shows a few display names per section; the raw page of the same report holds every metric
             // collected.
-            o << "- The details page shows a few values per section: the raw page of the same report holds every "
-                 "metric it collected "
-                 "(`ncu -i REPORT.ncu-rep --csv --page raw > report.csv`). What the report lacks, collect with `ncu "
-              << flags.text() << " ...`.\n";
+            items.push_back(phrase().marked(
+                "The details page shows a few values per section: the raw page of the same report holds every metric "
+                "it collected (`ncu -i REPORT.ncu-rep --csv --page raw > report.csv`). What the report lacks, collect "
+                "with `ncu " +
+                flags.text() + " ...`."));
         else
-            o << "- Collect what is missing with `ncu " << flags.text()
-              << " ...`, or everything the engine reads with `roofline metrics --format section` (its file serves "
-                 "every GPU).\n";
+            items.push_back(phrase()
+                                .words("Collect what is missing with ")
+                                .code("ncu " + flags.text() + " ...")
+                                .marked(", or everything the engine reads with `roofline metrics --format section` "
+                                        "(its file serves every GPU)."));
     }
     if (!flags.uncollectable.empty()) {
-        std::string u;
-        for (const auto& id : flags.uncollectable) u += (u.empty() ? "" : ", ") + code_span(id);
-        o << "- No counter of this GPU measures " << u << ": what depends on it stays undecided here.\n";
+        phrase u("No counter of this GPU measures ");
+        for (std::size_t i = 0; i < flags.uncollectable.size(); ++i)
+            u.words(i ? ", " : "").code(flags.uncollectable[i]);
+        items.push_back(u.words(": what depends on it stays undecided here."));
     }
 }
 
 // What the capture left undecided on this kernel, and what could outrank a provisional first finding.
-void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form, const chip* c) {
+void write_not_decided(doc::document& o, const analysed_kernel& k, ncu_form form, const chip* c) {
     const diagnose::diagnosis& d = k.diagnosis;
     if (d.undecided.empty() && d.missing_metrics.empty()) return;
     const auto count = static_cast<std::size_t>(std::count_if(d.path.begin(), d.path.end(), [](const auto& v) {
@@ -253,25 +288,28 @@ void write_not_decided(std::ostream& o, const analysed_kernel& k, ncu_form form,
     for (const auto& u : d.undecided)
         if (u.kind != diagnose::undecided_item::what::node) what += (what.empty() ? "" : ", ") + undecided_text(u);
     if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
-    o << "\n**Not decided on this capture:** " << what << ".";
+    phrase p = phrase().strong("Not decided on this capture:").words(" ").marked(what).words(".");
     if (d.provisional) {
-        std::string who;
-        for (const auto& c : d.could_outrank) who += (who.empty() ? "" : ", ") + code_span(c.id);
-        o << " The first finding is provisional: "
-          << (who.empty() ? std::string("a rule node that could not be evaluated") : who)
-          << (d.could_outrank.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
-        o << ".";
+        p.words(" The first finding is provisional: ");
+        if (d.could_outrank.empty()) p.words("a rule node that could not be evaluated");
+        for (std::size_t i = 0; i < d.could_outrank.size(); ++i) p.words(i ? ", " : "").code(d.could_outrank[i].id);
+        p.words(d.could_outrank.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
+        p.words(".");
     } else if (!d.findings.empty() && d.findings.front().id != "missing-counters") {
-        o << " The first finding stands: its fix already reaches the floor the counters prove.";
+        p.words(" The first finding stands: its fix already reaches the floor the counters prove.");
     }
-    o << "\n";
+    o.add_paragraph(std::move(p));
     // On a details page the first fix already says to re-export the raw page (no new profile): the
     // command that profiles again goes to the collapsed block.
-    if (form != ncu_form::details) write_collect(o, d, form, c, true);
+    if (form != ncu_form::details) {
+        std::vector<phrase> items;
+        write_collect(items, d, form, c);
+        if (!items.empty()) o.add_list(std::move(items));
+    }
 }
 
 // The rule nodes that could not be evaluated, each with the values it lacked: in the collapsed block.
-void write_nodes_not_evaluated(std::ostream& o, const diagnose::diagnosis& d) {
+void write_nodes_not_evaluated(std::vector<phrase>& items, const diagnose::diagnosis& d) {
     std::string nodes;
     std::size_t count = 0;
     for (const auto& v : d.path) {
@@ -284,84 +322,120 @@ void write_nodes_not_evaluated(std::ostream& o, const diagnose::diagnosis& d) {
         nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
                  (open.empty() ? "a value it divides by may be zero" : open) + ")";
     }
-    if (count > 0) o << "- Rule nodes not evaluated: " << nodes << ".\n";
+    if (count > 0) items.push_back(phrase().marked("Rule nodes not evaluated: " + nodes + "."));
 }
 
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
 // the top findings; then a collapsed block with everything else.
-void write_kernel(std::ostream& o, const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form,
-                  const chip* c) {
-    o << "\n### " << rank << ". " << heading_name(label) << "\n\n";
-    o << "- Full name: " << code_span(k.group.name) << "; origin: " << origin_text(k.origin, k.group.cc) << "\n";
-    o << "- " << count_text(k.group.launches, "launch", "launches") << " (first: ID " << k.group.first_id << ", line "
-      << k.group.first_line << "), grid " << dims_text(k.group.grid_size) << ", block " << dims_text(k.group.block_size)
-      << "\n";
+doc::document kernel_section(const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form,
+                             const chip* c) {
+    doc::document o;
+    o.add_heading({3, phrase(std::to_string(rank) + ". ").code(label), true});
+    std::vector<phrase> facts;
+    facts.push_back(
+        phrase("Full name: ").code(k.group.name).words("; origin: ").marked(origin_text(k.origin, k.group.cc)));
+    facts.push_back(count_text(k.group.launches, "launch", "launches") + " (first: ID " + k.group.first_id + ", line " +
+                    std::to_string(k.group.first_line) + "), grid " + dims_text(k.group.grid_size) + ", block " +
+                    dims_text(k.group.block_size));
     if (!k.roof.placed) {
-        o << "- Not placed on the roofline: the capture lacks " << lacking_text(k.roof.missing) << "\n";
+        facts.push_back(phrase("Not placed on the roofline: the capture lacks ").marked(lacking_text(k.roof.missing)));
         // What was measured all the same (a capture with times but no roofs: a --metrics export of
         // a GPU no spec identifies).
         if (k.roof.duration_ns > 0) {
-            o << "- Measured: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share)
-              << " of the workload)";
+            phrase m("Measured: " + format_duration_ns(k.roof.duration_ns) + " (" + format_percent(k.share) +
+                     " of the workload)");
             if (k.roof.bytes_dram)
-                o << ", " << format_si(*k.roof.bytes_dram, "B") << " of DRAM traffic ("
-                  << format_si(*k.roof.bytes_dram / (k.roof.duration_ns * 1e-9), "B/s") << ")";
+                m.words(", " + format_si(*k.roof.bytes_dram, "B") + " of DRAM traffic (" +
+                        format_si(*k.roof.bytes_dram / (k.roof.duration_ns * 1e-9), "B/s") + ")");
             for (const auto& r : k.roof.resources)
-                o << ", " << name(r.id) << " " << format_percent(r.utilisation) << " busy (" << code_span(r.formula)
-                  << ")";
-            o << "\n";
+                m.words(", " + std::string(name(r.id)) + " " + format_percent(r.utilisation) + " busy (")
+                    .code(r.formula)
+                    .words(")");
+            facts.push_back(std::move(m));
         }
+        o.add_list(std::move(facts));
         write_ncu_rules(o, k);
-        return;
+        return o;
     }
-    o << "- Time: " << format_duration_ns(k.roof.duration_ns) << " (" << format_percent(k.share) << " of the workload)";
+    std::string time =
+        "Time: " + format_duration_ns(k.roof.duration_ns) + " (" + format_percent(k.share) + " of the workload)";
     if (k.group.launches > 1)
-        o << ", " << format_duration_ns(k.roof.duration_ns / double(k.group.launches)) << " per launch";
-    o << "; floor " << format_duration_ns(k.roof.floor_ns) << " on " << (k.roof.binding ? name(*k.roof.binding) : "?")
-      << ", " << format_percent(k.roof.pct_of_roof / 100.0) << " of the roof\n";
-    o << "\n**" << verdict_text(k.verdict) << "**\n\n";
-    for (const auto& r : k.verdict.reasons) o << "- " << reason_text(r) << "\n";
-    for (const auto& w : k.roof.warnings) o << "\n> Warning: " << warning_text(w) << "\n";
+        time += ", " + format_duration_ns(k.roof.duration_ns / double(k.group.launches)) + " per launch";
+    time += "; floor " + format_duration_ns(k.roof.floor_ns) + " on " +
+            (k.roof.binding ? std::string(name(*k.roof.binding)) : std::string("?")) + ", " +
+            format_percent(k.roof.pct_of_roof / 100.0) + " of the roof";
+    facts.push_back(time);
+    o.add_list(std::move(facts));
+    o.add_paragraph(phrase().strong(verdict_text(k.verdict)));
+    std::vector<phrase> reasons;
+    for (const auto& r : k.verdict.reasons) reasons.push_back(phrase().marked(reason_text(r)));
+    o.add_list(std::move(reasons));
+    for (const auto& w : k.roof.warnings) o.add_paragraph(phrase("> Warning: ").marked(warning_text(w)));
     const auto& findings = k.diagnosis.findings;
     if (!findings.empty()) {
-        o << "\n" << (findings.size() > top_findings ? "Top findings" : "Findings") << ":\n\n";
+        o.add_paragraph(std::string(findings.size() > top_findings ? "Top findings" : "Findings") + ":");
+        doc::nested_list top;
         for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i)
-            write_finding_short(o, findings[i], i == 0 ? k.diagnosis.tied_with_first : std::vector<std::string>{},
+            write_finding_short(top, findings[i], i == 0 ? k.diagnosis.tied_with_first : std::vector<std::string>{},
                                 i == 0 && k.diagnosis.provisional);
+        o.add_nested(std::move(top));
         if (findings.size() > top_findings)
-            o << "\n" << count_text(findings.size() - top_findings, "more finding", "more findings") << " below.\n";
+            o.add_paragraph(count_text(findings.size() - top_findings, "more finding", "more findings") + " below.");
     }
     write_not_decided(o, k, form, c);
 
-    o << "\n<details><summary>Clocks, every resource, every finding with its estimate, the rule trees "
-         "walked</summary>\n\n";
-    o << "- Clocks: SM " << format_si(k.roof.sm_clock_hz, "Hz") << " (" << sm_clock_text(k.roof) << ")";
-    if (k.roof.dram_clock_hz > 0) o << ", DRAM " << format_si(k.roof.dram_clock_hz, "Hz");
-    o << "\n";
-    write_nodes_not_evaluated(o, k.diagnosis);
-    if (form == ncu_form::details) write_collect(o, k.diagnosis, form, c, false);
-    o << "- Arithmetic intensity (FLOP/B): DRAM " << intensity_text(k.roof, resource::dram) << ", L2 "
-      << intensity_text(k.roof, resource::l2) << ", L1 " << intensity_text(k.roof, resource::l1) << "\n\n";
-    write_resources(o, k.roof);
-    write_diagnosis(o, k.diagnosis);
-    write_ncu_rules(o, k);
-    o << "\n</details>\n";
+    doc::document more;
+    std::vector<phrase> lines;
+    std::string clocks = "Clocks: SM " + format_si(k.roof.sm_clock_hz, "Hz") + " (" + sm_clock_text(k.roof) + ")";
+    if (k.roof.dram_clock_hz > 0) clocks += ", DRAM " + format_si(k.roof.dram_clock_hz, "Hz");
+    lines.push_back(phrase().marked(clocks));
+    write_nodes_not_evaluated(lines, k.diagnosis);
+    if (form == ncu_form::details) write_collect(lines, k.diagnosis, form, c);
+    lines.push_back("Arithmetic intensity (FLOP/B): DRAM " + intensity_text(k.roof, resource::dram) + ", L2 " +
+                    intensity_text(k.roof, resource::l2) + ", L1 " + intensity_text(k.roof, resource::l1));
+    more.add_list(std::move(lines));
+    write_resources(more, k.roof);
+    write_diagnosis(more, k.diagnosis);
+    write_ncu_rules(more, k);
+    o.add_details("Clocks, every resource, every finding with its estimate, the rule trees walked", more);
+    return o;
+}
+
+// The report as documents, part by part: the head (header, summary, opportunities, chart) and a section
+// per kernel, each handed to `print` and dropped, so a report of 10,000 kernels is never held whole.
+void for_each_part(const analysis& a, const print_options& options,
+                   const std::function<std::string(const std::string& alt)>& chart_html,
+                   const std::function<void(const doc::document&)>& print) {
+    const std::vector<std::string> labels = kernel_labels(a);
+    {
+        doc::document head;
+        write_header(head, a);
+        write_summary(head, a, labels);
+        write_opportunities(head, a, labels);
+        if (!options.chart_file.empty()) {
+            const std::string alt =
+                "Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory "
+                "panel";
+            head.add_figure({alt, options.chart_file, chart_html ? chart_html(alt) : std::string()});
+        }
+        head.add_heading(2, "Kernels");
+        print(head);
+    }
+    const chip* c = chip_for_cc(a.gpu.compute_capability);
+    for (std::size_t i = 0; i < a.kernels.size(); ++i)
+        print(kernel_section(a.kernels[i], i + 1, labels[i], a.read.form, c));
 }
 
 }  // namespace
 
 void write_markdown(const analysis& a, const print_options& options, std::ostream& o) {
-    const std::vector<std::string> labels = kernel_labels(a);
-    write_header(o, a);
-    write_summary(o, a, labels);
-    write_opportunities(o, a, labels);
-    if (!options.chart_file.empty())
-        o << "\n![Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory "
-             "panel]("
-          << options.chart_file << ")\n";
-    o << "\n## Kernels\n";
-    const chip* c = chip_for_cc(a.gpu.compute_capability);
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) write_kernel(o, a.kernels[i], i + 1, labels[i], a.read.form, c);
+    doc::markdown_writer out(o);
+    for_each_part(a, options, nullptr, [&](const doc::document& part) { out.write(part); });
+}
+
+void write_report_html_body(const analysis& a, const print_options& options,
+                            const std::function<std::string(const std::string& alt)>& chart_html, std::ostream& o) {
+    for_each_part(a, options, chart_html, [&](const doc::document& part) { doc::write_html(o, part); });
 }
 
 std::string render_markdown(const analysis& a, const print_options& options) {

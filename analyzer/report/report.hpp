@@ -5,6 +5,7 @@
 #include "analyzer/pipeline/analysis.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -37,6 +38,10 @@ std::string report_format_names();
 
 std::string render_markdown(const analysis& a, const print_options& o = {});
 void write_markdown(const analysis& a, const print_options& o, std::ostream& out);
+// The markdown report's document as HTML body elements, kernel section by kernel section (html.cpp puts
+// the page around it); `chart_html` gives the markup of the chart figure from its alt text.
+void write_report_html_body(const analysis& a, const print_options& o,
+                            const std::function<std::string(const std::string& alt)>& chart_html, std::ostream& out);
 // The terminal view: top kernels and opportunities in a fixed-width table.
 std::string render_terminal(const analysis& a, const print_options& o = {});
 // Labels of at most `width` characters that tell `names` apart (the terminal's kernel column): a name that

@@ -1,7 +1,7 @@
 #include "analyzer/timeline/timeline_svg.hpp"
 
 #include "analyzer/base/format.hpp"
-#include "analyzer/render/markdown_html.hpp"
+#include "analyzer/render/html_page.hpp"
 
 #include <algorithm>
 #include <limits>
