@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -88,6 +89,34 @@ std::vector<float> random_floats(std::mt19937_64& rng, size_t n, float lo = -1.0
 
 // ||a - b|| / ||b||; NaN anywhere in a gives infinity.
 double relative_error(const std::vector<double>& a, const std::vector<double>& b);
+
+// The same accumulated element by element, for outputs too large to copy into vectors of double.
+class error_sum {
+public:
+    void add(double got, double want) {
+        if (!std::isfinite(got)) bad_ = true;
+        num_ += (got - want) * (got - want);
+        den_ += want * want;
+    }
+    double value() const {
+        if (bad_) return INFINITY;
+        return den_ > 0 ? std::sqrt(num_ / den_) : std::sqrt(num_);
+    }
+
+private:
+    double num_ = 0.0, den_ = 0.0;
+    bool bad_ = false;
+};
+
+// Butterfly reductions over a warp: every lane ends with the warp's result.
+__device__ __forceinline__ float warp_sum_all(float v) {
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+__device__ __forceinline__ float warp_max_all(float v) {
+    for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
 
 // --scale: problem sizes are the defaults times this factor (vectors) or its square root
 // (matrix dimensions), rounded to what the kernels tile by. 1.0 gives the sizes profiled in examples/.

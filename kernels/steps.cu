@@ -30,36 +30,6 @@
 namespace roofline::kernels {
 namespace {
 
-// ||got - want|| / ||want|| accumulated element by element (the outputs are too large to copy into
-// vectors of double); NaN or infinity anywhere gives infinity, as relative_error does.
-class error_sum {
-public:
-    void add(double got, double want) {
-        if (!std::isfinite(got)) bad_ = true;
-        num_ += (got - want) * (got - want);
-        den_ += want * want;
-    }
-    double value() const {
-        if (bad_) return INFINITY;
-        return den_ > 0 ? std::sqrt(num_ / den_) : std::sqrt(num_);
-    }
-
-private:
-    double num_ = 0.0, den_ = 0.0;
-    bool bad_ = false;
-};
-
-// Butterfly reductions: every lane ends with the warp's result.
-__device__ float warp_max_all(float v) {
-    for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
-__device__ float warp_sum_all(float v) {
-    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Softmax over rows. cols is a run-time argument for the first two steps (their loops stay loops, so
 // the compiler cannot keep a row in registers between the passes); 1,024 is built into the last two.

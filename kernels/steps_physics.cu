@@ -33,29 +33,6 @@
 namespace roofline::kernels {
 namespace {
 
-// ||got - want|| / ||want|| accumulated element by element; NaN or infinity anywhere gives infinity.
-class error_sum {
-public:
-    void add(double got, double want) {
-        if (!std::isfinite(got)) bad_ = true;
-        num_ += (got - want) * (got - want);
-        den_ += want * want;
-    }
-    double value() const {
-        if (bad_) return INFINITY;
-        return den_ > 0 ? std::sqrt(num_ / den_) : std::sqrt(num_);
-    }
-
-private:
-    double num_ = 0.0, den_ = 0.0;
-    bool bad_ = false;
-};
-
-__device__ __forceinline__ float warp_sum_all(float v) {
-    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-
 constexpr int phys_threads = 256;
 
 // The block's sum (256 threads): warp shuffles, one shared partial per warp, warp 0 adds them.
