@@ -25,8 +25,8 @@ work=$(cd "$work" && pwd)
 arch=${ROOFLINE_CUDA_ARCH:-90a}
 stage=,${ROOFLINE_PROFILE_STAGE:-timing,capture,export,cublas},
 want() { [[ $stage == *",$1,"* ]]; }
-sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-         pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu failure_cases.cu)
+source "$here/runner_sources.sh"
+sources=("${runner_sources[@]}")
 
 [ -f "$work/manifest.txt" ] || "$here/machine_manifest.sh" > "$work/manifest.txt"
 echo "stages run on $(date -u +%Y-%m-%dT%H:%M:%SZ): ${stage:1:-1}" >> "$work/manifest.txt"

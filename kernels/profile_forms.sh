@@ -24,8 +24,8 @@ bin=${ROOFLINE_DEVBIN:-$work}
 [ -f "$out/manifest.txt" ] || "$here/machine_manifest.sh" > "$out/manifest.txt"
 echo "stages: ${stages:1:-1} at $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$out/manifest.txt"
 if [ ! -x "$bin/roofline-kernels" ]; then
-    sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-             pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu failure_cases.cu)
+    source "$here/runner_sources.sh"
+    sources=("${runner_sources[@]}")
     (cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a "${sources[@]}" -lcuda -o "$bin/roofline-kernels") || exit 1
     nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -DFIXED=0 "$here/diff_demo.cu" -o "$bin/diff_before" || exit 1
 fi

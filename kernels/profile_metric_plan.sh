@@ -37,8 +37,8 @@ section_flags=(--section SpeedOfLight_HierarchicalSingleRooflineChart --section 
 echo "sections that define them, as the plan names them: ${section_flags[*]}" >> "$out/manifest.txt"
 
 # The runner builds (a minute) while the small program is measured.
-sources=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-         pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu failure_cases.cu)
+source "$here/runner_sources.sh"
+sources=("${runner_sources[@]}")
 (cd "$here" && nvcc -std=c++20 -O3 -lineinfo -gencode arch=compute_90a,code=sm_90a "${sources[@]}" -lcuda -o "$work/roofline-kernels" 2>/dev/null) &
 runner_build=$!
 nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -DFIXED=0 "$here/diff_demo.cu" -o "$work/diff_before" || exit 1

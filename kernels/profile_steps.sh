@@ -32,8 +32,8 @@ own_cases=(softmax_thread softmax_warp softmax_warp_regs softmax_warp_vec
            sum_interleaved sum_sequential sum_shuffle sum_grid_stride
            xpose_naive xpose_smem xpose_padded xpose_padded_wide
            sgemm_naive_rows sgemm_naive_cols sgemm_tiled16 sgemm_blocked64 sgemm_blocked128)
-srcs=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-      pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu failure_cases.cu)
+source "$here/runner_sources.sh"
+srcs=("${runner_sources[@]}")
 bin=$work/roofline-kernels
 
 {

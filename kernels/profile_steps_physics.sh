@@ -37,9 +37,8 @@ own_cases=(phys_reduce_b32 phys_reduce_b64 phys_reduce_b128 phys_reduce_b1024 ph
            phys_xpose_smem phys_xpose_padded
            phys_wmma_s1 phys_wmma_s2 phys_wmma_s3 phys_wmma_s4
            phys_mma_s1 phys_mma_s2 phys_mma_s3 phys_mma_s4)
-srcs=(runner.cu memory_cases.cu compute_cases.cu launch_cases.cu pairs_memory.cu pairs_sync.cu pairs_compute.cu
-      pairs_tensor.cu pairs_wgmma.cu pairs_occupancy.cu sweep_cases.cu progressions.cu steps.cu steps_physics.cu
-      failure_cases.cu)
+source "$here/runner_sources.sh"
+srcs=("${runner_sources[@]}")
 bin=$work/roofline-kernels
 
 {
