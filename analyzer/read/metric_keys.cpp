@@ -29,6 +29,14 @@ interner& table() {
     return t;
 }
 
+// A lookup under the table's shared lock (a name's reference stays valid after: the deque never moves it).
+template <class Lookup>
+decltype(auto) read_table(Lookup&& lookup) {
+    interner& t = table();
+    std::shared_lock<std::shared_mutex> reading(t.lock);
+    return lookup(static_cast<const interner&>(t));
+}
+
 }  // namespace
 
 metric_key intern_metric(std::string_view id) {
@@ -53,41 +61,29 @@ metric_key intern_metric(std::string_view id) {
 }
 
 std::optional<metric_key> find_metric_key(std::string_view id) {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    if (auto it = t.index.find(id); it != t.index.end()) return it->second;
-    return std::nullopt;
+    return read_table([&](const interner& t) -> std::optional<metric_key> {
+        if (auto it = t.index.find(id); it != t.index.end()) return it->second;
+        return std::nullopt;
+    });
 }
 
 const std::string& metric_name(metric_key k) {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return t.names.at(k);
+    return read_table([&](const interner& t) -> const std::string& { return t.names.at(k); });
 }
 std::size_t metric_key_count() {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return t.names.size();
+    return read_table([](const interner& t) { return t.names.size(); });
 }
 bool metric_key_is_additive(metric_key k) {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return t.additive.at(k);
+    return read_table([&](const interner& t) { return bool(t.additive.at(k)); });
 }
 int metric_read_index(metric_key k) {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return t.read_index.at(k);
+    return read_table([&](const interner& t) { return t.read_index.at(k); });
 }
 std::size_t metric_read_count() {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return t.read_keys.size();
+    return read_table([](const interner& t) { return t.read_keys.size(); });
 }
 metric_key metric_read_key(std::size_t read_index) {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return t.read_keys.at(read_index);
+    return read_table([&](const interner& t) { return t.read_keys.at(read_index); });
 }
 
 }  // namespace roofline
