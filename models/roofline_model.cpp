@@ -129,8 +129,10 @@ constexpr const char* mma_cycles_metric =
 // The tensor floor of a GH100 kernel whose tensor precisions are all unmeasured (a details page), where
 // the counters or ncu's words say it ran warpgroup MMA: HGMMA does one cycle of its precision's peak work
 // per busy cycle of the pipe, so that precision ran at the MMA cycles' share of its peak (raw pages of
-// examples/: nvjet 90.3% MMA cycles and 90.3% of the BF16 peak, wgmma_tma 77.0 and 77.0, cuDNN's SDPA
-// 41.9 and 41.9). Which precision is not known, so the floor uses the largest practical share of any.
+// examples/: FP16 nvjet 89.8% and 89.8%, BF16 nvjet 90.3 and 90.3, TF32 sm90_xmma 88.2 and 88.2, BF16 sm90_xmma
+// fprop 90.1 and 90.1, wgmma_tma 77.0 and 77.0, cuDNN's SDPA 41.9 and 41.9; FP8 and INT8 wgmma were not
+// measured). Which precision is not known, so the floor uses the largest practical share of any: the
+// smallest floor the cycles allow. The first finding it decides on a details page stays provisional.
 std::optional<double> stated_tensor_floor(const kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
     if (spec.compute_capability != "9.0") return std::nullopt;
     const auto mma = m.find(mma_cycles_metric);
