@@ -17,10 +17,11 @@ launch_shape shape_of(const kernel_group& g) {
 
 kernel_result model_kernel(kernel_group group, const gpu_spec& spec) {
     kernel_result r;
-    r.roof = build_roofline(metric_view{group.metrics, group.launches}, spec);
+    r.origin = classify_origin(group.name);
+    r.roof =
+        build_roofline(metric_view{group.metrics, group.launches}, spec, wgmma_named(r.origin.facts).value_or(false));
     r.shape = shape_of(group);
     r.verdict = classify(r.roof, r.shape);
-    r.origin = classify_origin(group.name);
     r.group = std::move(group);
     return r;
 }

@@ -133,11 +133,15 @@ constexpr const char* mma_cycles_metric =
 // fprop 90.1 and 90.1, wgmma_tma 77.0 and 77.0, cuDNN's SDPA 41.9 and 41.9; FP8 and INT8 wgmma were not
 // measured). Which precision is not known, so the floor uses the largest practical share of any: the
 // smallest floor the cycles allow. The first finding it decides on a details page stays provisional.
-std::optional<double> stated_tensor_floor(const kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
+// The name's word counts as the counters' (wgmma_by_name): every kernel of examples/ whose name says wgmma
+// (cuDNN's _wgmma_ attention, nvjet_sm90, sm90_xmma on TF32/BF16/FP16) ran HGMMA on its raw page.
+std::optional<double> stated_tensor_floor(const kernel_roofline& k, const metric_view& m, const gpu_spec& spec,
+                                          bool wgmma_by_name) {
     if (spec.compute_capability != "9.0") return std::nullopt;
     const auto mma = m.find(mma_cycles_metric);
     const auto gmma = m.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
-    const bool wgmma = (gmma && *gmma > 0.0) || m.find("derived__tensor_pipe_wgmma").value_or(0.0) > 0.0;
+    const bool wgmma =
+        (gmma && *gmma > 0.0) || m.find("derived__tensor_pipe_wgmma").value_or(0.0) > 0.0 || wgmma_by_name;
     if (!mma || *mma <= 0.0 || !wgmma) return std::nullopt;
     double practical = 0.0;
     for (resource p : precisions())
@@ -184,7 +188,7 @@ void bound_unmeasured(kernel_roofline& k, const metric_view& m, const gpu_spec& 
 
 }  // namespace
 
-kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
+kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec, bool wgmma_by_name) {
     kernel_roofline k;
     auto duration = m.find("gpu__time_duration.sum");
     if (!duration || *duration <= 0) {
@@ -229,7 +233,7 @@ kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec) {
         k.binding_practical = top_practical->id;
         k.practical_floor_ns = top_practical->floor_min_ns();
     }
-    k.stated_tensor_floor_ns = stated_tensor_floor(k, m, spec);
+    k.stated_tensor_floor_ns = stated_tensor_floor(k, m, spec, wgmma_by_name);
     if (k.stated_tensor_floor_ns && *k.stated_tensor_floor_ns > k.practical_floor_ns) {
         k.practical_floor_ns = *k.stated_tensor_floor_ns;
         k.binding_practical = resource::pipe_tensor;

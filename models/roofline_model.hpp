@@ -190,7 +190,7 @@ struct kernel_roofline {
     double practical_floor_ns = 0.0;            // the largest floor at practical shares
     std::optional<resource> binding_practical;  // the resource that sets it
     // The tensor floor a Hopper details page proves without any tensor precision's op count: on the
-    // wgmma path (derived__tensor_pipe_wgmma or sm__inst_executed_pipe_tensor_op_gmma) the kernel's
+    // wgmma path (derived__tensor_pipe_wgmma, sm__inst_executed_pipe_tensor_op_gmma, or the name) the kernel's
     // tensor precision ran at the MMA cycles' share of its peak; its floor is at least that share x
     // duration over the largest practical share of a tensor precision this GPU lists. Where it is the
     // largest proven floor it sets practical_floor_ns, with pipe_tensor as binding_practical.
@@ -225,8 +225,10 @@ struct kernel_roofline {
     double roof_share_hi() const { return duration_ns > 0 ? practical_floor_hi_ns / duration_ns : 0.0; }
 };
 
-// Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.
-kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec);
+// Builds the roofline from a kernel's metrics and the spec of the GPU it ran on. `wgmma_by_name`: the
+// kernel's name says it issues warpgroup MMA (analyzer/read/kernel_origin.hpp, wgmma_named), which proves
+// the tensor floor on a details page as the gmma counter or ncu's high-latency sentence does.
+kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec, bool wgmma_by_name = false);
 
 // A precision's peak from the spec (TFLOP/s at the clock it holds at), scaled to `sm_clock_hz`, per
 // second; nullopt where the spec gives none.

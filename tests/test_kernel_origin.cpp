@@ -68,6 +68,29 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(kernel_named(s, "cudnn_generated_fort_native_sdpa").origin.kind == origin_kind::cudnn);
     CHECK(kernel_named(s, "softmax_warp_forward").origin.kind == origin_kind::aten);
 
+    // The tensor-core path a name states, and what follows for wgmma: every one of these agreed with the
+    // gmma counter of its raw page (sm__inst_executed_pipe_tensor_op_gmma above 0 exactly where wgmma).
+    CHECK(kernel_named(s, "cudnn_generated_fort_native_sdpa").origin.facts.mma_path == "wgmma");
+    CHECK(kernel_named(s, "pytorch_flash::flash_fwd_kernel").origin.facts.mma_path == "mma_sync");
+    CHECK(kernel_named(a, "nvjet_sm90").origin.facts.mma_path == "wgmma");
+    CHECK(kernel_named(e, "sm90_xmma_fprop_implicit_gemm").origin.facts.mma_path == "wgmma");
+    CHECK(wgmma_named(kernel_named(s, "fmha_cutlassF").origin.facts) == false);  // built for sm_80
+    CHECK(wgmma_named(legacy.origin.facts) == false);                            // cutlass_75
+    CHECK_FALSE(wgmma_named(kernel_named(e, "triton_poi_fused").origin.facts).has_value());
+    int compared = 0;
+    for (const char* raw : {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv",
+                            "examples/user_level/sdpa_raw.csv", "examples/h200/forms/layer_full_raw.csv"})
+        for (const auto& k : analyze_example(raw, keeping_metrics()).kernels)
+            if (auto named = wgmma_named(k.origin.facts)) {
+                CAPTURE(k.group.name);
+                const auto gmma =
+                    k.group.metrics.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
+                REQUIRE(gmma);
+                CHECK((*gmma > 0.0) == *named);
+                ++compared;
+            }
+    CHECK(compared >= 6);
+
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {
         CAPTURE(k.group.name);

@@ -339,10 +339,23 @@ std::vector<fact> roofline_facts() {
          [](const kernel_result& k, const gpu_spec&) { return mma_ran(k); }},
         {"tensor_binds", value_type::boolean, "a tensor precision has the kernel's largest practical floor",
          [](const kernel_result& k, const gpu_spec&) -> fact_value {
-             const bool tensor = k.roof.binding_practical && (info(*k.roof.binding_practical).tensor ||
-                                                              *k.roof.binding_practical == resource::pipe_tensor);
+             const auto is_tensor = [](resource id) { return info(id).tensor || id == resource::pipe_tensor; };
+             const bool tensor = k.roof.binding_practical && is_tensor(*k.roof.binding_practical);
              if (k.roof.floors_exact()) return flag(tensor);
-             // Open where the sure largest floor is not a tensor one but an open one might be, or the other way.
+             // Where the proven largest floor is a tensor one and no other resource's floor can reach it (their
+             // upper bounds, measured or not), it binds; where no tensor floor can reach the proven largest, it
+             // does not. Open otherwise.
+             const double proven = k.roof.practical_floor_ns;
+             double other_hi = 0.0, tensor_hi = tensor ? proven : 0.0;
+             const auto widen = [&](resource id, double floor_hi_ns) {
+                 if (!info(id).in_floor) return;
+                 double& largest = is_tensor(id) ? tensor_hi : other_hi;
+                 largest = std::max(largest, floor_hi_ns);
+             };
+             for (const auto& use : k.roof.resources) widen(use.id, use.floor_ns);
+             for (const auto& open : k.roof.unmeasured) widen(open.id, open.floor_hi_ns(k.roof.duration_ns));
+             if (tensor && other_hi <= proven) return 1.0;
+             if (!tensor && tensor_hi < proven) return 0.0;
              return undecided(k.roof.missing_metrics());
          }},
         {"warp_specialised", value_type::boolean,
@@ -355,6 +368,10 @@ std::vector<fact> roofline_facts() {
              // ncu's words for it on a details page (a sentence, never a column to ask for)
              if (k.group.metrics.find("derived__tensor_pipe_wgmma").value_or(0.0) > 0.0) return 1.0;
              if (gmma && tma) return 0.0;
+             // A library kernel's name: wgmma in it (cuDNN's _wgmma_ attention, nvjet_sm90), or none possible
+             // (built for an architecture before sm_90, whose code has neither wgmma nor TMA; FlashAttention-2's
+             // Sm80 traits). Checked on every raw page of examples/ that names one: the gmma counter agreed.
+             if (const auto named = wgmma_named(k.origin.facts)) return flag(*named);
              // Open: name the counters only (the sentence read above is no column a profile can ask for).
              std::vector<std::string> lacking;
              if (!gmma) lacking.emplace_back("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");

@@ -34,20 +34,23 @@ constexpr std::array<kind_words, 11> kind_names = {{
 }};
 
 // The facts a pattern may read, each into one field of origin_facts.
-enum class fact_field { built_for_sm, alignment, vector_width, split_k, tile, math, path, fused_ops };
-constexpr std::array<std::pair<fact_field, const char*>, 8> fact_names = {{
+enum class fact_field { built_for_sm, alignment, vector_width, split_k, tile, math, mma_path, path, fused_ops };
+constexpr std::array<std::pair<fact_field, const char*>, 9> fact_names = {{
     {fact_field::built_for_sm, "built_for_sm"},
     {fact_field::alignment, "alignment"},
     {fact_field::vector_width, "vector_width"},
     {fact_field::split_k, "split_k"},
     {fact_field::tile, "tile"},
     {fact_field::math, "math"},
+    {fact_field::mma_path, "mma_path"},
     {fact_field::path, "path"},
     {fact_field::fused_ops, "fused_ops"},
 }};
 // The values `math` may take: the rule facts (name_fp32_simt, ...) read them.
 constexpr std::array<const char*, 8> math_values = {"fp32_simt",   "fp64_simt",   "tf32_tensor", "bf16_tensor",
                                                     "fp16_tensor", "int8_tensor", "fp8_tensor",  "fp64_tensor"};
+// The values `mma_path` may take: the warp_specialised and tensor-floor facts read them.
+constexpr std::array<const char*, 2> mma_path_values = {"wgmma", "mma_sync"};
 
 struct fact_reader {
     fact_field field;
@@ -122,6 +125,9 @@ std::vector<pattern> parse_patterns(const std::string& text, const std::string& 
                     fail(file, where + ": math: \"" + r.value +
                                    "\" is not one of fp32_simt, fp64_simt, tf32_tensor, "
                                    "bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor");
+                if (r.field == fact_field::mma_path &&
+                    std::find(mma_path_values.begin(), mma_path_values.end(), r.value) == mma_path_values.end())
+                    fail(file, where + ": mma_path: \"" + r.value + "\" is not one of wgmma, mma_sync");
                 p.facts.push_back(std::move(r));
             }
         }
@@ -202,6 +208,9 @@ void read_facts(const pattern& p, const std::string& name, origin_facts& out) {
             case fact_field::math:
                 out.math = v;
                 break;
+            case fact_field::mma_path:
+                out.mma_path = v;
+                break;
             case fact_field::path:
                 out.path = v;
                 break;
@@ -231,6 +240,12 @@ const char* label(origin_kind k) {
 std::optional<origin_kind> origin_kind_named(std::string_view text) {
     for (const auto& w : kind_names)
         if (text == w.name) return w.kind;
+    return std::nullopt;
+}
+
+std::optional<bool> wgmma_named(const origin_facts& facts) {
+    if (facts.mma_path == "wgmma") return true;
+    if (facts.mma_path == "mma_sync" || (facts.built_for_sm > 0 && facts.built_for_sm < 90)) return false;
     return std::nullopt;
 }
 

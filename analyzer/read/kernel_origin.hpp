@@ -41,15 +41,23 @@ inline bool source_owned(origin_kind k) { return k == origin_kind::user || k == 
 // What a library or compiler kernel's name says about it. Each is unknown (0, "") where the name
 // does not say it.
 struct origin_facts {
-    int built_for_sm = 0;   // the architecture the kernel was built for, x10 (75: sm_75); cutlass_75_, sm80_xmma_
-    int alignment = 0;      // operand alignment in elements (align1, aligna4/alignc4: the smallest)
-    int vector_width = 0;   // ATen's vectorized_elementwise_kernel<VEC, ...>
-    bool split_k = false;   // a split-K GEMM or its reduction
-    std::string tile;       // "256x128x8": the CTA tile (and K step) in the name
-    pooled_string math;     // fp32_simt, tf32_tensor, bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor
+    int built_for_sm = 0;  // the architecture the kernel was built for, x10 (75: sm_75); cutlass_75_, sm80_xmma_
+    int alignment = 0;     // operand alignment in elements (align1, aligna4/alignc4: the smallest)
+    int vector_width = 0;  // ATen's vectorized_elementwise_kernel<VEC, ...>
+    bool split_k = false;  // a split-K GEMM or its reduction
+    std::string tile;      // "256x128x8": the CTA tile (and K step) in the name
+    pooled_string math;    // fp32_simt, tf32_tensor, bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor
+    // The tensor-core instruction path: "wgmma" (Hopper's warpgroup MMA: cuDNN's _wgmma_ kernels, cuBLASLt's
+    // nvjet_sm90), "mma_sync" (FlashAttention-2's Sm80 kernel traits). A kernel built for an architecture
+    // before sm_90 cannot issue wgmma or TMA either way (wgmma_named, below).
+    pooled_string mma_path;
     pooled_string path;     // ATen elementwise: vectorized, unrolled, strided; inductor: pointwise, reduction, ...
     std::string fused_ops;  // TorchInductor: the ATen ops fused into the kernel ("add_gelu")
 };
+
+// What the name says of warpgroup MMA: 1 it issues wgmma, 0 it cannot (mma_sync, or built for an architecture
+// before sm_90: wgmma and TMA are sm_90a instructions), nullopt where the name does not say.
+std::optional<bool> wgmma_named(const origin_facts& facts);
 
 struct kernel_origin {
     origin_kind kind = origin_kind::user;
