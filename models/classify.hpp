@@ -67,7 +67,7 @@ enum class reason_kind {
 };
 
 // "short_launches", "memory_near_roof", ...: the kind as the JSON report names it.
-const char* name(reason_kind k);
+const char* name(reason_kind kind);
 
 struct verdict_reason {
     reason_kind kind = reason_kind::limiter_open;
@@ -98,8 +98,9 @@ struct classification {
 
 // "memory / dram", "latency"; with separator "/": "memory/dram", as kernels/pairs.json writes it. An
 // undecided verdict lists what it may be: "memory or compute / l2 or issue?".
-std::string verdict_text(const classification& c, const char* separator = " / ");
+std::string verdict_text(const classification& verdict, const char* separator = " / ");
 
-classification classify(const kernel_roofline& k, const launch_shape& shape, const classify_thresholds& t = {});
+classification classify(const kernel_roofline& roof, const launch_shape& shape,
+                        const classify_thresholds& thresholds = {});
 
 }  // namespace roofline

@@ -19,10 +19,10 @@ struct spec_peak {
 };
 
 peak_figure counters(const std::string& expression) {
-    peak_figure f;
-    f.from = peak_figure::kind::counters;
-    f.what = expression + " x SM clock";
-    return f;
+    peak_figure figure;
+    figure.from = peak_figure::kind::counters;
+    figure.what = expression + " x SM clock";
+    return figure;
 }
 
 std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precision, double sm_clock_hz) {
@@ -30,18 +30,18 @@ std::optional<spec_peak> scaled_spec_peak(const gpu_spec& spec, resource precisi
     if (it == spec.peaks_tflops.end() || !it->second.value) return std::nullopt;
     double at_mhz = it->second.at_clock_mhz.value_or(spec.boost_clock_mhz.value);
     double scale = sm_clock_hz > 0 ? sm_clock_hz / (at_mhz * 1e6) : 1.0;
-    spec_peak p;
-    p.per_second = *it->second.value * 1e12 * scale;
-    p.estimated = it->second.estimated || (!it->second.at_clock_mhz && spec.boost_clock_mhz.estimated);
-    peak_figure f;
-    f.from = peak_figure::kind::spec;
-    f.estimated = p.estimated;
-    f.what = spec.file;
-    f.source = it->second.source;
-    f.figure = *it->second.value;
-    f.at_mhz = at_mhz;
-    p.from.figure = peak_origin::pooled(f);
-    return p;
+    spec_peak peak;
+    peak.per_second = *it->second.value * 1e12 * scale;
+    peak.estimated = it->second.estimated || (!it->second.at_clock_mhz && spec.boost_clock_mhz.estimated);
+    peak_figure figure;
+    figure.from = peak_figure::kind::spec;
+    figure.estimated = peak.estimated;
+    figure.what = spec.file;
+    figure.source = it->second.source;
+    figure.figure = *it->second.value;
+    figure.at_mhz = at_mhz;
+    peak.from.figure = peak_origin::pooled(figure);
+    return peak;
 }
 
 struct precision_def {
@@ -155,8 +155,8 @@ const std::vector<precision_def>& precision_defs() {
     return defs;
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+bool ends_with(const std::string& whole, const std::string& tail) {
+    return whole.size() >= tail.size() && whole.compare(whole.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 // The source and accumulate types of a dense tensor path's peak:
@@ -180,28 +180,29 @@ std::optional<tensor_path> dense_path_of(const std::string& id) {
 // is given: the instruction paths (sm__ops_path_tensor_op_*, Hopper and Blackwell) and the
 // source-type paths (sm__ops_path_tensor_src_*_sparsity_off: Ampere, Ada, Hopper's FP8, GB20x's FP8
 // and FP4). The plain src_* peaks count 2:4 sparse rates, twice the dense ones.
-std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& m, const precision_def& d,
+std::optional<std::pair<double, std::string>> fastest_dense_path(const metric_view& metrics, const precision_def& def,
                                                                  const char* dst = nullptr) {
     std::optional<std::pair<double, std::string>> best;
-    for (const auto& [key, v] : m.metrics.entries()) {
+    for (const auto& [key, value] : metrics.metrics.entries()) {
         const std::string& id = metric_name(key);
         auto path = dense_path_of(id);
-        if (!path || std::find(d.path_sources.begin(), d.path_sources.end(), path->source) == d.path_sources.end())
+        if (!path ||
+            std::find(def.path_sources.begin(), def.path_sources.end(), path->source) == def.path_sources.end())
             continue;
         if (dst && path->dst != dst) continue;
         metric_read_log::note(id);  // read by name, though not through find(): `roofline metrics` counts it
-        if (!best || v > best->first || (v == best->first && id < best->second))
-            best = std::make_pair(v, id);  // ties: the first name
+        if (!best || value > best->first || (value == best->first && id < best->second))
+            best = std::make_pair(value, id);  // ties: the first name
     }
     return best;
 }
 
 // The dense tensor peak (ops/cycle) of a precision: its fastest path.
-std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& m, const precision_def& d) {
-    std::optional<std::pair<double, std::string>> best = fastest_dense_path(m, d);
-    if (!best && d.id == resource::tensor_fp64)  // DMMA has no sparse mode
-        if (auto v = m.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained"))
-            best = std::make_pair(*v, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
+std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_view& metrics, const precision_def& def) {
+    std::optional<std::pair<double, std::string>> best = fastest_dense_path(metrics, def);
+    if (!best && def.id == resource::tensor_fp64)  // DMMA has no sparse mode
+        if (auto value = metrics.find("sm__ops_path_tensor_src_fp64.sum.peak_sustained"))
+            best = std::make_pair(*value, std::string("sm__ops_path_tensor_src_fp64.sum.peak_sustained"));
     return best;
 }
 
@@ -210,12 +211,14 @@ std::optional<std::pair<double, std::string>> dense_tensor_peak(const metric_vie
 // the FMA pipe ran no FP16 instruction at all, every HFMA/HADD/HMUL counted was such a move.
 constexpr const char* fp16_on_fma_pipe = "sm__inst_executed_pipe_fma_type_fp16.avg.pct_of_peak_sustained_elapsed";
 
-bool fp16_counts_are_moves(const metric_view& m) {
-    auto fp16_on_fma = m.find(fp16_on_fma_pipe);
+bool fp16_counts_are_moves(const metric_view& metrics) {
+    auto fp16_on_fma = metrics.find(fp16_on_fma_pipe);
     return fp16_on_fma && *fp16_on_fma <= 0.0;
 }
 
-std::optional<double> tensor_op_count(const metric_view& m, const precision_def& d) { return m.find(d.tensor_ops); }
+std::optional<double> tensor_op_count(const metric_view& metrics, const precision_def& def) {
+    return metrics.find(def.tensor_ops);
+}
 
 // GeForce parts run FP16- and FP8-source MMA with FP32 accumulate at half the FP16-accumulate
 // rate (Ada whitepaper, RTX 4090: 165.2 against 330.3 dense TFLOP/s; RTX Blackwell whitepaper,
@@ -230,11 +233,11 @@ struct accumulate_rates {
 // Rates closer than this are one rate (the dense peaks of the two paths on the H100 are equal).
 constexpr double rates_differ_above = 0.01;
 
-std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& m, const precision_def& d,
+std::optional<accumulate_rates> measured_accumulate_rates(const metric_view& metrics, const precision_def& def,
                                                           double sm_clock_hz) {
-    if (!d.fp16_accumulate_ops) return std::nullopt;
-    auto p16 = fastest_dense_path(m, d, "fp16");
-    auto p32 = fastest_dense_path(m, d, "fp32");
+    if (!def.fp16_accumulate_ops) return std::nullopt;
+    auto p16 = fastest_dense_path(metrics, def, "fp16");
+    auto p32 = fastest_dense_path(metrics, def, "fp32");
     if (!p16 || !p32 || p32->first <= 0 || p32->first >= p16->first * (1.0 - rates_differ_above)) return std::nullopt;
     return accumulate_rates{p16->first * sm_clock_hz, p32->first * sm_clock_hz, counters(p16->second),
                             counters(p32->second)};
@@ -247,13 +250,13 @@ std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, reso
     const double figure = *spec.peaks_tflops.at(precision).value;
     const double scale = main->per_second / (figure * 1e12);  // the clock scaling of the main figure
     auto scaled = [&](peak_figure::accumulate acc, double tflops, const std::string& source) {
-        peak_figure f;
-        f.from = peak_figure::kind::spec;
-        f.acc = acc;
-        f.what = spec.file;
-        f.source = source;
-        f.figure = tflops;
-        return f;
+        peak_figure scaled_figure;
+        scaled_figure.from = peak_figure::kind::spec;
+        scaled_figure.acc = acc;
+        scaled_figure.what = spec.file;
+        scaled_figure.source = source;
+        scaled_figure.figure = tflops;
+        return scaled_figure;
     };
     return accumulate_rates{alt->second.value * 1e12 * scale, main->per_second,
                             scaled(peak_figure::accumulate::fp16, alt->second.value, alt->second.source),
@@ -263,14 +266,14 @@ std::optional<accumulate_rates> spec_accumulate_rates(const gpu_spec& spec, reso
 // The rate `ops` reach when `ops16` of them accumulate in FP16, and where each part's rate comes from.
 // Without the capture's per-accumulate counter every op is FP32 accumulate.
 std::pair<double, std::shared_ptr<const accumulate_mix>> combined_rate(double ops, std::optional<double> ops16,
-                                                                       const accumulate_rates& r) {
+                                                                       const accumulate_rates& rates) {
     const double in16 = std::clamp(ops16.value_or(0.0), 0.0, ops);
-    const double rate = ops / (in16 / r.fp16 + (ops - in16) / r.fp32);
+    const double rate = ops / (in16 / rates.fp16 + (ops - in16) / rates.fp32);
     auto mix = std::make_shared<accumulate_mix>();
-    mix->fp16 = r.fp16_from;
-    mix->fp32 = r.fp32_from;
-    mix->rate16 = r.fp16;
-    mix->rate32 = r.fp32;
+    mix->fp16 = rates.fp16_from;
+    mix->fp32 = rates.fp32_from;
+    mix->rate16 = rates.fp16;
+    mix->rate32 = rates.fp32;
     mix->ops = ops;
     mix->ops16 = ops16;
     return {rate, mix};
@@ -291,65 +294,66 @@ std::optional<roof_note> bf16_note(const gpu_spec& spec) {
 }  // namespace
 
 std::optional<double> spec_peak_per_second(const gpu_spec& spec, resource precision, double sm_clock_hz) {
-    auto p = scaled_spec_peak(spec, precision, sm_clock_hz);
-    return p ? std::optional<double>(p->per_second) : std::nullopt;
+    auto peak = scaled_spec_peak(spec, precision, sm_clock_hz);
+    return peak ? std::optional<double>(peak->per_second) : std::nullopt;
 }
 
 namespace detail {
 
-void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& spec) {
-    const double t_s = k.duration_ns * 1e-9;
-    const double cycles = k.sm_clock_hz * t_s;
-    for (const auto& d : precision_defs()) {
-        resource_use r;
-        r.id = d.id;
+void add_precisions(kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec) {
+    const double t_s = roof.duration_ns * 1e-9;
+    const double cycles = roof.sm_clock_hz * t_s;
+    for (const auto& def : precision_defs()) {
+        resource_use use;
+        use.id = def.id;
         // The precision's work needs every counter of it: without one the work is unknown, and the
         // precision is unmeasured (its share bounded by the SM's speed of light, set by build_roofline).
         std::vector<pooled_string> lacking;
-        if (d.tensor_ops) {
-            if (auto ops = tensor_op_count(m, d))
-                r.work = *ops;
+        if (def.tensor_ops) {
+            if (auto ops = tensor_op_count(metrics, def))
+                use.work = *ops;
             else
-                lacking.emplace_back(d.tensor_ops);
+                lacking.emplace_back(def.tensor_ops);
         } else {
-            for (const auto& [metric, weight] : d.inst_rates)
-                if (auto rate = m.find(metric))
-                    r.work += weight * *rate * cycles;
+            for (const auto& [metric, weight] : def.inst_rates)
+                if (auto rate = metrics.find(metric))
+                    use.work += weight * *rate * cycles;
                 else
                     lacking.emplace_back(metric);
         }
         // The rate ncu states in whole percent: the work is known within half a point, not exactly.
-        const std::optional<double> stated_at = lacking.empty() || !d.stated_pct ? std::nullopt : m.find(d.stated_pct);
+        const std::optional<double> stated_at =
+            lacking.empty() || !def.stated_pct ? std::nullopt : metrics.find(def.stated_pct);
         const bool stated = stated_at.has_value();
         const double stated_pct = stated_at.value_or(0.0);
         if (!lacking.empty() && !stated) {
-            k.unmeasured.push_back({d.id, 1.0, 1.0, std::move(lacking)});
+            roof.unmeasured.push_back({def.id, 1.0, 1.0, std::move(lacking)});
             continue;
         }
         if (stated) {
-            r.missing = std::move(lacking);
-            r.work = 1.0;  // set from the peak below
+            use.missing = std::move(lacking);
+            use.work = 1.0;  // set from the peak below
         }
-        if (r.id == resource::fp16 && r.work > 0) {
-            if (fp16_counts_are_moves(m)) {
-                k.notes.push_back({roof_note_kind::fp16_moves, r.work, 0.0, {}});
+        if (use.id == resource::fp16 && use.work > 0) {
+            if (fp16_counts_are_moves(metrics)) {
+                roof.notes.push_back({roof_note_kind::fp16_moves, use.work, 0.0, {}});
                 continue;
             }
             // Without the FMA pipe's half-precision count, the HFMA counts may all be HFMA2.MMA moves:
             // the work is at most what they count.
-            if (!m.find(fp16_on_fma_pipe)) r.missing.emplace_back(fp16_on_fma_pipe);
+            if (!metrics.find(fp16_on_fma_pipe)) use.missing.emplace_back(fp16_on_fma_pipe);
         }
-        if (r.work <= 0) continue;
-        auto spec_p = scaled_spec_peak(spec, d.id, k.sm_clock_hz);
+        if (use.work <= 0) continue;
+        auto spec_p = scaled_spec_peak(spec, def.id, roof.sm_clock_hz);
         std::optional<double> measured;
         peak_figure measured_from;
-        if (d.peak_inst) {
-            if (auto pi = m.find(d.peak_inst)) {
-                measured = *pi * d.flops_per_peak_inst * k.sm_clock_hz;
-                measured_from = counters(significant(d.flops_per_peak_inst, 6) + " x " + d.peak_inst);
+        if (def.peak_inst) {
+            if (auto pi = metrics.find(def.peak_inst)) {
+                measured = *pi * def.flops_per_peak_inst * roof.sm_clock_hz;
+                measured_from = counters(significant(def.flops_per_peak_inst, 6) + " x " + def.peak_inst);
             }
-        } else if (auto dp = dense_tensor_peak(m, d)) {
-            measured = dp->first * k.sm_clock_hz;
+        } else if (auto dp = dense_tensor_peak(metrics, def)) {
+            measured = dp->first * roof.sm_clock_hz;
             measured_from = counters(dp->second);
         }
         std::shared_ptr<const accumulate_mix> measured_mix;
@@ -357,59 +361,60 @@ void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& sp
         // type, the rate lies between them: the peak below is the FP32-accumulate one (the largest
         // share), and the FP16-accumulate one gives the smallest.
         double all_fp16_scale = 1.0;
-        if (d.fp16_accumulate_ops) {
-            const auto ops16 = m.find(d.fp16_accumulate_ops);
-            if (auto rates = measured_accumulate_rates(m, d, k.sm_clock_hz)) {
-                std::tie(measured, measured_mix) = combined_rate(r.work, ops16, *rates);
+        if (def.fp16_accumulate_ops) {
+            const auto ops16 = metrics.find(def.fp16_accumulate_ops);
+            if (auto rates = measured_accumulate_rates(metrics, def, roof.sm_clock_hz)) {
+                std::tie(measured, measured_mix) = combined_rate(use.work, ops16, *rates);
                 if (!ops16) all_fp16_scale = rates->fp32 / rates->fp16;
             }
-            if (auto rates = spec_accumulate_rates(spec, d.id, k.sm_clock_hz); rates && spec_p) {
-                auto [rate, mix] = combined_rate(r.work, ops16, *rates);
+            if (auto rates = spec_accumulate_rates(spec, def.id, roof.sm_clock_hz); rates && spec_p) {
+                auto [rate, mix] = combined_rate(use.work, ops16, *rates);
                 spec_p->per_second = rate;
                 spec_p->from.mix = mix;
                 if (!ops16 && !measured) all_fp16_scale = rates->fp32 / rates->fp16;
             }
-            if (all_fp16_scale < 1.0) r.missing.emplace_back(d.fp16_accumulate_ops);
+            if (all_fp16_scale < 1.0) use.missing.emplace_back(def.fp16_accumulate_ops);
         }
-        if (r.id == resource::fp16)
-            if (auto note = bf16_note(spec)) k.notes.push_back(*note);
+        if (use.id == resource::fp16)
+            if (auto note = bf16_note(spec)) roof.notes.push_back(*note);
         if (measured && measured_mix) {
-            r.peak = *measured;
-            r.peak_from.mix = measured_mix;
-            if (spec_p) detail::check_against_spec(k, r.id, *measured, spec_p->per_second);
+            use.peak = *measured;
+            use.peak_from.mix = measured_mix;
+            if (spec_p) detail::check_against_spec(roof, use.id, *measured, spec_p->per_second);
         } else if (measured) {
-            r.peak = *measured;
-            r.peak_from.figure = peak_origin::pooled(measured_from);
-            if (spec_p) detail::check_against_spec(k, r.id, *measured, spec_p->per_second);
+            use.peak = *measured;
+            use.peak_from.figure = peak_origin::pooled(measured_from);
+            if (spec_p) detail::check_against_spec(roof, use.id, *measured, spec_p->per_second);
         } else if (spec_p) {
-            r.peak = spec_p->per_second;
-            r.peak_from = spec_p->from;
-            r.peak_estimated = spec_p->estimated;
+            use.peak = spec_p->per_second;
+            use.peak_from = spec_p->from;
+            use.peak_estimated = spec_p->estimated;
         } else {
-            k.warnings.push_back({roof_warning_kind::no_peak, d.id, r.work, 0.0, {}, {}});
+            roof.warnings.push_back({roof_warning_kind::no_peak, def.id, use.work, 0.0, {}, {}});
             continue;
         }
         if (stated) {
             constexpr double rounding = 0.5;  // points: ncu writes the share as a whole percent
-            r.work = stated_pct / 100.0 * r.peak * t_s;
-            r.utilisation = r.useful = (stated_pct + rounding) / 100.0;
-            r.useful_lo = std::max(0.0, stated_pct - rounding) / 100.0;
-            r.useful_from = useful_basis::stated_rate;
-            r.formula = std::string(d.formula) + " / (peak x duration), as ncu's SOLFPRoofline rule states it (" +
-                        d.stated_pct + ", to 0.5 point)";
-            k.flops += r.work;
-            k.resources.push_back(std::move(r));
+            use.work = stated_pct / 100.0 * use.peak * t_s;
+            use.utilisation = use.useful = (stated_pct + rounding) / 100.0;
+            use.useful_lo = std::max(0.0, stated_pct - rounding) / 100.0;
+            use.useful_from = useful_basis::stated_rate;
+            use.formula = std::string(def.formula) + " / (peak x duration), as ncu's SOLFPRoofline rule states it (" +
+                          def.stated_pct + ", to 0.5 point)";
+            roof.flops += use.work;
+            roof.resources.push_back(std::move(use));
             continue;
         }
-        r.utilisation = r.useful = r.work / (r.peak * t_s);
-        r.useful_lo = r.missing.empty() ? r.useful : r.id == resource::fp16 ? 0.0 : r.useful * all_fp16_scale;
-        r.formula = std::string(d.formula) + " / (peak x duration)";
-        k.flops += r.work;
-        k.resources.push_back(std::move(r));
+        use.utilisation = use.useful = use.work / (use.peak * t_s);
+        use.useful_lo = use.missing.empty() ? use.useful : use.id == resource::fp16 ? 0.0 : use.useful * all_fp16_scale;
+        use.formula = std::string(def.formula) + " / (peak x duration)";
+        roof.flops += use.work;
+        roof.resources.push_back(std::move(use));
     }
     // FLOPs are counted where every precision is: a precision without counters leaves the total open.
-    k.flops_counted = std::none_of(k.unmeasured.begin(), k.unmeasured.end(),
-                                   [](const unmeasured_resource& u) { return info(u.id).precision; });
+    roof.flops_counted =
+        std::none_of(roof.unmeasured.begin(), roof.unmeasured.end(),
+                     [](const unmeasured_resource& unmeasured) { return info(unmeasured.id).precision; });
 }
 
 }  // namespace detail

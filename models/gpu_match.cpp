@@ -9,31 +9,32 @@
 namespace roofline {
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
+std::string lower(std::string mixed_case) {
+    for (auto& ch : mixed_case) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    return mixed_case;
 }
 
 // The spec whose detect names include `display_name` (case-insensitive); nullptr for none or "".
 const gpu_spec* spec_of_device(const std::vector<gpu_spec>& specs, const std::string& display_name) {
     if (display_name.empty()) return nullptr;
-    for (const auto& s : specs)
-        for (const auto& n : s.device_names)
-            if (lower(n) == lower(display_name)) return &s;
+    for (const auto& spec : specs)
+        for (const auto& device_name : spec.device_names)
+            if (lower(device_name) == lower(display_name)) return &spec;
     return nullptr;
 }
 
 std::string known_ids(const std::vector<gpu_spec>& specs) {
-    std::string s;
-    for (const auto& g : specs) s += (s.empty() ? "" : ", ") + g.id;
-    return s;
+    std::string ids;
+    for (const auto& spec : specs) ids += (ids.empty() ? "" : ", ") + spec.id;
+    return ids;
 }
 
 std::string describe(const gpu_identity& id) {
-    std::string s = id.display_name.empty() ? "a GPU with no device name in the export" : "\"" + id.display_name + "\"";
-    s += " (CC " + (id.cc.empty() ? std::string("?") : id.cc);
-    if (id.sm_count) s += ", " + std::to_string(long(*id.sm_count)) + " SMs";
-    return s + ")";
+    std::string description =
+        id.display_name.empty() ? "a GPU with no device name in the export" : "\"" + id.display_name + "\"";
+    description += " (CC " + (id.cc.empty() ? std::string("?") : id.cc);
+    if (id.sm_count) description += ", " + std::to_string(long(*id.sm_count)) + " SMs";
+    return description + ")";
 }
 
 }  // namespace
@@ -41,29 +42,29 @@ std::string describe(const gpu_identity& id) {
 gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id, const std::string& forced,
                      const std::string& file) {
     if (!forced.empty()) {
-        for (const auto& s : specs)
-            if (lower(s.id) == lower(forced) || lower(s.name) == lower(forced))
-                return {&s, {gpu_match_reason::kind::forced, id, {}}};
+        for (const auto& spec : specs)
+            if (lower(spec.id) == lower(forced) || lower(spec.name) == lower(forced))
+                return {&spec, {gpu_match_reason::kind::forced, id, {}}};
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           "--gpu " + forced + " names no known GPU; known: " + known_ids(specs));
     }
-    if (const gpu_spec* s = spec_of_device(specs, id.display_name))
-        return {s, {gpu_match_reason::kind::device_name, id, {}}};
+    if (const gpu_spec* by_name = spec_of_device(specs, id.display_name))
+        return {by_name, {gpu_match_reason::kind::device_name, id, {}}};
     std::vector<const gpu_spec*> candidates;
-    for (const auto& s : specs) {
-        if (id.cc.empty() || s.compute_capability != id.cc) continue;
-        if (id.sm_count && std::lround(*id.sm_count) != std::lround(s.sm_count.value)) continue;
-        candidates.push_back(&s);
+    for (const auto& spec : specs) {
+        if (id.cc.empty() || spec.compute_capability != id.cc) continue;
+        if (id.sm_count && std::lround(*id.sm_count) != std::lround(spec.sm_count.value)) continue;
+        candidates.push_back(&spec);
     }
     if (candidates.size() > 1 && id.dram_clock_mhz) {
         const gpu_spec* nearest = nullptr;
         double best = 0.15;  // within 15% of the spec's DRAM clock
-        for (const auto* s : candidates) {
-            if (!s->detect_dram_clock_mhz) continue;
-            double d = std::fabs(*id.dram_clock_mhz / *s->detect_dram_clock_mhz - 1.0);
-            if (d < best) {
-                best = d;
-                nearest = s;
+        for (const auto* candidate : candidates) {
+            if (!candidate->detect_dram_clock_mhz) continue;
+            double distance = std::fabs(*id.dram_clock_mhz / *candidate->detect_dram_clock_mhz - 1.0);
+            if (distance < best) {
+                best = distance;
+                nearest = candidate;
             }
         }
         if (nearest) return {nearest, {gpu_match_reason::kind::cc_sms_dram_clock, id, {}}};
@@ -73,7 +74,7 @@ gpu_choice match_gpu(const std::vector<gpu_spec>& specs, const gpu_identity& id,
     }
     if (candidates.size() > 1) {
         std::string names;
-        for (const auto* c : candidates) names += (names.empty() ? "" : ", ") + c->id;
+        for (const auto* candidate : candidates) names += (names.empty() ? "" : ", ") + candidate->id;
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           describe(id) + " fits several GPU specs (" + names + "); pass --gpu with one of them");
     }

@@ -18,7 +18,7 @@ struct metric_view {
     // The first of several ids that the capture holds.
     std::optional<double> first_of(std::initializer_list<const char*> ids) const {
         for (const char* id : ids)
-            if (auto v = find(id)) return v;
+            if (auto value = find(id)) return value;
         return std::nullopt;
     }
 };

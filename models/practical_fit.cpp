@@ -11,89 +11,89 @@ namespace roofline {
 
 std::vector<practical_share> fit_practical_shares(const std::vector<roof_sample>& samples) {
     std::map<std::string, int> column;
-    for (const auto& s : samples) {
-        if (!(s.utilisation > 0.0 && s.utilisation <= 1.5))
-            throw std::invalid_argument(s.kernel + ": utilisation " + std::to_string(s.utilisation) +
+    for (const auto& sample : samples) {
+        if (!(sample.utilisation > 0.0 && sample.utilisation <= 1.5))
+            throw std::invalid_argument(sample.kernel + ": utilisation " + std::to_string(sample.utilisation) +
                                         " is not a share of a roof");
-        column.emplace(s.roof, 0);
+        column.emplace(sample.roof, 0);
     }
-    int k = 0;
-    for (auto& [roof, c] : column) c = k++;
-    const auto n = Eigen::Index(samples.size());
+    int column_count = 0;
+    for (auto& [roof, column_index] : column) column_index = column_count++;
+    const auto rows = Eigen::Index(samples.size());
     // One indicator column per roof: the design that a later fit with shared terms (a clock or a
     // size effect across roofs) extends with more columns.
-    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, k);
-    Eigen::VectorXd b(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        a(i, column[samples[std::size_t(i)].roof]) = 1.0;
-        b(i) = std::log(samples[std::size_t(i)].utilisation);
+    Eigen::MatrixXd design = Eigen::MatrixXd::Zero(rows, column_count);
+    Eigen::VectorXd target(rows);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        design(i, column[samples[std::size_t(i)].roof]) = 1.0;
+        target(i) = std::log(samples[std::size_t(i)].utilisation);
     }
-    const Eigen::VectorXd x = a.colPivHouseholderQr().solve(b);
-    const Eigen::VectorXd residual = b - a * x;
+    const Eigen::VectorXd solution = design.colPivHouseholderQr().solve(target);
+    const Eigen::VectorXd residual = target - design * solution;
 
     std::vector<practical_share> out;
-    for (const auto& [roof, c] : column) {
-        practical_share p;
-        p.roof = roof;
-        p.fraction = std::exp(x(c));
+    for (const auto& [roof, column_index] : column) {
+        practical_share share;
+        share.roof = roof;
+        share.fraction = std::exp(solution(column_index));
         double sum_sq = 0.0;
         int count = 0;
-        p.lowest = 2.0;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const auto& s = samples[std::size_t(i)];
-            if (s.roof != roof) continue;
+        share.lowest = 2.0;
+        for (Eigen::Index i = 0; i < rows; ++i) {
+            const auto& sample = samples[std::size_t(i)];
+            if (sample.roof != roof) continue;
             sum_sq += residual(i) * residual(i);
             ++count;
-            p.lowest = std::min(p.lowest, s.utilisation);
-            p.highest = std::max(p.highest, s.utilisation);
-            p.kernels.push_back(s.kernel);
+            share.lowest = std::min(share.lowest, sample.utilisation);
+            share.highest = std::max(share.highest, sample.utilisation);
+            share.kernels.push_back(sample.kernel);
         }
-        p.spread = std::exp(std::sqrt(sum_sq / count));
-        out.push_back(std::move(p));
+        share.spread = std::exp(std::sqrt(sum_sq / count));
+        out.push_back(std::move(share));
     }
     return out;
 }
 
 cross_validation cross_validate_practical_shares(const std::vector<roof_sample>& samples) {
     std::map<std::string, std::vector<roof_sample>> by_roof;
-    for (const auto& s : samples) by_roof[s.roof].push_back(s);
+    for (const auto& sample : samples) by_roof[sample.roof].push_back(sample);
     std::vector<roof_sample> half[2];
     std::vector<std::pair<int, roof_sample>> all;
     for (auto& [roof, list] : by_roof) {
         std::stable_sort(list.begin(), list.end(),
-                         [](const roof_sample& a, const roof_sample& b) { return a.kernel < b.kernel; });
+                         [](const roof_sample& left, const roof_sample& right) { return left.kernel < right.kernel; });
         for (std::size_t i = 0; i < list.size(); ++i) {
             half[i % 2].push_back(list[i]);
             all.emplace_back(int(i % 2), list[i]);
         }
     }
     std::map<std::string, double> fitted[2];
-    for (int f = 0; f < 2; ++f)
-        if (!half[f].empty())
-            for (const auto& p : fit_practical_shares(half[f])) fitted[f][p.roof] = p.fraction;
+    for (int fold = 0; fold < 2; ++fold)
+        if (!half[fold].empty())
+            for (const auto& share : fit_practical_shares(half[fold])) fitted[fold][share.roof] = share.fraction;
     cross_validation out;
-    for (const auto& [fold, s] : all) {
-        auto it = fitted[1 - fold].find(s.roof);
+    for (const auto& [fold, sample] : all) {
+        auto it = fitted[1 - fold].find(sample.roof);
         if (it == fitted[1 - fold].end()) continue;
-        out.samples.push_back({s.roof, s.kernel, fold, s.utilisation, it->second});
+        out.samples.push_back({sample.roof, sample.kernel, fold, sample.utilisation, it->second});
     }
     for (const auto& [roof, list] : by_roof) {
-        roof_check c;
-        c.roof = roof;
-        c.kernels = list.size();
+        roof_check check;
+        check.roof = roof;
+        check.kernels = list.size();
         double sum_sq = 0.0;
-        for (const auto& h : out.samples) {
-            if (h.roof != roof) continue;
-            ++c.checked;
-            const double e = std::log(h.error());
-            sum_sq += e * e;
-            if (c.worst_kernel.empty() || std::fabs(e) > std::fabs(std::log(c.worst))) {
-                c.worst = h.error();
-                c.worst_kernel = h.kernel;
+        for (const auto& held : out.samples) {
+            if (held.roof != roof) continue;
+            ++check.checked;
+            const double log_error = std::log(held.error());
+            sum_sq += log_error * log_error;
+            if (check.worst_kernel.empty() || std::fabs(log_error) > std::fabs(std::log(check.worst))) {
+                check.worst = held.error();
+                check.worst_kernel = held.kernel;
             }
         }
-        if (c.checked > 0) c.rms = std::exp(std::sqrt(sum_sq / double(c.checked)));
-        out.roofs.push_back(std::move(c));
+        if (check.checked > 0) check.rms = std::exp(std::sqrt(sum_sq / double(check.checked)));
+        out.roofs.push_back(std::move(check));
     }
     return out;
 }

@@ -5,74 +5,74 @@
 namespace roofline {
 
 const std::vector<resource_info>& all_resources() {
-    using k = resource_kind;
-    using r = resource;
+    using kind = resource_kind;
+    using id = resource;
     // id, name, kind, precision, tensor, pipe, in_floor, work unit
     static const std::vector<resource_info> table = {
-        {r::fp64, "fp64", k::compute, true, false, false, true, "FLOP"},
-        {r::fp32, "fp32", k::compute, true, false, false, true, "FLOP"},
-        {r::fp16, "fp16", k::compute, true, false, false, true, "FLOP"},
-        {r::tensor_fp64, "tensor_fp64", k::compute, true, true, false, true, "FLOP"},
-        {r::tensor_tf32, "tensor_tf32", k::compute, true, true, false, true, "FLOP"},
-        {r::tensor_fp16, "tensor_fp16", k::compute, true, true, false, true, "FLOP"},
-        {r::tensor_bf16, "tensor_bf16", k::compute, true, true, false, true, "FLOP"},
-        {r::tensor_fp8, "tensor_fp8", k::compute, true, true, false, true, "FLOP"},
-        {r::tensor_int8, "tensor_int8", k::compute, true, true, false, true, "OP"},
-        {r::tensor_fp4, "tensor_fp4", k::compute, true, true, false, true, "FLOP"},
-        {r::dram, "dram", k::memory, false, false, false, true, "B"},
-        {r::l2, "l2", k::memory, false, false, false, true, "B"},
-        {r::l1, "l1", k::memory, false, false, false, true, "B"},
-        {r::sm, "sm", k::compute, false, false, false, false, ""},
-        {r::issue, "issue", k::compute, false, false, false, true, ""},
-        {r::pipe_alu, "pipe_alu", k::compute, false, false, true, true, ""},
-        {r::pipe_fma, "pipe_fma", k::compute, false, false, true, true, ""},
-        {r::pipe_fp64, "pipe_fp64", k::compute, false, false, true, true, ""},
-        {r::pipe_xu, "pipe_xu", k::compute, false, false, true, true, ""},
-        {r::pipe_lsu, "pipe_lsu", k::compute, false, false, true, true, ""},
-        {r::pipe_uniform, "pipe_uniform", k::compute, false, false, true, true, ""},
-        {r::pipe_adu, "pipe_adu", k::compute, false, false, true, true, ""},
-        {r::pipe_cbu, "pipe_cbu", k::compute, false, false, true, true, ""},
-        {r::pipe_tex, "pipe_tex", k::compute, false, false, true, true, ""},
-        {r::pipe_tma, "pipe_tma", k::compute, false, false, true, true, ""},
-        {r::pipe_tensor, "pipe_tensor", k::compute, false, false, true, false, ""},
+        {id::fp64, "fp64", kind::compute, true, false, false, true, "FLOP"},
+        {id::fp32, "fp32", kind::compute, true, false, false, true, "FLOP"},
+        {id::fp16, "fp16", kind::compute, true, false, false, true, "FLOP"},
+        {id::tensor_fp64, "tensor_fp64", kind::compute, true, true, false, true, "FLOP"},
+        {id::tensor_tf32, "tensor_tf32", kind::compute, true, true, false, true, "FLOP"},
+        {id::tensor_fp16, "tensor_fp16", kind::compute, true, true, false, true, "FLOP"},
+        {id::tensor_bf16, "tensor_bf16", kind::compute, true, true, false, true, "FLOP"},
+        {id::tensor_fp8, "tensor_fp8", kind::compute, true, true, false, true, "FLOP"},
+        {id::tensor_int8, "tensor_int8", kind::compute, true, true, false, true, "OP"},
+        {id::tensor_fp4, "tensor_fp4", kind::compute, true, true, false, true, "FLOP"},
+        {id::dram, "dram", kind::memory, false, false, false, true, "B"},
+        {id::l2, "l2", kind::memory, false, false, false, true, "B"},
+        {id::l1, "l1", kind::memory, false, false, false, true, "B"},
+        {id::sm, "sm", kind::compute, false, false, false, false, ""},
+        {id::issue, "issue", kind::compute, false, false, false, true, ""},
+        {id::pipe_alu, "pipe_alu", kind::compute, false, false, true, true, ""},
+        {id::pipe_fma, "pipe_fma", kind::compute, false, false, true, true, ""},
+        {id::pipe_fp64, "pipe_fp64", kind::compute, false, false, true, true, ""},
+        {id::pipe_xu, "pipe_xu", kind::compute, false, false, true, true, ""},
+        {id::pipe_lsu, "pipe_lsu", kind::compute, false, false, true, true, ""},
+        {id::pipe_uniform, "pipe_uniform", kind::compute, false, false, true, true, ""},
+        {id::pipe_adu, "pipe_adu", kind::compute, false, false, true, true, ""},
+        {id::pipe_cbu, "pipe_cbu", kind::compute, false, false, true, true, ""},
+        {id::pipe_tex, "pipe_tex", kind::compute, false, false, true, true, ""},
+        {id::pipe_tma, "pipe_tma", kind::compute, false, false, true, true, ""},
+        {id::pipe_tensor, "pipe_tensor", kind::compute, false, false, true, false, ""},
     };
     return table;
 }
 
-const resource_info& info(resource r) {
-    const auto& t = all_resources();
-    const auto i = static_cast<std::size_t>(r);
-    if (i >= t.size() || t[i].id != r) throw std::logic_error("resource table out of order");
-    return t[i];
+const resource_info& info(resource id) {
+    const auto& entries = all_resources();
+    const auto position = static_cast<std::size_t>(id);
+    if (position >= entries.size() || entries[position].id != id) throw std::logic_error("resource table out of order");
+    return entries[position];
 }
 
-const char* name(resource r) { return info(r).name; }
+const char* name(resource id) { return info(id).name; }
 
-std::optional<resource> resource_named(std::string_view n) {
-    for (const auto& r : all_resources())
-        if (n == r.name) return r.id;
+std::optional<resource> resource_named(std::string_view wanted) {
+    for (const auto& entry : all_resources())
+        if (wanted == entry.name) return entry.id;
     return std::nullopt;
 }
 
 const std::vector<resource>& precisions() {
-    static const std::vector<resource> p = [] {
+    static const std::vector<resource> precision_ids = [] {
         std::vector<resource> out;
-        for (const auto& r : all_resources())
-            if (r.precision) out.push_back(r.id);
+        for (const auto& entry : all_resources())
+            if (entry.precision) out.push_back(entry.id);
         return out;
     }();
-    return p;
+    return precision_ids;
 }
 
 std::string resource_names(bool precisions_only) {
-    std::string s;
-    for (const auto& r : all_resources())
-        if (!precisions_only || r.precision) s += (s.empty() ? "" : ", ") + std::string(r.name);
-    return s;
+    std::string names;
+    for (const auto& entry : all_resources())
+        if (!precisions_only || entry.precision) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    return names;
 }
 
-const char* name(bound b) {
-    switch (b) {
+const char* name(bound value) {
+    switch (value) {
         case bound::memory:
             return "memory";
         case bound::compute:
@@ -89,16 +89,16 @@ const char* name(bound b) {
     return "unknown";
 }
 
-std::optional<bound> bound_named(std::string_view n) {
-    for (bound b : all_bounds())
-        if (n == name(b)) return b;
+std::optional<bound> bound_named(std::string_view wanted) {
+    for (bound candidate : all_bounds())
+        if (wanted == name(candidate)) return candidate;
     return std::nullopt;
 }
 
 const std::vector<bound>& all_bounds() {
-    static const std::vector<bound> b = {bound::memory,     bound::compute, bound::latency,
-                                         bound::small_grid, bound::launch,  bound::unknown};
-    return b;
+    static const std::vector<bound> bounds = {bound::memory,     bound::compute, bound::latency,
+                                              bound::small_grid, bound::launch,  bound::unknown};
+    return bounds;
 }
 
 }  // namespace roofline

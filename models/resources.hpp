@@ -59,8 +59,8 @@ struct resource_info {
 
 // Every resource, in the order above.
 const std::vector<resource_info>& all_resources();
-const resource_info& info(resource r);
-const char* name(resource r);
+const resource_info& info(resource id);
+const char* name(resource id);
 // nullopt for a name no resource has.
 std::optional<resource> resource_named(std::string_view name);
 // The FLOP roofs a GPU spec lists, in report order.
@@ -72,7 +72,7 @@ std::string resource_names(bool precisions_only = false);
 // near a roof, waiting on latency, too small a grid, or launch overhead. unknown: not placed.
 enum class bound : std::uint8_t { memory, compute, latency, small_grid, launch, unknown };
 
-const char* name(bound b);
+const char* name(bound value);
 // nullopt for a name no bound has.
 std::optional<bound> bound_named(std::string_view name);
 const std::vector<bound>& all_bounds();  // in the order above

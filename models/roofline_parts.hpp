@@ -9,12 +9,12 @@
 
 namespace roofline::detail {
 
-// Adds the resources of one kind to `k` (duration and clocks already set).
-void add_precisions(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
-void add_pipes(kernel_roofline& k, const metric_view& m);
-void add_memory(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
-void add_chart_ceilings(kernel_roofline& k, const metric_view& m, const gpu_spec& spec);
-// A warning on `k` when a measured peak differs from the spec's by more than 10%.
-void check_against_spec(kernel_roofline& k, resource id, double measured, double spec_value);
+// Adds the resources of one kind to `roof` (duration and clocks already set).
+void add_precisions(kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec);
+void add_pipes(kernel_roofline& roof, const metric_view& metrics);
+void add_memory(kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec);
+void add_chart_ceilings(kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec);
+// A warning on `roof` when a measured peak differs from the spec's by more than 10%.
+void check_against_spec(kernel_roofline& roof, resource id, double measured, double spec_value);
 
 }  // namespace roofline::detail

@@ -10,27 +10,27 @@ namespace roofline::detail {
 
 // Pipe utilisations as ncu reports them: warp instructions executed over the pipe's peak rate,
 // over elapsed cycles. Instructions are the work, so busy and useful are the same share.
-void add_pipes(kernel_roofline& k, const metric_view& m) {
+void add_pipes(kernel_roofline& roof, const metric_view& metrics) {
     auto add = [&](resource id, double pct, std::string formula) {
-        resource_use r;
-        r.id = id;
-        r.utilisation = r.useful = pct / 100.0;
-        r.formula = std::move(formula);
-        k.resources.push_back(std::move(r));
+        resource_use use;
+        use.id = id;
+        use.utilisation = use.useful = pct / 100.0;
+        use.formula = std::move(formula);
+        roof.resources.push_back(std::move(use));
     };
     // Every pipe of the vocabulary but the tensor pipe, whose instruction count would include
     // HFMA2.MMA moves: sm__inst_executed_pipe_<alu, fma, ...>.
     // A pipe or the issue slots without their counter: unmeasured (build_roofline bounds it).
     auto unmeasured = [&](resource id, std::vector<pooled_string> missing) {
-        k.unmeasured.push_back({id, 1.0, 1.0, std::move(missing)});
+        roof.unmeasured.push_back({id, 1.0, 1.0, std::move(missing)});
     };
-    for (const auto& p : all_resources()) {
-        if (!p.pipe || p.id == resource::pipe_tensor) continue;
-        std::string metric = std::string("sm__inst_executed_") + p.name + ".avg.pct_of_peak_sustained_elapsed";
-        if (auto v = m.find(metric))
-            add(p.id, *v, metric);
+    for (const auto& entry : all_resources()) {
+        if (!entry.pipe || entry.id == resource::pipe_tensor) continue;
+        std::string metric = std::string("sm__inst_executed_") + entry.name + ".avg.pct_of_peak_sustained_elapsed";
+        if (auto value = metrics.find(metric))
+            add(entry.id, *value, metric);
         else
-            unmeasured(p.id, {pooled_string(metric)});
+            unmeasured(entry.id, {pooled_string(metric)});
     }
     // The tensor pipe's MMA cycles only (HMMA/HGMMA/QGMMA/IMMA/IGMMA/BMMA/BGMMA, plus DMMA): the
     // plain sm__pipe_tensor_cycles_active also counts HFMA2.MMA moves. It names what is busy;
@@ -38,8 +38,8 @@ void add_pipes(kernel_roofline& k, const metric_view& m) {
     static const char* const mma_cycles =
         "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_peak_sustained_elapsed";
     static const char* const dmma_cycles = "sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_elapsed";
-    auto mma = m.find(mma_cycles);
-    auto dmma = m.find(dmma_cycles);
+    auto mma = metrics.find(mma_cycles);
+    auto dmma = metrics.find(dmma_cycles);
     if (mma && dmma)
         add(resource::pipe_tensor, *mma + *dmma,
             "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active + "
@@ -53,13 +53,13 @@ void add_pipes(kernel_roofline& k, const metric_view& m) {
     }
     // Issue slots: one warp instruction per cycle per scheduler.
     static const char* const issued = "sm__inst_issued.avg.pct_of_peak_sustained_elapsed";
-    if (auto v = m.find(issued))
-        add(resource::issue, *v,
+    if (auto value = metrics.find(issued))
+        add(resource::issue, *value,
             "sm__inst_issued.avg.pct_of_peak_sustained_elapsed (one instruction per scheduler per cycle)");
     else
         unmeasured(resource::issue, {pooled_string(issued)});
-    if (auto v = m.find("sm__throughput.avg.pct_of_peak_sustained_elapsed"))
-        add(resource::sm, *v,
+    if (auto value = metrics.find("sm__throughput.avg.pct_of_peak_sustained_elapsed"))
+        add(resource::sm, *value,
             "sm__throughput.avg.pct_of_peak_sustained_elapsed (ncu's SM speed of light: the busiest SM sub-unit)");
 }
 

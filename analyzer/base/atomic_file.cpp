@@ -31,27 +31,27 @@ public:
     int error() const { return error_; }
 
 protected:
-    int_type overflow(int_type c) override {
+    int_type overflow(int_type ch) override {
         if (flush() != 0) return traits_type::eof();
-        if (!traits_type::eq_int_type(c, traits_type::eof())) {
-            *pptr() = traits_type::to_char_type(c);
+        if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(ch);
             pbump(1);
         }
-        return traits_type::not_eof(c);
+        return traits_type::not_eof(ch);
     }
     int sync() override { return flush(); }
 
 private:
     int flush() {
-        const char* p = pbase();
-        while (p < pptr()) {
-            const ssize_t n = ::write(fd_, p, std::size_t(pptr() - p));
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                error_ = n < 0 ? errno : EIO;
+        const char* cursor = pbase();
+        while (cursor < pptr()) {
+            const ssize_t written = ::write(fd_, cursor, std::size_t(pptr() - cursor));
+            if (written < 0 && errno == EINTR) continue;
+            if (written <= 0) {
+                error_ = written < 0 ? errno : EIO;
                 return -1;
             }
-            p += n;
+            cursor += written;
         }
         setp(buf_, buf_ + sizeof buf_);
         return 0;
@@ -61,9 +61,9 @@ private:
     char buf_[1 << 16];
 };
 
-void remove_quietly(const fs::path& p) {
+void remove_quietly(const fs::path& path) {
     std::error_code ec;
-    fs::remove(p, ec);
+    fs::remove(path, ec);
 }
 
 std::string lower_strerror(int error) {
@@ -235,14 +235,14 @@ void write_files_atomically(const std::vector<std::pair<std::string, file_writer
     try {
         for (const auto& [path, write] : files) temporaries.push_back(write_temporary(path, write));
     } catch (...) {
-        for (const auto& t : temporaries) remove_quietly(t.path);
+        for (const auto& temp : temporaries) remove_quietly(temp.path);
         throw;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
         try {
             place(temporaries[i].path, files[i].first, policy.overwrite);
         } catch (...) {
-            for (std::size_t k = i + 1; k < files.size(); ++k) remove_quietly(temporaries[k].path);
+            for (std::size_t later = i + 1; later < files.size(); ++later) remove_quietly(temporaries[later].path);
             throw;
         }
     }

@@ -57,13 +57,13 @@ private_temp_dir::~private_temp_dir() {
 }
 
 std::string private_temp_dir::file(const std::string& name) {
-    const std::string p = path_ + "/" + name;
-    registered_.push_back(std::make_unique<removed_on_signal>(p, removed_on_signal::kind::file));
-    return p;
+    const std::string file_path = path_ + "/" + name;
+    registered_.push_back(std::make_unique<removed_on_signal>(file_path, removed_on_signal::kind::file));
+    return file_path;
 }
 
 tool_run run_tool(const std::string& program, const std::vector<std::string>& args, const std::string& stdout_file) {
-    tool_run r;
+    tool_run result;
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
@@ -86,7 +86,7 @@ tool_run run_tool(const std::string& program, const std::vector<std::string>& ar
     std::vector<std::string> all = {program};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
+    for (auto& arg : all) argv.push_back(arg.data());
     argv.push_back(nullptr);
     pid_t child = 0;
     ::pthread_sigmask(SIG_BLOCK, &handled, &before);
@@ -95,14 +95,14 @@ tool_run run_tool(const std::string& program, const std::vector<std::string>& ar
     ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
-    if (failed != 0) return r;
-    r.started = true;
+    if (failed != 0) return result;
+    result.started = true;
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     set_child_group_on_signal(0);
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    return r;
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    return result;
 }
 
 }  // namespace roofline

@@ -34,8 +34,8 @@ constexpr entry catalogue[] = {
 };
 
 const entry& find(error_code code) {
-    for (const auto& e : catalogue)
-        if (e.code == code) return e;
+    for (const auto& known : catalogue)
+        if (known.code == code) return known;
     return catalogue[0];
 }
 

@@ -12,16 +12,16 @@ std::vector<std::pair<std::string, std::string>> read_json_folder(const std::str
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw input_error(error_code::io, dir, 0, 0, "not a directory of " + what);
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ".json") files.push_back(e.path());
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     std::vector<std::pair<std::string, std::string>> out;
-    for (const auto& p : files) {
-        std::ifstream in(p, std::ios::binary);
-        if (!in) throw input_error(error_code::io, p.string(), 0, 0, "cannot open");
+    for (const auto& file_path : files) {
+        std::ifstream in(file_path, std::ios::binary);
+        if (!in) throw input_error(error_code::io, file_path.string(), 0, 0, "cannot open");
         std::stringstream ss;
         ss << in.rdbuf();
-        out.emplace_back(p.string(), ss.str());
+        out.emplace_back(file_path.string(), ss.str());
     }
     return out;
 }

@@ -17,14 +17,14 @@ std::vector<std::pair<std::string, std::string>> read_json_folder(const std::str
 // The shipped files (compiled in, parsed once per process by the caller's static) and then every
 // *.json of `extra_dir` ("" for none), parsed with `parse(text, path)`: a file whose id is already
 // there replaces it, any other is added. What the spec and rule-tree loaders share.
-template <class T, class Parse>
-std::vector<T> with_overrides(const std::vector<T>& shipped, const std::string& extra_dir, const std::string& what,
-                              Parse parse) {
-    std::vector<T> all = shipped;
+template <class Item, class Parse>
+std::vector<Item> with_overrides(const std::vector<Item>& shipped, const std::string& extra_dir,
+                                 const std::string& what, Parse parse) {
+    std::vector<Item> all = shipped;
     if (extra_dir.empty()) return all;
     for (const auto& [path, text] : read_json_folder(extra_dir, what)) {
-        T item = parse(text, path);
-        auto same = std::find_if(all.begin(), all.end(), [&](const T& o) { return o.id == item.id; });
+        Item item = parse(text, path);
+        auto same = std::find_if(all.begin(), all.end(), [&](const Item& other) { return other.id == item.id; });
         if (same != all.end())
             *same = std::move(item);
         else
@@ -38,9 +38,9 @@ template <class Json>
 Json parse_json_file(const std::string& text, const std::string& file, error_code code) {
     try {
         return Json::parse(text);
-    } catch (const typename Json::parse_error& e) {
+    } catch (const typename Json::parse_error& failure) {
         std::size_t line = 1, col = 1;
-        for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+        for (std::size_t i = 0; i + 1 < failure.byte && i < text.size(); ++i) {
             if (text[i] == '\n') {
                 ++line;
                 col = 1;
@@ -49,9 +49,9 @@ Json parse_json_file(const std::string& text, const std::string& file, error_cod
             }
         }
         throw input_error(code, file, line, col, "not valid JSON");
-    } catch (const typename Json::out_of_range& e) {
+    } catch (const typename Json::out_of_range& failure) {
         // A number past the range of a double (1e999): the parser says which, not where.
-        throw input_error(code, file, 0, 0, std::string("a number out of range: ") + e.what());
+        throw input_error(code, file, 0, 0, std::string("a number out of range: ") + failure.what());
     }
 }
 

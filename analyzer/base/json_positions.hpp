@@ -27,8 +27,8 @@ public:
     value_positions(const std::string& text, nlohmann::json& document) : text_(text) {
         std::size_t read = 0;
         counting first{text.data(), &read}, last{text.data() + text.size(), &read};
-        recorder r(document, read, starts_);
-        nlohmann::json::sax_parse(first, last, &r);
+        recorder builder(document, read, starts_);
+        nlohmann::json::sax_parse(first, last, &builder);
         index(document, "");
     }
     // The 1-based line and column of the value's first character, past the opening quote of a string
@@ -54,54 +54,54 @@ private:
         using difference_type = std::ptrdiff_t;
         using pointer = const char*;
         using reference = const char&;
-        const char* p;
+        const char* cursor;
         std::size_t* read;
-        const char& operator*() const { return *p; }
+        const char& operator*() const { return *cursor; }
         counting& operator++() {
-            ++p;
+            ++cursor;
             ++*read;
             return *this;
         }
-        bool operator==(const counting& o) const { return p == o.p; }
-        bool operator!=(const counting& o) const { return p != o.p; }
+        bool operator==(const counting& other) const { return cursor == other.cursor; }
+        bool operator!=(const counting& other) const { return cursor != other.cursor; }
     };
     // The DOM builder, with each value's path ("/roots/0/when") mapped to the bytes read before it.
     class recorder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
     public:
-        recorder(nlohmann::json& j, const std::size_t& read, std::map<std::string, std::size_t>& starts)
-            : json_sax_dom_parser(j, true), read_(read), starts_(starts) {}
+        recorder(nlohmann::json& result, const std::size_t& read, std::map<std::string, std::size_t>& starts)
+            : json_sax_dom_parser(result, true), read_(read), starts_(starts) {}
         bool null() { return value(), json_sax_dom_parser::null(); }
-        bool boolean(bool v) { return value(), json_sax_dom_parser::boolean(v); }
-        bool number_integer(nlohmann::json::number_integer_t v) {
-            return value(), json_sax_dom_parser::number_integer(v);
+        bool boolean(bool flag) { return value(), json_sax_dom_parser::boolean(flag); }
+        bool number_integer(nlohmann::json::number_integer_t number) {
+            return value(), json_sax_dom_parser::number_integer(number);
         }
-        bool number_unsigned(nlohmann::json::number_unsigned_t v) {
-            return value(), json_sax_dom_parser::number_unsigned(v);
+        bool number_unsigned(nlohmann::json::number_unsigned_t number) {
+            return value(), json_sax_dom_parser::number_unsigned(number);
         }
-        bool number_float(nlohmann::json::number_float_t v, const std::string& s) {
-            return value(), json_sax_dom_parser::number_float(v, s);
+        bool number_float(nlohmann::json::number_float_t number, const std::string& raw) {
+            return value(), json_sax_dom_parser::number_float(number, raw);
         }
-        bool string(std::string& v) { return value(), json_sax_dom_parser::string(v); }
-        bool start_object(std::size_t n) {
+        bool string(std::string& text) { return value(), json_sax_dom_parser::string(text); }
+        bool start_object(std::size_t elements) {
             value(read_ - 1);
             frames_.push_back({false, 0, ""});
-            return json_sax_dom_parser::start_object(n);
+            return json_sax_dom_parser::start_object(elements);
         }
-        bool key(std::string& k) {
-            frames_.back().key = k;
+        bool key(std::string& key_name) {
+            frames_.back().key = key_name;
             mark_ = read_;
-            return json_sax_dom_parser::key(k);
+            return json_sax_dom_parser::key(key_name);
         }
         bool end_object() {
             frames_.pop_back();
             after_value();
             return json_sax_dom_parser::end_object();
         }
-        bool start_array(std::size_t n) {
+        bool start_array(std::size_t elements) {
             value(read_ - 1);
             frames_.push_back({true, 0, ""});
             mark_ = read_;
-            return json_sax_dom_parser::start_array(n);
+            return json_sax_dom_parser::start_array(elements);
         }
         bool end_array() {
             frames_.pop_back();
@@ -123,7 +123,7 @@ private:
                 return;
             }
             std::string path;
-            for (const auto& f : frames_) path += "/" + (f.array ? std::to_string(f.index) : f.key);
+            for (const auto& level : frames_) path += "/" + (level.array ? std::to_string(level.index) : level.key);
             starts_[path] = at ? *at : mark_;
             if (!at) after_value();
         }
@@ -137,13 +137,13 @@ private:
         std::size_t mark_ = 0;
     };
 
-    void index(const nlohmann::json& v, const std::string& path, std::size_t depth = 0) {
-        if (auto it = starts_.find(path); it != starts_.end()) by_address_[&v] = it->second;
+    void index(const nlohmann::json& node, const std::string& path, std::size_t depth = 0) {
+        if (auto it = starts_.find(path); it != starts_.end()) by_address_[&node] = it->second;
         if (depth >= max_recorded_depth) return;
-        if (v.is_object())
-            for (const auto& [k, child] : v.items()) index(child, path + "/" + k, depth + 1);
-        if (v.is_array())
-            for (std::size_t i = 0; i < v.size(); ++i) index(v[i], path + "/" + std::to_string(i), depth + 1);
+        if (node.is_object())
+            for (const auto& [member_name, child] : node.items()) index(child, path + "/" + member_name, depth + 1);
+        if (node.is_array())
+            for (std::size_t i = 0; i < node.size(); ++i) index(node[i], path + "/" + std::to_string(i), depth + 1);
     }
     // Deeper than any value the loaders read (a rule tree's nodes nest 32 deep, two levels each, and a
     // node's values are three more down at most): not recorded, so a hostile file nested a million deep

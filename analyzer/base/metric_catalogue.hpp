@@ -70,8 +70,8 @@ struct metric_entry {
     // column, so never planned; "" for every metric a page lists.
     std::string stated_by;
 
-    // How `c` counts it (nullptr: a chip the catalogue does not know, read by the ids themselves).
-    const chip_form& form_on(const chip* c) const;
+    // How `target_chip` counts it (nullptr: a chip the catalogue does not know, read by the ids themselves).
+    const chip_form& form_on(const chip* target_chip) const;
 };
 
 // Metrics the engine reads by prefix, because which exist differs by chip (one per tensor path).
@@ -103,6 +103,6 @@ const std::vector<metric_family>& metric_families();
 bool engine_reads(std::string_view id);
 // The metric ids a chip's capture holds a catalogue quantity under: the id itself, or the counters
 // of its form on that chip; empty where the chip has no counter for it (zero or none).
-std::vector<std::string> names_on(const metric_entry& m, const chip* c);
+std::vector<std::string> names_on(const metric_entry& entry, const chip* target_chip);
 
 }  // namespace roofline

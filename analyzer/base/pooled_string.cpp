@@ -10,7 +10,7 @@ namespace {
 
 struct text_hash {
     using is_transparent = void;  // look up by string_view, without making a std::string
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
 };
 
 struct pool {
@@ -19,22 +19,22 @@ struct pool {
 };
 
 pool& the_pool() {
-    static pool* p = new pool;  // never destroyed: pooled strings may outlive static destruction
-    return *p;
+    static pool* instance = new pool;  // never destroyed: pooled strings may outlive static destruction
+    return *instance;
 }
 
 }  // namespace
 
-const std::string& pooled_string::intern(std::string_view s) {
-    pool& p = the_pool();
-    std::lock_guard<std::mutex> hold(p.lock);
-    if (auto it = p.texts.find(s); it != p.texts.end()) return *it;
-    return *p.texts.emplace(s).first;
+const std::string& pooled_string::intern(std::string_view text) {
+    pool& text_pool = the_pool();
+    std::lock_guard<std::mutex> hold(text_pool.lock);
+    if (auto it = text_pool.texts.find(text); it != text_pool.texts.end()) return *it;
+    return *text_pool.texts.emplace(text).first;
 }
 
 const std::string& pooled_string::empty_text() {
-    static const std::string& e = intern("");
-    return e;
+    static const std::string& empty_string = intern("");
+    return empty_string;
 }
 
 }  // namespace roofline

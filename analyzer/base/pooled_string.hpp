@@ -14,9 +14,9 @@ namespace roofline {
 class pooled_string {
 public:
     pooled_string() : text_(&empty_text()) {}
-    pooled_string(std::string_view s) : text_(&intern(s)) {}
-    pooled_string(const std::string& s) : text_(&intern(s)) {}
-    pooled_string(const char* s) : text_(&intern(s)) {}
+    pooled_string(std::string_view text) : text_(&intern(text)) {}
+    pooled_string(const std::string& text) : text_(&intern(text)) {}
+    pooled_string(const char* text) : text_(&intern(text)) {}
 
     const std::string& str() const { return *text_; }
     operator const std::string&() const { return *text_; }
@@ -27,28 +27,36 @@ public:
     const char* c_str() const { return text_->c_str(); }
     auto begin() const { return text_->begin(); }
     auto end() const { return text_->end(); }
-    std::size_t find(std::string_view s, std::size_t from = 0) const { return text_->find(s, from); }
-    std::size_t rfind(std::string_view s, std::size_t from = std::string::npos) const { return text_->rfind(s, from); }
-    std::string substr(std::size_t pos, std::size_t n = std::string::npos) const { return text_->substr(pos, n); }
+    std::size_t find(std::string_view needle, std::size_t from = 0) const { return text_->find(needle, from); }
+    std::size_t rfind(std::string_view needle, std::size_t from = std::string::npos) const {
+        return text_->rfind(needle, from);
+    }
+    std::string substr(std::size_t pos, std::size_t count = std::string::npos) const {
+        return text_->substr(pos, count);
+    }
 
     // One copy of each text for the program's life, never freed: pool only texts drawn from a fixed
     // set (what the rule trees, the specs and the model say), never one that carries a kernel's own
     // numbers (an estimate's worked figures stay std::string), or a long-lived process would grow.
-    static const std::string& intern(std::string_view s);
+    static const std::string& intern(std::string_view text);
 
     // Hidden friends: found only where one side is a pooled_string, so they never compete with
     // std::string_view's own comparisons.
-    friend bool operator==(const pooled_string& a, const pooled_string& b) { return &a.str() == &b.str(); }
-    friend bool operator==(const pooled_string& a, std::string_view b) { return a.str() == b; }
-    friend bool operator==(const pooled_string& a, const char* b) { return a.str() == b; }
-    friend bool operator==(const pooled_string& a, const std::string& b) { return a.str() == b; }
-    friend bool operator<(const pooled_string& a, const pooled_string& b) { return a.str() < b.str(); }
-    friend std::string operator+(const std::string& a, const pooled_string& b) { return a + b.str(); }
-    friend std::string operator+(const pooled_string& a, const std::string& b) { return a.str() + b; }
-    friend std::string operator+(const char* a, const pooled_string& b) { return a + b.str(); }
-    friend std::string operator+(const pooled_string& a, const char* b) { return a.str() + b; }
-    friend std::string operator+(std::string&& a, const pooled_string& b) { return std::move(a) + b.str(); }
-    friend std::ostream& operator<<(std::ostream& out, const pooled_string& s) { return out << s.str(); }
+    friend bool operator==(const pooled_string& left, const pooled_string& right) {
+        return &left.str() == &right.str();
+    }
+    friend bool operator==(const pooled_string& left, std::string_view right) { return left.str() == right; }
+    friend bool operator==(const pooled_string& left, const char* right) { return left.str() == right; }
+    friend bool operator==(const pooled_string& left, const std::string& right) { return left.str() == right; }
+    friend bool operator<(const pooled_string& left, const pooled_string& right) { return left.str() < right.str(); }
+    friend std::string operator+(const std::string& left, const pooled_string& right) { return left + right.str(); }
+    friend std::string operator+(const pooled_string& left, const std::string& right) { return left.str() + right; }
+    friend std::string operator+(const char* left, const pooled_string& right) { return left + right.str(); }
+    friend std::string operator+(const pooled_string& left, const char* right) { return left.str() + right; }
+    friend std::string operator+(std::string&& left, const pooled_string& right) {
+        return std::move(left) + right.str();
+    }
+    friend std::ostream& operator<<(std::ostream& out, const pooled_string& text) { return out << text.str(); }
 
 private:
     static const std::string& empty_text();

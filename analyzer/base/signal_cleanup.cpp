@@ -25,20 +25,20 @@ constexpr std::array<int, 3> caught = {SIGINT, SIGTERM, SIGHUP};
 
 extern "C" void clean_up_and_die(int sig) {
     if (table.child_group > 0) ::kill(-static_cast<pid_t>(table.child_group), SIGTERM);
-    for (auto& f : table.files)
-        if (f[0] != '\0') ::unlink(f.data());
-    for (auto& d : table.dirs)
-        if (d[0] != '\0') ::rmdir(d.data());
+    for (auto& file_slot : table.files)
+        if (file_slot[0] != '\0') ::unlink(file_slot.data());
+    for (auto& dir_slot : table.dirs)
+        if (dir_slot[0] != '\0') ::rmdir(dir_slot.data());
     for (std::size_t i = 0; i < caught.size(); ++i)
         if (caught[i] == sig) ::sigaction(sig, &table.previous[i], nullptr);
     ::raise(sig);
 }
 
 void install_handlers() {
-    struct sigaction a {};
-    a.sa_handler = clean_up_and_die;
-    sigemptyset(&a.sa_mask);
-    for (std::size_t i = 0; i < caught.size(); ++i) ::sigaction(caught[i], &a, &table.previous[i]);
+    struct sigaction action {};
+    action.sa_handler = clean_up_and_die;
+    sigemptyset(&action.sa_mask);
+    for (std::size_t i = 0; i < caught.size(); ++i) ::sigaction(caught[i], &action, &table.previous[i]);
 }
 
 void restore_handlers() {
@@ -55,9 +55,9 @@ removed_on_signal::removed_on_signal(std::string path, kind what) : path_(std::m
     const std::lock_guard<std::mutex> hold(table_lock);
     if (table.live++ == 0) install_handlers();
     if (path_.size() >= path_room) return;
-    for (auto& s : slots_for(what_))
-        if (s[0] == '\0') {
-            std::memcpy(s.data(), path_.c_str(), path_.size() + 1);
+    for (auto& slot : slots_for(what_))
+        if (slot[0] == '\0') {
+            std::memcpy(slot.data(), path_.c_str(), path_.size() + 1);
             return;
         }
 }
@@ -66,9 +66,9 @@ void removed_on_signal::release() {
     if (!held_) return;
     held_ = false;
     const std::lock_guard<std::mutex> hold(table_lock);
-    for (auto& s : slots_for(what_))
-        if (path_ == s.data()) {
-            s[0] = '\0';
+    for (auto& slot : slots_for(what_))
+        if (path_ == slot.data()) {
+            slot[0] = '\0';
             break;
         }
     if (--table.live == 0) restore_handlers();

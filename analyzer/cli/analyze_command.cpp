@@ -16,8 +16,9 @@ namespace roofline::cli {
 
 namespace {
 
-std::string kernels_on(const analysis& a) {
-    return std::to_string(a.kernels.size()) + (a.kernels.size() == 1 ? " kernel" : " kernels") + " on " + a.gpu.name;
+std::string kernels_on(const analysis& result) {
+    return std::to_string(result.kernels.size()) + (result.kernels.size() == 1 ? " kernel" : " kernels") + " on " +
+           result.gpu.name;
 }
 
 }  // namespace
@@ -43,13 +44,13 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     auto vm = parse(opts, pos, args);
     if (vm.count("help")) return help(io, opts, "analyze");
     if (!vm.count("input")) usage_error("analyze needs a CSV file (see roofline analyze --help)");
-    analyze_options o = capture_options(vm);
+    analyze_options options = capture_options(vm);
     const std::size_t top = whole_number(vm, "top", 1, print_options{}.top);
     // The format: --format when given; else -o's extension (.md, .json, .txt, .html, .svg); else the
     // terminal view on a terminal and markdown elsewhere. An explicit --format that contradicts a
     // known extension (-o r.json --format markdown) is an error: the file would lie about its contents.
     std::vector<std::string> names;
-    for (const auto& f : report_formats()) names.push_back(f.name);
+    for (const auto& entry : report_formats()) names.push_back(entry.name);
     const std::string format_name = output_format(vm, names, io);
     const bool to_file = vm.count("output") != 0;
     const report_format* format = find_report_format(format_name);
@@ -68,36 +69,38 @@ int analyze_command(const std::vector<std::string>& args, const io& io) {
     // Progress on stderr for long inputs, only where a person watches it.
     bool progress_shown = false;
     if (io.where.stderr_terminal)
-        o.progress = [&io, &progress_shown](std::size_t launches) {
+        options.progress = [&io, &progress_shown](std::size_t launches) {
             if (launches % 1000 != 0) return;
             io.err << "\rroofline: read " << launches << " launches" << std::flush;
             progress_shown = true;
         };
-    analysis a = analyze_file(vm["input"].as<std::string>(), o);
+    analysis result = analyze_file(vm["input"].as<std::string>(), options);
     if (progress_shown) io.err << "\r\033[K" << std::flush;
-    print_options p;
-    p.colour = io.where.colour && !to_file;  // no escape codes in a file
-    p.top = top;
-    p.width = io.where.width;
+    print_options print_settings;
+    print_settings.colour = io.where.colour && !to_file;  // no escape codes in a file
+    print_settings.top = top;
+    print_settings.width = io.where.width;
     if (!to_file) {
-        format->write(a, p, io.out);
+        format->write(result, print_settings, io.out);
         return 0;
     }
     if (with_chart) {
         // Everything is rendered before anything is written.
-        p.chart_file = svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
+        print_settings.chart_file =
+            svg.substr(svg.find_last_of('/') == std::string::npos ? 0 : svg.find_last_of('/') + 1);
         write_files_atomically(
             std::vector<std::pair<std::string, file_writer>>{
-                {path, [&](std::ostream& out) { format->write(a, p, out); }},
-                {svg, [&](std::ostream& out) { out << render_chart(a, p); }}},
+                {path, [&](std::ostream& out) { format->write(result, print_settings, out); }},
+                {svg, [&](std::ostream& out) { out << render_chart(result, print_settings); }}},
             policy);
-        io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(a) << ")\n";
+        io.err << "roofline: wrote " << path << " and " << svg << " (" << kernels_on(result) << ")\n";
         return 0;
     }
     write_files_atomically(
-        std::vector<std::pair<std::string, file_writer>>{{path, [&](std::ostream& out) { format->write(a, p, out); }}},
+        std::vector<std::pair<std::string, file_writer>>{
+            {path, [&](std::ostream& out) { format->write(result, print_settings, out); }}},
         policy);
-    io.err << "roofline: wrote " << path << " (" << kernels_on(a) << ")\n";
+    io.err << "roofline: wrote " << path << " (" << kernels_on(result) << ")\n";
     return 0;
 }
 

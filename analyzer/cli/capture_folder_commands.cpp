@@ -69,14 +69,14 @@ int pairs_command(const std::vector<std::string>& args, const io& io) {
     const auto& vm = *parsed;
     const write_policy policy = output_policy(vm, folder_inputs(vm));
     if (vm.count("output")) check_output(vm["output"].as<std::string>(), policy);
-    pairs_report r = build_pairs_report(vm["dir"].as<std::string>(), pairs_file(vm));
-    std::string text = render_pairs_markdown(r);
+    pairs_report report = build_pairs_report(vm["dir"].as<std::string>(), pairs_file(vm));
+    std::string text = render_pairs_markdown(report);
     if (vm.count("output"))
         write_file_atomically(vm["output"].as<std::string>(), text, policy);
     else
         io.out << text;
-    for (const auto& p : r.problems) io.err << "roofline: " << p << "\n";
-    return vm.count("check") && !r.problems.empty() ? 1 : 0;
+    for (const auto& problem : report.problems) io.err << "roofline: " << problem << "\n";
+    return vm.count("check") && !report.problems.empty() ? 1 : 0;
 }
 
 int lessons_command(const std::vector<std::string>& args, const io& io) {
@@ -90,8 +90,8 @@ int lessons_command(const std::vector<std::string>& args, const io& io) {
     const auto& vm = *parsed;
     const std::string dir = vm["dir"].as<std::string>();
     const std::string into = vm.count("output") ? vm["output"].as<std::string>() : dir + "/lessons";
-    pairs_report r = build_pairs_report(dir, pairs_file(vm));
-    auto files = render_lessons(r, dir);  // everything rendered before anything is written
+    pairs_report report = build_pairs_report(dir, pairs_file(vm));
+    auto files = render_lessons(report, dir);  // everything rendered before anything is written
     std::error_code ec;
     std::filesystem::create_directories(into, ec);
     if (ec) throw input_error(error_code::io, into, 0, 0, "cannot create the folder: " + ec.message());
@@ -119,10 +119,10 @@ int calibrate_command(const std::vector<std::string>& args, const io& io) {
     const write_policy policy = output_policy(vm, folder_inputs(vm));
     for (const char* option : {"output", "spec-out"})
         if (vm.count(option)) check_output(vm[option].as<std::string>(), policy);
-    pairs_report r = build_pairs_report(dir, pairs_file(vm));
-    const auto samples = calibration_samples(r);
+    pairs_report report = build_pairs_report(dir, pairs_file(vm));
+    const auto samples = calibration_samples(report);
     const auto fit = fit_practical_shares(samples);
-    std::vector<const analysis*> captures{r.capture_analysis.get()};
+    std::vector<const analysis*> captures{report.capture_analysis.get()};
     std::optional<analysis> kernels;
     if (std::filesystem::exists(dir + "/kernels_raw.csv")) {
         kernels = analyze_file(dir + "/kernels_raw.csv", {});
@@ -130,14 +130,14 @@ int calibrate_command(const std::vector<std::string>& args, const io& io) {
     }
     std::vector<std::pair<std::string, std::string>> files;
     files.emplace_back(vm.count("output") ? vm["output"].as<std::string>() : "",
-                       render_calibration(r, fit, cross_validate_practical_shares(samples),
+                       render_calibration(report, fit, cross_validate_practical_shares(samples),
                                           fit_bandwidths(transfer_samples(captures)), dir));
-    if (vm.count("spec-out")) files.emplace_back(vm["spec-out"].as<std::string>(), calibrated_spec(r, fit, dir));
+    if (vm.count("spec-out")) files.emplace_back(vm["spec-out"].as<std::string>(), calibrated_spec(report, fit, dir));
     if (!vm.count("output")) io.out << files.front().second;
-    std::erase_if(files, [](const auto& f) { return f.first.empty(); });
+    std::erase_if(files, [](const auto& output_file) { return output_file.first.empty(); });
     if (!files.empty()) {
         write_files_atomically(files, policy);
-        for (const auto& f : files) io.err << "roofline: wrote " << f.first << "\n";
+        for (const auto& output_file : files) io.err << "roofline: wrote " << output_file.first << "\n";
     }
     return 0;
 }

@@ -53,61 +53,63 @@ void add_capture_options(po::options_description& opts) {
 }
 
 analyze_options capture_options(const po::variables_map& vm) {
-    analyze_options o;
-    o.filter.kernel_name = vm["kernel-name"].as<std::string>();
+    analyze_options settings;
+    settings.filter.kernel_name = vm["kernel-name"].as<std::string>();
     const std::string base = vm["kernel-name-base"].as<std::string>();
     if (base == "function")
-        o.filter.base = kernel_name_base::function;
+        settings.filter.base = kernel_name_base::function;
     else if (base == "demangled")
-        o.filter.base = kernel_name_base::demangled;
+        settings.filter.base = kernel_name_base::demangled;
     else if (base == "mangled")
-        o.filter.base = kernel_name_base::mangled;
+        settings.filter.base = kernel_name_base::mangled;
     else
         usage_error("--kernel-name-base takes function, demangled or mangled, not \"" + base + "\"" +
                     did_you_mean(base, {"function", "demangled", "mangled"}));
-    o.filter.launch_skip = whole_number(vm, "launch-skip", 0, 0);
-    if (vm.count("launch-count")) o.filter.launch_count = whole_number(vm, "launch-count", 1, 0);
-    o.gpu = vm["gpu"].as<std::string>();
-    o.gpu_override = vm.count("gpu-override") != 0;
-    o.device = vm["device"].as<std::string>();
-    o.hwspecs_dir = vm["hwspecs"].as<std::string>();
+    settings.filter.launch_skip = whole_number(vm, "launch-skip", 0, 0);
+    if (vm.count("launch-count")) settings.filter.launch_count = whole_number(vm, "launch-count", 1, 0);
+    settings.gpu = vm["gpu"].as<std::string>();
+    settings.gpu_override = vm.count("gpu-override") != 0;
+    settings.device = vm["device"].as<std::string>();
+    settings.hwspecs_dir = vm["hwspecs"].as<std::string>();
     // A typo is caught before the input is read, with the nearest id; "H200" or "RTX 4090" name their GPU.
-    if (!o.gpu.empty()) o.gpu = resolve_gpu(load_gpu_specs(o.hwspecs_dir), o.gpu, "--gpu");
-    o.rules_dir = vm["rules"].as<std::string>();
+    if (!settings.gpu.empty()) settings.gpu = resolve_gpu(load_gpu_specs(settings.hwspecs_dir), settings.gpu, "--gpu");
+    settings.rules_dir = vm["rules"].as<std::string>();
     const std::string numbers = vm["numbers"].as<std::string>();
     if (numbers == "point")
-        o.read.numbers = number_style::point;
+        settings.read.numbers = number_style::point;
     else if (numbers == "comma")
-        o.read.numbers = number_style::comma;
+        settings.read.numbers = number_style::comma;
     else if (numbers != "auto")
         usage_error("--numbers takes auto, point or comma, not \"" + numbers + "\"");
     if (vm.count("threads")) {
-        o.read.threads = whole_number(vm, "threads", 1, 0);
-        if (o.read.threads > 64) usage_error("--threads takes at most 64, not " + std::to_string(o.read.threads));
+        settings.read.threads = whole_number(vm, "threads", 1, 0);
+        if (settings.read.threads > 64)
+            usage_error("--threads takes at most 64, not " + std::to_string(settings.read.threads));
     }
-    return o;
+    return settings;
 }
 
 std::string top_usage() {
-    std::string s = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
+    std::string usage = "usage: roofline <command> [options]\n       roofline --help | --version\n\ncommands:\n";
     table list({"command", "summary"});
-    for (const auto& c : commands())
-        list.row({std::string(c.name) + (*c.args ? std::string(" ") + c.args : ""), c.summary});
+    for (const auto& entry : commands())
+        list.row({std::string(entry.name) + (*entry.args ? std::string(" ") + entry.args : ""), entry.summary});
     text_layout no_header;
     no_header.header = false;
-    s += list.text(no_header);
-    s += "\nexamples:\n";
-    for (const auto& c : commands()) s += "  " + std::string(c.example) + "\n";
-    s += "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"
-         "  --version      print the version (" +
-         std::string(version) + ")\n";
-    return s + "\n" + exit_codes;
+    usage += list.text(no_header);
+    usage += "\nexamples:\n";
+    for (const auto& entry : commands()) usage += "  " + std::string(entry.example) + "\n";
+    usage +=
+        "\noptions:\n  -h, --help     this help (`roofline <command> --help` for a command's options)\n"
+        "  --version      print the version (" +
+        std::string(version) + ")\n";
+    return usage + "\n" + exit_codes;
 }
 
 int help(const io& io, const po::options_description& opts, const char* name) {
     io.out << with_output_options(opts) << "\n";
-    for (const auto& c : commands())
-        if (std::string(c.name) == name) io.out << "example:\n  " << c.example << "\n\n";
+    for (const auto& entry : commands())
+        if (std::string(entry.name) == name) io.out << "example:\n  " << entry.example << "\n\n";
     io.out << exit_codes;
     return 0;
 }
@@ -133,9 +135,11 @@ std::string output_format(const po::variables_map& vm, const std::vector<std::st
     }
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : std::string();
-    auto known = [&](const std::string& f) { return std::find(names.begin(), names.end(), f) != names.end(); };
+    auto known = [&](const std::string& candidate) {
+        return std::find(names.begin(), names.end(), candidate) != names.end();
+    };
     std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    for (const auto& option_name : names) list += (list.empty() ? "" : ", ") + option_name;
     if (format != "auto" && !known(format))
         usage_error("--format takes " + list + " or auto, not \"" + format + "\"" + did_you_mean(format, names));
     std::string by_extension = to_file ? format_of_extension(path) : "";
@@ -145,8 +149,8 @@ std::string output_format(const po::variables_map& vm, const std::vector<std::st
             {"markdown", ".md"}, {"json", ".json"}, {"terminal", ".txt"},
             {"svg", ".svg"},     {"html", ".html"}, {"section", ".section"}};
         std::string ext;
-        for (const auto& [f, e] : extension_of)
-            if (format == f) ext = e;
+        for (const auto& [format_name, extension] : extension_of)
+            if (format == format_name) ext = extension;
         usage_error("-o " + path + " asks for " + by_extension + " by its extension, but --format is " + format +
                     (ext.empty() ? std::string() : "; drop --format or give the file a " + ext + " extension"));
     }
@@ -169,10 +173,10 @@ po::options_description with_output_options(const po::options_description& visib
 }
 
 write_policy output_policy(const po::variables_map& vm, std::vector<std::string> inputs) {
-    write_policy p;
-    p.overwrite = vm.count("force") > 0;
-    p.inputs = std::move(inputs);
-    return p;
+    write_policy policy;
+    policy.overwrite = vm.count("force") > 0;
+    policy.inputs = std::move(inputs);
+    return policy;
 }
 
 void emit_output(const po::variables_map& vm, const std::string& text, const write_policy& policy, const io& io) {
@@ -192,14 +196,14 @@ po::variables_map parse(const po::options_description& visible, const po::positi
     try {
         po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
         po::notify(vm);
-    } catch (const po::unknown_option& e) {
+    } catch (const po::unknown_option& failure) {
         // The nearest long option of this command: "--formt" -> "--format".
-        std::string given = e.get_option_name();
+        std::string given = failure.get_option_name();
         std::vector<std::string> names;
-        for (const auto& o : all.options()) names.push_back("--" + o->long_name());
-        usage_error(std::string(e.what()) + did_you_mean(given.substr(0, given.find('=')), names));
-    } catch (const po::error& e) {
-        usage_error(e.what());
+        for (const auto& option : all.options()) names.push_back("--" + option->long_name());
+        usage_error(std::string(failure.what()) + did_you_mean(given.substr(0, given.find('=')), names));
+    } catch (const po::error& failure) {
+        usage_error(failure.what());
     }
     return vm;
 }
@@ -216,13 +220,13 @@ std::size_t whole_number(const po::variables_map& vm, const char* option, std::s
 }
 
 ncu_collection collection_of(const diagnose::metric_plan& plan) {
-    ncu_collection c;
-    c.metrics = diagnose::metrics_argument(plan);
-    c.metric_count = plan.ncu_names().size();
-    c.required_count = plan.required_count();
-    for (const auto& m : plan.section_only) c.section_only.push_back(m.id);
-    c.sections = plan.sections;
-    return c;
+    ncu_collection collection;
+    collection.metrics = diagnose::metrics_argument(plan);
+    collection.metric_count = plan.ncu_names().size();
+    collection.required_count = plan.required_count();
+    for (const auto& entry : plan.section_only) collection.section_only.push_back(entry.id);
+    collection.sections = plan.sections;
+    return collection;
 }
 
 }  // namespace roofline::cli

@@ -53,17 +53,19 @@ const std::vector<command>& commands() {
 
 console make_console(bool stdout_terminal, bool stderr_terminal, std::size_t tty_columns, const char* term,
                      const char* no_color, const char* columns) {
-    console c;
-    c.stdout_terminal = stdout_terminal;
-    c.stderr_terminal = stderr_terminal;
-    c.colour = stdout_terminal && no_color == nullptr && !(term && std::string_view(term) == "dumb");
-    std::size_t n = 0;
+    console result;
+    result.stdout_terminal = stdout_terminal;
+    result.stderr_terminal = stderr_terminal;
+    result.colour = stdout_terminal && no_color == nullptr && !(term && std::string_view(term) == "dumb");
+    std::size_t parsed_columns = 0;
     const std::string_view text = columns ? columns : "";
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    c.width = !text.empty() && ec == std::errc() && end == text.data() + text.size() && n > 0 ? n : tty_columns;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), parsed_columns);
+    result.width = !text.empty() && ec == std::errc() && end == text.data() + text.size() && parsed_columns > 0
+                       ? parsed_columns
+                       : tty_columns;
     // Without a terminal or COLUMNS (a pipe, a log, a file), the terminal view keeps to 100 columns.
-    if (c.width == 0) c.width = default_columns;
-    return c;
+    if (result.width == 0) result.width = default_columns;
+    return result;
 }
 
 int run(int argc, char** argv, std::ostream& out, std::ostream& err, const console& where) {
@@ -82,10 +84,10 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err, const conso
         out << version << "\n";
         return 0;
     }
-    for (const auto& c : commands())
-        if (name == c.name) return c.run(args, io{out, err, where});
+    for (const auto& entry : commands())
+        if (name == entry.name) return entry.run(args, io{out, err, where});
     std::vector<std::string> names;
-    for (const auto& c : commands()) names.push_back(c.name);
+    for (const auto& entry : commands()) names.push_back(entry.name);
     // With a near name, the suggestion is the answer; without one, the list of commands.
     const std::string near = did_you_mean(name, names);
     err << "roofline: unknown command \"" << name << "\"" << near

@@ -11,10 +11,10 @@ namespace roofline::cli {
 namespace {
 
 // The long and short options a command's --help lists.
-std::string options_of(const command& c) {
+std::string options_of(const command& cmd) {
     std::ostringstream help, err;
     const console quiet;
-    c.run({"--help"}, io{help, err, quiet});
+    cmd.run({"--help"}, io{help, err, quiet});
     std::string text = help.str();
     text = text.substr(0, text.find("\nexample:"));
     // boost writes one option a line, at the line's start: "  -k [ --kernel-name ] arg" or "  --format arg";
@@ -23,42 +23,42 @@ std::string options_of(const command& c) {
     static const std::regex option(R"(^  (?:-([a-zA-Z]) \[ --([a-z][a-z0-9-]*) \]|--([a-z][a-z0-9-]*)))");
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
-        std::smatch m;
-        if (!std::regex_search(line, m, option)) continue;
-        if (m[1].matched) found.insert("-" + m[1].str());
-        found.insert("--" + (m[2].matched ? m[2].str() : m[3].str()));
+        std::smatch match;
+        if (!std::regex_search(line, match, option)) continue;
+        if (match[1].matched) found.insert("-" + match[1].str());
+        found.insert("--" + (match[2].matched ? match[2].str() : match[3].str()));
     }
     std::string out;
-    for (const auto& o : found) out += (out.empty() ? "" : " ") + o;
+    for (const auto& option_name : found) out += (out.empty() ? "" : " ") + option_name;
     return out;
 }
 
 std::string bash_script() {
-    std::ostringstream o;
-    o << "# bash completion for roofline (made by `roofline completion bash` from the commands' option tables)\n"
-         "_roofline() {\n"
-         "    local cur=\"${COMP_WORDS[COMP_CWORD]}\" cmd=\"${COMP_WORDS[1]}\" opts=\"\"\n"
-         "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-         "        COMPREPLY=($(compgen -W \"";
+    std::ostringstream script;
+    script << "# bash completion for roofline (made by `roofline completion bash` from the commands' option tables)\n"
+              "_roofline() {\n"
+              "    local cur=\"${COMP_WORDS[COMP_CWORD]}\" cmd=\"${COMP_WORDS[1]}\" opts=\"\"\n"
+              "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
+              "        COMPREPLY=($(compgen -W \"";
     std::string names;
-    for (const auto& c : commands()) names += (names.empty() ? "" : " ") + std::string(c.name);
-    o << names
-      << " --help --version\" -- \"$cur\"))\n"
-         "        return\n"
-         "    fi\n"
-         "    case \"$cmd\" in\n";
-    for (const auto& c : commands())
-        o << "        " << c.name << ") opts=\"" << (std::string(c.name) == "completion" ? "bash " : "")
-          << options_of(c) << "\" ;;\n";
-    o << "    esac\n"
-         "    if [[ $cur == -* || $cmd == completion ]]; then\n"
-         "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
-         "    else\n"
-         "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
-         "    fi\n"
-         "}\n"
-         "complete -o filenames -F _roofline roofline\n";
-    return o.str();
+    for (const auto& cmd : commands()) names += (names.empty() ? "" : " ") + std::string(cmd.name);
+    script << names
+           << " --help --version\" -- \"$cur\"))\n"
+              "        return\n"
+              "    fi\n"
+              "    case \"$cmd\" in\n";
+    for (const auto& cmd : commands())
+        script << "        " << cmd.name << ") opts=\"" << (std::string(cmd.name) == "completion" ? "bash " : "")
+               << options_of(cmd) << "\" ;;\n";
+    script << "    esac\n"
+              "    if [[ $cur == -* || $cmd == completion ]]; then\n"
+              "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+              "    else\n"
+              "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+              "    fi\n"
+              "}\n"
+              "complete -o filenames -F _roofline roofline\n";
+    return script.str();
 }
 
 }  // namespace

@@ -40,8 +40,8 @@ double non_negative(const po::variables_map& vm, const char* option, bool percen
     return value;
 }
 
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+bool ends_with(const std::string& text, const std::string& tail) {
+    return text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 }  // namespace
@@ -83,11 +83,11 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     if (vm.count("help")) return help(io, opts, "diff");
     if (!vm.count("base") || !vm.count("new"))
         usage_error("diff needs two CSV files, BASE and NEW (see roofline diff --help)");
-    const analyze_options o = capture_options(vm);
-    diff_options d;
-    if (vm.count("noise")) d.noise_pct = non_negative(vm, "noise", true);
-    if (vm.count("noise-ns")) d.noise_ns = non_negative(vm, "noise-ns", false);
-    if (vm.count("fail-if-slower")) d.fail_if_slower_pct = non_negative(vm, "fail-if-slower", true);
+    const analyze_options options = capture_options(vm);
+    diff_options diff_settings;
+    if (vm.count("noise")) diff_settings.noise_pct = non_negative(vm, "noise", true);
+    if (vm.count("noise-ns")) diff_settings.noise_ns = non_negative(vm, "noise-ns", false);
+    if (vm.count("fail-if-slower")) diff_settings.fail_if_slower_pct = non_negative(vm, "fail-if-slower", true);
 
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : "";
@@ -104,10 +104,10 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     // Two whole-run traces: the timeline's diff (time per step, utilisation, idle time by cause, kernels).
     const std::string base_path = vm["base"].as<std::string>(), new_path = vm["new"].as<std::string>();
     // A missing file is missing, whatever kind it was meant to be (not "cannot open the trace" for a CSV).
-    for (const auto& p : {base_path, new_path}) {
+    for (const auto& input_path : {base_path, new_path}) {
         std::error_code missing;
-        if (!std::filesystem::exists(p, missing))
-            throw input_error(error_code::io, p, 0, 0, "cannot open the file: no such file or folder");
+        if (!std::filesystem::exists(input_path, missing))
+            throw input_error(error_code::io, input_path, 0, 0, "cannot open the file: no such file or folder");
     }
     // Two folders of traces: two runs of a job, rank by rank.
     std::error_code ec;
@@ -121,7 +121,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         const auto rd =
             timeline::diff_ranks(timeline::model_ranks(timeline::trace_files_in(base_path), 10'000, threads),
                                  timeline::model_ranks(timeline::trace_files_in(new_path), 10'000, threads),
-                                 d.fail_if_slower_pct, d.noise_pct);
+                                 diff_settings.fail_if_slower_pct, diff_settings.noise_pct);
         const std::string md = timeline::ranks_diff_markdown(rd);
         const std::string text = format == "json"   ? timeline::ranks_diff_json(rd)
                                  : format == "html" ? timeline::ranks_diff_html(rd)
@@ -138,7 +138,8 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         usage_error("diff compares two captures of one kind: " + (base_trace ? base_path : new_path) +
                     " is a whole-run trace and " + (base_trace ? new_path : base_path) + " is not");
     if (base_trace) {
-        const auto td = timeline::diff_traces(base_path, new_path, 10'000, d.fail_if_slower_pct, d.noise_pct);
+        const auto td = timeline::diff_traces(base_path, new_path, 10'000, diff_settings.fail_if_slower_pct,
+                                              diff_settings.noise_pct);
         const std::string text = format == "json"       ? timeline::timeline_diff_json(td)
                                  : format == "terminal" ? timeline::timeline_diff_terminal(td)
                                  : format == "html"     ? timeline::timeline_diff_html(td)
@@ -150,8 +151,8 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         }
         return 0;
     }
-    capture_diff result =
-        diff_analyses(analyze_file(vm["base"].as<std::string>(), o), analyze_file(vm["new"].as<std::string>(), o), d);
+    capture_diff result = diff_analyses(analyze_file(vm["base"].as<std::string>(), options),
+                                        analyze_file(vm["new"].as<std::string>(), options), diff_settings);
     const bool colour = io.where.colour && !to_file;
     auto render = [&](const std::string& chart_file) {
         if (format == "html") return render_diff_html(result);  // one page, the chart inline
@@ -184,12 +185,12 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
         io.err << "roofline: warning: the captures ran on different GPUs (" << result.base.gpu.name << ", "
                << result.next.gpu.name << "): a diff across GPUs is a projection, not a regression check\n";
     if (!said)
-        for (const auto& w : result.comparability) io.err << "roofline: warning: " << w << "\n";
+        for (const auto& warning : result.comparability) io.err << "roofline: warning: " << warning << "\n";
     if (result.gate_failed()) {
         io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed"
                << (said ? "" : ":") << "\n";
         if (!said)
-            for (const auto& f : result.gate_failures) io.err << "  " << f << "\n";
+            for (const auto& failure : result.gate_failures) io.err << "  " << failure << "\n";
         return 1;
     }
     return 0;

@@ -19,15 +19,16 @@ int main(int argc, char** argv) {
     std::signal(SIGXFSZ, SIG_IGN);
     try {
         const bool stdout_terminal = isatty(STDOUT_FILENO) != 0;
-        winsize w{};
-        const std::size_t tty_columns = stdout_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 ? w.ws_col : 0;
+        winsize window{};
+        const std::size_t tty_columns =
+            stdout_terminal && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &window) == 0 ? window.ws_col : 0;
         const auto where =
             roofline::cli::make_console(stdout_terminal, isatty(STDERR_FILENO) != 0, tty_columns, std::getenv("TERM"),
                                         std::getenv("NO_COLOR"), std::getenv("COLUMNS"));
         return roofline::cli::run(argc, argv, std::cout, std::cerr, where);
-    } catch (const roofline::input_error& e) {
+    } catch (const roofline::input_error& failure) {
         // Command-line mistakes are located at "roofline" itself: no second prefix for them.
-        const std::string what = e.what();
+        const std::string what = failure.what();
         std::cerr << (what.rfind("roofline: ", 0) == 0 ? "" : "roofline: ") << what << "\n";
         return 2;
     } catch (const std::bad_alloc&) {
@@ -35,8 +36,8 @@ int main(int argc, char** argv) {
         std::cerr << "roofline: out of memory: the input needs more than this machine's memory or its limit (ulimit "
                      "-v, a container's); nothing was written\n";
         return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "roofline: internal error: " << e.what() << "\n";
+    } catch (const std::exception& failure) {
+        std::cerr << "roofline: internal error: " << failure.what() << "\n";
         return 3;
     }
 }

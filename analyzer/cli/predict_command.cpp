@@ -20,21 +20,21 @@ namespace {
 
 // The ops and their keys, for --help: generated from the catalogue the parser checks against.
 std::string ops_help() {
-    std::string s = "OP and its KEY=VALUE arguments (a key with = after it has that default):\n";
+    std::string help_text = "OP and its KEY=VALUE arguments (a key with = after it has that default):\n";
     for (const auto& op : op_catalogue()) {
-        s += "  " + op.name + ": " + op.summary + "\n   ";
-        for (const auto& k : op.keys) {
-            s += " " + k.name;
-            if (!k.fallback.empty()) s += "=" + k.fallback;
-            if (!k.choices.empty()) {
-                std::string c;
-                for (const auto& v : k.choices) c += (c.empty() ? "" : "|") + v;
-                s += "(" + c + ")";
+        help_text += "  " + op.name + ": " + op.summary + "\n   ";
+        for (const auto& key_spec : op.keys) {
+            help_text += " " + key_spec.name;
+            if (!key_spec.fallback.empty()) help_text += "=" + key_spec.fallback;
+            if (!key_spec.choices.empty()) {
+                std::string choice_list;
+                for (const auto& choice : key_spec.choices) choice_list += (choice_list.empty() ? "" : "|") + choice;
+                help_text += "(" + choice_list + ")";
             }
         }
-        s += "\n";
+        help_text += "\n";
     }
-    return s;
+    return help_text;
 }
 
 }  // namespace
@@ -68,13 +68,13 @@ int predict_command(const std::vector<std::string>& args, const io& io) {
     const std::string format = output_format(vm, predict_format_names(), io);
 
     // The op and its keys are checked before any spec is read: a typo is the likelier mistake.
-    prediction p{model_op(vm["op"].as<std::string>(), vm["keys"].as<std::vector<std::string>>()), {}};
+    prediction predicted{model_op(vm["op"].as<std::string>(), vm["keys"].as<std::vector<std::string>>()), {}};
     const std::string gpu = vm["gpu"].as<std::string>();
     const auto specs = load_gpu_specs(vm["hwspecs"].as<std::string>());
     const std::string id = gpu == "all" ? gpu : resolve_gpu(specs, gpu, "--gpu");
-    for (const auto& s : specs)
-        if (id == "all" || s.id == id) p.floors.push_back(floor_on(p.cost, s));
-    const std::string text = render_prediction(p, format);
+    for (const auto& spec : specs)
+        if (id == "all" || spec.id == id) predicted.floors.push_back(floor_on(predicted.cost, spec));
+    const std::string text = render_prediction(predicted, format);
     emit_output(vm, text, output_policy(vm, {}), io);
     return 0;
 }

@@ -20,9 +20,9 @@ namespace roofline::cli {
 namespace {
 
 std::string format_names() {
-    std::string s;
-    for (const auto& f : projection_format_names()) s += (s.empty() ? "" : ", ") + f;
-    return s;
+    std::string names;
+    for (const auto& format_name : projection_format_names()) names += (names.empty() ? "" : ", ") + format_name;
+    return names;
 }
 
 }  // namespace
@@ -62,9 +62,9 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     const std::string to = vm["to"].as<std::string>();
     const auto specs = load_gpu_specs(hwspecs);
     std::vector<std::string> ids;
-    for (const auto& g : specs) ids.push_back(g.id);
+    for (const auto& spec : specs) ids.push_back(spec.id);
     const std::string to_id = resolve_gpu(specs, to, "--to");
-    auto target = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& g) { return g.id == to_id; });
+    auto target = std::find_if(specs.begin(), specs.end(), [&](const gpu_spec& spec) { return spec.id == to_id; });
     projection_options projection;
     if (vm.count("sm-clock")) {
         const std::string text = vm["sm-clock"].as<std::string>();
@@ -77,15 +77,15 @@ int project_command(const std::vector<std::string>& args, const io& io) {
     const std::string format = output_format(vm, projection_format_names(), io);
     const bool to_file = vm.count("output") != 0;
 
-    analyze_options o;
-    o.gpu = vm["gpu"].as<std::string>();
-    o.device = vm["device"].as<std::string>();
-    o.hwspecs_dir = hwspecs;
-    if (!o.gpu.empty()) o.gpu = resolve_gpu(specs, o.gpu, "--gpu");
+    analyze_options options;
+    options.gpu = vm["gpu"].as<std::string>();
+    options.device = vm["device"].as<std::string>();
+    options.hwspecs_dir = hwspecs;
+    if (!options.gpu.empty()) options.gpu = resolve_gpu(specs, options.gpu, "--gpu");
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
-    const analysis a = analyze_file(vm["input"].as<std::string>(), o);
-    const std::string text = render_projection(a, project_analysis(a, *target, projection), format);
+    const analysis result = analyze_file(vm["input"].as<std::string>(), options);
+    const std::string text = render_projection(result, project_analysis(result, *target, projection), format);
     emit_output(vm, text, policy, io);
     return 0;
 }

@@ -33,12 +33,12 @@ int rules_command(const std::vector<std::string>& args, const io& io) {
         return 0;
     }
     std::vector<std::string> ids;
-    for (const auto& t : trees) {
-        if (t.id == vm["tree"].as<std::string>()) {
-            io.out << rule_tree_markdown(t);
+    for (const auto& tree : trees) {
+        if (tree.id == vm["tree"].as<std::string>()) {
+            io.out << rule_tree_markdown(tree);
             return 0;
         }
-        ids.push_back(t.id);
+        ids.push_back(tree.id);
     }
     usage_error("no rule tree \"" + vm["tree"].as<std::string>() + "\"" +
                 did_you_mean(vm["tree"].as<std::string>(), ids) + " (see roofline rules)");
@@ -66,13 +66,13 @@ int explain_command(const std::vector<std::string>& args, const io& io) {
     if (!text) {
         // The names a typo most likely meant: finding ids and tree ids.
         std::vector<std::string> known;
-        std::function<void(const diagnose::rule_node&)> add = [&](const diagnose::rule_node& n) {
-            if (!n.finding.empty()) known.push_back(n.finding);
-            for (const auto& c : n.children) add(c);
+        std::function<void(const diagnose::rule_node&)> add = [&](const diagnose::rule_node& node) {
+            if (!node.finding.empty()) known.push_back(node.finding);
+            for (const auto& child : node.children) add(child);
         };
-        for (const auto& t : trees) {
-            known.push_back(t.id);
-            for (const auto& r : t.roots) add(r);
+        for (const auto& tree : trees) {
+            known.push_back(tree.id);
+            for (const auto& root : tree.roots) add(root);
         }
         usage_error("nothing is known as \"" + vm["name"].as<std::string>() + "\"" +
                     did_you_mean(vm["name"].as<std::string>(), known) +

@@ -34,33 +34,33 @@ std::int64_t duration_ns(const std::string& option, const std::string& text) {
     std::size_t unit_at = 0;
     while (unit_at < text.size() && (std::isdigit(static_cast<unsigned char>(text[unit_at])) || text[unit_at] == '.'))
         ++unit_at;
-    double v = 0.0;
+    double amount = 0.0;
     if (unit_at == text.size() && unit_at > 0 && text.find_first_not_of("0.") != std::string::npos)
         usage_error(option + " needs its unit: " + text + "ms, " + text + "us or " + text + "ns, not \"" + text + "\"");
-    auto [end, ec] = std::from_chars(text.data(), text.data() + unit_at, v);
+    auto [end, ec] = std::from_chars(text.data(), text.data() + unit_at, amount);
     const auto unit =
         to_base_unit(unit_at == text.size() ? std::string_view("us") : std::string_view(text).substr(unit_at));
-    if (unit_at == 0 || ec != std::errc() || end != text.data() + unit_at || !unit || unit->base != "ns" || !(v >= 0) ||
-        v * unit->factor > 1e18)
+    if (unit_at == 0 || ec != std::errc() || end != text.data() + unit_at || !unit || unit->base != "ns" ||
+        !(amount >= 0) || amount * unit->factor > 1e18)
         usage_error(option + " takes a duration such as 10us, 0.5ms or 2500ns, not \"" + text + "\"");
-    return static_cast<std::int64_t>(std::llround(v * unit->factor));
+    return static_cast<std::int64_t>(std::llround(amount * unit->factor));
 }
 
 // The kernels of every device by name, as an Nsight Systems kernel summary: what triage ranks.
-std::unique_ptr<nsys_kernsum> kernel_summary(const timeline::timeline_model& m) {
-    auto s = std::make_unique<nsys_kernsum>();
-    s->file = m.source->file;
-    s->layout = "kernels of the trace";
+std::unique_ptr<nsys_kernsum> kernel_summary(const timeline::timeline_model& model) {
+    auto summary = std::make_unique<nsys_kernsum>();
+    summary->file = model.source->file;
+    summary->layout = "kernels of the trace";
     std::map<std::string, nsys_kernel> by_name;
-    for (const auto& d : m.devices)
-        for (const auto& k : d.kernel_totals) {
-            auto& e = by_name[m.source->name(k.name)];
-            e.name = m.source->name(k.name);
-            e.total_ns += double(k.total_ns);
-            e.instances += double(k.launches);
+    for (const auto& device : model.devices)
+        for (const auto& total : device.kernel_totals) {
+            auto& entry = by_name[model.source->name(total.name)];
+            entry.name = model.source->name(total.name);
+            entry.total_ns += double(total.total_ns);
+            entry.instances += double(total.launches);
         }
-    for (auto& [name, k] : by_name) s->kernels.push_back(std::move(k));
-    return s;
+    for (auto& [name, kernel_row] : by_name) summary->kernels.push_back(std::move(kernel_row));
+    return summary;
 }
 
 // The traces of a job's ranks: the files given, or a folder's trace files (by name).
@@ -85,11 +85,11 @@ int ranks_command(const po::variables_map& vm, const std::vector<std::string>& f
             shown = true;
         };
     const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-    const auto m = timeline::model_ranks(files, min_gap, threads, progress);
+    const auto ranks = timeline::model_ranks(files, min_gap, threads, progress);
     if (shown) io.err << "\r\033[K" << std::flush;
-    const std::string md = timeline::ranks_markdown(m);
-    const std::string text = format == "json"   ? timeline::ranks_json(m)
-                             : format == "html" ? timeline::ranks_html(m)
+    const std::string md = timeline::ranks_markdown(ranks);
+    const std::string text = format == "json"   ? timeline::ranks_json(ranks)
+                             : format == "html" ? timeline::ranks_html(ranks)
                                                 : md;
     emit_output(vm, text, policy, io);
     return 0;
@@ -147,9 +147,9 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
         step_time = duration_ns("--step-time", vm["step-time"].as<std::string>());
         if (*step_time <= 0) usage_error("--step-time takes a step time above zero");
     }
-    triage_options o;
-    o.top = whole_number(vm, "top", 1, o.top);
-    o.app = vm["app"].as<std::string>();
+    triage_options options;
+    options.top = whole_number(vm, "top", 1, options.top);
+    options.app = vm["app"].as<std::string>();
     const std::string format = output_format(vm, {"markdown", "json", "terminal", "html", "svg"}, io);
     const bool to_file = vm.count("output") != 0;
     std::vector<std::string> inputs = {given.front()};
@@ -157,23 +157,24 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     const write_policy policy = output_policy(vm, inputs);
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
 
-    auto t = timeline::read_trace_file(given.front(), vm.count("api") ? vm["api"].as<std::string>() : std::string());
-    const auto model = timeline::model_timeline(t, min_gap);
+    auto trace =
+        timeline::read_trace_file(given.front(), vm.count("api") ? vm["api"].as<std::string>() : std::string());
+    const auto model = timeline::model_timeline(trace, min_gap);
     if (step_time && model.steps.count == 0)
         usage_error("--step-time needs a trace that marks its steps (ProfilerStep#N, or NVTX step ranges), and " +
-                    t.file + " marks none: the time after each fix is per step only where the steps are known");
-    timeline::timeline_report r;
-    r.model = &model;
-    r.findings = timeline::timeline_findings(model, step_time);
-    r.kernel_summary = kernel_summary(model);
-    if (!r.kernel_summary->kernels.empty())
-        r.triage = make_triage(*r.kernel_summary, o,
-                               collection_of(diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), "")));
-    const std::string text = format == "json"       ? timeline::timeline_json(r)
-                             : format == "terminal" ? timeline::timeline_terminal(r, io.where.width)
-                             : format == "html"     ? timeline::timeline_html(r)
+                    trace.file + " marks none: the time after each fix is per step only where the steps are known");
+    timeline::timeline_report report;
+    report.model = &model;
+    report.findings = timeline::timeline_findings(model, step_time);
+    report.kernel_summary = kernel_summary(model);
+    if (!report.kernel_summary->kernels.empty())
+        report.triage = make_triage(*report.kernel_summary, options,
+                                    collection_of(diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), "")));
+    const std::string text = format == "json"       ? timeline::timeline_json(report)
+                             : format == "terminal" ? timeline::timeline_terminal(report, io.where.width)
+                             : format == "html"     ? timeline::timeline_html(report)
                              : format == "svg"      ? timeline::timeline_svg(model)
-                                                    : timeline::timeline_markdown(r);
+                                                    : timeline::timeline_markdown(report);
     emit_output(vm, text, policy, io);
     return 0;
 }

@@ -20,11 +20,11 @@ namespace {
 double cover_fraction(std::string text) {
     const std::string given = text;
     if (!text.empty() && text.back() == '%') text.pop_back();
-    double v = 0.0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(v > 0.0) || v > 100.0)
+    double percent = 0.0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), percent);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !(percent > 0.0) || percent > 100.0)
         usage_error("--cover takes a share of GPU time above 0 and at most 100 (80 or 80%), not \"" + given + "\"");
-    return v / 100.0;
+    return percent / 100.0;
 }
 
 }  // namespace
@@ -60,13 +60,13 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     if (vm.count("help")) return help(io, opts, "triage");
     if (!vm.count("input")) usage_error("triage needs a kernel summary CSV (see roofline triage --help)");
     if (vm.count("top") && vm.count("cover")) usage_error("--top and --cover each choose the kernels: give one");
-    triage_options o;
-    o.top = whole_number(vm, "top", 1, o.top);
-    if (vm.count("cover")) o.cover = cover_fraction(vm["cover"].as<std::string>());
-    if (vm.count("launch-skip")) o.launch_skip = whole_number(vm, "launch-skip", 0, 0);
-    o.launch_count = whole_number(vm, "launch-count", 1, o.launch_count);
-    o.app = vm["app"].as<std::string>();
-    if (vm.count("section-folder")) o.section_folder = vm["section-folder"].as<std::string>();
+    triage_options options;
+    options.top = whole_number(vm, "top", 1, options.top);
+    if (vm.count("cover")) options.cover = cover_fraction(vm["cover"].as<std::string>());
+    if (vm.count("launch-skip")) options.launch_skip = whole_number(vm, "launch-skip", 0, 0);
+    options.launch_count = whole_number(vm, "launch-count", 1, options.launch_count);
+    options.app = vm["app"].as<std::string>();
+    if (vm.count("section-folder")) options.section_folder = vm["section-folder"].as<std::string>();
     const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
     const bool to_file = vm.count("output") != 0;
 
@@ -74,18 +74,18 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
     const auto plan = diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
-    const auto t = make_triage(summary, o, collection_of(plan));
-    const std::string text = format == "json"       ? triage_json(t)
-                             : format == "terminal" ? triage_terminal(t)
-                             : format == "html"     ? triage_html(t)
-                                                    : triage_markdown(t);
+    const auto triaged = make_triage(summary, options, collection_of(plan));
+    const std::string text = format == "json"       ? triage_json(triaged)
+                             : format == "terminal" ? triage_terminal(triaged)
+                             : format == "html"     ? triage_html(triaged)
+                                                    : triage_markdown(triaged);
     if (!to_file) {
         io.out << text;
         return 0;
     }
     write_file_atomically(vm["output"].as<std::string>(), text, policy);
-    io.err << "roofline: wrote " << vm["output"].as<std::string>() << " (" << t.selected << " of " << t.ranked.size()
-           << " kernels to profile)\n";
+    io.err << "roofline: wrote " << vm["output"].as<std::string>() << " (" << triaged.selected << " of "
+           << triaged.ranked.size() << " kernels to profile)\n";
     return 0;
 }
 

@@ -17,8 +17,8 @@
 
 namespace roofline {
 
-const char* status_text(diff_status s) {
-    switch (s) {
+const char* status_text(diff_status status) {
+    switch (status) {
         case diff_status::faster:
             return "faster";
         case diff_status::slower:
@@ -46,7 +46,9 @@ namespace {
 
 using diff_key = std::tuple<std::string, std::optional<launch_dims>, std::optional<launch_dims>>;
 
-diff_key key_of(const analysed_kernel& k) { return {k.group.name, k.group.grid_size, k.group.block_size}; }
+diff_key key_of(const analysed_kernel& kernel) {
+    return {kernel.group.name, kernel.group.grid_size, kernel.group.block_size};
+}
 
 // Each key's kernels in launch order (the line of their first launch), and the keys in the order
 // their first kernel was launched.
@@ -55,27 +57,27 @@ struct keyed {
     std::vector<diff_key> order;
 };
 
-keyed by_key(const analysis& a) {
+keyed by_key(const analysis& capture) {
     std::vector<const analysed_kernel*> in_order;
-    for (const auto& k : a.kernels) in_order.push_back(&k);
-    std::stable_sort(in_order.begin(), in_order.end(), [](const analysed_kernel* x, const analysed_kernel* y) {
-        return x->group.first_line < y->group.first_line;
+    for (const auto& kernel : capture.kernels) in_order.push_back(&kernel);
+    std::stable_sort(in_order.begin(), in_order.end(), [](const analysed_kernel* left, const analysed_kernel* right) {
+        return left->group.first_line < right->group.first_line;
     });
     keyed out;
-    for (const auto* k : in_order) {
-        auto& list = out.by_key[key_of(*k)];
-        if (list.empty()) out.order.push_back(key_of(*k));
-        list.push_back(k);
+    for (const auto* kernel : in_order) {
+        auto& list = out.by_key[key_of(*kernel)];
+        if (list.empty()) out.order.push_back(key_of(*kernel));
+        list.push_back(kernel);
     }
     return out;
 }
 
 // The finding ids of one kernel, once each, in the rule trees' ranking.
-std::vector<std::string> finding_ids(const analysed_kernel* k) {
+std::vector<std::string> finding_ids(const analysed_kernel* kernel) {
     std::vector<std::string> ids;
-    if (!k) return ids;
-    for (const auto& f : k->diagnosis.findings)
-        if (std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
+    if (!kernel) return ids;
+    for (const auto& kernel_finding : kernel->diagnosis.findings)
+        if (std::find(ids.begin(), ids.end(), kernel_finding.id) == ids.end()) ids.push_back(kernel_finding.id);
     return ids;
 }
 
@@ -87,16 +89,16 @@ std::vector<std::string> missing_from(const std::vector<std::string>& of, const 
     return out;
 }
 
-double time_of(const analysed_kernel* k) { return k && k->roof.placed ? k->roof.duration_ns : 0.0; }
+double time_of(const analysed_kernel* kernel) { return kernel && kernel->roof.placed ? kernel->roof.duration_ns : 0.0; }
 
 // "kernel 7 copy_vec4 (grid (1056, 1, 1), block (256, 1, 1))", with " #2" for the second of its name and shape.
-std::string kernel_words(std::size_t number, const kernel_diff& k) {
-    const auto& g = k.any().group;
-    std::string s = "kernel " + std::to_string(number) + " " + kernel_label(g.name);
-    if (g.grid_size && g.block_size)
-        s += " (grid " + to_string(*g.grid_size) + ", block " + to_string(*g.block_size) + ")";
-    if (k.occurrence) s += " #" + std::to_string(k.occurrence);
-    return s;
+std::string kernel_words(std::size_t number, const kernel_diff& entry) {
+    const auto& group = entry.any().group;
+    std::string out = "kernel " + std::to_string(number) + " " + kernel_label(group.name);
+    if (group.grid_size && group.block_size)
+        out += " (grid " + to_string(*group.grid_size) + ", block " + to_string(*group.block_size) + ")";
+    if (entry.occurrence) out += " #" + std::to_string(entry.occurrence);
+    return out;
 }
 
 std::string slower_words(double pct, double base_ns, double new_ns) {
@@ -106,9 +108,10 @@ std::string slower_words(double pct, double base_ns, double new_ns) {
 
 // The metrics whose absence left something open, over every kernel of a capture: its metric set, as the
 // engine sees it.
-std::set<std::string> missing_of(const analysis& a) {
+std::set<std::string> missing_of(const analysis& capture) {
     std::set<std::string> out;
-    for (const auto& k : a.kernels) out.insert(k.diagnosis.missing_metrics.begin(), k.diagnosis.missing_metrics.end());
+    for (const auto& kernel : capture.kernels)
+        out.insert(kernel.diagnosis.missing_metrics.begin(), kernel.diagnosis.missing_metrics.end());
     return out;
 }
 
@@ -125,8 +128,8 @@ std::vector<std::string> comparability_warnings(const analysis& base, const anal
     std::set_difference(mn.begin(), mn.end(), mb.begin(), mb.end(),
                         std::back_inserter(only_base));  // base has, new lacks
     std::set_difference(mb.begin(), mb.end(), mn.begin(), mn.end(), std::back_inserter(only_next));
-    auto some = [](const std::vector<std::string>& v) {
-        return v.front() + (v.size() > 1 ? " and " + std::to_string(v.size() - 1) + " more" : "");
+    auto some = [](const std::vector<std::string>& names) {
+        return names.front() + (names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : "");
     };
     if (!only_base.empty() || !only_next.empty())
         out.push_back("the captures hold different metric sets (" +
@@ -141,97 +144,99 @@ std::vector<std::string> comparability_warnings(const analysis& base, const anal
 }  // namespace
 
 capture_diff diff_analyses(analysis base, analysis next, const diff_options& options) {
-    capture_diff d;
-    d.base = std::move(base);
-    d.next = std::move(next);
-    d.options = options;
-    d.same_gpu = d.base.gpu.id == d.next.gpu.id;
-    d.comparability = comparability_warnings(d.base, d.next);
+    capture_diff diff;
+    diff.base = std::move(base);
+    diff.next = std::move(next);
+    diff.options = options;
+    diff.same_gpu = diff.base.gpu.id == diff.next.gpu.id;
+    diff.comparability = comparability_warnings(diff.base, diff.next);
     const double gate = options.fail_if_slower_pct.value_or(0.0);
     // Over the gate: slower by more than the threshold and beyond the noise floor.
     auto over = [&](double pct, diff_status status) {
         return options.fail_if_slower_pct && pct > gate && status == diff_status::slower;
     };
 
-    const keyed b = by_key(d.base), n = by_key(d.next);
+    const keyed base_keys = by_key(diff.base), next_keys = by_key(diff.next);
     std::vector<kernel_diff> matched_or_gone, added;
-    for (const auto& key : b.order) {
-        const auto& bs = b.by_key.at(key);
-        const auto found = n.by_key.find(key);
-        const std::size_t ns = found == n.by_key.end() ? 0 : found->second.size();
+    for (const auto& key : base_keys.order) {
+        const auto& bs = base_keys.by_key.at(key);
+        const auto found = next_keys.by_key.find(key);
+        const std::size_t ns = found == next_keys.by_key.end() ? 0 : found->second.size();
         const bool ambiguous = bs.size() > 1 || ns > 1;
-        d.ambiguous_keys += ambiguous;
+        diff.ambiguous_keys += ambiguous;
         for (std::size_t i = 0; i < std::max(bs.size(), ns); ++i) {
-            kernel_diff k;
-            k.base = i < bs.size() ? bs[i] : nullptr;
-            k.next = i < ns ? found->second[i] : nullptr;
-            k.occurrence = ambiguous ? i + 1 : 0;
-            (k.base ? matched_or_gone : added).push_back(k);
+            kernel_diff entry;
+            entry.base = i < bs.size() ? bs[i] : nullptr;
+            entry.next = i < ns ? found->second[i] : nullptr;
+            entry.occurrence = ambiguous ? i + 1 : 0;
+            (entry.base ? matched_or_gone : added).push_back(entry);
         }
     }
-    for (const auto& key : n.order)
-        if (!b.by_key.count(key)) {
-            const auto& ns = n.by_key.at(key);
-            d.ambiguous_keys += ns.size() > 1;
+    for (const auto& key : next_keys.order)
+        if (!base_keys.by_key.count(key)) {
+            const auto& ns = next_keys.by_key.at(key);
+            diff.ambiguous_keys += ns.size() > 1;
             for (std::size_t i = 0; i < ns.size(); ++i) {
-                kernel_diff k;
-                k.next = ns[i];
-                k.occurrence = ns.size() > 1 ? i + 1 : 0;
-                added.push_back(k);
+                kernel_diff entry;
+                entry.next = ns[i];
+                entry.occurrence = ns.size() > 1 ? i + 1 : 0;
+                added.push_back(entry);
             }
         }
 
     for (auto* list : {&matched_or_gone, &added})
-        for (auto& k : *list) {
-            const auto before = finding_ids(k.base), after = finding_ids(k.next);
-            k.findings_appeared = missing_from(after, before);
-            k.findings_gone = missing_from(before, after);
-            if (!k.next) {
-                k.status = diff_status::gone;
-                ++d.gone;
-            } else if (!k.base) {
-                k.status = diff_status::added;
-                ++d.added;
+        for (auto& entry : *list) {
+            const auto before = finding_ids(entry.base), after = finding_ids(entry.next);
+            entry.findings_appeared = missing_from(after, before);
+            entry.findings_gone = missing_from(before, after);
+            if (!entry.next) {
+                entry.status = diff_status::gone;
+                ++diff.gone;
+            } else if (!entry.base) {
+                entry.status = diff_status::added;
+                ++diff.added;
             } else {
-                ++d.matched;
-                const double t0 = time_of(k.base), t1 = time_of(k.next);
+                ++diff.matched;
+                const double t0 = time_of(entry.base), t1 = time_of(entry.next);
                 if (t0 > 0 && t1 > 0) {
-                    k.change_pct = (t1 - t0) / t0 * 100.0;
-                    k.status = change_status(t0, t1, std::max(k.base->group.launches, k.next->group.launches), options);
-                    k.over_gate = over(*k.change_pct, k.status);
+                    entry.change_pct = (t1 - t0) / t0 * 100.0;
+                    entry.status = change_status(
+                        t0, t1, std::max(entry.base->group.launches, entry.next->group.launches), options);
+                    entry.over_gate = over(*entry.change_pct, entry.status);
                 } else {
-                    k.status = diff_status::unmeasured;
+                    entry.status = diff_status::unmeasured;
                 }
             }
         }
     // Longest first by the longer of the two times; ties by name, then launch order.
-    auto longer = [](const kernel_diff& x, const kernel_diff& y) {
-        const double tx = std::max(time_of(x.base), time_of(x.next)), ty = std::max(time_of(y.base), time_of(y.next));
-        if (tx != ty) return tx > ty;
-        if (x.any().group.name != y.any().group.name) return x.any().group.name < y.any().group.name;
-        return x.occurrence < y.occurrence;
+    auto longer = [](const kernel_diff& left, const kernel_diff& right) {
+        const double left_ns = std::max(time_of(left.base), time_of(left.next)),
+                     right_ns = std::max(time_of(right.base), time_of(right.next));
+        if (left_ns != right_ns) return left_ns > right_ns;
+        if (left.any().group.name != right.any().group.name) return left.any().group.name < right.any().group.name;
+        return left.occurrence < right.occurrence;
     };
     std::stable_sort(matched_or_gone.begin(), matched_or_gone.end(), longer);
     std::stable_sort(added.begin(), added.end(), longer);
-    d.kernels = std::move(matched_or_gone);
-    d.kernels.insert(d.kernels.end(), added.begin(), added.end());
+    diff.kernels = std::move(matched_or_gone);
+    diff.kernels.insert(diff.kernels.end(), added.begin(), added.end());
 
-    if (d.base.total_ns > 0 && d.next.total_ns > 0) {
-        d.total_change_pct = (d.next.total_ns - d.base.total_ns) / d.base.total_ns * 100.0;
-        d.total_status = change_status(d.base.total_ns, d.next.total_ns,
-                                       std::max(d.base.launches_kept, d.next.launches_kept), options);
-        d.total_over_gate = over(*d.total_change_pct, d.total_status);
+    if (diff.base.total_ns > 0 && diff.next.total_ns > 0) {
+        diff.total_change_pct = (diff.next.total_ns - diff.base.total_ns) / diff.base.total_ns * 100.0;
+        diff.total_status = change_status(diff.base.total_ns, diff.next.total_ns,
+                                          std::max(diff.base.launches_kept, diff.next.launches_kept), options);
+        diff.total_over_gate = over(*diff.total_change_pct, diff.total_status);
     } else {
-        d.total_status = diff_status::unmeasured;
+        diff.total_status = diff_status::unmeasured;
     }
-    if (d.total_over_gate)
-        d.gate_failures.push_back("the workload total " +
-                                  slower_words(*d.total_change_pct, d.base.total_ns, d.next.total_ns));
-    for (std::size_t i = 0; i < d.kernels.size(); ++i)
-        if (const auto& k = d.kernels[i]; k.over_gate)
-            d.gate_failures.push_back(kernel_words(i + 1, k) + " " +
-                                      slower_words(*k.change_pct, time_of(k.base), time_of(k.next)));
-    return d;
+    if (diff.total_over_gate)
+        diff.gate_failures.push_back("the workload total " +
+                                     slower_words(*diff.total_change_pct, diff.base.total_ns, diff.next.total_ns));
+    for (std::size_t i = 0; i < diff.kernels.size(); ++i)
+        if (const auto& entry = diff.kernels[i]; entry.over_gate)
+            diff.gate_failures.push_back(kernel_words(i + 1, entry) + " " +
+                                         slower_words(*entry.change_pct, time_of(entry.base), time_of(entry.next)));
+    return diff;
 }
 
 }  // namespace roofline

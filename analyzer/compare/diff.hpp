@@ -28,7 +28,7 @@ struct diff_options {
 // unmeasured: matched, but a side has no time (the capture lacks gpu__time_duration.sum).
 enum class diff_status { faster, slower, within_noise, gone, added, unmeasured };
 // "faster", "slower", "within noise", "gone", "new", "no time".
-const char* status_text(diff_status s);
+const char* status_text(diff_status status);
 
 struct kernel_diff {
     const analysed_kernel* base = nullptr;  // nullptr: only in the new capture
@@ -78,11 +78,11 @@ capture_diff diff_analyses(analysis base, analysis next, const diff_options& opt
 
 // The three printers (diff_report.cpp) and the chart: the same diff gives the same bytes.
 // chart_file: the SVG the markdown links ("" for none).
-std::string render_diff_html(const capture_diff& d);
-std::string render_diff_markdown(const capture_diff& d, const std::string& chart_file);
-std::string render_diff_json(const capture_diff& d);
-std::string render_diff_terminal(const capture_diff& d, bool colour, std::size_t width);
+std::string render_diff_html(const capture_diff& diff);
+std::string render_diff_markdown(const capture_diff& diff, const std::string& chart_file);
+std::string render_diff_json(const capture_diff& diff);
+std::string render_diff_terminal(const capture_diff& diff, bool colour, std::size_t width);
 // Every kernel of both captures on one roofline, an arrow from each base point to its new point.
-std::string render_diff_chart(const capture_diff& d);
+std::string render_diff_chart(const capture_diff& diff);
 
 }  // namespace roofline

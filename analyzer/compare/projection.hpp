@@ -45,12 +45,12 @@ enum class projection_kind {
     unchanged,   // far from every roof (latency, small grid, launch): peaks do not set its time
     unprojected  // the capture places it nowhere, or the target lacks a roof it uses: kept as measured
 };
-const char* name(projection_kind k);  // "scaled", "unchanged", "unprojected"
+const char* name(projection_kind kind);  // "scaled", "unchanged", "unprojected"
 
 // What a scaled kernel's time follows: its floor (useful work; at 60% of it or more) or its busy
 // times (waste included; further from its floor).
 enum class projection_basis { floor, busy };
-const char* name(projection_basis b);  // "floor", "busy"
+const char* name(projection_basis basis);  // "floor", "busy"
 
 struct kernel_projection {
     std::string kernel;
@@ -78,11 +78,11 @@ struct workload_projection {
 };
 
 // One kernel measured on `source`, projected onto `target`. Pure: reads the model's values only.
-kernel_projection project_kernel(const kernel_result& k, const gpu_spec& source, const gpu_spec& target,
-                                 const projection_options& o = {});
+kernel_projection project_kernel(const kernel_result& kernel, const gpu_spec& source, const gpu_spec& target,
+                                 const projection_options& options = {});
 
 // The kernels (as given) with their totals and the assumptions every output prints.
 workload_projection project_workload(std::vector<kernel_projection> kernels, const gpu_spec& source,
-                                     const gpu_spec& target, const projection_options& o = {});
+                                     const gpu_spec& target, const projection_options& options = {});
 
 }  // namespace roofline

@@ -21,167 +21,192 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-ojson optional_name(const std::optional<resource>& r) { return r ? ojson(name(*r)) : ojson(nullptr); }
-std::string name_or_dash(const std::optional<resource>& r) { return r ? name(*r) : "-"; }
+ojson optional_name(const std::optional<resource>& resource_id) {
+    return resource_id ? ojson(name(*resource_id)) : ojson(nullptr);
+}
+std::string name_or_dash(const std::optional<resource>& resource_id) { return resource_id ? name(*resource_id) : "-"; }
 
-std::string speedup_text(const kernel_projection& k) {
-    return k.projected_ns > 0 ? format_times(k.measured_ns / k.projected_ns) : "-";
+std::string speedup_text(const kernel_projection& projection) {
+    return projection.projected_ns > 0 ? format_times(projection.measured_ns / projection.projected_ns) : "-";
 }
 
-std::string floor_text(double ns, const std::optional<resource>& r) {
-    return ns > 0 ? format_duration_ns(ns) + " (" + name_or_dash(r) + ")" : "-";
+std::string floor_text(double ns, const std::optional<resource>& resource_id) {
+    return ns > 0 ? format_duration_ns(ns) + " (" + name_or_dash(resource_id) + ")" : "-";
 }
 
-const resource_projection* find(const kernel_projection& k, const std::optional<resource>& r) {
-    if (!r) return nullptr;
-    for (const auto& x : k.resources)
-        if (x.id == *r) return &x;
+const resource_projection* find(const kernel_projection& projection, const std::optional<resource>& resource_id) {
+    if (!resource_id) return nullptr;
+    for (const auto& candidate : projection.resources)
+        if (candidate.id == *resource_id) return &candidate;
     return nullptr;
 }
 
-std::string counts_text(const workload_projection& w) {
-    std::size_t n[3] = {0, 0, 0};
-    for (const auto& k : w.kernels) ++n[static_cast<int>(k.kind)];
-    return count_text(n[0], "kernel", "kernels") + " scaled, " + std::to_string(n[1]) +
-           " projected unchanged (far from every roof), " + std::to_string(n[2]) +
+std::string counts_text(const workload_projection& workload) {
+    std::size_t counts[3] = {0, 0, 0};
+    for (const auto& projection : workload.kernels) ++counts[static_cast<int>(projection.kind)];
+    return count_text(counts[0], "kernel", "kernels") + " scaled, " + std::to_string(counts[1]) +
+           " projected unchanged (far from every roof), " + std::to_string(counts[2]) +
            " kept as measured (cannot be projected)";
 }
 
-doc::document document_of(const analysis& a, const workload_projection& w) {
-    const auto labels = kernel_labels(a);
-    doc::document d;
-    d.add_heading(
-        1, doc::phrase().code(a.input).words(" projected from the " + w.source_gpu + " onto the " + w.target_gpu));
-    d.add_paragraph("Workload: " + format_duration_ns(w.measured_ns) + " measured on the " + w.source_gpu + ", " +
-                    format_duration_ns(w.projected_ns) + " projected on the " + w.target_gpu + " (" +
-                    (w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : std::string("-")) + "); " +
-                    counts_text(w) + ".");
-    d.add_heading(2, "Assumptions");
-    d.add_list(std::vector<doc::phrase>(w.assumptions.begin(), w.assumptions.end()));
-    d.add_heading(2, "Kernels");
-    doc::table_block t{{"kernel", "launches", "verdict on the source", "measured", "basis", "on the source",
-                        "on the target", "peak ratio", "projected", "speedup", "projection"},
-                       {}};
-    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
-        const auto& k = w.kernels[i];
-        const resource_projection* b = find(k, k.target_binding);
-        const bool by_floor = k.basis == projection_basis::floor;
-        const bool scaled = k.kind == projection_kind::scaled;
-        t.rows.push_back({doc::phrase().code(labels[i]), std::to_string(k.launches), verdict_text(a.kernels[i].verdict),
-                          format_duration_ns(k.measured_ns), scaled ? name(k.basis) : "-",
-                          scaled ? floor_text(by_floor ? k.source_floor_ns : k.source_busy_ns, k.source_binding) : "-",
-                          scaled ? floor_text(by_floor ? k.target_floor_ns : k.target_busy_ns, k.target_binding) : "-",
-                          b && scaled ? format_times(b->peak_ratio) + (b->peak_assumed ? " (assumed)" : "") : "-",
-                          format_duration_ns(k.projected_ns), speedup_text(k),
-                          std::string(name(k.kind)) +
-                              (k.binding_changes && k.kind == projection_kind::scaled ? ", bound changes" : "")});
+doc::document document_of(const analysis& capture, const workload_projection& workload) {
+    const auto labels = kernel_labels(capture);
+    doc::document page;
+    page.add_heading(1, doc::phrase()
+                            .code(capture.input)
+                            .words(" projected from the " + workload.source_gpu + " onto the " + workload.target_gpu));
+    page.add_paragraph(
+        "Workload: " + format_duration_ns(workload.measured_ns) + " measured on the " + workload.source_gpu + ", " +
+        format_duration_ns(workload.projected_ns) + " projected on the " + workload.target_gpu + " (" +
+        (workload.projected_ns > 0 ? format_times(workload.measured_ns / workload.projected_ns) : std::string("-")) +
+        "); " + counts_text(workload) + ".");
+    page.add_heading(2, "Assumptions");
+    page.add_list(std::vector<doc::phrase>(workload.assumptions.begin(), workload.assumptions.end()));
+    page.add_heading(2, "Kernels");
+    doc::table_block kernel_rows{{"kernel", "launches", "verdict on the source", "measured", "basis", "on the source",
+                                  "on the target", "peak ratio", "projected", "speedup", "projection"},
+                                 {}};
+    for (std::size_t i = 0; i < workload.kernels.size(); ++i) {
+        const auto& projection = workload.kernels[i];
+        const resource_projection* target_resource = find(projection, projection.target_binding);
+        const bool by_floor = projection.basis == projection_basis::floor;
+        const bool scaled = projection.kind == projection_kind::scaled;
+        kernel_rows.rows.push_back(
+            {doc::phrase().code(labels[i]), std::to_string(projection.launches),
+             verdict_text(capture.kernels[i].verdict), format_duration_ns(projection.measured_ns),
+             scaled ? name(projection.basis) : "-",
+             scaled ? floor_text(by_floor ? projection.source_floor_ns : projection.source_busy_ns,
+                                 projection.source_binding)
+                    : "-",
+             scaled ? floor_text(by_floor ? projection.target_floor_ns : projection.target_busy_ns,
+                                 projection.target_binding)
+                    : "-",
+             target_resource && scaled
+                 ? format_times(target_resource->peak_ratio) + (target_resource->peak_assumed ? " (assumed)" : "")
+                 : "-",
+             format_duration_ns(projection.projected_ns), speedup_text(projection),
+             std::string(name(projection.kind)) +
+                 (projection.binding_changes && projection.kind == projection_kind::scaled ? ", bound changes" : "")});
     }
-    d.add_table(std::move(t));
-    d.add_heading(2, "How each kernel was projected");
+    page.add_table(std::move(kernel_rows));
+    page.add_heading(2, "How each kernel was projected");
     std::vector<doc::phrase> how;
-    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
-        const auto& k = w.kernels[i];
-        std::string line = ": " + k.why;
-        if (k.kind == projection_kind::scaled && k.binding_changes && k.source_binding && k.target_binding)
-            line += std::string("; the floor moves from ") + name(*k.source_binding) + " to " + name(*k.target_binding);
-        if (const resource_projection* b = find(k, k.target_binding); b && k.kind == projection_kind::scaled)
-            line += std::string("; ") + name(b->id) + " peak ratio " + b->peak_basis;
+    for (std::size_t i = 0; i < workload.kernels.size(); ++i) {
+        const auto& projection = workload.kernels[i];
+        std::string line = ": " + projection.why;
+        if (projection.kind == projection_kind::scaled && projection.binding_changes && projection.source_binding &&
+            projection.target_binding)
+            line += std::string("; the floor moves from ") + name(*projection.source_binding) + " to " +
+                    name(*projection.target_binding);
+        if (const resource_projection* target_resource = find(projection, projection.target_binding);
+            target_resource && projection.kind == projection_kind::scaled)
+            line += std::string("; ") + name(target_resource->id) + " peak ratio " + target_resource->peak_basis;
         how.push_back(doc::phrase().code(labels[i]).words(line + "."));
     }
-    d.add_list(std::move(how));
-    return d;
+    page.add_list(std::move(how));
+    return page;
 }
 
-std::string markdown(const analysis& a, const workload_projection& w) { return doc::markdown(document_of(a, w)); }
+std::string markdown(const analysis& capture, const workload_projection& workload) {
+    return doc::markdown(document_of(capture, workload));
+}
 
-std::string json(const analysis& a, const workload_projection& w) {
-    const auto labels = kernel_labels(a);
-    ojson j;
-    j["input"] = a.input;
-    j["source_gpu"] = a.gpu.id;
-    j["source_gpu_name"] = w.source_gpu;
-    j["target_gpu_name"] = w.target_gpu;
-    j["assumptions"] = w.assumptions;
-    j["measured_ns"] = json_number<ojson>(w.measured_ns);
-    j["projected_ns"] = json_number<ojson>(w.projected_ns);
+std::string json(const analysis& capture, const workload_projection& workload) {
+    const auto labels = kernel_labels(capture);
+    ojson out;
+    out["input"] = capture.input;
+    out["source_gpu"] = capture.gpu.id;
+    out["source_gpu_name"] = workload.source_gpu;
+    out["target_gpu_name"] = workload.target_gpu;
+    out["assumptions"] = workload.assumptions;
+    out["measured_ns"] = json_number<ojson>(workload.measured_ns);
+    out["projected_ns"] = json_number<ojson>(workload.projected_ns);
     ojson ks = ojson::array();
-    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
-        const auto& k = w.kernels[i];
+    for (std::size_t i = 0; i < workload.kernels.size(); ++i) {
+        const auto& projection = workload.kernels[i];
         ojson res = ojson::array();
-        for (const auto& r : k.resources)
-            res.push_back({{"id", name(r.id)},
-                           {"peak_ratio", json_number<ojson>(r.peak_ratio)},
-                           {"peak_basis", r.peak_basis},
-                           {"peak_assumed", r.peak_assumed},
-                           {"source_practical", json_number<ojson>(r.source_practical)},
-                           {"target_practical", json_number<ojson>(r.target_practical)},
-                           {"source_floor_ns", json_number<ojson>(r.source_floor_ns)},
-                           {"target_floor_ns", json_number<ojson>(r.target_floor_ns)},
-                           {"source_busy_ns", json_number<ojson>(r.source_busy_ns)},
-                           {"target_busy_ns", json_number<ojson>(r.target_busy_ns)}});
+        for (const auto& per_resource : projection.resources)
+            res.push_back({{"id", name(per_resource.id)},
+                           {"peak_ratio", json_number<ojson>(per_resource.peak_ratio)},
+                           {"peak_basis", per_resource.peak_basis},
+                           {"peak_assumed", per_resource.peak_assumed},
+                           {"source_practical", json_number<ojson>(per_resource.source_practical)},
+                           {"target_practical", json_number<ojson>(per_resource.target_practical)},
+                           {"source_floor_ns", json_number<ojson>(per_resource.source_floor_ns)},
+                           {"target_floor_ns", json_number<ojson>(per_resource.target_floor_ns)},
+                           {"source_busy_ns", json_number<ojson>(per_resource.source_busy_ns)},
+                           {"target_busy_ns", json_number<ojson>(per_resource.target_busy_ns)}});
         ks.push_back(
-            {{"name", k.kernel},
+            {{"name", projection.kernel},
              {"label", labels[i]},
-             {"launches", k.launches},
-             {"source_bound", name(k.source_bound)},
-             {"measured_ns", json_number<ojson>(k.measured_ns)},
-             {"projected_ns", json_number<ojson>(k.projected_ns)},
-             {"projection", name(k.kind)},
-             {"why", k.why},
+             {"launches", projection.launches},
+             {"source_bound", name(projection.source_bound)},
+             {"measured_ns", json_number<ojson>(projection.measured_ns)},
+             {"projected_ns", json_number<ojson>(projection.projected_ns)},
+             {"projection", name(projection.kind)},
+             {"why", projection.why},
              {"source_sm_clock_hz",
-              k.source_sm_clock_hz > 0 ? json_number<ojson>(k.source_sm_clock_hz) : ojson(nullptr)},
+              projection.source_sm_clock_hz > 0 ? json_number<ojson>(projection.source_sm_clock_hz) : ojson(nullptr)},
              {"target_sm_clock_hz",
-              k.target_sm_clock_hz > 0 ? json_number<ojson>(k.target_sm_clock_hz) : ojson(nullptr)},
-             {"source_floor_ns", k.source_floor_ns > 0 ? json_number<ojson>(k.source_floor_ns) : ojson(nullptr)},
-             {"target_floor_ns", k.target_floor_ns > 0 ? json_number<ojson>(k.target_floor_ns) : ojson(nullptr)},
-             {"source_binding", optional_name(k.source_binding)},
-             {"target_binding", optional_name(k.target_binding)},
-             {"source_busy_ns", k.source_busy_ns > 0 ? json_number<ojson>(k.source_busy_ns) : ojson(nullptr)},
-             {"target_busy_ns", k.target_busy_ns > 0 ? json_number<ojson>(k.target_busy_ns) : ojson(nullptr)},
-             {"basis", name(k.basis)},
-             {"binding_changes", k.binding_changes},
+              projection.target_sm_clock_hz > 0 ? json_number<ojson>(projection.target_sm_clock_hz) : ojson(nullptr)},
+             {"source_floor_ns",
+              projection.source_floor_ns > 0 ? json_number<ojson>(projection.source_floor_ns) : ojson(nullptr)},
+             {"target_floor_ns",
+              projection.target_floor_ns > 0 ? json_number<ojson>(projection.target_floor_ns) : ojson(nullptr)},
+             {"source_binding", optional_name(projection.source_binding)},
+             {"target_binding", optional_name(projection.target_binding)},
+             {"source_busy_ns",
+              projection.source_busy_ns > 0 ? json_number<ojson>(projection.source_busy_ns) : ojson(nullptr)},
+             {"target_busy_ns",
+              projection.target_busy_ns > 0 ? json_number<ojson>(projection.target_busy_ns) : ojson(nullptr)},
+             {"basis", name(projection.basis)},
+             {"binding_changes", projection.binding_changes},
              {"resources", res}});
     }
-    j["kernels"] = ks;
-    return json_text(j);
+    out["kernels"] = ks;
+    return json_text(out);
 }
 
-std::string terminal(const analysis& a, const workload_projection& w) {
-    const auto labels = kernel_labels(a);
-    table t({{"kernel", align::left, 0, false, 0},
-             {"measured", align::right, 9},
-             {"projected", align::right, 9},
-             {"speedup", align::right, 7},
-             {"binding", align::left, 15},
-             {"projection"}});
-    for (std::size_t i = 0; i < w.kernels.size(); ++i) {
-        const auto& k = w.kernels[i];
+std::string terminal(const analysis& capture, const workload_projection& workload) {
+    const auto labels = kernel_labels(capture);
+    table summary({{"kernel", align::left, 0, false, 0},
+                   {"measured", align::right, 9},
+                   {"projected", align::right, 9},
+                   {"speedup", align::right, 7},
+                   {"binding", align::left, 15},
+                   {"projection"}});
+    for (std::size_t i = 0; i < workload.kernels.size(); ++i) {
+        const auto& projection = workload.kernels[i];
         const std::string binding =
-            k.kind == projection_kind::scaled
-                ? name_or_dash(k.source_binding) + (k.binding_changes ? " -> " + name_or_dash(k.target_binding) : "")
+            projection.kind == projection_kind::scaled
+                ? name_or_dash(projection.source_binding) +
+                      (projection.binding_changes ? " -> " + name_or_dash(projection.target_binding) : "")
                 : "-";
-        t.row({labels[i], format_duration_ns(k.measured_ns), format_duration_ns(k.projected_ns), speedup_text(k),
-               binding,
-               std::string(name(k.kind)) +
-                   (k.kind == projection_kind::unchanged ? " (" + std::string(name(k.source_bound)) + ")"
-                    : k.kind == projection_kind::scaled  ? " (" + std::string(name(k.basis)) + ")"
-                                                         : "")});
+        summary.row({labels[i], format_duration_ns(projection.measured_ns), format_duration_ns(projection.projected_ns),
+                     speedup_text(projection), binding,
+                     std::string(name(projection.kind)) + (projection.kind == projection_kind::unchanged
+                                                               ? " (" + std::string(name(projection.source_bound)) + ")"
+                                                           : projection.kind == projection_kind::scaled
+                                                               ? " (" + std::string(name(projection.basis)) + ")"
+                                                               : "")});
     }
-    t.row({"total", format_duration_ns(w.measured_ns), format_duration_ns(w.projected_ns),
-           w.projected_ns > 0 ? format_times(w.measured_ns / w.projected_ns) : "-", "", ""});
+    summary.row({"total", format_duration_ns(workload.measured_ns), format_duration_ns(workload.projected_ns),
+                 workload.projected_ns > 0 ? format_times(workload.measured_ns / workload.projected_ns) : "-", "", ""});
     std::ostringstream out;
-    out << a.input << ": " << w.source_gpu << " -> " << w.target_gpu << "\n" << t.text() << "\nassumptions:\n";
-    for (const auto& s : w.assumptions) out << "- " << s << "\n";
+    out << capture.input << ": " << workload.source_gpu << " -> " << workload.target_gpu << "\n"
+        << summary.text() << "\nassumptions:\n";
+    for (const auto& assumption : workload.assumptions) out << "- " << assumption << "\n";
     return out.str();
 }
 
 }  // namespace
 
-workload_projection project_analysis(const analysis& a, const gpu_spec& target, const projection_options& o) {
+workload_projection project_analysis(const analysis& capture, const gpu_spec& target,
+                                     const projection_options& options) {
     std::vector<kernel_projection> ks;
-    ks.reserve(a.kernels.size());
-    for (const auto& k : a.kernels) ks.push_back(project_kernel(k, a.gpu, target, o));
-    return project_workload(std::move(ks), a.gpu, target, o);
+    ks.reserve(capture.kernels.size());
+    for (const auto& kernel : capture.kernels) ks.push_back(project_kernel(kernel, capture.gpu, target, options));
+    return project_workload(std::move(ks), capture.gpu, target, options);
 }
 
 const std::vector<std::string>& projection_format_names() {
@@ -189,11 +214,11 @@ const std::vector<std::string>& projection_format_names() {
     return names;
 }
 
-std::string render_projection(const analysis& a, const workload_projection& w, const std::string& format) {
-    if (format == "markdown") return markdown(a, w);
-    if (format == "json") return json(a, w);
-    if (format == "terminal") return terminal(a, w);
-    if (format == "html") return doc::html_page(document_of(a, w));
+std::string render_projection(const analysis& capture, const workload_projection& workload, const std::string& format) {
+    if (format == "markdown") return markdown(capture, workload);
+    if (format == "json") return json(capture, workload);
+    if (format == "terminal") return terminal(capture, workload);
+    if (format == "html") return doc::html_page(document_of(capture, workload));
     throw std::invalid_argument("no projection format \"" + format + "\"");
 }
 

@@ -24,9 +24,9 @@ struct ranks_diff {
 
 ranks_diff diff_ranks(ranks_model base, ranks_model next, std::optional<double> fail_if_slower_pct, double noise_pct);
 
-std::string ranks_diff_markdown(const ranks_diff& d);
+std::string ranks_diff_markdown(const ranks_diff& diff);
 // The same document as one HTML page (render/document.hpp).
-std::string ranks_diff_html(const ranks_diff& d);
-std::string ranks_diff_json(const ranks_diff& d);
+std::string ranks_diff_html(const ranks_diff& diff);
+std::string ranks_diff_json(const ranks_diff& diff);
 
 }  // namespace roofline::timeline

@@ -51,10 +51,10 @@ struct timeline_diff {
 timeline_diff diff_traces(const std::string& base_path, const std::string& next_path, std::int64_t min_gap_ns,
                           std::optional<double> fail_if_slower_pct, double noise_pct);
 
-std::string timeline_diff_markdown(const timeline_diff& d);
+std::string timeline_diff_markdown(const timeline_diff& diff);
 // The same document as one HTML page (render/document.hpp).
-std::string timeline_diff_html(const timeline_diff& d);
-std::string timeline_diff_terminal(const timeline_diff& d);
-std::string timeline_diff_json(const timeline_diff& d);
+std::string timeline_diff_html(const timeline_diff& diff);
+std::string timeline_diff_terminal(const timeline_diff& diff);
+std::string timeline_diff_json(const timeline_diff& diff);
 
 }  // namespace roofline::timeline

@@ -19,143 +19,155 @@ std::string duration(double ns) { return format_duration_ns(ns); }
 std::string change(const std::optional<double>& pct) { return pct ? signed_decimals(*pct, 1) + "%" : "-"; }
 doc::phrase name_of(const std::string& kernel) { return doc::phrase().code(printable(short_name(kernel))); }
 
-std::string idle_of(const device_timeline* d, gap_cause c) {
-    return d ? duration(double(d->total(c).total_ns)) + " (" + std::to_string(d->total(c).count) + ")" : "-";
+std::string idle_of(const device_timeline* device, gap_cause cause) {
+    return device ? duration(double(device->total(cause).total_ns)) + " (" +
+                        std::to_string(device->total(cause).count) + ")"
+                  : "-";
 }
 
-std::string first_finding(const trace_side& s, std::int32_t device) {
-    for (const auto& f : s.findings)
-        if (f.device == device)
-            return std::string(finding_id(f.kind)) +
-                   (f.est_speedup ? " (up to " + format_times(*f.est_speedup) + ")" : "");
+std::string first_finding(const trace_side& side, std::int32_t device) {
+    for (const auto& trace_finding : side.findings)
+        if (trace_finding.device == device)
+            return std::string(finding_id(trace_finding.kind)) +
+                   (trace_finding.est_speedup ? " (up to " + format_times(*trace_finding.est_speedup) + ")" : "");
     return "-";
 }
 
 }  // namespace
 
-static doc::document timeline_diff_document(const timeline_diff& d) {
-    doc::document o;
-    o.add_heading(1, doc::phrase("Timeline diff: ").code(d.base.source->file).words(" -> ").code(d.next.source->file));
-    o.add_paragraph(d.per_step ? "Times are per step: each device's span over the steps its trace marks (" +
-                                     std::to_string(d.base.model.steps.count) + " and " +
-                                     std::to_string(d.next.model.steps.count) + ")."
-                               : std::string("Times are each device's span: the traces do not both mark steps."));
-    for (const auto& c : d.devices) {
-        o.add_heading(2, "GPU " + std::to_string(c.device));
-        if (!c.base || !c.next) {
-            o.add_paragraph(std::string("Only in the ") + (c.base ? "base" : "new") + " trace.");
+static doc::document timeline_diff_document(const timeline_diff& diff) {
+    doc::document page;
+    page.add_heading(
+        1, doc::phrase("Timeline diff: ").code(diff.base.source->file).words(" -> ").code(diff.next.source->file));
+    page.add_paragraph(diff.per_step ? "Times are per step: each device's span over the steps its trace marks (" +
+                                           std::to_string(diff.base.model.steps.count) + " and " +
+                                           std::to_string(diff.next.model.steps.count) + ")."
+                                     : std::string("Times are each device's span: the traces do not both mark steps."));
+    for (const auto& device_diff : diff.devices) {
+        page.add_heading(2, "GPU " + std::to_string(device_diff.device));
+        if (!device_diff.base || !device_diff.next) {
+            page.add_paragraph(std::string("Only in the ") + (device_diff.base ? "base" : "new") + " trace.");
             continue;
         }
-        doc::table_block t{{"", "before", "after", "change"}, {}};
-        t.rows.push_back({d.per_step ? "time per step" : "span", duration(c.base_step_ns), duration(c.next_step_ns),
-                          change(c.change_pct)});
-        t.rows.push_back({"GPU busy", format_percent(c.base->utilisation()), format_percent(c.next->utilisation()),
-                          signed_decimals((c.next->utilisation() - c.base->utilisation()) * 100.0, 1) + " points"});
-        for (gap_cause g : all_causes)
-            if (c.base->total(g).count + c.next->total(g).count > 0)
-                t.rows.push_back(
-                    {std::string("idle: ") + cause_name(g) + " (gaps)", idle_of(c.base, g), idle_of(c.next, g), ""});
-        auto launches = [](const device_timeline& t) {
-            std::size_t n = 0;
-            for (const auto& k : t.kernel_totals) n += k.launches;
-            return std::to_string(n);
+        doc::table_block summary{{"", "before", "after", "change"}, {}};
+        summary.rows.push_back({diff.per_step ? "time per step" : "span", duration(device_diff.base_step_ns),
+                                duration(device_diff.next_step_ns), change(device_diff.change_pct)});
+        summary.rows.push_back(
+            {"GPU busy", format_percent(device_diff.base->utilisation()),
+             format_percent(device_diff.next->utilisation()),
+             signed_decimals((device_diff.next->utilisation() - device_diff.base->utilisation()) * 100.0, 1) +
+                 " points"});
+        for (gap_cause cause : all_causes)
+            if (device_diff.base->total(cause).count + device_diff.next->total(cause).count > 0)
+                summary.rows.push_back({std::string("idle: ") + cause_name(cause) + " (gaps)",
+                                        idle_of(device_diff.base, cause), idle_of(device_diff.next, cause), ""});
+        auto launches = [](const device_timeline& device) {
+            std::size_t total_launches = 0;
+            for (const auto& kernel : device.kernel_totals) total_launches += kernel.launches;
+            return std::to_string(total_launches);
         };
-        t.rows.push_back(
-            {d.per_step ? "kernels the steps launched" : "kernels launched", launches(*c.base), launches(*c.next), ""});
-        t.rows.push_back({"first finding", first_finding(d.base, c.device), first_finding(d.next, c.device), ""});
-        o.add_table(std::move(t));
-        if (!c.appeared.empty() || !c.gone.empty()) {
-            doc::table_block k{{"kernel", "", "GPU time", "launches"}, {}};
-            for (const auto& x : c.gone)
-                k.rows.push_back(
-                    {name_of(x.name), "went away", duration(double(x.base_ns)), std::to_string(x.base_launches)});
-            for (const auto& x : c.appeared)
-                k.rows.push_back(
-                    {name_of(x.name), "appeared", duration(double(x.next_ns)), std::to_string(x.next_launches)});
-            o.add_paragraph("Kernels that appeared or went away:");
-            o.add_table(std::move(k));
+        summary.rows.push_back({diff.per_step ? "kernels the steps launched" : "kernels launched",
+                                launches(*device_diff.base), launches(*device_diff.next), ""});
+        summary.rows.push_back({"first finding", first_finding(diff.base, device_diff.device),
+                                first_finding(diff.next, device_diff.device), ""});
+        page.add_table(std::move(summary));
+        if (!device_diff.appeared.empty() || !device_diff.gone.empty()) {
+            doc::table_block changed_table{{"kernel", "", "GPU time", "launches"}, {}};
+            for (const auto& kernel : device_diff.gone)
+                changed_table.rows.push_back({name_of(kernel.name), "went away", duration(double(kernel.base_ns)),
+                                              std::to_string(kernel.base_launches)});
+            for (const auto& kernel : device_diff.appeared)
+                changed_table.rows.push_back({name_of(kernel.name), "appeared", duration(double(kernel.next_ns)),
+                                              std::to_string(kernel.next_launches)});
+            page.add_paragraph("Kernels that appeared or went away:");
+            page.add_table(std::move(changed_table));
         }
-        if (!c.moved.empty()) {
-            doc::table_block k{{"kernel", "GPU time before", "after", "launches before", "after"}, {}};
-            for (const auto& x : c.moved)
-                k.rows.push_back({name_of(x.name), duration(double(x.base_ns)), duration(double(x.next_ns)),
-                                  std::to_string(x.base_launches), std::to_string(x.next_launches)});
-            o.add_paragraph("Kernels on both sides whose GPU time moved most:");
-            o.add_table(std::move(k));
+        if (!device_diff.moved.empty()) {
+            doc::table_block moved_table{{"kernel", "GPU time before", "after", "launches before", "after"}, {}};
+            for (const auto& kernel : device_diff.moved)
+                moved_table.rows.push_back({name_of(kernel.name), duration(double(kernel.base_ns)),
+                                            duration(double(kernel.next_ns)), std::to_string(kernel.base_launches),
+                                            std::to_string(kernel.next_launches)});
+            page.add_paragraph("Kernels on both sides whose GPU time moved most:");
+            page.add_table(std::move(moved_table));
         }
     }
-    if (d.fail_if_slower_pct) {
-        std::vector<doc::phrase> failures(d.gate_failures.begin(), d.gate_failures.end());
-        o.add_list(std::move(failures), "Gate (--fail-if-slower " + significant(*d.fail_if_slower_pct, 6) +
-                                            "%): " + (d.gate_failed() ? "failed" : "passed") + ".");
+    if (diff.fail_if_slower_pct) {
+        std::vector<doc::phrase> failures(diff.gate_failures.begin(), diff.gate_failures.end());
+        page.add_list(std::move(failures), "Gate (--fail-if-slower " + significant(*diff.fail_if_slower_pct, 6) +
+                                               "%): " + (diff.gate_failed() ? "failed" : "passed") + ".");
     }
-    return o;
+    return page;
 }
 
-std::string timeline_diff_markdown(const timeline_diff& d) {
+std::string timeline_diff_markdown(const timeline_diff& diff) {
     // A blank line ends the report where no gate lines do (as it always has).
-    return doc::markdown(timeline_diff_document(d)) + (d.fail_if_slower_pct ? "" : "\n");
+    return doc::markdown(timeline_diff_document(diff)) + (diff.fail_if_slower_pct ? "" : "\n");
 }
 
-std::string timeline_diff_html(const timeline_diff& d) { return doc::html_page(timeline_diff_document(d)); }
+std::string timeline_diff_html(const timeline_diff& diff) { return doc::html_page(timeline_diff_document(diff)); }
 
-std::string timeline_diff_terminal(const timeline_diff& d) {
-    std::ostringstream o;
-    o << d.base.source->file << " -> " << d.next.source->file << "\n";
-    for (const auto& c : d.devices) {
-        if (!c.base || !c.next) continue;
-        o << "GPU " << c.device << ": " << (d.per_step ? "per step " : "span ") << duration(c.base_step_ns) << " -> "
-          << duration(c.next_step_ns) << " (" << change(c.change_pct) << "), busy "
-          << format_percent(c.base->utilisation()) << " -> " << format_percent(c.next->utilisation()) << ", "
-          << c.appeared.size() << " kernels appeared, " << c.gone.size() << " went away\n";
+std::string timeline_diff_terminal(const timeline_diff& diff) {
+    std::ostringstream out;
+    out << diff.base.source->file << " -> " << diff.next.source->file << "\n";
+    for (const auto& device_diff : diff.devices) {
+        if (!device_diff.base || !device_diff.next) continue;
+        out << "GPU " << device_diff.device << ": " << (diff.per_step ? "per step " : "span ")
+            << duration(device_diff.base_step_ns) << " -> " << duration(device_diff.next_step_ns) << " ("
+            << change(device_diff.change_pct) << "), busy " << format_percent(device_diff.base->utilisation()) << " -> "
+            << format_percent(device_diff.next->utilisation()) << ", " << device_diff.appeared.size()
+            << " kernels appeared, " << device_diff.gone.size() << " went away\n";
     }
-    for (const auto& f : d.gate_failures) o << "gate failed: " << f << "\n";
-    return o.str();
+    for (const auto& failure : diff.gate_failures) out << "gate failed: " << failure << "\n";
+    return out.str();
 }
 
-std::string timeline_diff_json(const timeline_diff& d) {
-    ordered_json j;
-    j["schema"] = "roofline-timeline-diff/1";
-    j["base"] = d.base.source->file;
-    j["new"] = d.next.source->file;
-    j["per_step"] = d.per_step;
+std::string timeline_diff_json(const timeline_diff& diff) {
+    ordered_json out;
+    out["schema"] = "roofline-timeline-diff/1";
+    out["base"] = diff.base.source->file;
+    out["new"] = diff.next.source->file;
+    out["per_step"] = diff.per_step;
     ordered_json devices = ordered_json::array();
-    auto side = [](const device_timeline* t, double step) {
-        if (!t) return ordered_json(nullptr);
+    auto side = [](const device_timeline* device, double step) {
+        if (!device) return ordered_json(nullptr);
         ordered_json by_cause = ordered_json::object();
-        for (gap_cause g : all_causes)
-            by_cause[cause_name(g)] = {{"count", t->total(g).count}, {"total_ns", t->total(g).total_ns}};
+        for (gap_cause cause : all_causes)
+            by_cause[cause_name(cause)] = {{"count", device->total(cause).count},
+                                           {"total_ns", device->total(cause).total_ns}};
         return ordered_json{{"time_ns", std::llround(step)},
-                            {"busy_ns", t->busy_ns},
-                            {"utilisation", json_number<ordered_json>(t->utilisation())},
-                            {"kernels", t->kernels},
+                            {"busy_ns", device->busy_ns},
+                            {"utilisation", json_number<ordered_json>(device->utilisation())},
+                            {"kernels", device->kernels},
                             {"gaps_by_cause", by_cause}};
     };
-    auto kernels = [](const std::vector<kernel_change>& v) {
-        ordered_json a = ordered_json::array();
-        for (const auto& k : v)
-            a.push_back({{"name", k.name},
-                         {"base_ns", k.base_ns},
-                         {"new_ns", k.next_ns},
-                         {"base_launches", k.base_launches},
-                         {"new_launches", k.next_launches}});
-        return a;
+    auto kernels = [](const std::vector<kernel_change>& changes) {
+        ordered_json rows = ordered_json::array();
+        for (const auto& kernel : changes)
+            rows.push_back({{"name", kernel.name},
+                            {"base_ns", kernel.base_ns},
+                            {"new_ns", kernel.next_ns},
+                            {"base_launches", kernel.base_launches},
+                            {"new_launches", kernel.next_launches}});
+        return rows;
     };
-    for (const auto& c : d.devices) {
-        ordered_json e = {
-            {"device", c.device}, {"base", side(c.base, c.base_step_ns)}, {"new", side(c.next, c.next_step_ns)}};
-        e["change_pct"] = c.change_pct ? json_number<ordered_json>(*c.change_pct) : ordered_json(nullptr);
-        e["appeared"] = kernels(c.appeared);
-        e["gone"] = kernels(c.gone);
-        e["moved"] = kernels(c.moved);
-        devices.push_back(std::move(e));
+    for (const auto& device_diff : diff.devices) {
+        ordered_json entry = {{"device", device_diff.device},
+                              {"base", side(device_diff.base, device_diff.base_step_ns)},
+                              {"new", side(device_diff.next, device_diff.next_step_ns)}};
+        entry["change_pct"] =
+            device_diff.change_pct ? json_number<ordered_json>(*device_diff.change_pct) : ordered_json(nullptr);
+        entry["appeared"] = kernels(device_diff.appeared);
+        entry["gone"] = kernels(device_diff.gone);
+        entry["moved"] = kernels(device_diff.moved);
+        devices.push_back(std::move(entry));
     }
-    j["devices"] = devices;
-    j["gate"] = d.fail_if_slower_pct ? ordered_json{{"fail_if_slower_pct", *d.fail_if_slower_pct},
-                                                    {"failed", d.gate_failed()},
-                                                    {"failures", d.gate_failures}}
-                                     : ordered_json(nullptr);
-    return json_text(j);
+    out["devices"] = devices;
+    out["gate"] = diff.fail_if_slower_pct ? ordered_json{{"fail_if_slower_pct", *diff.fail_if_slower_pct},
+                                                         {"failed", diff.gate_failed()},
+                                                         {"failures", diff.gate_failures}}
+                                          : ordered_json(nullptr);
+    return json_text(out);
 }
 
 }  // namespace roofline::timeline

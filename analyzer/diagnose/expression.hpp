@@ -41,9 +41,10 @@ struct fact_value {
     std::optional<value_range> range;
     std::vector<std::string> missing;
     fact_value() = default;
-    fact_value(std::nullopt_t) {}                       // NOLINT: unknown
-    fact_value(double v) : range(value_range{v, v}) {}  // NOLINT: exact
-    fact_value(std::optional<double> v) : range(v ? std::optional(value_range{*v, *v}) : std::nullopt) {}  // NOLINT
+    fact_value(std::nullopt_t) {}                                                     // NOLINT: unknown
+    fact_value(double exact_value) : range(value_range{exact_value, exact_value}) {}  // NOLINT: exact
+    fact_value(std::optional<double> exact_value)
+        : range(exact_value ? std::optional(value_range{*exact_value, *exact_value}) : std::nullopt) {}  // NOLINT
     static fact_value between(double lo, double hi, std::vector<std::string> missing);
     bool exact() const { return range && range->exact(); }
     // The value where it is exact.

@@ -19,8 +19,8 @@ struct fix {
     // "library" for every kind whose source the user does not own, "any"). Absent: the kernels whose
     // source the user owns (their own, CUTLASS templates they instantiate): kernel-author advice.
     unsigned origins = owned_origins();
-    bool applies_to(origin_kind k) const { return (origins >> static_cast<unsigned>(k)) & 1u; }
-    static unsigned bit(origin_kind k) { return 1u << static_cast<unsigned>(k); }
+    bool applies_to(origin_kind origin) const { return (origins >> static_cast<unsigned>(origin)) & 1u; }
+    static unsigned bit(origin_kind origin) { return 1u << static_cast<unsigned>(origin); }
     static unsigned owned_origins() { return bit(origin_kind::user) | bit(origin_kind::cutlass); }
 };
 
@@ -43,7 +43,7 @@ struct work_change {
 //   adds_parallelism  more bytes in flight, more warps, a fuller grid or whole waves: the work stays,
 //                     the time falls to its floors.
 enum class fix_kind { removes_waste, moves_work, restructures, adds_parallelism };
-const char* name(fix_kind k);
+const char* name(fix_kind kind);
 
 // How a finding's gain is estimated (rules/README.md, "Gain estimates"): the fix changes the
 // work listed in `changes`, and everything else stays. The time after the fix is the largest floor

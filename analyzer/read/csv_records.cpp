@@ -13,7 +13,7 @@ namespace {
 // enough to stay in cache while it is split.
 constexpr std::size_t read_block = std::size_t(1) << 20;
 
-std::size_t quotes_in(std::string_view s) { return std::size_t(std::count(s.begin(), s.end(), '"')); }
+std::size_t quotes_in(std::string_view text) { return std::size_t(std::count(text.begin(), text.end(), '"')); }
 
 }  // namespace
 
@@ -136,38 +136,38 @@ void csv_records::split_exact(std::string_view text, std::size_t first_line, csv
         out.columns_.push_back(column);
         starts.push_back(std::uint32_t(unquoted_.size()));
     };
-    std::size_t i = 0;
-    const std::size_t n = text.size();
+    std::size_t pos = 0;
+    const std::size_t length = text.size();
     while (true) {
-        next_field(i + 1);
-        if (i < n && text[i] == '"') {
-            ++i;
+        next_field(pos + 1);
+        if (pos < length && text[pos] == '"') {
+            ++pos;
             while (true) {
-                const std::size_t quote = text.find('"', i);
+                const std::size_t quote = text.find('"', pos);
                 if (quote == std::string_view::npos)
                     throw input_error(error_code::bad_quote, file_, first_line, out.columns_.back(),
                                       "a quoted field is not closed");
-                unquoted_.append(text, i, quote - i);
-                i = quote + 1;
-                if (i < n && text[i] == '"') {  // "" is a quote inside the field
+                unquoted_.append(text, pos, quote - pos);
+                pos = quote + 1;
+                if (pos < length && text[pos] == '"') {  // "" is a quote inside the field
                     unquoted_ += '"';
-                    ++i;
+                    ++pos;
                     continue;
                 }
                 break;
             }
-            if (i < n && text[i] != ',')
-                throw input_error(error_code::bad_quote, file_, first_line, i + 1,
+            if (pos < length && text[pos] != ',')
+                throw input_error(error_code::bad_quote, file_, first_line, pos + 1,
                                   "unexpected text after the closing quote of a field");
         } else {
-            const std::size_t comma = std::min(text.find(',', i), n);
-            unquoted_.append(text, i, comma - i);
-            i = comma;
+            const std::size_t comma = std::min(text.find(',', pos), length);
+            unquoted_.append(text, pos, comma - pos);
+            pos = comma;
         }
-        if (i >= n) break;
-        ++i;           // the comma
-        if (i == n) {  // a trailing comma ends the record with one empty field, as ncu writes
-            next_field(i + 1);
+        if (pos >= length) break;
+        ++pos;                // the comma
+        if (pos == length) {  // a trailing comma ends the record with one empty field, as ncu writes
+            next_field(pos + 1);
             break;
         }
     }

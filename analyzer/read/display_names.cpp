@@ -76,8 +76,8 @@ constexpr display_entry table[] = {
 }  // namespace
 
 std::string metric_id_for_display(std::string_view section, std::string_view display) {
-    for (const auto& e : table)
-        if (e.section == section && e.display == display) return std::string(e.metric);
+    for (const auto& entry : table)
+        if (entry.section == section && entry.display == display) return std::string(entry.metric);
     return {};
 }
 

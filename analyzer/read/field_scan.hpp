@@ -29,13 +29,13 @@ inline block_masks scan_block(const char* block) {
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i comma = _mm_set1_epi8(',');
-    block_masks m;
+    block_masks masks;
     for (int i = 0; i < 4; ++i) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
-        m.quote |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)))) << (16 * i);
-        m.comma |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)))) << (16 * i);
+        const __m128i lanes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * i));
+        masks.quote |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lanes, quote)))) << (16 * i);
+        masks.comma |= std::uint64_t(std::uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(lanes, comma)))) << (16 * i);
     }
-    return m;
+    return masks;
 #else
     return scan_block_bytes(block);
 #endif

@@ -18,41 +18,41 @@ const std::string anonymous = "(anonymous namespace)";
 // ncu writes anonymous namespaces as "unnamed>::" (no opening '<', so depth never goes below zero)
 // or "<unnamed>::".
 std::string short_name(const std::string& name) {
-    std::string s = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
+    std::string signature = name.rfind("void ", 0) == 0 ? name.substr(5) : name;
     int depth = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '<')
+    for (std::size_t i = 0; i < signature.size(); ++i) {
+        if (signature[i] == '<')
             ++depth;
-        else if (s[i] == '>')
+        else if (signature[i] == '>')
             depth = depth > 0 ? depth - 1 : 0;
-        else if (s[i] == '(' && depth == 0 && i > 0) {
+        else if (signature[i] == '(' && depth == 0 && i > 0) {
             // nsys and c++filt write an anonymous namespace as "(anonymous namespace)::": part of
             // the name, not its parameter list.
-            if (s.compare(i, anonymous.size(), anonymous) == 0) {
+            if (signature.compare(i, anonymous.size(), anonymous) == 0) {
                 i += anonymous.size() - 1;
                 continue;
             }
-            return s.substr(0, i);
+            return signature.substr(0, i);
         }
     }
-    return s;
+    return signature;
 }
 
 // The namespaces go: everything up to the last "::" outside template arguments, so that
 // at::<unnamed>::softmax<float, at::<unnamed>::Epilogue> keeps its own name and arguments.
 std::string plain_name(const std::string& name) {
-    const std::string s = short_name(name);
+    const std::string short_form = short_name(name);
     std::size_t after = 0;
     int depth = 0;
-    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-        if (s[i] == '<')
+    for (std::size_t i = 0; i + 1 < short_form.size(); ++i) {
+        if (short_form[i] == '<')
             ++depth;
-        else if (s[i] == '>')
+        else if (short_form[i] == '>')
             depth = depth > 0 ? depth - 1 : 0;
-        else if (depth == 0 && s[i] == ':' && s[i + 1] == ':')
+        else if (depth == 0 && short_form[i] == ':' && short_form[i + 1] == ':')
             after = i + 2;
     }
-    return s.substr(after);
+    return short_form.substr(after);
 }
 
 bool is_mangled(std::string_view name) { return name.size() > 2 && name[0] == '_' && name[1] == 'Z'; }
@@ -61,22 +61,22 @@ std::string function_name(const std::string& name) {
     std::string demangled = name;
     if (is_mangled(name)) {
         int status = 0;
-        std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
-                                                 std::free);
-        if (status == 0 && d) demangled = d.get();
+        std::unique_ptr<char, void (*)(void*)> demangled_buf(
+            abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
+        if (status == 0 && demangled_buf) demangled = demangled_buf.get();
     }
     // Template arguments go, wherever they are (ns<T>::kernel<U>); a '>' with no '<' is ncu's
     // "unnamed>::" and goes too.
-    const std::string s = short_name(demangled);
+    const std::string short_form = short_name(demangled);
     std::string bare;
     int depth = 0;
-    for (char c : s) {
-        if (c == '<')
+    for (char ch : short_form) {
+        if (ch == '<')
             ++depth;
-        else if (c == '>')
+        else if (ch == '>')
             depth = depth > 0 ? depth - 1 : 0;
         else if (depth == 0)
-            bare += c;
+            bare += ch;
     }
     auto at = bare.rfind("::");
     return at == std::string::npos ? bare : bare.substr(at + 2);
@@ -88,27 +88,28 @@ std::vector<std::string> portable_name_tokens(std::string_view name) {
                                                           "lu",      "ll",       "ull",    "llu"};
     std::vector<std::string> out;
     int parens = 0;
-    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    auto word_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
     for (std::size_t i = 0; i < name.size();) {
-        const char c = name[i];
-        if (c == '(') {
+        const char ch = name[i];
+        if (ch == '(') {
             ++parens, ++i;
-        } else if (c == ')') {
+        } else if (ch == ')') {
             parens = parens > 0 ? parens - 1 : 0;
             ++i;
-        } else if (word_char(c)) {
-            std::size_t j = i;
+        } else if (word_char(ch)) {
+            std::size_t token_end = i;
             // A number ends where its digits do: "2ul" is 2 and the suffix ul.
-            if (std::isdigit(static_cast<unsigned char>(c)))
-                while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) ++j;
+            if (std::isdigit(static_cast<unsigned char>(ch)))
+                while (token_end < name.size() && std::isdigit(static_cast<unsigned char>(name[token_end])))
+                    ++token_end;
             else
-                while (j < name.size() && word_char(name[j])) ++j;
-            const std::string_view token = name.substr(i, j - i);
+                while (token_end < name.size() && word_char(name[token_end])) ++token_end;
+            const std::string_view token = name.substr(i, token_end - i);
             // A lambda's number after '#' is Kineto's; ncu puts it in parentheses ("(instance 2)").
             const bool lambda_number = i > 0 && name[i - 1] == '#';
             if (parens == 0 && !lambda_number && std::find(dropped.begin(), dropped.end(), token) == dropped.end())
                 out.emplace_back(token);
-            i = j;
+            i = token_end;
         } else {
             ++i;
         }
@@ -126,47 +127,51 @@ std::string ncu_name_regex(std::string_view name) {
     constexpr std::size_t most = 12;
     const std::string word = "[^A-Za-z0-9_]";
     // Between two tokens: one such character, or a run that starts and ends with one.
-    std::string r = "(^|" + word + ")" + tokens[0];
-    for (std::size_t i = 1; i < tokens.size() && i < most; ++i) r += word + "(.*" + word + ")?" + tokens[i];
-    return tokens.size() == 1 ? r + "($|" + word + ")" : r;
+    std::string regex_text = "(^|" + word + ")" + tokens[0];
+    for (std::size_t i = 1; i < tokens.size() && i < most; ++i) regex_text += word + "(.*" + word + ")?" + tokens[i];
+    return tokens.size() == 1 ? regex_text + "($|" + word + ")" : regex_text;
 }
 
-bool valid_utf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
-        if (extra == 4 || (extra == 1 && c < 0xC2) || i + extra >= s.size() + (extra ? 0 : 1)) return false;
-        for (std::size_t k = 1; k <= extra; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-        i += extra + 1;
+bool valid_utf8(std::string_view bytes) {
+    std::size_t pos = 0;
+    while (pos < bytes.size()) {
+        const auto lead = static_cast<unsigned char>(bytes[pos]);
+        std::size_t extra = lead < 0x80           ? 0
+                            : (lead >> 5) == 0x6  ? 1
+                            : (lead >> 4) == 0xE  ? 2
+                            : (lead >> 3) == 0x1E ? 3
+                                                  : 4;
+        if (extra == 4 || (extra == 1 && lead < 0xC2) || pos + extra >= bytes.size() + (extra ? 0 : 1)) return false;
+        for (std::size_t offset = 1; offset <= extra; ++offset)
+            if ((static_cast<unsigned char>(bytes[pos + offset]) >> 6) != 0x2) return false;
+        pos += extra + 1;
     }
     return true;
 }
 
-std::string printable(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+std::string printable(std::string_view text) {
+    std::string out(text);
+    for (char& ch : out)
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
     return out;
 }
 
 std::string kernel_label(const std::string& full) {
-    const std::string s = short_name(full);
+    const std::string short_form = short_name(full);
     // The last "::" outside template arguments and parentheses ends the namespaces; ncu's
     // "unnamed>::" has no '<', so depth never goes below zero.
     int depth = 0;
     std::size_t start = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c == '<' || c == '(')
+    for (std::size_t i = 0; i < short_form.size(); ++i) {
+        const char ch = short_form[i];
+        if (ch == '<' || ch == '(')
             ++depth;
-        else if (c == '>' || c == ')')
+        else if (ch == '>' || ch == ')')
             depth = depth > 0 ? depth - 1 : 0;
-        else if (c == ':' && depth == 0 && i + 1 < s.size() && s[i + 1] == ':')
+        else if (ch == ':' && depth == 0 && i + 1 < short_form.size() && short_form[i + 1] == ':')
             start = i + 2;
     }
-    std::string out = s.substr(start);
+    std::string out = short_form.substr(start);
     constexpr std::size_t longest = 40;
     if (out.size() > longest) {
         const auto open = out.find('<');
@@ -181,7 +186,7 @@ std::string kernel_label(const std::string& full) {
             out += "...";
         }
     }
-    return out.empty() ? s : out;
+    return out.empty() ? short_form : out;
 }
 
 }  // namespace roofline

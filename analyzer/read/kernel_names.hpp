@@ -31,9 +31,9 @@ std::string ncu_name_regex(std::string_view name);
 // mangled writes it.
 bool is_mangled(std::string_view name);
 // Whether the bytes are well-formed UTF-8 (ncu writes names as the compiler spelled them).
-bool valid_utf8(std::string_view s);
+bool valid_utf8(std::string_view bytes);
 // The text with control characters (C0, DEL) replaced by '?': what a terminal or an XML file may show.
-std::string printable(std::string_view s);
+std::string printable(std::string_view text);
 
 // A kernel's label in reports: its short name without "void", namespaces and parameter list
 // ("unnamed>::fma_chain<float>(float *, int)" -> "fma_chain<float>"), its template arguments elided where

@@ -10,16 +10,16 @@ launch_filter::launch_filter(launch_filter_options options) : options_(std::move
     if (options_.kernel_name.rfind(prefix, 0) == 0) {
         try {
             regex_.emplace(options_.kernel_name.substr(prefix.size()), std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
+        } catch (const std::regex_error& error) {
             throw input_error(error_code::usage, "--kernel-name", 0, 0,
                               "not a valid regular expression: \"" + options_.kernel_name.substr(prefix.size()) +
-                                  "\" (" + e.what() + ")");
+                                  "\" (" + error.what() + ")");
         }
     }
 }
 
-const char* kernel_name_base_name(kernel_name_base b) {
-    switch (b) {
+const char* kernel_name_base_name(kernel_name_base base) {
+    switch (base) {
         case kernel_name_base::function:
             return "function";
         case kernel_name_base::demangled:

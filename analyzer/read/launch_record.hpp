@@ -25,7 +25,7 @@ struct launch_dims {
 // "(256, 1, 1)" as ncu writes it; nullopt for any other text.
 std::optional<launch_dims> parse_launch_dims(std::string_view text);
 // Back to ncu's spelling: "(256, 1, 1)".
-std::string to_string(const launch_dims& d);
+std::string to_string(const launch_dims& shape);
 
 // An ncu rule row ("Nsight Compute says"), kept as it was written.
 struct ncu_rule {
@@ -52,21 +52,21 @@ struct launch_record {
     std::map<std::string, std::string> texts;  // metric id -> non-numeric value
     std::vector<ncu_rule> rules;
 
-    void set(metric_key k, double v) { values.emplace_back(k, v); }
-    void set(std::string_view metric, double v) { set(intern_metric(metric), v); }
+    void set(metric_key key, double value) { values.emplace_back(key, value); }
+    void set(std::string_view metric, double value) { set(intern_metric(metric), value); }
     bool has(std::string_view metric) const { return find(metric) != nullptr; }
     // The value, or `fallback` when the capture lacks it.
     double get(std::string_view metric, double fallback = 0.0) const {
-        const double* v = find(metric);
-        return v ? *v : fallback;
+        const double* found = find(metric);
+        return found ? *found : fallback;
     }
 
 private:
     const double* find(std::string_view metric) const {
-        const auto k = find_metric_key(metric);  // a lookup: no key is made for a name never set
-        if (!k) return nullptr;
+        const auto key = find_metric_key(metric);  // a lookup: no key is made for a name never set
+        if (!key) return nullptr;
         for (auto it = values.rbegin(); it != values.rend(); ++it)
-            if (it->first == *k) return &it->second;
+            if (it->first == *key) return &it->second;
         return nullptr;
     }
 };

@@ -25,65 +25,66 @@ struct interner {
 };
 
 interner& table() {
-    static interner t;
-    return t;
+    static interner instance;
+    return instance;
 }
 
 // A lookup under the table's shared lock (a name's reference stays valid after: the deque never moves it).
 template <class Lookup>
 decltype(auto) read_table(Lookup&& lookup) {
-    interner& t = table();
-    std::shared_lock<std::shared_mutex> reading(t.lock);
-    return lookup(static_cast<const interner&>(t));
+    interner& interned = table();
+    std::shared_lock<std::shared_mutex> reading(interned.lock);
+    return lookup(static_cast<const interner&>(interned));
 }
 
 }  // namespace
 
 metric_key intern_metric(std::string_view id) {
-    interner& t = table();
+    interner& interned = table();
     {
-        std::shared_lock<std::shared_mutex> reading(t.lock);
-        if (auto it = t.index.find(id); it != t.index.end()) return it->second;
+        std::shared_lock<std::shared_mutex> reading(interned.lock);
+        if (auto it = interned.index.find(id); it != interned.index.end()) return it->second;
     }
-    std::unique_lock<std::shared_mutex> writing(t.lock);
-    if (auto it = t.index.find(id); it != t.index.end()) return it->second;  // another thread made it meanwhile
-    const auto k = metric_key(t.names.size());
-    t.names.emplace_back(id);
-    t.index.emplace(t.names.back(), k);
-    t.additive.push_back(metric_is_additive(t.names.back()));
-    if (engine_reads(t.names.back())) {
-        t.read_index.push_back(int(t.read_keys.size()));
-        t.read_keys.push_back(k);
+    std::unique_lock<std::shared_mutex> writing(interned.lock);
+    if (auto it = interned.index.find(id); it != interned.index.end())
+        return it->second;  // another thread made it meanwhile
+    const auto key = metric_key(interned.names.size());
+    interned.names.emplace_back(id);
+    interned.index.emplace(interned.names.back(), key);
+    interned.additive.push_back(metric_is_additive(interned.names.back()));
+    if (engine_reads(interned.names.back())) {
+        interned.read_index.push_back(int(interned.read_keys.size()));
+        interned.read_keys.push_back(key);
     } else {
-        t.read_index.push_back(-1);
+        interned.read_index.push_back(-1);
     }
-    return k;
+    return key;
 }
 
 std::optional<metric_key> find_metric_key(std::string_view id) {
-    return read_table([&](const interner& t) -> std::optional<metric_key> {
-        if (auto it = t.index.find(id); it != t.index.end()) return it->second;
+    return read_table([&](const interner& interned) -> std::optional<metric_key> {
+        if (auto it = interned.index.find(id); it != interned.index.end()) return it->second;
         return std::nullopt;
     });
 }
 
-const std::string& metric_name(metric_key k) {
-    return read_table([&](const interner& t) -> const std::string& { return t.names.at(k); });
+const std::string& metric_name(metric_key key) {
+    return read_table([&](const interner& interned) -> const std::string& { return interned.names.at(key); });
 }
 std::size_t metric_key_count() {
-    return read_table([](const interner& t) { return t.names.size(); });
+    return read_table([](const interner& interned) { return interned.names.size(); });
 }
-bool metric_key_is_additive(metric_key k) {
-    return read_table([&](const interner& t) { return bool(t.additive.at(k)); });
+bool metric_key_is_additive(metric_key key) {
+    return read_table([&](const interner& interned) { return bool(interned.additive.at(key)); });
 }
-int metric_read_index(metric_key k) {
-    return read_table([&](const interner& t) { return t.read_index.at(k); });
+int metric_read_index(metric_key key) {
+    return read_table([&](const interner& interned) { return interned.read_index.at(key); });
 }
 std::size_t metric_read_count() {
-    return read_table([](const interner& t) { return t.read_keys.size(); });
+    return read_table([](const interner& interned) { return interned.read_keys.size(); });
 }
 metric_key metric_read_key(std::size_t read_index) {
-    return read_table([&](const interner& t) { return t.read_keys.at(read_index); });
+    return read_table([&](const interner& interned) { return interned.read_keys.at(read_index); });
 }
 
 }  // namespace roofline

@@ -6,7 +6,7 @@
 namespace roofline {
 namespace {
 
-bool key_less(const std::pair<metric_key, double>& e, metric_key k) { return e.first < k; }
+bool key_less(const std::pair<metric_key, double>& entry, metric_key key) { return entry.first < key; }
 
 thread_local metric_read_log* innermost_log = nullptr;
 thread_local metric_miss_log* innermost_miss_log = nullptr;
@@ -20,11 +20,11 @@ void metric_read_log::note(std::string_view id) {
 }
 
 metric_values::metric_values(std::initializer_list<std::pair<std::string_view, double>> values) {
-    for (const auto& [id, v] : values) (*this)[id] = v;
+    for (const auto& [id, value] : values) (*this)[id] = value;
 }
 
 metric_values::metric_values(const std::map<std::string, double>& values) {
-    for (const auto& [id, v] : values) (*this)[id] = v;
+    for (const auto& [id, value] : values) (*this)[id] = value;
 }
 
 metric_miss_log::metric_miss_log() : outer_(innermost_miss_log) { innermost_miss_log = this; }
@@ -32,11 +32,11 @@ metric_miss_log::~metric_miss_log() { innermost_miss_log = outer_; }
 
 std::optional<double> metric_values::find(std::string_view id) const {
     metric_read_log::note(id);
-    auto v = peek(id);
-    if (!v)
+    auto value = peek(id);
+    if (!value)
         for (metric_miss_log* log = innermost_miss_log; log; log = log->outer_)
             if (std::find(log->ids_.begin(), log->ids_.end(), id) == log->ids_.end()) log->ids_.emplace_back(id);
-    return v;
+    return value;
 }
 
 std::optional<double> metric_values::peek(std::string_view id) const {
@@ -48,7 +48,7 @@ std::optional<double> metric_values::peek(std::string_view id) const {
 }
 
 double metric_values::at(std::string_view id) const {
-    if (auto v = find(id)) return *v;
+    if (auto value = find(id)) return *value;
     throw std::out_of_range("metric_values::at: no " + std::string(id));
 }
 

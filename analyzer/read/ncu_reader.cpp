@@ -17,8 +17,8 @@
 
 namespace roofline {
 
-const char* ncu_form_name(ncu_form f) {
-    switch (f) {
+const char* ncu_form_name(ncu_form form) {
+    switch (form) {
         case ncu_form::raw:
             return "raw page";
         case ncu_form::details:
@@ -54,13 +54,13 @@ private:
     std::map<std::string, std::size_t> pos_;
 };
 
-std::string_view field(const csv_record& r, std::optional<std::size_t> i) {
-    return i && *i < r.size() ? r.text(*i) : std::string_view();
+std::string_view field(const csv_record& record, std::optional<std::size_t> index) {
+    return index && *index < record.size() ? record.text(*index) : std::string_view();
 }
 
 // Where a field starts, for messages; 0 when the row is too short to have it.
-std::size_t column_at(const csv_record& r, std::optional<std::size_t> i) {
-    return i && *i < r.size() ? r.column(*i) : 0;
+std::size_t column_at(const csv_record& record, std::optional<std::size_t> index) {
+    return index && *index < record.size() ? record.column(*index) : 0;
 }
 
 bool looks_like_metric_id(std::string_view name) {
@@ -68,35 +68,35 @@ bool looks_like_metric_id(std::string_view name) {
 }
 
 // A "(x, y, z)" cell; an empty or absent one is unknown, anything else is an error at its column.
-std::optional<launch_dims> dims(const csv_record& r, std::optional<std::size_t> i, const char* column,
+std::optional<launch_dims> dims(const csv_record& record, std::optional<std::size_t> index, const char* column,
                                 const std::string& file) {
-    if (!i || *i >= r.size() || r.text(*i).empty()) return std::nullopt;
-    auto d = parse_launch_dims(r.text(*i));
-    if (!d)
-        throw input_error(error_code::bad_number, file, r.line, r.column(*i),
-                          std::string(column) + " \"" + std::string(r.text(*i)) + "\" is not \"(x, y, z)\"");
-    return d;
+    if (!index || *index >= record.size() || record.text(*index).empty()) return std::nullopt;
+    auto parsed = parse_launch_dims(record.text(*index));
+    if (!parsed)
+        throw input_error(error_code::bad_number, file, record.line, record.column(*index),
+                          std::string(column) + " \"" + std::string(record.text(*index)) + "\" is not \"(x, y, z)\"");
+    return parsed;
 }
 
 // Identity columns shared by every form.
 struct identity_columns {
     std::optional<std::size_t> id, kernel, block, grid, device, cc, process;
-    explicit identity_columns(const header_index& h)
-        : id(h.find("ID")),
-          kernel(h.find("Kernel Name")),
-          block(h.find("Block Size")),
-          grid(h.find("Grid Size")),
-          device(h.find("Device")),
-          cc(h.find("CC")),
-          process(h.find("Process ID")) {}
-    void fill(const csv_record& r, launch_record& out, const std::string& file) const {
-        out.id = field(r, id);
-        out.kernel_name = field(r, kernel);
-        out.block_size = dims(r, block, "Block Size", file);
-        out.grid_size = dims(r, grid, "Grid Size", file);
-        out.device = field(r, device);
-        out.cc = field(r, cc);
-        out.line = r.line;
+    explicit identity_columns(const header_index& columns)
+        : id(columns.find("ID")),
+          kernel(columns.find("Kernel Name")),
+          block(columns.find("Block Size")),
+          grid(columns.find("Grid Size")),
+          device(columns.find("Device")),
+          cc(columns.find("CC")),
+          process(columns.find("Process ID")) {}
+    void fill(const csv_record& row, launch_record& out, const std::string& file) const {
+        out.id = field(row, id);
+        out.kernel_name = field(row, kernel);
+        out.block_size = dims(row, block, "Block Size", file);
+        out.grid_size = dims(row, grid, "Grid Size", file);
+        out.device = field(row, device);
+        out.cc = field(row, cc);
+        out.line = row.line;
     }
 };
 
@@ -115,36 +115,36 @@ struct column_plan {
 };
 
 // Built only when a message needs it.
-std::string label_of(const column_plan& p) {
-    return p.raw ? "column \"" + std::string(p.label) + "\"" : "\"" + std::string(p.label) + "\"";
+std::string label_of(const column_plan& plan) {
+    return plan.raw ? "column \"" + std::string(plan.label) + "\"" : "\"" + std::string(plan.label) + "\"";
 }
 
-// Stores one metric cell, `v` as numbers.take read it; a cell in a column with a unit must be a number.
-void store(launch_record& rec, const column_plan& p, const cell_value& v, std::string_view cell, std::size_t line,
-           std::size_t column, number_reader& numbers, const std::string& file) {
-    if (v.what == cell_value::kind::missing) return;
-    if (v.what == cell_value::kind::text) {
-        if (!p.unit.empty())
+// Stores one metric cell, `taken` as numbers.take read it; a cell in a column with a unit must be a number.
+void store(launch_record& rec, const column_plan& plan, const cell_value& taken, std::string_view cell,
+           std::size_t line, std::size_t column, number_reader& numbers, const std::string& file) {
+    if (taken.what == cell_value::kind::missing) return;
+    if (taken.what == cell_value::kind::text) {
+        if (!plan.unit.empty())
             throw input_error(error_code::bad_number, file, line, column,
-                              "expected a number in " + label_of(p) + " (unit \"" + std::string(p.unit) +
+                              "expected a number in " + label_of(plan) + " (unit \"" + std::string(plan.unit) +
                                   "\"), got \"" + std::string(cell) + "\"");
-        rec.texts[std::string(p.metric)] = std::string(cell);
+        rec.texts[std::string(plan.metric)] = std::string(cell);
         return;
     }
     numbers.note_read_while_unknown(cell);
-    const unit_scale* s = p.scale;
-    if (!s) return;
-    const double value = v.number * s->factor;
+    const unit_scale* scale = plan.scale;
+    if (!scale) return;
+    const double value = taken.number * scale->factor;
     if (!std::isfinite(value))
         throw input_error(error_code::bad_number, file, line, column,
-                          "the value in " + label_of(p) + " is not a finite number: \"" + std::string(cell) + "\"");
+                          "the value in " + label_of(plan) + " is not a finite number: \"" + std::string(cell) + "\"");
     // A duration or a byte count cannot be negative. Other counters can: ncu derives some by
     // subtraction (lts__t_sectors_srcunit_tex_op_red_lookup_miss.sum reads -2 on real H100 captures).
-    if (value < 0 && !p.may_be_negative)
+    if (value < 0 && !plan.may_be_negative)
         throw input_error(error_code::bad_number, file, line, column,
-                          std::string(s->base == "ns" ? "a negative duration" : "a negative byte count") + " in " +
-                              label_of(p) + ": \"" + std::string(cell) + "\"");
-    rec.set(p.key, value == 0 ? 0.0 : value);  // -0 is 0
+                          std::string(scale->base == "ns" ? "a negative duration" : "a negative byte count") + " in " +
+                              label_of(plan) + ": \"" + std::string(cell) + "\"");
+    rec.set(plan.key, value == 0 ? 0.0 : value);  // -0 is 0
 }
 
 // Reads a raw page's data rows into launch records. The calling thread and the parallel reader's
@@ -164,13 +164,14 @@ struct raw_rows {
         // While no value has shown the number style, the whole row is looked at before any cell
         // is read, so a row's own grouped values can settle it ("1,056" alone cannot).
         if (numbers.style() == number_style::unknown)
-            for (const auto& [c, p] : plans) numbers.observe(row.text(c), file, row.line, row.column(c));
+            for (const auto& [field_index, plan] : plans)
+                numbers.observe(row.text(field_index), file, row.line, row.column(field_index));
         ids.fill(row, rec, file);
         rec.values.reserve(plans.size());
-        for (const auto& [c, p] : plans) {
-            const std::string_view cell = row.text(c);
-            store(rec, p, numbers.take(cell, file, row.line, row.column(c)), cell, row.line, row.column(c), numbers,
-                  file);
+        for (const auto& [field_index, plan] : plans) {
+            const std::string_view cell = row.text(field_index);
+            store(rec, plan, numbers.take(cell, file, row.line, row.column(field_index)), cell, row.line,
+                  row.column(field_index), numbers, file);
         }
     }
 };
@@ -194,20 +195,21 @@ public:
                                   unknown_format_hint(records_.first_skipped()));
             throw input_error(error_code::empty_input, file_, 0, 0, "the file holds no CSV rows (is it empty?)");
         }
-        header_index h(header);
-        if (h.has("Launch Attribute"))
+        header_index columns(header);
+        if (columns.has("Launch Attribute"))
             throw input_error(
                 error_code::unknown_format, file_, header.line, 1,
                 "this is a --page session export, which holds no kernel metrics; export --page raw or --page details");
-        if (h.has("Invocations") && h.has("Average")) {
+        if (columns.has("Invocations") && columns.has("Average")) {
             summary_.form = ncu_form::summary;
-            read_long(header, h);
-        } else if (h.has("Metric Name") && h.has("Metric Value")) {
-            summary_.form = h.has("Rule Name") || !h.has("Block Size") ? ncu_form::details : ncu_form::metrics;
-            read_long(header, h);
-        } else if (h.has("ID") && h.has("Kernel Name")) {
+            read_long(header, columns);
+        } else if (columns.has("Metric Name") && columns.has("Metric Value")) {
+            summary_.form =
+                columns.has("Rule Name") || !columns.has("Block Size") ? ncu_form::details : ncu_form::metrics;
+            read_long(header, columns);
+        } else if (columns.has("ID") && columns.has("Kernel Name")) {
             summary_.form = ncu_form::raw;
-            read_raw(header, h);
+            read_raw(header, columns);
         } else {
             throw input_error(error_code::unknown_format, file_, header.line, 1, unknown_format_hint(joined(header)));
         }
@@ -218,19 +220,19 @@ public:
         summary_.style = numbers_.style();
         summary_.style_assumed = numbers_.assumed();
         summary_.skipped_lines = records_.skipped_lines() + parallel_skipped_;
-        for (auto& u : unknown_units_)
-            summary_.notes.push_back("ignored values in unit \"" + u + "\", which the engine cannot convert");
+        for (auto& unit : unknown_units_)
+            summary_.notes.push_back("ignored values in unit \"" + unit + "\", which the engine cannot convert");
         return summary_;
     }
 
 private:
-    static std::string joined(const csv_record& r) {
-        std::string s;
-        for (std::size_t i = 0; i < r.size() && i < 4; ++i) {
-            if (i) s += ',';
-            s += r.text(i);
+    static std::string joined(const csv_record& record) {
+        std::string text;
+        for (std::size_t i = 0; i < record.size() && i < 4; ++i) {
+            if (i) text += ',';
+            text += record.text(i);
         }
-        return s;
+        return text;
     }
 
     static std::string unknown_format_hint(const std::string& line) {
@@ -239,8 +241,8 @@ private:
                    "REPORT.ncu-rep --csv "
                    "--page raw > report.csv)";
         std::string head = line.substr(0, 80);
-        for (char& c : head)  // binary input shows as '?', not as bytes sent to the user's terminal
-            if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+        for (char& ch : head)  // binary input shows as '?', not as bytes sent to the user's terminal
+            if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) >= 0x7f) ch = '?';
         if (line.rfind("Time (%)", 0) == 0 || line.rfind("Time(%)", 0) == 0 ||
             line.find("Total Time (ns)") != std::string::npos || line.rfind("Start (ns)", 0) == 0)
             return "this looks like an Nsight Systems report (\"" + head +
@@ -255,18 +257,18 @@ private:
     const unit_scale* scale_for(std::string_view unit) {
         auto it = scales_.find(unit);
         if (it != scales_.end()) return it->second ? &*it->second : nullptr;
-        auto s = to_base_unit(std::string(unit));
-        if (!s) unknown_units_.emplace(unit);
-        auto [pos, _] = scales_.emplace(std::string(unit), s);
+        auto scale = to_base_unit(std::string(unit));
+        if (!scale) unknown_units_.emplace(unit);
+        auto [pos, inserted] = scales_.emplace(std::string(unit), scale);
         return pos->second ? &*pos->second : nullptr;
     }
 
     // A unit that cannot be the metric's (a percentage for a duration): the units row is shifted
     // against the header, or the export was edited.
     void check_unit(std::string_view metric, std::string_view unit, std::size_t line, std::size_t column) {
-        const unit_scale* s = unit.empty() ? nullptr : scale_for(unit);  // derived metrics may have none
-        if (!s) return;
-        if (auto expected = unit_mismatch(std::string(metric), *s))
+        const unit_scale* scale = unit.empty() ? nullptr : scale_for(unit);  // derived metrics may have none
+        if (!scale) return;
+        if (auto expected = unit_mismatch(std::string(metric), *scale))
             throw input_error(error_code::bad_unit, file_, line, column,
                               "the unit \"" + std::string(unit) + "\" of \"" + std::string(metric) + "\" is not " +
                                   *expected + " (is the units row shifted against the header?)");
@@ -292,9 +294,10 @@ private:
     }
 
     column_plan plan_for(std::string_view metric, std::string_view unit, std::string_view label, bool raw) {
-        const unit_scale* s = scale_for(unit);
-        const bool signed_kind = !s || (s->base != "ns" && s->base != "byte") || metric.substr(0, 9) == "derived__";
-        return {metric, intern_metric(metric), unit, s, label, raw, signed_kind};
+        const unit_scale* scale = scale_for(unit);
+        const bool signed_kind =
+            !scale || (scale->base != "ns" && scale->base != "byte") || metric.substr(0, 9) == "derived__";
+        return {metric, intern_metric(metric), unit, scale, label, raw, signed_kind};
     }
 
     // --print-summary's "Invocations": a whole number of launches, read in the file's number style
@@ -303,14 +306,15 @@ private:
         const std::string_view text = field(row, column);
         const std::size_t at = column_at(row, column);
         numbers_.observe(text, file_, row.line, at);
-        const cell_value v = numbers_.read(text);
-        if (v.what != cell_value::kind::number || !(v.number >= 1 && v.number <= max_launches) ||
-            v.number != std::floor(v.number))
+        const cell_value count_cell = numbers_.read(text);
+        if (count_cell.what != cell_value::kind::number ||
+            !(count_cell.number >= 1 && count_cell.number <= max_launches) ||
+            count_cell.number != std::floor(count_cell.number))
             throw input_error(
                 error_code::bad_number, file_, row.line, at,
                 "expected a launch count (a whole number from 1 to 1e15) in column \"Invocations\", got \"" +
                     std::string(text) + "\"");
-        return std::size_t(v.number);
+        return std::size_t(count_cell.number);
     }
 
     void emit(launch_record& rec) {
@@ -324,8 +328,8 @@ private:
         rec = launch_record{};
     }
 
-    void read_raw(const csv_record& header_row, const header_index& h) {
-        identity_columns ids(h);
+    void read_raw(const csv_record& header_row, const header_index& columns) {
+        identity_columns ids(columns);
         // The header and units rows are kept: the record's own texts change with the next row.
         std::vector<std::string> header;
         std::vector<std::size_t> header_columns;
@@ -334,30 +338,30 @@ private:
             header_columns.push_back(header_row.column(i));
         }
         const std::size_t header_line = header_row.line;
-        const std::size_t n = header.size();
+        const std::size_t field_count = header.size();
         // Metric columns start after the identity block; the identity names are known.
         static const std::set<std::string, std::less<>> identity = {
             "ID",     "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
             "Stream", "Block Size", "Grid Size",    "Device",    "CC",          "Kernel Time"};
         std::vector<std::size_t> metric_cols;
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < field_count; ++i)
             if (!identity.count(header[i]) && header[i].rfind("NVTX", 0) != 0 &&
                 header[i].find("thread_domain") == std::string::npos)
                 metric_cols.push_back(i);
         // One value per metric and launch: a metric named twice would leave one of them unread.
         std::map<std::string_view, std::size_t> seen;
-        for (auto c : metric_cols) {
-            auto [it, fresh] = seen.emplace(header[c], c);
+        for (auto col : metric_cols) {
+            auto [it, fresh] = seen.emplace(header[col], col);
             if (!fresh)
-                throw input_error(error_code::unknown_format, file_, header_line, header_columns[c],
-                                  "the column \"" + header[c] + "\" appears twice in the header (fields " +
-                                      std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")");
+                throw input_error(error_code::unknown_format, file_, header_line, header_columns[col],
+                                  "the column \"" + header[col] + "\" appears twice in the header (fields " +
+                                      std::to_string(it->second + 1) + " and " + std::to_string(col + 1) + ")");
         }
-        std::vector<std::string> units(n);
+        std::vector<std::string> units(field_count);
         // Only the columns some stage reads are parsed (metric_keys.hpp, engine_reads): a raw page
         // of --set full has ~2,200 metric columns and the engine reads ~150 of them. Every column's
         // unit is still checked against its metric, once, on the units row.
-        raw_rows rows{file_, ids, n, {}};
+        raw_rows rows{file_, ids, field_count, {}};
         csv_record row;
         bool first = true;
         bool parallel_tried = false;
@@ -365,20 +369,20 @@ private:
             // The units row follows the header and has an empty ID. Without it every value would be
             // read in base units: milliseconds as nanoseconds.
             if (first) {
-                if (row.size() != n)
+                if (row.size() != field_count)
                     throw input_error(error_code::column_count, file_, row.line, 0,
-                                      "expected " + std::to_string(n) + " fields as in the header, found " +
+                                      "expected " + std::to_string(field_count) + " fields as in the header, found " +
                                           std::to_string(row.size()));
                 if (!field(row, ids.id).empty())
                     throw input_error(
                         error_code::bad_unit, file_, row.line, 1,
                         "the raw page's units row is missing: the row after the header must give each column's unit "
                         "(ncu --csv --page raw writes it)");
-                for (std::size_t i = 0; i < n; ++i) units[i] = row.text(i);
-                for (auto c : metric_cols) check_unit(header[c], units[c], row.line, row.column(c));
-                for (auto c : metric_cols) {
-                    column_plan p = plan_for(header[c], units[c], header[c], true);
-                    if (metric_read_index(p.key) >= 0) rows.plans.emplace_back(c, p);
+                for (std::size_t i = 0; i < field_count; ++i) units[i] = row.text(i);
+                for (auto col : metric_cols) check_unit(header[col], units[col], row.line, row.column(col));
+                for (auto col : metric_cols) {
+                    column_plan plan = plan_for(header[col], units[col], header[col], true);
+                    if (metric_read_index(plan.key) >= 0) rows.plans.emplace_back(col, plan);
                 }
                 first = false;
                 continue;
@@ -392,14 +396,15 @@ private:
                 parallel_tried = true;
                 std::vector<row_parser> parsers;
                 for (std::size_t i = 0; i < threads_; ++i)
-                    parsers.push_back([&rows, numbers = numbers_](const csv_record& r, launch_record& out) mutable {
-                        rows.read(r, numbers, out);
-                    });
+                    parsers.push_back(
+                        [&rows, numbers = numbers_](const csv_record& record, launch_record& out) mutable {
+                            rows.read(record, numbers, out);
+                        });
                 parallel_outcome done =
                     read_rows_in_parallel(records_.stream(), records_.unread(), records_.lines_read(),
-                                          std::move(parsers), parallel_, [&](launch_record&& r) {
+                                          std::move(parsers), parallel_, [&](launch_record&& launch) {
                                               ++summary_.parallel_launches;
-                                              emit(r);
+                                              emit(launch);
                                           });
                 parallel_skipped_ += done.skipped;
                 if (done.finished) break;
@@ -409,14 +414,16 @@ private:
     }
 
     // Details, --metrics, summary and 2019-era exports: one row per metric.
-    void read_long(const csv_record& header, const header_index& h) {
-        identity_columns ids(h);
-        const std::size_t n = header.size();
-        auto section = h.find("Section Name"), name = h.find("Metric Name"), unit = h.find("Metric Unit");
-        auto value = summary_.form == ncu_form::summary ? h.find("Average") : h.find("Metric Value");
-        auto rule_name = h.find("Rule Name"), rule_type = h.find("Rule Type"), rule_desc = h.find("Rule Description");
-        auto speedup_type = h.find("Estimated Speedup Type"), speedup = h.find("Estimated Speedup");
-        auto invocations = h.find("Invocations");
+    void read_long(const csv_record& header, const header_index& columns) {
+        identity_columns ids(columns);
+        const std::size_t field_count = header.size();
+        auto section = columns.find("Section Name"), name = columns.find("Metric Name"),
+             unit = columns.find("Metric Unit");
+        auto value = summary_.form == ncu_form::summary ? columns.find("Average") : columns.find("Metric Value");
+        auto rule_name = columns.find("Rule Name"), rule_type = columns.find("Rule Type"),
+             rule_desc = columns.find("Rule Description");
+        auto speedup_type = columns.find("Estimated Speedup Type"), speedup = columns.find("Estimated Speedup");
+        auto invocations = columns.find("Invocations");
         std::size_t value_end = *value + 1;
         launch_record rec;
         std::string key;  // which launch the rows belong to
@@ -425,11 +432,12 @@ private:
         while (records_.next(row)) {
             std::size_t got = row.size();
             bool metric_row_short = got == value_end || (got == value_end + 1 && row.text(got - 1).empty());
-            if (got != n && !metric_row_short)
+            if (got != field_count && !metric_row_short)
                 throw input_error(
                     error_code::column_count, file_, row.line, 0,
-                    "expected " + std::to_string(n) + " fields as in the header" +
-                        (value_end < n ? " (or " + std::to_string(value_end) + " for a metric row)" : std::string()) +
+                    "expected " + std::to_string(field_count) + " fields as in the header" +
+                        (value_end < field_count ? " (or " + std::to_string(value_end) + " for a metric row)"
+                                                 : std::string()) +
                         ", found " + std::to_string(got));
             row_key = field(row, summary_.form == ncu_form::summary ? ids.process : ids.id);
             if (summary_.form == ncu_form::summary)
@@ -467,11 +475,12 @@ private:
                 id = "display:" + std::string(field(row, section)) + "/" +
                      std::string(mname);  // kept, but no stage reads it
             const std::string_view cell = row.text(*value);
-            const cell_value v = numbers_.take(cell, file_, row.line, row.column(*value));
+            const cell_value taken = numbers_.take(cell, file_, row.line, row.column(*value));
             const std::string_view unit_text = field(row, unit);
             if (unit) check_unit(id, unit_text, row.line, column_at(row, unit));
             note_unit_change(id, unit_text, row.line);
-            store(rec, plan_for(id, unit_text, mname, false), v, cell, row.line, row.column(*value), numbers_, file_);
+            store(rec, plan_for(id, unit_text, mname, false), taken, cell, row.line, row.column(*value), numbers_,
+                  file_);
         }
         if (!key.empty()) emit(rec);
     }

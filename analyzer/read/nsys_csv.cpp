@@ -5,51 +5,51 @@
 namespace roofline {
 
 nsys_split nsys_split_line(std::string_view line) {
-    nsys_split r;
-    std::size_t i = 0;
+    nsys_split split;
+    std::size_t pos = 0;
     while (true) {
-        nsys_field f;
-        f.column = i + 1;
-        if (i < line.size() && line[i] == '"') {
-            std::size_t j = i + 1;
+        nsys_field field;
+        field.column = pos + 1;
+        if (pos < line.size() && line[pos] == '"') {
+            std::size_t cursor = pos + 1;
             bool closed = false;
-            while (j < line.size()) {
-                if (line[j] == '"') {
-                    if (j + 1 < line.size() && line[j + 1] == '"') {
-                        f.text += '"';
-                        j += 2;
+            while (cursor < line.size()) {
+                if (line[cursor] == '"') {
+                    if (cursor + 1 < line.size() && line[cursor + 1] == '"') {
+                        field.text += '"';
+                        cursor += 2;
                         continue;
                     }
                     closed = true;
                     break;
                 }
-                f.text += line[j++];
+                field.text += line[cursor++];
             }
             if (!closed) {
-                r.bad_quote_column = i + 1;
-                r.bad_quote_what = "a quoted field that does not end on its line";
-                return r;
+                split.bad_quote_column = pos + 1;
+                split.bad_quote_what = "a quoted field that does not end on its line";
+                return split;
             }
-            i = j + 1;  // past the closing quote
-            if (i < line.size() && line[i] != ',') {
-                r.bad_quote_column = i + 1;
-                r.bad_quote_what = "text after a closing quote (a quote inside a field is written twice)";
-                return r;
+            pos = cursor + 1;  // past the closing quote
+            if (pos < line.size() && line[pos] != ',') {
+                split.bad_quote_column = pos + 1;
+                split.bad_quote_what = "text after a closing quote (a quote inside a field is written twice)";
+                return split;
             }
         } else {
-            const std::size_t end = std::min(line.find(',', i), line.size());
-            f.text = std::string(line.substr(i, end - i));
-            i = end;
+            const std::size_t end = std::min(line.find(',', pos), line.size());
+            field.text = std::string(line.substr(pos, end - pos));
+            pos = end;
         }
-        r.fields.push_back(std::move(f));
-        if (i >= line.size()) break;
-        ++i;                     // the comma
-        if (i == line.size()) {  // a trailing comma: one empty field more
-            r.fields.push_back({"", i + 1});
+        split.fields.push_back(std::move(field));
+        if (pos >= line.size()) break;
+        ++pos;                     // the comma
+        if (pos == line.size()) {  // a trailing comma: one empty field more
+            split.fields.push_back({"", pos + 1});
             break;
         }
     }
-    return r;
+    return split;
 }
 
 }  // namespace roofline

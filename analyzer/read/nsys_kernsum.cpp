@@ -34,42 +34,46 @@ std::optional<double> nsys_time_unit(std::string_view unit) {
 // Whether the fields are a kernel summary's header (FORMATS.md, "Nsight Systems"): the first is
 // "Time (%)" (current) or "Time(%)" (gpukernsum), one is "Instances" (which no other nsys summary
 // has: cuda_api_sum counts "Num Calls", the memory summaries "Count") and the last is "Name".
-std::optional<nsys_layout> kernsum_layout(const std::vector<nsys_field>& f, const std::string& file, std::size_t line) {
-    if (f.size() < 4 || (f.front().text != "Time (%)" && f.front().text != "Time(%)") || f.back().text != "Name")
+std::optional<nsys_layout> kernsum_layout(const std::vector<nsys_field>& fields, const std::string& file,
+                                          std::size_t line) {
+    if (fields.size() < 4 || (fields.front().text != "Time (%)" && fields.front().text != "Time(%)") ||
+        fields.back().text != "Name")
         return std::nullopt;
-    nsys_layout l;
-    l.columns = f.size();
-    l.name_column = f.size() - 1;
+    nsys_layout layout;
+    layout.columns = fields.size();
+    layout.name_column = fields.size() - 1;
     bool total = false, instances = false, grid = false, average = false;
-    for (std::size_t i = 0; i < f.size(); ++i) {
-        const std::string& t = f[i].text;
-        if (t == "Instances") l.instances = i, instances = true;
-        if (t == "GridXYZ") grid = true;
-        if (t == "Average") average = true;
-        if (t.rfind("Total Time (", 0) == 0 && t.back() == ')') {
-            const std::string unit = t.substr(12, t.size() - 13);
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const std::string& field_text = fields[i].text;
+        if (field_text == "Instances") layout.instances = i, instances = true;
+        if (field_text == "GridXYZ") grid = true;
+        if (field_text == "Average") average = true;
+        if (field_text.rfind("Total Time (", 0) == 0 && field_text.back() == ')') {
+            const std::string unit = field_text.substr(12, field_text.size() - 13);
             auto scale = nsys_time_unit(unit);
             if (!scale)
-                throw input_error(error_code::bad_unit, file, line, f[i].column,
-                                  "\"" + t + "\": a time unit nsys' --timeunit does not write (ns, us, ms or s)");
-            l.total = i, total = true, l.ns_per_unit = *scale;
+                throw input_error(
+                    error_code::bad_unit, file, line, fields[i].column,
+                    "\"" + field_text + "\": a time unit nsys' --timeunit does not write (ns, us, ms or s)");
+            layout.total = i, total = true, layout.ns_per_unit = *scale;
         }
     }
     if (!total || !instances) return std::nullopt;
-    l.name = average ? "gpukernsum" : grid ? "cuda_gpu_kern_sum (with GridXYZ, BlockXYZ)" : "cuda_gpu_kern_sum";
-    return l;
+    layout.name = average ? "gpukernsum" : grid ? "cuda_gpu_kern_sum (with GridXYZ, BlockXYZ)" : "cuda_gpu_kern_sum";
+    return layout;
 }
 
-double nsys_number(const nsys_field& f, const std::string& column, const std::string& file, std::size_t line) {
-    std::string_view t = f.text;
-    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
-    while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-    double v = 0.0;
-    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(v) || v < 0.0)
-        throw input_error(error_code::bad_number, file, line, f.column,
-                          "expected a number of 0 or more in column \"" + column + "\", got \"" + f.text + "\"");
-    return v;
+double nsys_number(const nsys_field& field, const std::string& column, const std::string& file, std::size_t line) {
+    std::string_view trimmed = field.text;
+    while (!trimmed.empty() && trimmed.front() == ' ') trimmed.remove_prefix(1);
+    while (!trimmed.empty() && trimmed.back() == ' ') trimmed.remove_suffix(1);
+    double value = 0.0;
+    auto [end, ec] = std::from_chars(trimmed.data(), trimmed.data() + trimmed.size(), value);
+    if (trimmed.empty() || ec != std::errc() || end != trimmed.data() + trimmed.size() || !std::isfinite(value) ||
+        value < 0.0)
+        throw input_error(error_code::bad_number, file, line, field.column,
+                          "expected a number of 0 or more in column \"" + column + "\", got \"" + field.text + "\"");
+    return value;
 }
 
 }  // namespace
@@ -77,7 +81,7 @@ double nsys_number(const nsys_field& f, const std::string& column, const std::st
 nsys_kernsum read_nsys_kernsum(std::istream& in, const std::string& file) {
     nsys_kernsum out;
     out.file = file;
-    std::optional<nsys_layout> l;
+    std::optional<nsys_layout> layout;
     std::vector<nsys_field> header;
     bool in_block = false, any_line = false, looks_like_ncu = false;
     std::map<std::string, std::size_t> by_name;
@@ -96,50 +100,54 @@ nsys_kernsum read_nsys_kernsum(std::istream& in, const std::string& file) {
             continue;
         }
         if (!in_block) {
-            auto s = nsys_split_line(text);
-            if (s.bad_quote_column) continue;  // not a header; another report's text
-            auto found = kernsum_layout(s.fields, file, line);
+            auto split = nsys_split_line(text);
+            if (split.bad_quote_column) continue;  // not a header; another report's text
+            auto found = kernsum_layout(split.fields, file, line);
             if (!found) continue;
-            if (l)
+            if (layout)
                 throw input_error(error_code::unknown_format, file, line, 1,
                                   "a second kernel summary (the first starts at line " +
                                       std::to_string(out.header_line) + "): give one report's output");
-            l = found;
-            header = s.fields;
-            out.layout = l->name;
+            layout = found;
+            header = split.fields;
+            out.layout = layout->name;
             out.header_line = line;
             in_block = true;
             continue;
         }
-        auto s = nsys_split_line(text);
-        if (s.bad_quote_column)
-            throw input_error(error_code::bad_quote, file, line, s.bad_quote_column, s.bad_quote_what);
-        if (s.fields.size() != l->columns) {
-            const std::size_t column = s.fields.size() > l->columns ? s.fields[l->columns].column : text.size() + 1;
-            throw input_error(error_code::column_count, file, line, column,
-                              std::to_string(s.fields.size()) + " fields, but the header (line " +
-                                  std::to_string(out.header_line) + ") has " + std::to_string(l->columns) +
-                                  (s.fields.size() > l->columns ? " (a name with a comma must be quoted)" : ""));
+        auto split = nsys_split_line(text);
+        if (split.bad_quote_column)
+            throw input_error(error_code::bad_quote, file, line, split.bad_quote_column, split.bad_quote_what);
+        if (split.fields.size() != layout->columns) {
+            const std::size_t column =
+                split.fields.size() > layout->columns ? split.fields[layout->columns].column : text.size() + 1;
+            throw input_error(
+                error_code::column_count, file, line, column,
+                std::to_string(split.fields.size()) + " fields, but the header (line " +
+                    std::to_string(out.header_line) + ") has " + std::to_string(layout->columns) +
+                    (split.fields.size() > layout->columns ? " (a name with a comma must be quoted)" : ""));
         }
-        const double total = nsys_number(s.fields[l->total], header[l->total].text, file, line) * l->ns_per_unit;
-        const double instances = nsys_number(s.fields[l->instances], header[l->instances].text, file, line);
-        const std::string& name = s.fields[l->name_column].text;
+        const double total =
+            nsys_number(split.fields[layout->total], header[layout->total].text, file, line) * layout->ns_per_unit;
+        const double instances =
+            nsys_number(split.fields[layout->instances], header[layout->instances].text, file, line);
+        const std::string& name = split.fields[layout->name_column].text;
         if (name.empty())
-            throw input_error(error_code::unknown_format, file, line, s.fields[l->name_column].column,
+            throw input_error(error_code::unknown_format, file, line, split.fields[layout->name_column].column,
                               "a kernel without a name");
         auto it = by_name.find(name);
         if (it == by_name.end()) {
             by_name.emplace(name, out.kernels.size());
             out.kernels.push_back({name, total, instances, line, 1});
         } else {
-            auto& k = out.kernels[it->second];
-            k.total_ns += total;
-            k.instances += instances;
-            ++k.rows;
+            auto& kernel = out.kernels[it->second];
+            kernel.total_ns += total;
+            kernel.instances += instances;
+            ++kernel.rows;
         }
     }
     if (!any_line) throw input_error(error_code::empty_input, file, 0, 0, "the input is empty");
-    if (!l)
+    if (!layout)
         throw input_error(
             error_code::unknown_format, file, 1, 1,
             looks_like_ncu

@@ -11,27 +11,28 @@
 namespace roofline {
 namespace {
 
-constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    return text;
 }
 
 // The aggregate of a metric-instance cell: the text before " (".
-std::string_view aggregate_part(std::string_view s) {
-    auto p = s.find('(');
-    if (p != std::string_view::npos) s = s.substr(0, p);
-    return trim(s);
+std::string_view aggregate_part(std::string_view text) {
+    auto paren = text.find('(');
+    if (paren != std::string_view::npos) text = text.substr(0, paren);
+    return trim(text);
 }
 
-bool is_missing_marker(std::string_view s) {
-    if (s.empty()) return true;
-    if (std::isdigit(static_cast<unsigned char>(s[0]))) return false;  // most cells: a number
+bool is_missing_marker(std::string_view text) {
+    if (text.empty()) return true;
+    if (std::isdigit(static_cast<unsigned char>(text[0]))) return false;  // most cells: a number
     auto is = [&](std::string_view marker) {
-        return s.size() == marker.size() && std::equal(s.begin(), s.end(), marker.begin(), [](char a, char b) {
-                   return std::tolower(static_cast<unsigned char>(a)) == b;
+        return text.size() == marker.size() &&
+               std::equal(text.begin(), text.end(), marker.begin(), [](char cell_ch, char marker_ch) {
+                   return std::tolower(static_cast<unsigned char>(cell_ch)) == marker_ch;
                });
     };
     return is("n/a") || is("nan") || is("-nan") || is("no data") || is("-") || is("none");
@@ -39,35 +40,35 @@ bool is_missing_marker(std::string_view s) {
 
 // A plain decimal number ("182336", "0.182336", "-2", "1e-05"): no group separator, no instances,
 // no spaces. Read straight from the text; anything else takes the full path.
-bool plain_number(std::string_view s, double& v) {
-    if (s.empty() || s.size() > 64) return false;
-    for (char c : s)
-        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == 'e' || c == 'E'))
+bool plain_number(std::string_view text, double& value) {
+    if (text.empty() || text.size() > 64) return false;
+    for (char ch : text)
+        if (!(std::isdigit(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == 'e' || ch == 'E'))
             return false;
-    if (!std::isdigit(static_cast<unsigned char>(s[0])) &&
-        !(s[0] == '-' && s.size() > 1 && std::isdigit(static_cast<unsigned char>(s[1]))))
+    if (!std::isdigit(static_cast<unsigned char>(text[0])) &&
+        !(text[0] == '-' && text.size() > 1 && std::isdigit(static_cast<unsigned char>(text[1]))))
         return false;
-    auto res = std::from_chars(s.data(), s.data() + s.size(), v);
-    return res.ec == std::errc() && res.ptr == s.data() + s.size() && std::isfinite(v);
+    auto res = std::from_chars(text.data(), text.data() + text.size(), value);
+    return res.ec == std::errc() && res.ptr == text.data() + text.size() && std::isfinite(value);
 }
 
 // Digits and separators with an optional sign and exponent: the shape of a number.
-bool number_shaped(std::string_view s) {
-    if (s.empty()) return false;
-    std::size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+bool number_shaped(std::string_view text) {
+    if (text.empty()) return false;
+    std::size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
     bool digit = false;
-    for (; i < s.size(); ++i) {
-        char c = s[i];
-        if (std::isdigit(static_cast<unsigned char>(c)))
+    for (; i < text.size(); ++i) {
+        char ch = text[i];
+        if (std::isdigit(static_cast<unsigned char>(ch)))
             digit = true;
-        else if (c == ',' || c == '.')
+        else if (ch == ',' || ch == '.')
             continue;
-        else if ((c == 'e' || c == 'E') && digit) {
+        else if ((ch == 'e' || ch == 'E') && digit) {
             std::size_t j = i + 1;
-            if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
-            if (j == s.size()) return false;
-            for (; j < s.size(); ++j)
-                if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
+            if (j < text.size() && (text[j] == '-' || text[j] == '+')) ++j;
+            if (j == text.size()) return false;
+            for (; j < text.size(); ++j)
+                if (!std::isdigit(static_cast<unsigned char>(text[j]))) return false;
             return true;
         } else
             return false;
@@ -100,36 +101,37 @@ struct simple_cell {
     std::size_t last_comma = 0, last_point = 0;
 };
 
-simple_cell simple_shape(std::string_view s) {
-    simple_cell r;
-    const std::size_t first = !s.empty() && s[0] == '-' ? 1 : 0;
-    if (s.size() <= first || s.size() > 64 || !is_digit(s[first]) || !is_digit(s.back())) return r;
-    for (std::size_t i = first + 1; i < s.size(); ++i) {
-        const char c = s[i];
-        if (is_digit(c)) continue;
-        if (c == ',') {
-            ++r.commas;
-            r.last_comma = i;
-        } else if (c == '.') {
-            ++r.points;
-            r.last_point = i;
+simple_cell simple_shape(std::string_view text) {
+    simple_cell shape;
+    const std::size_t first = !text.empty() && text[0] == '-' ? 1 : 0;
+    if (text.size() <= first || text.size() > 64 || !is_digit(text[first]) || !is_digit(text.back())) return shape;
+    for (std::size_t i = first + 1; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (is_digit(ch)) continue;
+        if (ch == ',') {
+            ++shape.commas;
+            shape.last_comma = i;
+        } else if (ch == '.') {
+            ++shape.points;
+            shape.last_point = i;
         } else {
-            return r;
+            return shape;
         }
     }
-    r.ok = true;
-    return r;
+    shape.ok = true;
+    return shape;
 }
 
 // style_evidence() for a simple cell (it has no exponent, space or instance list).
-number_style simple_evidence(const simple_cell& c, std::size_t size) {
-    if (c.commas && c.points) return c.last_comma > c.last_point ? number_style::comma : number_style::point;
-    if (c.commas > 1) return number_style::point;
-    if (c.points > 1) return number_style::comma;
-    if (c.commas == 1 || c.points == 1) {
-        const std::size_t after = size - (c.commas ? c.last_comma : c.last_point) - 1;
+number_style simple_evidence(const simple_cell& shape, std::size_t size) {
+    if (shape.commas && shape.points)
+        return shape.last_comma > shape.last_point ? number_style::comma : number_style::point;
+    if (shape.commas > 1) return number_style::point;
+    if (shape.points > 1) return number_style::comma;
+    if (shape.commas == 1 || shape.points == 1) {
+        const std::size_t after = size - (shape.commas ? shape.last_comma : shape.last_point) - 1;
         if (after == 3) return number_style::unknown;  // "1,056": a group or a decimal
-        return c.commas ? number_style::comma : number_style::point;
+        return shape.commas ? number_style::comma : number_style::point;
     }
     return number_style::unknown;
 }
@@ -138,19 +140,19 @@ number_style simple_evidence(const simple_cell& c, std::size_t size) {
 // are gathered as an integer on the way; where they fit in 53 bits and the scale is at most 10^22,
 // both are exact doubles and one IEEE division rounds correctly (Clinger's fast path), which is
 // std::from_chars's result; other cells go through std::from_chars.
-cell_value simple_value(std::string_view s, const simple_cell& c, number_style style) {
+cell_value simple_value(std::string_view text, const simple_cell& shape, number_style style) {
     static constexpr double powers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const bool comma_style = style == number_style::comma;
     const char group = comma_style ? '.' : ',';
-    const std::size_t decimals_marks = comma_style ? c.commas : c.points;
-    const std::size_t groups = comma_style ? c.points : c.commas;
-    const std::size_t dec = decimals_marks ? (comma_style ? c.last_comma : c.last_point) : s.size();
-    const std::size_t last_group = comma_style ? c.last_point : c.last_comma;
+    const std::size_t decimals_marks = comma_style ? shape.commas : shape.points;
+    const std::size_t groups = comma_style ? shape.points : shape.commas;
+    const std::size_t dec = decimals_marks ? (comma_style ? shape.last_comma : shape.last_point) : text.size();
+    const std::size_t last_group = comma_style ? shape.last_point : shape.last_comma;
     cell_value out;
     out.what = cell_value::kind::text;
     if (decimals_marks > 1 || (groups && last_group > dec)) return out;  // a second decimal mark, or a group after it
-    const bool negative = s[0] == '-';
+    const bool negative = text[0] == '-';
     std::uint64_t mantissa = 0;
     std::size_t significant = 0;  // digits from the first non-zero one
     std::size_t i = negative ? 1 : 0;
@@ -158,7 +160,7 @@ cell_value simple_value(std::string_view s, const simple_cell& c, number_style s
     std::size_t run = 0;
     bool grouped = false;
     for (; i < dec; ++i) {
-        const char ch = s[i];
+        const char ch = text[i];
         if (ch == group) {
             if (grouped ? run != 3 : run > 3) return out;
             grouped = true;
@@ -170,36 +172,36 @@ cell_value simple_value(std::string_view s, const simple_cell& c, number_style s
         ++run;
     }
     if (grouped && run != 3) return out;
-    const std::size_t decimals = dec < s.size() ? s.size() - dec - 1 : 0;
-    for (i = dec + 1; i < s.size(); ++i) {
-        mantissa = mantissa * 10 + std::uint64_t(s[i] - '0');
+    const std::size_t decimals = dec < text.size() ? text.size() - dec - 1 : 0;
+    for (i = dec + 1; i < text.size(); ++i) {
+        mantissa = mantissa * 10 + std::uint64_t(text[i] - '0');
         significant += mantissa != 0;
     }
-    double v;
+    double value;
     if (significant <= 15 && decimals <= 22) {
-        v = double(mantissa) / powers[decimals];
-        if (negative) v = -v;
+        value = double(mantissa) / powers[decimals];
+        if (negative) value = -value;
     } else {
         char plain[64];
-        std::size_t n = 0;
-        for (char ch : s.substr(0, dec))
-            if (ch != group) plain[n++] = ch;
-        if (dec < s.size()) {
-            plain[n++] = '.';
-            for (char ch : s.substr(dec + 1)) plain[n++] = ch;
+        std::size_t length = 0;
+        for (char ch : text.substr(0, dec))
+            if (ch != group) plain[length++] = ch;
+        if (dec < text.size()) {
+            plain[length++] = '.';
+            for (char ch : text.substr(dec + 1)) plain[length++] = ch;
         }
-        std::from_chars(plain, plain + n, v);
+        std::from_chars(plain, plain + length, value);
     }
-    if (!std::isfinite(v)) return out;
+    if (!std::isfinite(value)) return out;
     out.what = cell_value::kind::number;
-    out.number = v;
+    out.number = value;
     return out;
 }
 
 }  // namespace
 
-const char* number_style_name(number_style s) {
-    switch (s) {
+const char* number_style_name(number_style style) {
+    switch (style) {
         case number_style::point:
             return "point (1,234.5)";
         case number_style::comma:
@@ -210,18 +212,19 @@ const char* number_style_name(number_style s) {
 }
 
 number_style style_evidence(std::string_view token) {
-    if (const simple_cell c = simple_shape(token); c.ok) return simple_evidence(c, token.size());
-    std::string_view s = aggregate_part(trim(token));
-    if (!number_shaped(s)) return number_style::unknown;
-    if (s.find_first_of("eE") != std::string_view::npos) return number_style::unknown;
-    auto commas = std::count(s.begin(), s.end(), ',');
-    auto points = std::count(s.begin(), s.end(), '.');
-    if (commas && points) return s.rfind(',') > s.rfind('.') ? number_style::comma : number_style::point;
+    if (const simple_cell shape = simple_shape(token); shape.ok) return simple_evidence(shape, token.size());
+    std::string_view aggregate = aggregate_part(trim(token));
+    if (!number_shaped(aggregate)) return number_style::unknown;
+    if (aggregate.find_first_of("eE") != std::string_view::npos) return number_style::unknown;
+    auto commas = std::count(aggregate.begin(), aggregate.end(), ',');
+    auto points = std::count(aggregate.begin(), aggregate.end(), '.');
+    if (commas && points)
+        return aggregate.rfind(',') > aggregate.rfind('.') ? number_style::comma : number_style::point;
     if (commas > 1) return number_style::point;
     if (points > 1) return number_style::comma;
     if (commas == 1 || points == 1) {
         char sep = commas ? ',' : '.';
-        std::size_t after = s.size() - s.find(sep) - 1;
+        std::size_t after = aggregate.size() - aggregate.find(sep) - 1;
         if (after == 3) return number_style::unknown;  // "1,056": a group or a decimal
         return sep == '.' ? number_style::point : number_style::comma;
     }
@@ -229,17 +232,18 @@ number_style style_evidence(std::string_view token) {
 }
 
 cell_value read_cell(std::string_view cell, number_style style) {
-    if (const simple_cell c = simple_shape(cell); c.ok) return simple_value(cell, c, style);
+    if (const simple_cell shape = simple_shape(cell); shape.ok) return simple_value(cell, shape, style);
     cell_value out;
     // The common cell: a plain number, which reads the same in either style unless it has a '.'
     // and the style is comma ("65.77" is then a group separator: the full path decides).
-    if (double v; (style != number_style::comma || cell.find('.') == std::string_view::npos) && plain_number(cell, v)) {
+    if (double value;
+        (style != number_style::comma || cell.find('.') == std::string_view::npos) && plain_number(cell, value)) {
         out.what = cell_value::kind::number;
-        out.number = v;
+        out.number = value;
         return out;
     }
-    std::string_view s = trim(cell);
-    std::string_view agg = aggregate_part(s);
+    std::string_view trimmed = trim(cell);
+    std::string_view agg = aggregate_part(trimmed);
     if (is_missing_marker(agg)) return out;  // also "(a; b)": instances with no aggregate
     if (!number_shaped(agg)) {
         out.what = cell_value::kind::text;
@@ -260,19 +264,19 @@ cell_value read_cell(std::string_view cell, number_style style) {
     }
     std::string plain;
     plain.reserve(agg.size());
-    for (char c : agg) {
-        if (c == group) continue;
-        plain += c == decimal ? '.' : c;
+    for (char ch : agg) {
+        if (ch == group) continue;
+        plain += ch == decimal ? '.' : ch;
     }
-    const char* b = plain.data() + (plain[0] == '+' ? 1 : 0);
-    double v = 0;
-    auto res = std::from_chars(b, plain.data() + plain.size(), v);
-    if (res.ec != std::errc() || res.ptr != plain.data() + plain.size() || !std::isfinite(v)) {
+    const char* start = plain.data() + (plain[0] == '+' ? 1 : 0);
+    double value = 0;
+    auto res = std::from_chars(start, plain.data() + plain.size(), value);
+    if (res.ec != std::errc() || res.ptr != plain.data() + plain.size() || !std::isfinite(value)) {
         out.what = cell_value::kind::text;
         return out;
     }
     out.what = cell_value::kind::number;
-    out.number = v;
+    out.number = value;
     return out;
 }
 
@@ -281,32 +285,33 @@ void number_reader::observe(std::string_view cell, const std::string& file, std:
 }
 
 cell_value number_reader::take(std::string_view cell, const std::string& file, std::size_t line, std::size_t column) {
-    const simple_cell c = simple_shape(cell);
-    if (!c.ok) {
+    const simple_cell shape = simple_shape(cell);
+    if (!shape.ok) {
         observe(cell, file, line, column);
         return read(cell);
     }
-    settle(simple_evidence(c, cell.size()), cell, file, line, column);
-    return simple_value(cell, c, style_ == number_style::unknown ? number_style::point : style_);
+    settle(simple_evidence(shape, cell.size()), cell, file, line, column);
+    return simple_value(cell, shape, style_ == number_style::unknown ? number_style::point : style_);
 }
 
-void number_reader::settle(number_style e, std::string_view cell, const std::string& file, std::size_t line,
+void number_reader::settle(number_style evidence, std::string_view cell, const std::string& file, std::size_t line,
                            std::size_t column) {
-    if (e == number_style::unknown) return;
+    if (evidence == number_style::unknown) return;
     if (style_ == number_style::unknown) {
-        if (assumed_ && e != number_style::point)
+        if (assumed_ && evidence != number_style::point)
             throw input_error(error_code::bad_number, file, line, column,
                               "the value \"" + std::string(cell) + "\" shows decimal commas, but the earlier value \"" +
                                   first_ambiguous_ +
                                   "\" was already read with a decimal point; rerun with --numbers comma");
-        style_ = e;
+        style_ = evidence;
         evidence_where_ = file + ":" + std::to_string(line) + ":" + std::to_string(column);
         return;
     }
-    if (e != style_)
+    if (evidence != style_)
         throw input_error(
             error_code::bad_number, file, line, column,
-            "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(e) + " style, but " +
+            "the value \"" + std::string(cell) + "\" is written in the " + number_style_name(evidence) +
+                " style, but " +
                 (forced_ ? std::string("--numbers asked for") : "the number at " + evidence_where_ + " fixed") +
                 " the " + number_style_name(style_) + " style");
 }
@@ -314,8 +319,8 @@ void number_reader::settle(number_style e, std::string_view cell, const std::str
 void number_reader::note_read_while_unknown(std::string_view cell) {
     if (style_ != number_style::unknown || assumed_) return;
     if (read_cell(cell, number_style::point).what != cell_value::kind::number) return;
-    std::string_view s = cell;
-    if (s.find_first_of(",.") == std::string_view::npos) return;  // "42" reads the same either way
+    std::string_view text = cell;
+    if (text.find_first_of(",.") == std::string_view::npos) return;  // "42" reads the same either way
     assumed_ = true;
     first_ambiguous_ = std::string(cell);
 }

@@ -16,7 +16,7 @@ enum class number_style {
     comma,  // '.' groups thousands, ',' marks decimals (European locales)
 };
 
-const char* number_style_name(number_style s);
+const char* number_style_name(number_style style);
 
 // What a cell holds once read.
 struct cell_value {
@@ -50,8 +50,9 @@ public:
     void note_read_while_unknown(std::string_view cell);
 
 private:
-    // What the evidence `e` of a cell says: fixes the style, or contradicts it (an error).
-    void settle(number_style e, std::string_view cell, const std::string& file, std::size_t line, std::size_t column);
+    // What the evidence `evidence` of a cell says: fixes the style, or contradicts it (an error).
+    void settle(number_style evidence, std::string_view cell, const std::string& file, std::size_t line,
+                std::size_t column);
     number_style style_;
     bool forced_;
     bool assumed_ = false;

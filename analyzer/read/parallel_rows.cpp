@@ -39,24 +39,24 @@ struct block {
 };
 
 // The rows of one block, as csv_records::next and the row parser would read them one at a time.
-void parse_block(block& b, const row_parser& parse) {
+void parse_block(block& chunk, const row_parser& parse) {
     csv_record row;
     std::size_t at = 0;
-    while (at < b.size) {
-        const char* start = b.data.get() + at;
-        const void* nl = std::memchr(start, '\n', b.size - at);
-        const std::size_t length = nl ? std::size_t(static_cast<const char*>(nl) - start) : b.size - at;
+    while (at < chunk.size) {
+        const char* start = chunk.data.get() + at;
+        const void* nl = std::memchr(start, '\n', chunk.size - at);
+        const std::size_t length = nl ? std::size_t(static_cast<const char*>(nl) - start) : chunk.size - at;
         std::string_view text(start, length);
         if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
         if (length > max_record_bytes) {
-            b.stop = at;
+            chunk.stop = at;
             return;
         }
         if (!text.empty()) {
             if (text.front() != '"') {
-                ++b.skipped;
+                ++chunk.skipped;
             } else {
-                row.line = b.lines + 1;
+                row.line = chunk.lines + 1;
                 launch_record rec;
                 bool taken = detail::split_quoted_line(text, row);
                 if (taken) try {
@@ -65,13 +65,13 @@ void parse_block(block& b, const row_parser& parse) {
                         taken = false;
                     }
                 if (!taken) {
-                    b.stop = at;
+                    chunk.stop = at;
                     return;
                 }
-                b.records.push_back(std::move(rec));
+                chunk.records.push_back(std::move(rec));
             }
         }
-        ++b.lines;
+        ++chunk.lines;
         at += length + (nl ? 1 : 0);
     }
 }
@@ -84,35 +84,35 @@ public:
     block_source(std::istream& in, std::string_view first, std::size_t block_bytes)
         : in_(in), carry_(first), block_bytes_(std::max<std::size_t>(block_bytes, 1)) {}
 
-    // Fills `b` (a fresh or a recycled block) with the next block; false at the end of the input.
-    bool next(block& b) {
-        b.reset();
-        reserve(b, std::max(carry_.size(), block_bytes_));
-        if (!carry_.empty()) std::memcpy(b.data.get(), carry_.data(), carry_.size());
-        b.size = carry_.size();
+    // Fills `chunk` (a fresh or a recycled block) with the next block; false at the end of the input.
+    bool next(block& chunk) {
+        chunk.reset();
+        reserve(chunk, std::max(carry_.size(), block_bytes_));
+        if (!carry_.empty()) std::memcpy(chunk.data.get(), carry_.data(), carry_.size());
+        chunk.size = carry_.size();
         carry_.clear();
-        if (b.size < block_bytes_) read(b, block_bytes_ - b.size);
-        if (b.size == 0) return false;
-        const char* data = b.data.get();
-        std::size_t end = std::min(b.size, block_bytes_);
+        if (chunk.size < block_bytes_) read(chunk, block_bytes_ - chunk.size);
+        if (chunk.size == 0) return false;
+        const char* data = chunk.data.get();
+        std::size_t end = std::min(chunk.size, block_bytes_);
         while (end > 0 && data[end - 1] != '\n') --end;
-        std::size_t searched = std::min(b.size, block_bytes_);  // bytes known to hold no line break
-        while (end == 0) {                                      // a line longer than the block: find its end
-            if (const void* nl = std::memchr(b.data.get() + searched, '\n', b.size - searched)) {
-                end = std::size_t(static_cast<const char*>(nl) - b.data.get()) + 1;
+        std::size_t searched = std::min(chunk.size, block_bytes_);  // bytes known to hold no line break
+        while (end == 0) {                                          // a line longer than the block: find its end
+            if (const void* nl = std::memchr(chunk.data.get() + searched, '\n', chunk.size - searched)) {
+                end = std::size_t(static_cast<const char*>(nl) - chunk.data.get()) + 1;
                 break;
             }
-            searched = b.size;
+            searched = chunk.size;
             // At the end of the input the rest is the last line; a line longer than any record goes
             // to a worker whole, which stops at it (csv_records then makes the error).
-            if (eof_ || b.size > max_record_bytes) {
-                end = b.size;
+            if (eof_ || chunk.size > max_record_bytes) {
+                end = chunk.size;
                 break;
             }
-            read(b, std::max(block_bytes_, min_read));
+            read(chunk, std::max(block_bytes_, min_read));
         }
-        carry_.assign(b.data.get() + end, b.size - end);
-        b.size = end;
+        carry_.assign(chunk.data.get() + end, chunk.size - end);
+        chunk.size = end;
         return true;
     }
     const std::string& carry() const { return carry_; }
@@ -120,20 +120,20 @@ public:
 private:
     static constexpr std::size_t min_read = std::size_t(64) << 10;  // while a long line's end is sought
 
-    static void reserve(block& b, std::size_t bytes) {
-        if (b.capacity >= bytes) return;
+    static void reserve(block& chunk, std::size_t bytes) {
+        if (chunk.capacity >= bytes) return;
         auto bigger = std::make_unique_for_overwrite<char[]>(bytes);
-        if (b.size > 0) std::memcpy(bigger.get(), b.data.get(), b.size);
-        b.data = std::move(bigger);
-        b.capacity = bytes;
+        if (chunk.size > 0) std::memcpy(bigger.get(), chunk.data.get(), chunk.size);
+        chunk.data = std::move(bigger);
+        chunk.capacity = bytes;
     }
     // Appends up to `bytes` from the stream; fewer means its end.
-    void read(block& b, std::size_t bytes) {
+    void read(block& chunk, std::size_t bytes) {
         if (eof_) return;
-        if (b.capacity - b.size < bytes) reserve(b, std::max(b.size + bytes, 2 * b.capacity));
-        in_.read(b.data.get() + b.size, std::streamsize(bytes));
+        if (chunk.capacity - chunk.size < bytes) reserve(chunk, std::max(chunk.size + bytes, 2 * chunk.capacity));
+        in_.read(chunk.data.get() + chunk.size, std::streamsize(bytes));
         const auto got = std::size_t(in_.gcount());
-        b.size += got;
+        chunk.size += got;
         eof_ = got < bytes;
     }
 
@@ -185,16 +185,16 @@ public:
             stopping_ = true;
         }
         space_.notify_all();
-        for (auto& t : threads_)
-            if (t.joinable()) t.join();
+        for (auto& worker : threads_)
+            if (worker.joinable()) worker.join();
     }
     // After stop(): the blocks read but not handed on, in input order.
     const std::deque<std::unique_ptr<block>>& in_flight() const { return flight_; }
 
 private:
-    void run(std::size_t i) {
+    void run(std::size_t worker_index) {
         while (true) {
-            block* b = nullptr;
+            block* chunk = nullptr;
             {
                 std::lock_guard reading(source_lock_);  // one reader at a time, in input order
                 std::unique_ptr<block> next;
@@ -224,9 +224,9 @@ private:
                     space_.notify_all();
                     return;
                 }
-                b = next.get();
+                chunk = next.get();
                 flight_.push_back(std::move(next));
-                if (b->failure) {
+                if (chunk->failure) {
                     source_done_ = true;
                     done_.notify_all();
                     space_.notify_all();
@@ -234,13 +234,13 @@ private:
                 }
             }
             try {
-                parse_block(*b, parsers_[i]);
+                parse_block(*chunk, parsers_[worker_index]);
             } catch (...) {
-                b->failure = std::current_exception();
+                chunk->failure = std::current_exception();
             }
             {
                 std::lock_guard lock(state_);
-                b->done = true;
+                chunk->done = true;
             }
             done_.notify_all();
         }
@@ -276,23 +276,23 @@ parallel_outcome read_rows_in_parallel(std::istream& in, std::string_view first,
         return out;
     }
     std::size_t base = lines_before;  // lines before the block at the front
-    while (block* b = pool->front()) {
-        if (b->failure) std::rethrow_exception(b->failure);
-        for (auto& rec : b->records) {
+    while (block* chunk = pool->front()) {
+        if (chunk->failure) std::rethrow_exception(chunk->failure);
+        for (auto& rec : chunk->records) {
             rec.line += base;
             deliver(std::move(rec));
         }
-        out.skipped += b->skipped;
-        if (b->stop) {
+        out.skipped += chunk->skipped;
+        if (chunk->stop) {
             pool->stop();
-            out.lines_before = base + b->lines;
+            out.lines_before = base + chunk->lines;
             const auto& flight = pool->in_flight();
-            out.rest.assign(b->data.get() + *b->stop, b->size - *b->stop);
+            out.rest.assign(chunk->data.get() + *chunk->stop, chunk->size - *chunk->stop);
             for (std::size_t i = 1; i < flight.size(); ++i) out.rest.append(flight[i]->data.get(), flight[i]->size);
             out.rest += source.carry();
             return out;
         }
-        base += b->lines;
+        base += chunk->lines;
         pool->pop();
     }
     out.finished = true;

@@ -13,7 +13,7 @@ struct term {
 };
 
 // Time terms convert to ns as a quantity and to s under a '/' (rates are per second).
-std::optional<term> time_term(std::string_view w) {
+std::optional<term> time_term(std::string_view unit_word) {
     static const std::array<std::pair<std::string_view, double>, 12> ns_per = {{
         {"ns", 1.0},
         {"nsecond", 1.0},
@@ -28,12 +28,12 @@ std::optional<term> time_term(std::string_view w) {
         {"usec", 1e3},
         {"msec", 1e6},
     }};
-    for (auto& [name, f] : ns_per)
-        if (w == name) return term{f, "ns", true};
+    for (auto& [name, factor] : ns_per)
+        if (unit_word == name) return term{factor, "ns", true};
     return std::nullopt;
 }
 
-std::optional<term> plain_term(std::string_view w) {
+std::optional<term> plain_term(std::string_view unit_word) {
     // Prefixed families: byte and hz take K/M/G/T (and P for bytes).
     static const std::array<std::pair<char, double>, 5> prefixes = {{
         {'K', 1e3},
@@ -45,28 +45,29 @@ std::optional<term> plain_term(std::string_view w) {
     auto with_prefix = [&](std::string_view word, std::string_view base) -> std::optional<term> {
         if (word == base) return term{1.0, std::string(base), false};
         if (word.size() == base.size() + 1 && word.substr(1) == base)
-            for (auto& [p, f] : prefixes)
-                if (word[0] == p || word[0] == char(p - 'A' + 'a')) return term{f, std::string(base), false};
+            for (auto& [prefix, factor] : prefixes)
+                if (word[0] == prefix || word[0] == char(prefix - 'A' + 'a'))
+                    return term{factor, std::string(base), false};
         return std::nullopt;
     };
-    if (auto t = with_prefix(w, "byte")) return t;
-    if (auto t = with_prefix(w, "hz")) return t;
-    if (w == "bytes") return term{1.0, "byte", false};
-    if (w == "sectors") return term{1.0, "sector", false};
-    if (w == "%") return term{1.0, "%", false};
+    if (auto found = with_prefix(unit_word, "byte")) return found;
+    if (auto found = with_prefix(unit_word, "hz")) return found;
+    if (unit_word == "bytes") return term{1.0, "byte", false};
+    if (unit_word == "sectors") return term{1.0, "sector", false};
+    if (unit_word == "%") return term{1.0, "%", false};
     // Units that are already counts: keep them as they are.
     static const std::array<std::string_view, 18> counts = {
         "cycle",   "inst",     "sector", "request", "warp",      "thread",      "block",     "register", "SM",
         "cluster", "branches", "pass",   "sample",  "wavefront", "instruction", "operation", "op",       "ops",
     };
-    for (auto c : counts)
-        if (w == c) return term{1.0, std::string(w), false};
+    for (auto count_unit : counts)
+        if (unit_word == count_unit) return term{1.0, std::string(unit_word), false};
     return std::nullopt;
 }
 
-std::optional<term> any_term(std::string_view w) {
-    if (auto t = time_term(w)) return t;
-    return plain_term(w);
+std::optional<term> any_term(std::string_view unit_word) {
+    if (auto found = time_term(unit_word)) return found;
+    return plain_term(unit_word);
 }
 
 }  // namespace
@@ -75,9 +76,9 @@ std::optional<unit_scale> to_base_unit(std::string_view unit) {
     if (unit.empty()) return unit_scale{1.0, ""};
     auto slash = unit.find('/');
     if (slash == std::string_view::npos) {
-        auto t = any_term(unit);
-        if (!t) return std::nullopt;
-        return unit_scale{t->factor, t->base};
+        auto found = any_term(unit);
+        if (!found) return std::nullopt;
+        return unit_scale{found->factor, found->base};
     }
     auto num = any_term(unit.substr(0, slash));
     auto den = any_term(unit.substr(slash + 1));

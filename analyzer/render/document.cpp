@@ -22,24 +22,24 @@ overloaded(Ts...) -> overloaded<Ts...>;
 std::string shown(const std::string& text, bool tab_as_space) {
     std::string out;
     out.reserve(text.size());
-    for (char c : text)
-        out += (c == '\n' || c == '\r' || (tab_as_space && c == '\t')) ? ' '
-               : (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)   ? '?'
-                                                                       : c;
+    for (char ch : text)
+        out += (ch == '\n' || ch == '\r' || (tab_as_space && ch == '\t')) ? ' '
+               : (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)    ? '?'
+                                                                          : ch;
     return out;
 }
 
-std::string html(const phrase& p) {
+std::string html(const phrase& text) {
     std::string out;
-    for (const auto& s : p.spans()) switch (s.kind) {
+    for (const auto& part : text.spans()) switch (part.kind) {
             case span_kind::code:
-                out += "<code>" + html_escape(shown(s.text, false)) + "</code>";
+                out += "<code>" + html_escape(shown(part.text, false)) + "</code>";
                 break;
             case span_kind::strong:
-                out += "<strong>" + html_escape(shown(s.text, true)) + "</strong>";
+                out += "<strong>" + html_escape(shown(part.text, true)) + "</strong>";
                 break;
             default:
-                out += html_escape(shown(s.text, true));
+                out += html_escape(shown(part.text, true));
         }
     return out;
 }
@@ -68,195 +68,198 @@ phrase& phrase::marked(std::string_view text) {
     return *this;
 }
 
-std::string markdown(const phrase& p) {
+std::string markdown(const phrase& text) {
     std::string out;
-    for (const auto& s : p.spans()) switch (s.kind) {
+    for (const auto& part : text.spans()) switch (part.kind) {
             case span_kind::words:
-                out += s.text;
+                out += part.text;
                 break;
             case span_kind::input:
-                out += markdown_text(s.text);
+                out += markdown_text(part.text);
                 break;
             case span_kind::code:
-                out += code_span(s.text);
+                out += code_span(part.text);
                 break;
             case span_kind::strong:
-                out += "**" + s.text + "**";
+                out += "**" + part.text + "**";
                 break;
         }
     return out;
 }
 
-std::string plain(const phrase& p) {
+std::string plain(const phrase& text) {
     std::string out;
-    for (const auto& s : p.spans()) out += s.kind == span_kind::code ? code_text(s.text) : s.text;
+    for (const auto& part : text.spans()) out += part.kind == span_kind::code ? code_text(part.text) : part.text;
     return out;
 }
 
 namespace {
 
-void write_markdown(std::ostream& o, const std::vector<block>& blocks);
+void write_markdown(std::ostream& out, const std::vector<block>& blocks);
 
-void write_markdown_block(std::ostream& o, const block& b) {
+void write_markdown_block(std::ostream& out, const block& entry) {
     std::visit(overloaded{
-                   [&](const heading& h) {
-                       std::string text = markdown(h.text);
-                       if (h.escape_pipes) {
+                   [&](const heading& title) {
+                       std::string text = markdown(title.text);
+                       if (title.escape_pipes) {
                            std::string escaped;
-                           for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+                           for (char ch : text) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
                            text = std::move(escaped);
                        }
-                       o << std::string(std::size_t(h.level), '#') << " " << text << "\n";
+                       out << std::string(std::size_t(title.level), '#') << " " << text << "\n";
                    },
-                   [&](const paragraph& p) { o << markdown(p.text) << "\n"; },
-                   [&](const bullet_list& l) {
-                       if (!l.lead.empty()) o << markdown(l.lead) << "\n";
-                       for (std::size_t i = 0; i < l.items.size(); ++i) {
-                           const std::string marker = l.ordered ? std::to_string(i + 1) + ". " : "- ";
-                           o << marker << markdown(l.items[i].text) << "\n";
-                           for (const auto& c : l.items[i].children)
-                               o << std::string(marker.size(), ' ') << "- " << markdown(c) << "\n";
+                   [&](const paragraph& para) { out << markdown(para.text) << "\n"; },
+                   [&](const bullet_list& bullets) {
+                       if (!bullets.lead.empty()) out << markdown(bullets.lead) << "\n";
+                       for (std::size_t i = 0; i < bullets.items.size(); ++i) {
+                           const std::string marker = bullets.ordered ? std::to_string(i + 1) + ". " : "- ";
+                           out << marker << markdown(bullets.items[i].text) << "\n";
+                           for (const auto& child : bullets.items[i].children)
+                               out << std::string(marker.size(), ' ') << "- " << markdown(child) << "\n";
                        }
                    },
-                   [&](const table_block& t) {
-                       table tb(t.header);
-                       for (const auto& r : t.rows) {
+                   [&](const table_block& table_data) {
+                       table tb(table_data.header);
+                       for (const auto& row : table_data.rows) {
                            std::vector<std::string> cells;
-                           for (const auto& c : r) cells.push_back(markdown(c));
+                           for (const auto& cell : row) cells.push_back(markdown(cell));
                            tb.row(std::move(cells));
                        }
-                       o << tb.markdown();
+                       out << tb.markdown();
                    },
-                   [&](const code_block& c) { o << "```" << c.language << "\n"
-                                                << c.text << "```\n"; },
-                   [&](const figure& f) { o << "![" << f.alt << "](" << f.src << ")\n"; },
-                   [&](const nested_list& l) {
-                       for (const auto& item : l.items)
-                           o << std::string(2 * item.depth, ' ') << "- " << markdown(item.text) << "\n";
+                   [&](const code_block& code) { out << "```" << code.language << "\n"
+                                                     << code.text << "```\n"; },
+                   [&](const figure& fig) { out << "![" << fig.alt << "](" << fig.src << ")\n"; },
+                   [&](const nested_list& nested) {
+                       for (const auto& item : nested.items)
+                           out << std::string(2 * item.depth, ' ') << "- " << markdown(item.text) << "\n";
                    },
-                   [&](const details_block& d) {
-                       o << "<details><summary>" << d.summary << "</summary>\n\n";
-                       write_markdown(o, d.blocks);
-                       o << "\n</details>\n";
+                   [&](const details_block& details) {
+                       out << "<details><summary>" << details.summary << "</summary>\n\n";
+                       write_markdown(out, details.blocks);
+                       out << "\n</details>\n";
                    },
                },
-               b);
+               entry);
 }
 
-void write_markdown(std::ostream& o, const std::vector<block>& blocks) {
+void write_markdown(std::ostream& out, const std::vector<block>& blocks) {
     for (std::size_t i = 0; i < blocks.size(); ++i) {
-        if (i) o << "\n";
-        write_markdown_block(o, blocks[i]);
+        if (i) out << "\n";
+        write_markdown_block(out, blocks[i]);
     }
 }
 
-void write_html_blocks(std::ostream& o, const std::vector<block>& blocks);
+void write_html_blocks(std::ostream& out, const std::vector<block>& blocks);
 
 }  // namespace
 
-std::string markdown(const document& d) {
-    std::ostringstream o;
-    write_markdown(o, d.blocks());
-    return o.str();
+std::string markdown(const document& content) {
+    std::ostringstream out;
+    write_markdown(out, content.blocks());
+    return out.str();
 }
 
 void markdown_writer::write(const document& part) {
-    for (const auto& b : part.blocks()) {
+    for (const auto& entry : part.blocks()) {
         if (started_) out_ << "\n";
         started_ = true;
-        write_markdown_block(out_, b);
+        write_markdown_block(out_, entry);
     }
 }
 
 namespace {
 
-void write_html_blocks(std::ostream& o, const std::vector<block>& blocks) {
-    for (const auto& b : blocks)
+void write_html_blocks(std::ostream& out, const std::vector<block>& blocks) {
+    for (const auto& entry : blocks)
         std::visit(
             overloaded{
-                [&](const heading& h) {
-                    const std::string id = page_heading_id(h.level, plain(h.text));
-                    o << "<h" << h.level << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"") << ">" << html(h.text)
-                      << "</h" << h.level << ">\n";
+                [&](const heading& title) {
+                    const std::string id = page_heading_id(title.level, plain(title.text));
+                    out << "<h" << title.level << (id.empty() ? "" : " id=\"" + html_escape(id) + "\"") << ">"
+                        << html(title.text) << "</h" << title.level << ">\n";
                 },
-                [&](const paragraph& p) { o << "<p>" << html(p.text) << "</p>\n"; },
-                [&](const bullet_list& l) {
-                    if (!l.lead.empty()) o << "<p>" << html(l.lead) << "</p>\n";
-                    if (l.items.empty()) return;
-                    o << (l.ordered ? "<ol>\n" : "<ul>\n");
-                    for (std::size_t i = 0; i < l.items.size(); ++i) {
-                        o << (i ? "</li>\n" : "") << "<li>" << html(l.items[i].text);
-                        const auto& c = l.items[i].children;
-                        if (c.empty()) continue;
-                        o << "<ul>\n";
-                        for (std::size_t j = 0; j < c.size(); ++j) o << (j ? "</li>\n" : "") << "<li>" << html(c[j]);
-                        o << "</li>\n</ul>\n";
+                [&](const paragraph& para) { out << "<p>" << html(para.text) << "</p>\n"; },
+                [&](const bullet_list& bullets) {
+                    if (!bullets.lead.empty()) out << "<p>" << html(bullets.lead) << "</p>\n";
+                    if (bullets.items.empty()) return;
+                    out << (bullets.ordered ? "<ol>\n" : "<ul>\n");
+                    for (std::size_t i = 0; i < bullets.items.size(); ++i) {
+                        out << (i ? "</li>\n" : "") << "<li>" << html(bullets.items[i].text);
+                        const auto& children = bullets.items[i].children;
+                        if (children.empty()) continue;
+                        out << "<ul>\n";
+                        for (std::size_t j = 0; j < children.size(); ++j)
+                            out << (j ? "</li>\n" : "") << "<li>" << html(children[j]);
+                        out << "</li>\n</ul>\n";
                     }
-                    o << (l.ordered ? "</li>\n</ol>\n" : "</li>\n</ul>\n");
+                    out << (bullets.ordered ? "</li>\n</ol>\n" : "</li>\n</ul>\n");
                 },
-                [&](const table_block& t) {
-                    o << "<table" << (t.css.empty() ? "" : " class=\"" + html_escape(t.css) + "\"") << ">\n<thead><tr>";
-                    for (const auto& h : t.header) o << "<th>" << html_escape(h) << "</th>";
-                    o << "</tr></thead>\n<tbody>\n";
-                    for (const auto& r : t.rows) {
-                        o << "<tr>";
-                        for (const auto& c : r) o << "<td>" << html(c) << "</td>";
-                        o << "</tr>\n";
+                [&](const table_block& table_data) {
+                    out << "<table" << (table_data.css.empty() ? "" : " class=\"" + html_escape(table_data.css) + "\"")
+                        << ">\n<thead><tr>";
+                    for (const auto& column_name : table_data.header)
+                        out << "<th>" << html_escape(column_name) << "</th>";
+                    out << "</tr></thead>\n<tbody>\n";
+                    for (const auto& row : table_data.rows) {
+                        out << "<tr>";
+                        for (const auto& cell : row) out << "<td>" << html(cell) << "</td>";
+                        out << "</tr>\n";
                     }
-                    o << "</tbody>\n</table>\n";
+                    out << "</tbody>\n</table>\n";
                 },
-                [&](const figure& f) {
-                    o << (f.html.empty()
-                              ? "<p><img src=\"" + html_escape(f.src) + "\" alt=\"" + html_escape(f.alt) + "\"></p>\n"
-                              : f.html);
+                [&](const figure& fig) {
+                    out << (fig.html.empty() ? "<p><img src=\"" + html_escape(fig.src) + "\" alt=\"" +
+                                                   html_escape(fig.alt) + "\"></p>\n"
+                                             : fig.html);
                 },
-                [&](const nested_list& l) {
+                [&](const nested_list& nested) {
                     // As indented "- " lines read in markdown: a level opens a list inside the open item,
                     // and closing one leaves its parent item open for the next line.
                     std::size_t open = 0;
-                    for (const auto& item : l.items) {
+                    for (const auto& item : nested.items) {
                         const std::size_t depth = item.depth + 1;
                         while (open > depth) {
-                            o << "</li>\n</ul>\n";
+                            out << "</li>\n</ul>\n";
                             --open;
                         }
-                        if (open == depth) o << "</li>\n";
+                        if (open == depth) out << "</li>\n";
                         while (open < depth) {
-                            o << "<ul>\n";
+                            out << "<ul>\n";
                             ++open;
                         }
-                        o << "<li>" << html(item.text);
+                        out << "<li>" << html(item.text);
                     }
-                    for (; open > 0; --open) o << "</li>\n</ul>\n";
+                    for (; open > 0; --open) out << "</li>\n</ul>\n";
                 },
-                [&](const details_block& d) {
-                    o << "<details><summary>" << html_escape(d.summary) << "</summary>\n";
-                    write_html_blocks(o, d.blocks);
-                    o << "</details>\n";
+                [&](const details_block& details) {
+                    out << "<details><summary>" << html_escape(details.summary) << "</summary>\n";
+                    write_html_blocks(out, details.blocks);
+                    out << "</details>\n";
                 },
-                [&](const code_block& c) {
-                    o << "<pre><code"
-                      << (c.language.empty() ? "" : " class=\"language-" + html_escape(c.language) + "\"") << ">"
-                      << html_escape(c.text) << "</code></pre>\n";
+                [&](const code_block& code) {
+                    out << "<pre><code"
+                        << (code.language.empty() ? "" : " class=\"language-" + html_escape(code.language) + "\"")
+                        << ">" << html_escape(code.text) << "</code></pre>\n";
                 },
             },
-            b);
+            entry);
 }
 
 }  // namespace
 
-void write_html(std::ostream& o, const document& d) { write_html_blocks(o, d.blocks()); }
+void write_html(std::ostream& out, const document& content) { write_html_blocks(out, content.blocks()); }
 
-std::string html_page(const document& d, const std::string& title) {
+std::string html_page(const document& content, const std::string& title) {
     std::string heading_text = title;
     if (heading_text.empty())
-        for (const auto& b : d.blocks())
-            if (const auto* h = std::get_if<heading>(&b)) {
-                heading_text = plain(h->text);
+        for (const auto& entry : content.blocks())
+            if (const auto* first_heading = std::get_if<heading>(&entry)) {
+                heading_text = plain(first_heading->text);
                 break;
             }
     std::ostringstream out;
-    write_page_shell(out, heading_text, [&](std::ostream& body) { write_html(body, d); });
+    write_page_shell(out, heading_text, [&](std::ostream& body) { write_html(body, content); });
     return out.str();
 }
 

@@ -70,9 +70,10 @@ struct paragraph {
 struct list_item {
     phrase text;
     std::vector<phrase> children;  // a list of its own under the item (never numbered)
-    list_item(phrase t = {}, std::vector<phrase> c = {}) : text(std::move(t)), children(std::move(c)) {}
-    list_item(const char* t) : text(t) {}
-    list_item(std::string t) : text(std::move(t)) {}
+    list_item(phrase item_text = {}, std::vector<phrase> item_children = {})
+        : text(std::move(item_text)), children(std::move(item_children)) {}
+    list_item(const char* item_text) : text(item_text) {}
+    list_item(std::string item_text) : text(std::move(item_text)) {}
 };
 struct bullet_list {
     std::vector<list_item> items;
@@ -122,34 +123,34 @@ public:
     document& add_list(std::vector<phrase> items, phrase lead = {}) {
         return add(bullet_list{std::vector<list_item>(items.begin(), items.end()), std::move(lead), false});
     }
-    document& add_list(bullet_list l) { return add(std::move(l)); }
-    document& add_table(table_block t) { return add(std::move(t)); }
+    document& add_list(bullet_list list) { return add(std::move(list)); }
+    document& add_table(table_block table_data) { return add(std::move(table_data)); }
     document& add_code(std::string language, std::string text) {
         return add(code_block{std::move(language), std::move(text)});
     }
-    document& add_figure(figure f) { return add(std::move(f)); }
-    document& add_nested(nested_list l) { return add(std::move(l)); }
-    document& add_heading(heading h) { return add(std::move(h)); }
+    document& add_figure(figure picture) { return add(std::move(picture)); }
+    document& add_nested(nested_list list) { return add(std::move(list)); }
+    document& add_heading(heading title) { return add(std::move(title)); }
     document& add_details(std::string summary, const document& inner) {
         return add(details_block{std::move(summary), inner.blocks_});
     }
     const std::vector<block>& blocks() const { return blocks_; }
 
 private:
-    document& add(block b) {
-        blocks_.push_back(std::move(b));
+    document& add(block item) {
+        blocks_.push_back(std::move(item));
         return *this;
     }
     std::vector<block> blocks_;
 };
 
 // The phrase as markdown inline text, and as the plain text it reads as (ids, titles).
-std::string markdown(const phrase& p);
-std::string plain(const phrase& p);
+std::string markdown(const phrase& text);
+std::string plain(const phrase& text);
 // The document as markdown: each block ends its line, blocks one blank line apart.
-std::string markdown(const document& d);
+std::string markdown(const document& content);
 // The document as HTML body elements (headings with ids, sortable tables), for a page shell.
-void write_html(std::ostream& out, const document& d);
+void write_html(std::ostream& out, const document& content);
 // A long report printed part by part (a document per section, each dropped once printed): the parts read
 // as one document, blocks one blank line apart across them.
 class markdown_writer {
@@ -163,6 +164,6 @@ private:
 };
 // One self-contained page: the house style and sorting script around the document (render/html_page).
 // An empty title takes the first heading's text.
-std::string html_page(const document& d, const std::string& title = "");
+std::string html_page(const document& content, const std::string& title = "");
 
 }  // namespace roofline::doc

@@ -83,9 +83,9 @@ std::string page_heading_id(int level, const std::string& text) {
         return "kernel-" + text.substr(0, dot);
     if (level != 2) return "";
     std::string id;
-    for (char c : text) {
-        if (std::isalnum(static_cast<unsigned char>(c)))
-            id += char(std::tolower(static_cast<unsigned char>(c)));
+    for (char ch : text) {
+        if (std::isalnum(static_cast<unsigned char>(ch)))
+            id += char(std::tolower(static_cast<unsigned char>(ch)));
         else if (!id.empty() && id.back() != '-')
             id += '-';
     }
@@ -106,8 +106,8 @@ void write_page_shell(std::ostream& out, const std::string& title, const std::fu
 std::string html_escape(const std::string& text) {
     std::string out;
     out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
+    for (char ch : text) {
+        switch (ch) {
             case '&':
                 out += "&amp;";
                 break;
@@ -124,7 +124,7 @@ std::string html_escape(const std::string& text) {
                 out += "&#39;";
                 break;
             default:
-                out += c;
+                out += ch;
         }
     }
     return out;

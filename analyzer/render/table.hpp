@@ -15,10 +15,10 @@ namespace roofline {
 
 enum class align { left, right };
 
-// The one padding helper of every fixed-width output: `s` to at least `width` characters, spaces
+// The one padding helper of every fixed-width output: `text` to at least `width` characters, spaces
 // after left-aligned text and before right-aligned; with `cut`, to exactly `width`, a longer text
 // ending in "~" (names are ASCII: ncu writes them so, and printable() replaces the rest).
-std::string pad(const std::string& s, std::size_t width, align side = align::left, bool cut = false);
+std::string pad(const std::string& text, std::size_t width, align side = align::left, bool cut = false);
 
 struct column {
     std::string title;

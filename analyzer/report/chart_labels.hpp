@@ -11,8 +11,12 @@ namespace roofline {
 
 struct text_box {
     double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    bool overlaps(const text_box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
-    bool inside(const text_box& o) const { return x0 >= o.x0 && x1 <= o.x1 && y0 >= o.y0 && y1 <= o.y1; }
+    bool overlaps(const text_box& other) const {
+        return x0 < other.x1 && other.x0 < x1 && y0 < other.y1 && other.y0 < y1;
+    }
+    bool inside(const text_box& other) const {
+        return x0 >= other.x0 && x1 <= other.x1 && y0 >= other.y0 && y1 <= other.y1;
+    }
 };
 
 // The width in pixels of one line of text in DejaVu Sans (what browsers on Linux draw for
@@ -21,15 +25,15 @@ struct text_box {
 double text_width(const std::string& text, double font_size, bool bold = false);
 
 struct label_point {
-    double x = 0, y = 0, r = 0;  // the point's centre and radius, pixels
-    std::string text;            // its label ("12")
+    double centre_x = 0, centre_y = 0, radius = 0;  // the point's centre and radius, pixels
+    std::string text;                               // its label ("12")
 };
 
 struct label_place {
     bool placed = false;
-    double x = 0, y = 0;  // the text's start and baseline
-    text_box box;         // what it covers
-    bool leader = false;  // away from its point: a line joins them
+    double text_x = 0, text_y = 0;  // the text's start and baseline
+    text_box box;                   // what it covers
+    bool leader = false;            // away from its point: a line joins them
     double lx0 = 0, ly0 = 0, lx1 = 0, ly1 = 0;
 };
 

@@ -68,8 +68,8 @@ enum class chart_kind { flops, instructions };
 struct chart_layout {
     double left = 0, top = 0, plot_w = 0, plot_h = 0;
     double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
-    double px(double x) const;
-    double py(double y) const;
+    double px(double data_x) const;
+    double py(double data_y) const;
 };
 
 struct chart_data {
@@ -95,14 +95,14 @@ struct chart_data {
 
 // The report's chart: every kernel of the analysis; an instruction chart when the export counts no
 // FLOPs at all (the details page).
-chart_data build_chart(const analysis& a);
+chart_data build_chart(const analysis& analysed);
 // The builders' two steps, for the charts the later stages draw (a lesson's in validate/, a diff's in
 // compare/): each kernel onto the roofline if it has work and DRAM bytes, else onto the memory panel,
 // else into the list of those not drawn (numbers: each kernel's label, {} for 1, 2, ...; role: the
 // points' role, "" for none; peaks: the ceilings seen so far); then the ceilings, axes and panels.
-void chart_place(chart_data& c, const std::vector<const analysed_kernel*>& kernels,
+void chart_place(chart_data& chart, const std::vector<const analysed_kernel*>& kernels,
                  const std::vector<std::size_t>& numbers, const std::string& role, std::map<resource, double>& peaks);
-void chart_finish(chart_data& c, std::map<resource, double>& peaks);
-std::string render_chart_svg(const analysis& a, const chart_data& c);
+void chart_finish(chart_data& chart, std::map<resource, double>& peaks);
+std::string render_chart_svg(const analysis& analysed, const chart_data& chart);
 
 }  // namespace roofline

@@ -81,27 +81,29 @@ const char* const panel_script = R"js(
 )js";
 
 // The kernels as the panel shows them: the summary's cells and each finding with its estimate.
-std::string kernels_json(const analysis& a, const std::vector<std::string>& labels) {
+std::string kernels_json(const analysis& analysed, const std::vector<std::string>& labels) {
     nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) {
-        const auto& k = a.kernels[i];
+    for (std::size_t i = 0; i < analysed.kernels.size(); ++i) {
+        const auto& kernel = analysed.kernels[i];
         nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-        for (const auto& f : k.diagnosis.findings) {
-            const std::vector<std::string> fixes = finding_fixes(f);
-            findings.push_back({{"id", std::string(f.id)},
-                                {"title", finding_title(f)},
-                                {"speedup", f.est_speedup ? format_number(*f.est_speedup) + "x" : std::string()},
-                                {"fix", fixes.empty() ? std::string() : fixes.front()}});
+        for (const auto& kernel_finding : kernel.diagnosis.findings) {
+            const std::vector<std::string> fixes = finding_fixes(kernel_finding);
+            findings.push_back(
+                {{"id", std::string(kernel_finding.id)},
+                 {"title", finding_title(kernel_finding)},
+                 {"speedup",
+                  kernel_finding.est_speedup ? format_number(*kernel_finding.est_speedup) + "x" : std::string()},
+                 {"fix", fixes.empty() ? std::string() : fixes.front()}});
         }
         kernels.push_back({{"number", i + 1},
                            {"label", labels[i]},
-                           {"name", k.group.name},
-                           {"launches", k.group.launches},
-                           {"time", format_duration_ns(k.roof.duration_ns)},
-                           {"share", format_percent(k.share)},
-                           {"verdict", verdict_text(k.verdict)},
-                           {"achieved", achieved_text(k)},
-                           {"roof", roof_pct_text(k)},
+                           {"name", kernel.group.name},
+                           {"launches", kernel.group.launches},
+                           {"time", format_duration_ns(kernel.roof.duration_ns)},
+                           {"share", format_percent(kernel.share)},
+                           {"verdict", verdict_text(kernel.verdict)},
+                           {"achieved", achieved_text(kernel)},
+                           {"roof", roof_pct_text(kernel)},
                            {"findings", std::move(findings)}});
     }
     // Names are bytes from the capture: invalid UTF-8 becomes U+FFFD, and '<' is escaped so that no
@@ -110,24 +112,25 @@ std::string kernels_json(const analysis& a, const std::vector<std::string>& labe
         -1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string out;
     out.reserve(text.size());
-    for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+    for (char ch : text) out += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
     return out;
 }
 }  // namespace
 
-void write_html(const analysis& a, const print_options& options, std::ostream& out) {
+void write_html(const analysis& analysed, const print_options& options, std::ostream& out) {
     print_options markdown_options = options;
     markdown_options.chart_file = inline_chart;
     const std::string data = "<script type=\"application/json\" id=\"roofline-kernels\">" +
-                             kernels_json(a, kernel_labels(a)) + "</script>\n<script>" + panel_script + "</script>\n";
+                             kernels_json(analysed, kernel_labels(analysed)) + "</script>\n<script>" + panel_script +
+                             "</script>\n";
     write_page_shell(
-        out, "Roofline report: " + a.input,
+        out, "Roofline report: " + analysed.input,
         [&](std::ostream& body) {
             write_report_html_body(
-                a, markdown_options,
+                analysed, markdown_options,
                 [&](const std::string& alt) {
                     return "<figure class=\"chart\" aria-label=\"" + html_escape(alt) + "\">\n" +
-                           render_chart(a, options) +
+                           render_chart(analysed, options) +
                            "<aside id=\"kernel-panel\"><p>Point at a kernel on the chart to see its numbers and "
                            "findings; click to keep it.</p></aside>\n</figure>\n";
                 },
@@ -136,10 +139,10 @@ void write_html(const analysis& a, const print_options& options, std::ostream& o
         data);
 }
 
-std::string render_html(const analysis& a, const print_options& options) {
-    std::ostringstream o;
-    write_html(a, options, o);
-    return o.str();
+std::string render_html(const analysis& analysed, const print_options& options) {
+    std::ostringstream html;
+    write_html(analysed, options, html);
+    return html.str();
 }
 
 }  // namespace roofline

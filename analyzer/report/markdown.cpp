@@ -18,29 +18,32 @@ namespace {
 
 using doc::phrase;
 
-void write_resources(doc::document& o, const kernel_roofline& k) {
-    doc::table_block t{
+void write_resources(doc::document& out, const kernel_roofline& roof) {
+    doc::table_block resource_table{
         {"resource", "work", "peak at capture clock", "busy", "useful", "practical share", "floor", "how"}, {}};
-    for (const auto& r : k.resources) {
-        const bool floor = info(r.id).in_floor;
-        t.rows.push_back(
-            {std::string(name(r.id)) + (r.id == k.binding_practical ? " (binds)" : ""),
-             r.work > 0 ? format_si(r.work, work_unit(r.id)) : "-",
-             r.peak > 0 ? format_si(r.peak, rate_unit(r.id)) + (r.peak_estimated ? " (estimated)" : "") : "-",
-             format_percent(r.utilisation), floor ? format_percent(r.useful) : "-",
-             floor ? format_percent(r.practical) + (r.practical_default ? " (default)" : "") : "-",
-             floor ? format_duration_ns(r.floor_ns) : "-",
-             phrase().marked(
-                 r.formula +
-                 (r.useful_from == useful_basis::busy ? "" : "; useful: " + useful_formula_text(r.useful_from)) +
-                 (r.peak_from.empty() ? "" : "; peak " + peak_source_text(r.peak_from)))});
+    for (const auto& res_use : roof.resources) {
+        const bool floor = info(res_use.id).in_floor;
+        resource_table.rows.push_back(
+            {std::string(name(res_use.id)) + (res_use.id == roof.binding_practical ? " (binds)" : ""),
+             res_use.work > 0 ? format_si(res_use.work, work_unit(res_use.id)) : "-",
+             res_use.peak > 0
+                 ? format_si(res_use.peak, rate_unit(res_use.id)) + (res_use.peak_estimated ? " (estimated)" : "")
+                 : "-",
+             format_percent(res_use.utilisation), floor ? format_percent(res_use.useful) : "-",
+             floor ? format_percent(res_use.practical) + (res_use.practical_default ? " (default)" : "") : "-",
+             floor ? format_duration_ns(res_use.floor_ns) : "-",
+             phrase().marked(res_use.formula +
+                             (res_use.useful_from == useful_basis::busy
+                                  ? ""
+                                  : "; useful: " + useful_formula_text(res_use.useful_from)) +
+                             (res_use.peak_from.empty() ? "" : "; peak " + peak_source_text(res_use.peak_from)))});
     }
-    o.add_table(std::move(t));
-    for (const auto& n : k.notes) o.add_paragraph(phrase("Note: ").marked(note_text(n)).words("."));
+    out.add_table(std::move(resource_table));
+    for (const auto& note : roof.notes) out.add_paragraph(phrase("Note: ").marked(note_text(note)).words("."));
 }
 
-const char* outcome_text(diagnose::visited_node::outcome r) {
-    switch (r) {
+const char* outcome_text(diagnose::visited_node::outcome result) {
+    switch (result) {
         case diagnose::visited_node::outcome::fired:
             return "fired";
         case diagnose::visited_node::outcome::not_fired:
@@ -51,11 +54,11 @@ const char* outcome_text(diagnose::visited_node::outcome r) {
 }
 
 // The gain of a finding in a few words: "(est. 5.77x alone; saves 937 us)".
-std::string gain_text(const diagnose::finding& f) {
-    if (!f.est_speedup) return "";
-    return " (est. " + format_times(*f.est_speedup) + " alone; saves " +
-           format_duration_ns(*f.est_time_saved_combined_ns) +
-           (f.est_time_saved_combined_ns != f.est_time_saved_ns ? " beyond the findings above" : "") + ")";
+std::string gain_text(const diagnose::finding& finding) {
+    if (!finding.est_speedup) return "";
+    return " (est. " + format_times(*finding.est_speedup) + " alone; saves " +
+           format_duration_ns(*finding.est_time_saved_combined_ns) +
+           (finding.est_time_saved_combined_ns != finding.est_time_saved_ns ? " beyond the findings above" : "") + ")";
 }
 
 phrase evidence_line(const std::vector<diagnose::evidence_value>& values) {
@@ -66,191 +69,199 @@ phrase evidence_line(const std::vector<diagnose::evidence_value>& values) {
 }
 
 // A top finding in three lines: what, the numbers that fired it, the first fix.
-void write_finding_short(doc::nested_list& o, const diagnose::finding& f, const std::vector<std::string>& tied,
+void write_finding_short(doc::nested_list& out, const diagnose::finding& finding, const std::vector<std::string>& tied,
                          bool provisional = false) {
     phrase line = phrase()
-                      .strong(f.id)
-                      .words((provisional ? " (provisional)" : "") + gain_text(f) + ": ")
-                      .marked(finding_title(f))
+                      .strong(finding.id)
+                      .words((provisional ? " (provisional)" : "") + gain_text(finding) + ": ")
+                      .marked(finding_title(finding))
                       .words(".");
-    if (f.est_time_after_ns)
-        line.words(" Time after the fix " + format_duration_ns(*f.est_time_after_ns) + ", set by ")
-            .marked(binds_after_text(f.binds_after))
+    if (finding.est_time_after_ns)
+        line.words(" Time after the fix " + format_duration_ns(*finding.est_time_after_ns) + ", set by ")
+            .marked(binds_after_text(finding.binds_after))
             .words(".");
     if (!tied.empty()) {
-        std::string t;
-        for (const auto& x : tied) t += (t.empty() ? "" : ", ") + x;
-        line.words(" Tied within run-to-run noise (" + format_percent(run_to_run_noise) + ") with " + t +
+        std::string tied_list;
+        for (const auto& other_id : tied) tied_list += (tied_list.empty() ? "" : ", ") + other_id;
+        line.words(" Tied within run-to-run noise (" + format_percent(run_to_run_noise) + ") with " + tied_list +
                    ": their times after the fix cannot be told apart, and the order is fixed, not measured.");
     }
-    o.items.push_back({0, std::move(line)});
-    if (!f.evidence.empty()) o.items.push_back({1, phrase("Evidence: ").append(evidence_line(f.evidence))});
-    const std::vector<std::string> fixes = finding_fixes(f);
-    if (!fixes.empty()) o.items.push_back({1, phrase("Fix: ").marked(fixes.front())});
+    out.items.push_back({0, std::move(line)});
+    if (!finding.evidence.empty())
+        out.items.push_back({1, phrase("Evidence: ").append(evidence_line(finding.evidence))});
+    const std::vector<std::string> fixes = finding_fixes(finding);
+    if (!fixes.empty()) out.items.push_back({1, phrase("Fix: ").marked(fixes.front())});
 }
 
-void write_finding(doc::document& o, const diagnose::finding& f) {
-    doc::nested_list l;
-    l.items.push_back({0, phrase()
-                              .strong(f.id)
-                              .words(gain_text(f) + ": ")
-                              .marked(finding_title(f))
-                              .words(". ")
-                              .marked(finding_explain(f))});
-    if (f.est_speedup) {
-        l.items.push_back(
+void write_finding(doc::document& out, const diagnose::finding& finding) {
+    doc::nested_list list;
+    list.items.push_back({0, phrase()
+                                 .strong(finding.id)
+                                 .words(gain_text(finding) + ": ")
+                                 .marked(finding_title(finding))
+                                 .words(". ")
+                                 .marked(finding_explain(finding))});
+    if (finding.est_speedup) {
+        list.items.push_back(
             {1, phrase("Estimate: ")
-                    .marked(finding_estimate_why(f))
-                    .words(" Time after the fix " + format_duration_ns(*f.est_time_after_ns) + ", set by ")
-                    .marked(binds_after_text(f.binds_after))
+                    .marked(finding_estimate_why(finding))
+                    .words(" Time after the fix " + format_duration_ns(*finding.est_time_after_ns) + ", set by ")
+                    .marked(binds_after_text(finding.binds_after))
                     .words(".")});
-        for (const auto& c : finding_estimate_changes(f)) l.items.push_back({2, phrase("changes ").code(c)});
+        for (const auto& change : finding_estimate_changes(finding))
+            list.items.push_back({2, phrase("changes ").code(change)});
     }
-    for (const auto& e : f.evidence)
-        l.items.push_back({1, phrase().code(evidence_name(e)).words(" = ").marked(named_value_text(e))});
-    for (const auto& x : finding_fixes(f)) l.items.push_back({1, phrase("Fix: ").marked(x)});
-    o.add_nested(std::move(l));
+    for (const auto& evidence : finding.evidence)
+        list.items.push_back(
+            {1, phrase().code(evidence_name(evidence)).words(" = ").marked(named_value_text(evidence))});
+    for (const auto& fix_text : finding_fixes(finding)) list.items.push_back({1, phrase("Fix: ").marked(fix_text)});
+    out.add_nested(std::move(list));
 }
 
 // Every finding in full, then the path through every tree with the value of each condition's inputs.
-void write_diagnosis(doc::document& o, const diagnose::diagnosis& d) {
-    if (!d.findings.empty()) {
-        o.add_paragraph("Findings:");
-        for (const auto& f : d.findings) write_finding(o, f);
+void write_diagnosis(doc::document& out, const diagnose::diagnosis& diagnosis) {
+    if (!diagnosis.findings.empty()) {
+        out.add_paragraph("Findings:");
+        for (const auto& finding : diagnosis.findings) write_finding(out, finding);
     }
-    o.add_paragraph("Rule trees walked:");
+    out.add_paragraph("Rule trees walked:");
     doc::nested_list walk;
-    for (const auto& v : d.path) {
+    for (const auto& visit : diagnosis.path) {
         std::string values;
-        for (const auto& x : v.values)
-            values += (values.empty() ? "" : ", ") + evidence_name(x) + " = " + named_value_text(x);
-        walk.items.push_back({std::size_t(v.depth),
-                              phrase().marked(v.tree + " / " + v.node + ": " + outcome_text(v.result) +
-                                              (v.within_noise ? " (within run-to-run noise of where it turns)" : "") +
-                                              (values.empty() ? "" : " (" + values + ")"))});
+        for (const auto& evidence : visit.values)
+            values += (values.empty() ? "" : ", ") + evidence_name(evidence) + " = " + named_value_text(evidence);
+        walk.items.push_back(
+            {std::size_t(visit.depth),
+             phrase().marked(visit.tree + " / " + visit.node + ": " + outcome_text(visit.result) +
+                             (visit.within_noise ? " (within run-to-run noise of where it turns)" : "") +
+                             (values.empty() ? "" : " (" + values + ")"))});
     }
-    o.add_nested(std::move(walk));
-    for (const auto& n : d.notes) o.add_paragraph(phrase("Note: ").marked(note_text(n)).words("."));
+    out.add_nested(std::move(walk));
+    for (const auto& note : diagnosis.notes) out.add_paragraph(phrase("Note: ").marked(note_text(note)).words("."));
 }
 
-void write_header(doc::document& o, const analysis& a) {
-    o.add_heading(1, "Roofline report: " + a.input);
+void write_header(doc::document& out, const analysis& analysed) {
+    out.add_heading(1, "Roofline report: " + analysed.input);
     std::vector<phrase> items;
     items.push_back(phrase("GPU: ")
-                        .strong(a.gpu.name)
+                        .strong(analysed.gpu.name)
                         .words(" (")
-                        .code(a.gpu.id)
+                        .code(analysed.gpu.id)
                         .words(", ")
-                        .marked(gpu_match_text(a.gpu_how))
-                        .words("; spec " + a.gpu.file + ")"));
-    items.push_back(std::string("Input: ") + ncu_form_name(a.read.form) + ", " + std::to_string(a.launches_kept) +
-                    " of " + count_text(a.launches_read, "launch", "launches") + " analysed, " +
-                    count_text(a.kernels.size(), "kernel", "kernels") + ", " + format_duration_ns(a.total_ns) +
-                    " of GPU time; numbers " + number_style_name(a.read.style) +
-                    (a.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : ""));
-    if (a.read.skipped_lines)
-        items.push_back("Skipped " + count_text(a.read.skipped_lines, "line", "lines") +
+                        .marked(gpu_match_text(analysed.gpu_how))
+                        .words("; spec " + analysed.gpu.file + ")"));
+    items.push_back(
+        std::string("Input: ") + ncu_form_name(analysed.read.form) + ", " + std::to_string(analysed.launches_kept) +
+        " of " + count_text(analysed.launches_read, "launch", "launches") + " analysed, " +
+        count_text(analysed.kernels.size(), "kernel", "kernels") + ", " + format_duration_ns(analysed.total_ns) +
+        " of GPU time; numbers " + number_style_name(analysed.read.style) +
+        (analysed.read.style_assumed ? " (assumed: every grouped value was ambiguous)" : ""));
+    if (analysed.read.skipped_lines)
+        items.push_back("Skipped " + count_text(analysed.read.skipped_lines, "line", "lines") +
                         " that are not CSV (==PROF== lines, program output)");
-    for (const auto& n : a.read.notes) items.push_back(phrase("Note: ").marked(n));
-    if (!a.default_practical.empty()) {
+    for (const auto& note : analysed.read.notes) items.push_back(phrase("Note: ").marked(note));
+    if (!analysed.default_practical.empty()) {
         std::string names;
-        for (resource r : a.default_practical) names += (names.empty() ? "" : ", ") + std::string(name(r));
+        for (resource id : analysed.default_practical) names += (names.empty() ? "" : ", ") + std::string(name(id));
         items.push_back(phrase("Practical shares of " + names + " are defaults, ")
                             .marked(default_practical_reason())
                             .words(". Each kernel's resource table marks them (default)."));
     }
     std::size_t lacking_kernels = 0;
-    for (const auto& k : a.kernels) lacking_kernels += k.diagnosis.undecided.empty() ? 0 : 1;
+    for (const auto& kernel : analysed.kernels) lacking_kernels += kernel.diagnosis.undecided.empty() ? 0 : 1;
     if (lacking_kernels > 0)
         items.push_back(phrase().marked(
             "Counters missing: on " + std::to_string(lacking_kernels) + " of " +
-            count_text(a.kernels.size(), "kernel", "kernels") +
+            count_text(analysed.kernels.size(), "kernel", "kernels") +
             " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, "
             "and the command that collects it); " +
-            (a.read.form == ncu_form::details
+            (analysed.read.form == ncu_form::details
                  ? "a details page shows few metrics: the raw page of the same report holds every one collected"
                  : "`roofline metrics --format section` writes every metric the engine reads as one section file")));
     items.push_back(
         "Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the "
         "spec's figure scaled to that clock (each kernel's resource table says which).");
     std::vector<std::string> estimated;
-    for (const auto& k : a.kernels)
-        for (const auto& r : k.roof.resources)
-            if (r.peak_estimated && std::find(estimated.begin(), estimated.end(), name(r.id)) == estimated.end())
-                estimated.push_back(name(r.id));
+    for (const auto& kernel : analysed.kernels)
+        for (const auto& res_use : kernel.roof.resources)
+            if (res_use.peak_estimated &&
+                std::find(estimated.begin(), estimated.end(), name(res_use.id)) == estimated.end())
+                estimated.push_back(name(res_use.id));
     if (!estimated.empty()) {
         std::string names;
-        for (const auto& e : estimated) names += (names.empty() ? "" : ", ") + e;
+        for (const auto& res_name : estimated) names += (names.empty() ? "" : ", ") + res_name;
         items.push_back(
             "Estimated roofs: " + names +
             " come from spec figures that are neither published for this GPU nor measured in the capture (" +
-            a.gpu.file + " says how each was derived); every number built on them is an estimate too.");
+            analysed.gpu.file + " says how each was derived); every number built on them is an estimate too.");
     }
-    o.add_list(std::move(items));
+    out.add_list(std::move(items));
 }
 
-void write_summary(doc::document& o, const analysis& a, const std::vector<std::string>& labels) {
-    o.add_heading(2, "Summary");
-    doc::table_block t{{"#", "kernel", "origin", "launches", "total time", "% of workload", "AI (FLOP/B, DRAM)",
-                        "achieved", "% of roof", "bound / limiter"},
-                       {},
-                       "sortable kernels"};
-    for (std::size_t i = 0; i < a.kernels.size(); ++i) {
-        const auto& k = a.kernels[i];
-        t.rows.push_back({std::to_string(i + 1), phrase().code(labels[i]), phrase().marked(origin_label(k.origin)),
-                          std::to_string(k.group.launches), format_duration_ns(k.roof.duration_ns),
-                          format_percent(k.share), intensity_text(k.roof, resource::dram), achieved_text(k),
-                          roof_pct_text(k), verdict_text(k.verdict)});
+void write_summary(doc::document& out, const analysis& analysed, const std::vector<std::string>& labels) {
+    out.add_heading(2, "Summary");
+    doc::table_block summary_table{{"#", "kernel", "origin", "launches", "total time", "% of workload",
+                                    "AI (FLOP/B, DRAM)", "achieved", "% of roof", "bound / limiter"},
+                                   {},
+                                   "sortable kernels"};
+    for (std::size_t i = 0; i < analysed.kernels.size(); ++i) {
+        const auto& kernel = analysed.kernels[i];
+        summary_table.rows.push_back(
+            {std::to_string(i + 1), phrase().code(labels[i]), phrase().marked(origin_label(kernel.origin)),
+             std::to_string(kernel.group.launches), format_duration_ns(kernel.roof.duration_ns),
+             format_percent(kernel.share), intensity_text(kernel.roof, resource::dram), achieved_text(kernel),
+             roof_pct_text(kernel), verdict_text(kernel.verdict)});
     }
-    o.add_table(std::move(t));
+    out.add_table(std::move(summary_table));
 }
 
-void write_opportunities(doc::document& o, const analysis& a, const std::vector<std::string>& labels) {
-    const auto ops = opportunities(a);
+void write_opportunities(doc::document& out, const analysis& analysed, const std::vector<std::string>& labels) {
+    const auto ops = opportunities(analysed);
     if (ops.empty()) return;
-    o.add_heading(2, "Opportunities");
-    o.add_paragraph(
+    out.add_heading(2, "Opportunities");
+    out.add_paragraph(
         "Every finding with a gain estimate, by the GPU time it would save over the whole workload (estimates are "
         "capped by the roof that binds once the fix is in; each kernel's section gives the formula).");
-    doc::table_block t{
+    doc::table_block ops_table{
         {"rank", "kernel", "finding", "est. speedup of the kernel", "est. time saved", "% of workload time"}, {}};
     const std::size_t shown = std::min<std::size_t>(ops.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const auto& op = ops[i];
         const double saved = *op.finding->est_time_saved_combined_ns;
         phrase kernel = phrase(std::to_string(op.kernel_rank + 1) + ". ").code(labels[op.kernel_rank]);
-        t.rows.push_back({std::to_string(i + 1), kernel, std::string(op.finding->id),
-                          format_times(*op.finding->est_speedup), format_duration_ns(saved),
-                          a.total_ns > 0 ? format_percent(saved / a.total_ns) : "-"});
+        ops_table.rows.push_back({std::to_string(i + 1), kernel, std::string(op.finding->id),
+                                  format_times(*op.finding->est_speedup), format_duration_ns(saved),
+                                  analysed.total_ns > 0 ? format_percent(saved / analysed.total_ns) : "-"});
     }
-    o.add_table(std::move(t));
-    if (ops.size() > shown) o.add_paragraph(std::to_string(ops.size() - shown) + " more in the kernels' sections.");
+    out.add_table(std::move(ops_table));
+    if (ops.size() > shown) out.add_paragraph(std::to_string(ops.size() - shown) + " more in the kernels' sections.");
 }
 
-std::string dims_text(const std::optional<launch_dims>& d) { return d ? to_string(*d) : "?"; }
+std::string dims_text(const std::optional<launch_dims>& dims) { return dims ? to_string(*dims) : "?"; }
 
 // Findings shown in a kernel's section before its details block.
 constexpr std::size_t top_findings = 3;
 
-void write_ncu_rules(doc::document& o, const analysed_kernel& k) {
-    if (k.group.rules.empty()) return;
-    o.add_paragraph("Nsight Compute says:");
+void write_ncu_rules(doc::document& out, const analysed_kernel& kernel) {
+    if (kernel.group.rules.empty()) return;
+    out.add_paragraph("Nsight Compute says:");
     std::vector<phrase> items;
-    for (const auto& r : k.group.rules) {
-        phrase p = phrase(r.type + " ").code(r.name).words(" (" + r.section + ")");
-        if (r.est_speedup_pct >= 0)
-            p.words(", est. speedup " + format_percent(r.est_speedup_pct / 100.0) + " " + r.speedup_type);
-        std::string description = r.description;
+    for (const auto& rule : kernel.group.rules) {
+        phrase line = phrase(rule.type + " ").code(rule.name).words(" (" + rule.section + ")");
+        if (rule.est_speedup_pct >= 0)
+            line.words(", est. speedup " + format_percent(rule.est_speedup_pct / 100.0) + " " + rule.speedup_type);
+        std::string description = rule.description;
         std::replace(description.begin(), description.end(), '\n', ' ');
-        items.push_back(p.words(": " + description));
+        items.push_back(line.words(": " + description));
     }
-    o.add_list(std::move(items));
+    out.add_list(std::move(items));
 }
 
 // The command that collects the counters the capture lacks (the chip's own names; never a metric the
 // capture already holds), as items of the list `items`.
-void write_collect(std::vector<phrase>& items, const diagnose::diagnosis& d, ncu_form form, const chip* c) {
-    const diagnose::collect_flags flags = diagnose::ncu_flags_for(d.missing_metrics, c);
+void write_collect(std::vector<phrase>& items, const diagnose::diagnosis& diagnosis, ncu_form form,
+                   const chip* target_chip) {
+    const diagnose::collect_flags flags = diagnose::ncu_flags_for(diagnosis.missing_metrics, target_chip);
     if (!flags.empty()) {
         if (form == ncu_form::details)
             // A details page shows a few display names per section; the raw page of the same report holds every metric
@@ -268,58 +279,62 @@ void write_collect(std::vector<phrase>& items, const diagnose::diagnosis& d, ncu
                                         "(its file serves every GPU)."));
     }
     if (!flags.uncollectable.empty()) {
-        phrase u("No counter of this GPU measures ");
+        phrase lacking_line("No counter of this GPU measures ");
         for (std::size_t i = 0; i < flags.uncollectable.size(); ++i)
-            u.words(i ? ", " : "").code(flags.uncollectable[i]);
-        items.push_back(u.words(": what depends on it stays undecided here."));
+            lacking_line.words(i ? ", " : "").code(flags.uncollectable[i]);
+        items.push_back(lacking_line.words(": what depends on it stays undecided here."));
     }
 }
 
 // What the capture left undecided on this kernel, and what could outrank a provisional first finding.
-void write_not_decided(doc::document& o, const analysed_kernel& k, ncu_form form, const chip* c) {
-    const diagnose::diagnosis& d = k.diagnosis;
-    if (d.undecided.empty() && d.missing_metrics.empty()) return;
-    const auto count = static_cast<std::size_t>(std::count_if(d.path.begin(), d.path.end(), [](const auto& v) {
-        return v.result == diagnose::visited_node::outcome::cannot_evaluate;
-    }));
+void write_not_decided(doc::document& out, const analysed_kernel& kernel, ncu_form form, const chip* target_chip) {
+    const diagnose::diagnosis& diagnosis = kernel.diagnosis;
+    if (diagnosis.undecided.empty() && diagnosis.missing_metrics.empty()) return;
+    const auto count =
+        static_cast<std::size_t>(std::count_if(diagnosis.path.begin(), diagnosis.path.end(), [](const auto& visit) {
+            return visit.result == diagnose::visited_node::outcome::cannot_evaluate;
+        }));
     std::string what;
     // The nodes are counted here and listed in the collapsed block with what each could not decide; the verdict
     // and the estimates are named here.
-    for (const auto& u : d.undecided)
-        if (u.kind != diagnose::undecided_item::what::node) what += (what.empty() ? "" : ", ") + undecided_text(u);
+    for (const auto& item : diagnosis.undecided)
+        if (item.kind != diagnose::undecided_item::what::node)
+            what += (what.empty() ? "" : ", ") + undecided_text(item);
     if (count > 0) what += (what.empty() ? "" : ", ") + count_text(count, "rule node", "rule nodes");
-    phrase p = phrase().strong("Not decided on this capture:").words(" ").marked(what).words(".");
-    if (d.provisional) {
-        p.words(" The first finding is provisional: ");
-        if (d.could_outrank.empty()) p.words("a rule node that could not be evaluated");
-        for (std::size_t i = 0; i < d.could_outrank.size(); ++i) p.words(i ? ", " : "").code(d.could_outrank[i].id);
-        p.words(d.could_outrank.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
-        p.words(".");
-    } else if (!d.findings.empty() && d.findings.front().id != "missing-counters") {
-        p.words(" The first finding stands: its fix already reaches the floor the counters prove.");
+    phrase line = phrase().strong("Not decided on this capture:").words(" ").marked(what).words(".");
+    if (diagnosis.provisional) {
+        line.words(" The first finding is provisional: ");
+        if (diagnosis.could_outrank.empty()) line.words("a rule node that could not be evaluated");
+        for (std::size_t i = 0; i < diagnosis.could_outrank.size(); ++i)
+            line.words(i ? ", " : "").code(diagnosis.could_outrank[i].id);
+        line.words(diagnosis.could_outrank.size() == 1 ? " may outrank it"
+                                                       : " may outrank it once their counters are in");
+        line.words(".");
+    } else if (!diagnosis.findings.empty() && diagnosis.findings.front().id != "missing-counters") {
+        line.words(" The first finding stands: its fix already reaches the floor the counters prove.");
     }
-    o.add_paragraph(std::move(p));
+    out.add_paragraph(std::move(line));
     // On a details page the first fix already says to re-export the raw page (no new profile): the
     // command that profiles again goes to the collapsed block.
     if (form != ncu_form::details) {
         std::vector<phrase> items;
-        write_collect(items, d, form, c);
-        if (!items.empty()) o.add_list(std::move(items));
+        write_collect(items, diagnosis, form, target_chip);
+        if (!items.empty()) out.add_list(std::move(items));
     }
 }
 
 // The rule nodes that could not be evaluated, each with the values it lacked: in the collapsed block.
-void write_nodes_not_evaluated(std::vector<phrase>& items, const diagnose::diagnosis& d) {
+void write_nodes_not_evaluated(std::vector<phrase>& items, const diagnose::diagnosis& diagnosis) {
     std::string nodes;
     std::size_t count = 0;
-    for (const auto& v : d.path) {
-        if (v.result != diagnose::visited_node::outcome::cannot_evaluate) continue;
+    for (const auto& visit : diagnosis.path) {
+        if (visit.result != diagnose::visited_node::outcome::cannot_evaluate) continue;
         // The values it could not decide (a metric, or a derived value built on several); the command
         // above names every metric.
         std::string open;
-        for (const auto& x : v.values)
-            if (!x.value()) open += (open.empty() ? "" : ", ") + evidence_name(x);
-        nodes += std::string(count++ ? "; " : "") + "`" + v.tree + "/" + v.node + "` (" +
+        for (const auto& evidence : visit.values)
+            if (!evidence.value()) open += (open.empty() ? "" : ", ") + evidence_name(evidence);
+        nodes += std::string(count++ ? "; " : "") + "`" + visit.tree + "/" + visit.node + "` (" +
                  (open.empty() ? "a value it divides by may be zero" : open) + ")";
     }
     if (count > 0) items.push_back(phrase().marked("Rule nodes not evaluated: " + nodes + "."));
@@ -327,91 +342,98 @@ void write_nodes_not_evaluated(std::vector<phrase>& items, const diagnose::diagn
 
 // A section of about 25 lines: what the kernel is, its verdict and the numbers that decided it,
 // the top findings; then a collapsed block with everything else.
-doc::document kernel_section(const analysed_kernel& k, std::size_t rank, const std::string& label, ncu_form form,
-                             const chip* c) {
-    doc::document o;
-    o.add_heading({3, phrase(std::to_string(rank) + ". ").code(label), true});
+doc::document kernel_section(const analysed_kernel& kernel, std::size_t rank, const std::string& label, ncu_form form,
+                             const chip* target_chip) {
+    doc::document out;
+    out.add_heading({3, phrase(std::to_string(rank) + ". ").code(label), true});
     std::vector<phrase> facts;
-    facts.push_back(
-        phrase("Full name: ").code(k.group.name).words("; origin: ").marked(origin_text(k.origin, k.group.cc)));
-    facts.push_back(count_text(k.group.launches, "launch", "launches") + " (first: ID " + k.group.first_id + ", line " +
-                    std::to_string(k.group.first_line) + "), grid " + dims_text(k.group.grid_size) + ", block " +
-                    dims_text(k.group.block_size));
-    if (!k.roof.placed) {
-        facts.push_back(phrase("Not placed on the roofline: the capture lacks ").marked(lacking_text(k.roof.missing)));
+    facts.push_back(phrase("Full name: ")
+                        .code(kernel.group.name)
+                        .words("; origin: ")
+                        .marked(origin_text(kernel.origin, kernel.group.cc)));
+    facts.push_back(count_text(kernel.group.launches, "launch", "launches") + " (first: ID " + kernel.group.first_id +
+                    ", line " + std::to_string(kernel.group.first_line) + "), grid " +
+                    dims_text(kernel.group.grid_size) + ", block " + dims_text(kernel.group.block_size));
+    if (!kernel.roof.placed) {
+        facts.push_back(
+            phrase("Not placed on the roofline: the capture lacks ").marked(lacking_text(kernel.roof.missing)));
         // What was measured all the same (a capture with times but no roofs: a --metrics export of
         // a GPU no spec identifies).
-        if (k.roof.duration_ns > 0) {
-            phrase m("Measured: " + format_duration_ns(k.roof.duration_ns) + " (" + format_percent(k.share) +
-                     " of the workload)");
-            if (k.roof.bytes_dram)
-                m.words(", " + format_si(*k.roof.bytes_dram, "B") + " of DRAM traffic (" +
-                        format_si(*k.roof.bytes_dram / (k.roof.duration_ns * 1e-9), "B/s") + ")");
-            for (const auto& r : k.roof.resources)
-                m.words(", " + std::string(name(r.id)) + " " + format_percent(r.utilisation) + " busy (")
-                    .code(r.formula)
+        if (kernel.roof.duration_ns > 0) {
+            phrase measured("Measured: " + format_duration_ns(kernel.roof.duration_ns) + " (" +
+                            format_percent(kernel.share) + " of the workload)");
+            if (kernel.roof.bytes_dram)
+                measured.words(", " + format_si(*kernel.roof.bytes_dram, "B") + " of DRAM traffic (" +
+                               format_si(*kernel.roof.bytes_dram / (kernel.roof.duration_ns * 1e-9), "B/s") + ")");
+            for (const auto& res_use : kernel.roof.resources)
+                measured
+                    .words(", " + std::string(name(res_use.id)) + " " + format_percent(res_use.utilisation) + " busy (")
+                    .code(res_use.formula)
                     .words(")");
-            facts.push_back(std::move(m));
+            facts.push_back(std::move(measured));
         }
-        o.add_list(std::move(facts));
-        write_ncu_rules(o, k);
-        return o;
+        out.add_list(std::move(facts));
+        write_ncu_rules(out, kernel);
+        return out;
     }
-    std::string time =
-        "Time: " + format_duration_ns(k.roof.duration_ns) + " (" + format_percent(k.share) + " of the workload)";
-    if (k.group.launches > 1)
-        time += ", " + format_duration_ns(k.roof.duration_ns / double(k.group.launches)) + " per launch";
-    time += "; floor " + format_duration_ns(k.roof.floor_ns) + " on " +
-            (k.roof.binding ? std::string(name(*k.roof.binding)) : std::string("?")) + ", " +
-            format_percent(k.roof.pct_of_roof / 100.0) + " of the roof";
+    std::string time = "Time: " + format_duration_ns(kernel.roof.duration_ns) + " (" + format_percent(kernel.share) +
+                       " of the workload)";
+    if (kernel.group.launches > 1)
+        time += ", " + format_duration_ns(kernel.roof.duration_ns / double(kernel.group.launches)) + " per launch";
+    time += "; floor " + format_duration_ns(kernel.roof.floor_ns) + " on " +
+            (kernel.roof.binding ? std::string(name(*kernel.roof.binding)) : std::string("?")) + ", " +
+            format_percent(kernel.roof.pct_of_roof / 100.0) + " of the roof";
     facts.push_back(time);
-    o.add_list(std::move(facts));
-    o.add_paragraph(phrase().strong(verdict_text(k.verdict)));
+    out.add_list(std::move(facts));
+    out.add_paragraph(phrase().strong(verdict_text(kernel.verdict)));
     std::vector<phrase> reasons;
-    for (const auto& r : k.verdict.reasons) reasons.push_back(phrase().marked(reason_text(r)));
-    o.add_list(std::move(reasons));
-    for (const auto& w : k.roof.warnings) o.add_paragraph(phrase("> Warning: ").marked(warning_text(w)));
-    const auto& findings = k.diagnosis.findings;
+    for (const auto& reason : kernel.verdict.reasons) reasons.push_back(phrase().marked(reason_text(reason)));
+    out.add_list(std::move(reasons));
+    for (const auto& warning : kernel.roof.warnings)
+        out.add_paragraph(phrase("> Warning: ").marked(warning_text(warning)));
+    const auto& findings = kernel.diagnosis.findings;
     if (!findings.empty()) {
-        o.add_paragraph(std::string(findings.size() > top_findings ? "Top findings" : "Findings") + ":");
+        out.add_paragraph(std::string(findings.size() > top_findings ? "Top findings" : "Findings") + ":");
         doc::nested_list top;
         for (std::size_t i = 0; i < std::min(findings.size(), top_findings); ++i)
-            write_finding_short(top, findings[i], i == 0 ? k.diagnosis.tied_with_first : std::vector<std::string>{},
-                                i == 0 && k.diagnosis.provisional);
-        o.add_nested(std::move(top));
+            write_finding_short(top, findings[i],
+                                i == 0 ? kernel.diagnosis.tied_with_first : std::vector<std::string>{},
+                                i == 0 && kernel.diagnosis.provisional);
+        out.add_nested(std::move(top));
         if (findings.size() > top_findings)
-            o.add_paragraph(count_text(findings.size() - top_findings, "more finding", "more findings") + " below.");
+            out.add_paragraph(count_text(findings.size() - top_findings, "more finding", "more findings") + " below.");
     }
-    write_not_decided(o, k, form, c);
+    write_not_decided(out, kernel, form, target_chip);
 
     doc::document more;
     std::vector<phrase> lines;
-    std::string clocks = "Clocks: SM " + format_si(k.roof.sm_clock_hz, "Hz") + " (" + sm_clock_text(k.roof) + ")";
-    if (k.roof.dram_clock_hz > 0) clocks += ", DRAM " + format_si(k.roof.dram_clock_hz, "Hz");
+    std::string clocks =
+        "Clocks: SM " + format_si(kernel.roof.sm_clock_hz, "Hz") + " (" + sm_clock_text(kernel.roof) + ")";
+    if (kernel.roof.dram_clock_hz > 0) clocks += ", DRAM " + format_si(kernel.roof.dram_clock_hz, "Hz");
     lines.push_back(phrase().marked(clocks));
-    write_nodes_not_evaluated(lines, k.diagnosis);
-    if (form == ncu_form::details) write_collect(lines, k.diagnosis, form, c);
-    lines.push_back("Arithmetic intensity (FLOP/B): DRAM " + intensity_text(k.roof, resource::dram) + ", L2 " +
-                    intensity_text(k.roof, resource::l2) + ", L1 " + intensity_text(k.roof, resource::l1));
+    write_nodes_not_evaluated(lines, kernel.diagnosis);
+    if (form == ncu_form::details) write_collect(lines, kernel.diagnosis, form, target_chip);
+    lines.push_back("Arithmetic intensity (FLOP/B): DRAM " + intensity_text(kernel.roof, resource::dram) + ", L2 " +
+                    intensity_text(kernel.roof, resource::l2) + ", L1 " + intensity_text(kernel.roof, resource::l1));
     more.add_list(std::move(lines));
-    write_resources(more, k.roof);
-    write_diagnosis(more, k.diagnosis);
-    write_ncu_rules(more, k);
-    o.add_details("Clocks, every resource, every finding with its estimate, the rule trees walked", more);
-    return o;
+    write_resources(more, kernel.roof);
+    write_diagnosis(more, kernel.diagnosis);
+    write_ncu_rules(more, kernel);
+    out.add_details("Clocks, every resource, every finding with its estimate, the rule trees walked", more);
+    return out;
 }
 
 // The report as documents, part by part: the head (header, summary, opportunities, chart) and a section
 // per kernel, each handed to `print` and dropped, so a report of 10,000 kernels is never held whole.
-void for_each_part(const analysis& a, const print_options& options,
+void for_each_part(const analysis& analysed, const print_options& options,
                    const std::function<std::string(const std::string& alt)>& chart_html,
                    const std::function<void(const doc::document&)>& print) {
-    const std::vector<std::string> labels = kernel_labels(a);
+    const std::vector<std::string> labels = kernel_labels(analysed);
     {
         doc::document head;
-        write_header(head, a);
-        write_summary(head, a, labels);
-        write_opportunities(head, a, labels);
+        write_header(head, analysed);
+        write_summary(head, analysed, labels);
+        write_opportunities(head, analysed, labels);
         if (!options.chart_file.empty()) {
             const std::string alt =
                 "Roofline chart: every kernel, numbered by its row in the summary; those without FLOPs on the memory "
@@ -421,27 +443,27 @@ void for_each_part(const analysis& a, const print_options& options,
         head.add_heading(2, "Kernels");
         print(head);
     }
-    const chip* c = chip_for_cc(a.gpu.compute_capability);
-    for (std::size_t i = 0; i < a.kernels.size(); ++i)
-        print(kernel_section(a.kernels[i], i + 1, labels[i], a.read.form, c));
+    const chip* target_chip = chip_for_cc(analysed.gpu.compute_capability);
+    for (std::size_t i = 0; i < analysed.kernels.size(); ++i)
+        print(kernel_section(analysed.kernels[i], i + 1, labels[i], analysed.read.form, target_chip));
 }
 
 }  // namespace
 
-void write_markdown(const analysis& a, const print_options& options, std::ostream& o) {
-    doc::markdown_writer out(o);
-    for_each_part(a, options, nullptr, [&](const doc::document& part) { out.write(part); });
+void write_markdown(const analysis& analysed, const print_options& options, std::ostream& out) {
+    doc::markdown_writer writer(out);
+    for_each_part(analysed, options, nullptr, [&](const doc::document& part) { writer.write(part); });
 }
 
-void write_report_html_body(const analysis& a, const print_options& options,
-                            const std::function<std::string(const std::string& alt)>& chart_html, std::ostream& o) {
-    for_each_part(a, options, chart_html, [&](const doc::document& part) { doc::write_html(o, part); });
+void write_report_html_body(const analysis& analysed, const print_options& options,
+                            const std::function<std::string(const std::string& alt)>& chart_html, std::ostream& out) {
+    for_each_part(analysed, options, chart_html, [&](const doc::document& part) { doc::write_html(out, part); });
 }
 
-std::string render_markdown(const analysis& a, const print_options& options) {
-    std::ostringstream o;
-    write_markdown(a, options, o);
-    return o.str();
+std::string render_markdown(const analysis& analysed, const print_options& options) {
+    std::ostringstream out;
+    write_markdown(analysed, options, out);
+    return out.str();
 }
 
 }  // namespace roofline

@@ -9,15 +9,15 @@
 namespace roofline {
 namespace {
 
-std::string plan_joined(const std::vector<std::string>& v, const char* separator) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : separator) + x;
-    return s;
+std::string plan_joined(const std::vector<std::string>& parts, const char* separator) {
+    std::string text;
+    for (const auto& part : parts) text += (text.empty() ? "" : separator) + part;
+    return text;
 }
 
-std::string chip_title(const diagnose::metric_plan& p) {
-    const chip& c = *p.for_chip;
-    return c.id + " (CC " + plan_joined(c.compute_capabilities, ", ") + ": " + c.gpus + ")";
+std::string chip_title(const diagnose::metric_plan& plan) {
+    const chip& plan_chip = *plan.for_chip;
+    return plan_chip.id + " (CC " + plan_joined(plan_chip.compute_capabilities, ", ") + ": " + plan_chip.gpus + ")";
 }
 
 std::string plan_counts(const diagnose::metric_plan& plan) {
@@ -29,21 +29,21 @@ std::string plan_counts(const diagnose::metric_plan& plan) {
 
 // "CC_80" items of a Filter, one per chip.
 std::string filter_items(const std::set<const chip*>& on, const char* indent) {
-    std::string s = std::string(indent) + "Filter {\n";
-    for (const auto& c : chips())
-        if (on.count(&c))
-            s += std::string(indent) + "  Items {\n" + indent + "    MinArch: " + c.ncu_arch + "\n" + indent +
-                 "    MaxArch: " + c.ncu_arch + "\n" + indent + "  }\n";
-    return s + indent + "}\n";
+    std::string text = std::string(indent) + "Filter {\n";
+    for (const auto& chip_entry : chips())
+        if (on.count(&chip_entry))
+            text += std::string(indent) + "  Items {\n" + indent + "    MinArch: " + chip_entry.ncu_arch + "\n" +
+                    indent + "    MaxArch: " + chip_entry.ncu_arch + "\n" + indent + "  }\n";
+    return text + indent + "}\n";
 }
 
 }  // namespace
 
 std::string metric_plan_list(const std::vector<diagnose::metric_plan>& plans) {
     if (plans.size() == 1) return diagnose::metrics_argument(plans.front()) + "\n";
-    std::string s;
-    for (const auto& p : plans) s += "# " + chip_title(p) + "\n" + diagnose::metrics_argument(p) + "\n";
-    return s;
+    std::string text;
+    for (const auto& plan : plans) text += "# " + chip_title(plan) + "\n" + diagnose::metrics_argument(plan) + "\n";
+    return text;
 }
 
 std::string metric_plan_section(const std::vector<diagnose::metric_plan>& plans) {
@@ -52,68 +52,71 @@ std::string metric_plan_section(const std::vector<diagnose::metric_plan>& plans)
     std::map<std::string, bool> required;
     std::map<std::string, std::set<std::string>> needed_by;
     std::map<std::string, const diagnose::planned_metric*> derived;
-    for (const auto& p : plans) {
-        for (const auto& m : p.metrics)
-            for (const auto& n : m.names) {
-                chips_of[n].insert(p.for_chip);
-                required[n] = required[n] || m.required;
-                needed_by[n].insert(m.needed_by.begin(), m.needed_by.end());
+    for (const auto& plan : plans) {
+        for (const auto& metric : plan.metrics)
+            for (const auto& ncu_name : metric.names) {
+                chips_of[ncu_name].insert(plan.for_chip);
+                required[ncu_name] = required[ncu_name] || metric.required;
+                needed_by[ncu_name].insert(metric.needed_by.begin(), metric.needed_by.end());
             }
-        for (const auto& m : p.section_only) derived.emplace(m.id, &m);
+        for (const auto& metric : plan.section_only) derived.emplace(metric.id, &metric);
     }
-    std::ostringstream o;
-    o << "# The metrics `roofline analyze` reads, written by `roofline metrics --format section`, for";
-    for (const auto& p : plans) o << "\n#   " << chip_title(p) << ": " << plan_counts(p);
-    o << ".\n# Use: mkdir -p DIR && roofline metrics --format section -o DIR/" << plan_section_id << ".section\n"
-      << "#      ncu --section-folder DIR --section " << plan_section_id << " -o rep ./app\n"
-      << "# Each name carries the compute capabilities whose chips count the quantity under it (Filter); a GPU of\n"
-      << "# another compute capability collects none of them.\n"
-      << "Identifier: \"" << plan_section_id << "\"\n"
-      << "DisplayName: \"Roofline engine metrics\"\n"
-      << "Description: \"Every metric the roofline engine's model and rule trees read (roofline metrics).\"\n"
-      << "Metrics {\n";
+    std::ostringstream out;
+    out << "# The metrics `roofline analyze` reads, written by `roofline metrics --format section`, for";
+    for (const auto& plan : plans) out << "\n#   " << chip_title(plan) << ": " << plan_counts(plan);
+    out << ".\n# Use: mkdir -p DIR && roofline metrics --format section -o DIR/" << plan_section_id << ".section\n"
+        << "#      ncu --section-folder DIR --section " << plan_section_id << " -o rep ./app\n"
+        << "# Each name carries the compute capabilities whose chips count the quantity under it (Filter); a GPU of\n"
+        << "# another compute capability collects none of them.\n"
+        << "Identifier: \"" << plan_section_id << "\"\n"
+        << "DisplayName: \"Roofline engine metrics\"\n"
+        << "Description: \"Every metric the roofline engine's model and rule trees read (roofline metrics).\"\n"
+        << "Metrics {\n";
     for (const auto& [name, on] : chips_of) {
         const auto& by = needed_by[name];
         if (!required[name])
-            o << "  # optional: "
-              << (by.empty() ? std::string("no rule node reads it alone")
-                             : plan_joined(std::vector<std::string>(by.begin(), by.end()), ", "))
-              << "\n";
-        o << "  Metrics {\n    Label: \"" << name << "\"\n    Name: \"" << name << "\"\n"
-          << filter_items(on, "    ") << "  }\n";
+            out << "  # optional: "
+                << (by.empty() ? std::string("no rule node reads it alone")
+                               : plan_joined(std::vector<std::string>(by.begin(), by.end()), ", "))
+                << "\n";
+        out << "  Metrics {\n    Label: \"" << name << "\"\n    Name: \"" << name << "\"\n"
+            << filter_items(on, "    ") << "  }\n";
     }
-    o << "}\n";
+    out << "}\n";
     if (!derived.empty()) {
         // ncu computes these from SASS-level source metrics; ncu's SourceCounters section defines them the
         // same way, but --section-folder hides it.
         std::set<std::string> inputs;
-        for (const auto& [id, m] : derived)
-            if (const metric_entry* e = find_metric(id); e && e->source)
-                inputs.insert(e->source->inputs.begin(), e->source->inputs.end());
-        o << "SourceMetrics {\n";
-        for (const auto& n : inputs) o << "  Metrics {\n    Label: \"" << n << "\"\n    Name: \"" << n << "\"\n  }\n";
-        for (const auto& [id, m] : derived)
-            o << "  Metrics {\n    Label: \"" << id << "\"\n    Name: \"" << id << "\"\n  }\n";
-        o << "}\nMetricDefinitions {\n";
-        for (const auto& [id, m] : derived)
-            if (const metric_entry* e = find_metric(id); e && e->source)
-                o << "  MetricDefinitions {\n    Name: \"" << id << "\"\n    Expression: \"" << e->source->expression
-                  << "\"\n  }\n";
-        o << "}\n";
+        for (const auto& [id, metric] : derived)
+            if (const metric_entry* entry = find_metric(id); entry && entry->source)
+                inputs.insert(entry->source->inputs.begin(), entry->source->inputs.end());
+        out << "SourceMetrics {\n";
+        for (const auto& input : inputs)
+            out << "  Metrics {\n    Label: \"" << input << "\"\n    Name: \"" << input << "\"\n  }\n";
+        for (const auto& [id, metric] : derived)
+            out << "  Metrics {\n    Label: \"" << id << "\"\n    Name: \"" << id << "\"\n  }\n";
+        out << "}\nMetricDefinitions {\n";
+        for (const auto& [id, metric] : derived)
+            if (const metric_entry* entry = find_metric(id); entry && entry->source)
+                out << "  MetricDefinitions {\n    Name: \"" << id << "\"\n    Expression: \""
+                    << entry->source->expression << "\"\n  }\n";
+        out << "}\n";
     }
-    return o.str();
+    return out.str();
 }
 
 std::string metric_plan_markdown(const std::vector<diagnose::metric_plan>& plans) {
-    std::ostringstream o;
-    o << "# The metrics the engine reads\n\nFound by running the model (on the GPUs of each chip) and every rule node "
-         "over a kernel that holds "
-      << "every quantity the chip counts, recording what each reads. A name per chip: the catalogue's id where the "
-         "chip counts it under "
-      << "that name, the chip's own counters otherwise (their sum), `0` where the chip has no such unit.\n\n";
-    for (const auto& p : plans) o << "- " << chip_title(p) << ", run on " << p.gpu << ": " << plan_counts(p) << ".\n";
+    std::ostringstream out;
+    out << "# The metrics the engine reads\n\nFound by running the model (on the GPUs of each chip) and every rule "
+           "node "
+           "over a kernel that holds "
+        << "every quantity the chip counts, recording what each reads. A name per chip: the catalogue's id where the "
+           "chip counts it under "
+        << "that name, the chip's own counters otherwise (their sum), `0` where the chip has no such unit.\n\n";
+    for (const auto& plan : plans)
+        out << "- " << chip_title(plan) << ", run on " << plan.gpu << ": " << plan_counts(plan) << ".\n";
     std::vector<std::string> head = {"metric", "need", "rule nodes that read it"};
-    for (const auto& p : plans) head.push_back(p.for_chip->id);
+    for (const auto& plan : plans) head.push_back(plan.for_chip->id);
     // Every quantity any plan reads, with its row per chip.
     struct row {
         bool required = false;
@@ -121,43 +124,48 @@ std::string metric_plan_markdown(const std::vector<diagnose::metric_plan>& plans
         std::map<const chip*, std::string> names;
     };
     std::map<std::string, row> rows;
-    auto add = [&](const diagnose::metric_plan& p, const diagnose::planned_metric& m, const std::string& cell) {
-        row& r = rows[m.id];
-        r.required = r.required || m.required;
-        r.by.insert(m.needed_by.begin(), m.needed_by.end());
-        r.names[p.for_chip] = cell;
+    auto add = [&](const diagnose::metric_plan& plan, const diagnose::planned_metric& metric, const std::string& cell) {
+        row& metric_row = rows[metric.id];
+        metric_row.required = metric_row.required || metric.required;
+        metric_row.by.insert(metric.needed_by.begin(), metric.needed_by.end());
+        metric_row.names[plan.for_chip] = cell;
     };
-    for (const auto& p : plans) {
-        for (const auto& m : p.metrics)
-            add(p, m, m.names == std::vector<std::string>{m.id} ? "id" : code_span(plan_joined(m.names, " + ")));
-        for (const auto& m : p.section_only) add(p, m, "section");
-        for (const auto& m : p.unavailable) add(p, m, "no counter");
+    for (const auto& plan : plans) {
+        for (const auto& metric : plan.metrics)
+            add(plan, metric,
+                metric.names == std::vector<std::string>{metric.id} ? "id"
+                                                                    : code_span(plan_joined(metric.names, " + ")));
+        for (const auto& metric : plan.section_only) add(plan, metric, "section");
+        for (const auto& metric : plan.unavailable) add(plan, metric, "no counter");
     }
-    table t(head);
-    for (const auto& [id, r] : rows) {
-        std::vector<std::string> cells = {code_span(id), r.required ? "required" : "optional",
-                                          plan_joined(std::vector<std::string>(r.by.begin(), r.by.end()), ", ")};
-        for (const auto& p : plans) {
-            auto it = r.names.find(p.for_chip);
-            std::string cell = it != r.names.end() ? it->second : "";
+    table metrics_table(head);
+    for (const auto& [id, metric_row] : rows) {
+        std::vector<std::string> cells = {
+            code_span(id), metric_row.required ? "required" : "optional",
+            plan_joined(std::vector<std::string>(metric_row.by.begin(), metric_row.by.end()), ", ")};
+        for (const auto& plan : plans) {
+            auto it = metric_row.names.find(plan.for_chip);
+            std::string cell = it != metric_row.names.end() ? it->second : "";
             if (cell.empty())
-                if (const metric_entry* m = find_metric(id); m && m->form_on(p.for_chip).what == chip_form::kind::zero)
+                if (const metric_entry* entry = find_metric(id);
+                    entry && entry->form_on(plan.for_chip).what == chip_form::kind::zero)
                     cell = "0";
             cells.push_back(cell);
         }
-        t.row(cells);
+        metrics_table.row(cells);
     }
-    o << "\n" << t.markdown();
-    o << "\n`id`: collected under the catalogue's id; `section`: derived by ncu from SASS-level source metrics, which "
-         "only a section file "
-         "defines (`roofline metrics --format section` writes one that does; with `--metrics`, add ";
+    out << "\n" << metrics_table.markdown();
+    out << "\n`id`: collected under the catalogue's id; `section`: derived by ncu from SASS-level source metrics, "
+           "which "
+           "only a section file "
+           "defines (`roofline metrics --format section` writes one that does; with `--metrics`, add ";
     std::set<std::string> sections;
-    for (const auto& p : plans) sections.insert(p.sections.begin(), p.sections.end());
-    for (const auto& s : sections) o << "`--section " << s << "` ";
-    o << "); `no counter`: the chip has the unit but no counter for it, so the engine says what it cannot decide "
-         "there; `0`: the "
-         "chip has no such unit.\n";
-    return o.str();
+    for (const auto& plan : plans) sections.insert(plan.sections.begin(), plan.sections.end());
+    for (const auto& section : sections) out << "`--section " << section << "` ";
+    out << "); `no counter`: the chip has the unit but no counter for it, so the engine says what it cannot decide "
+           "there; `0`: the "
+           "chip has no such unit.\n";
+    return out.str();
 }
 
 }  // namespace roofline

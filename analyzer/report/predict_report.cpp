@@ -22,231 +22,249 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-std::string flop_unit(const op_cost& c) { return c.compute ? work_unit(*c.compute) : "FLOP"; }
+std::string flop_unit(const op_cost& cost) { return cost.compute ? work_unit(*cost.compute) : "FLOP"; }
 
 std::string ns_or_unknown(const std::optional<double>& ns) { return ns ? format_duration_ns(*ns) : "unknown"; }
 
-std::string peak_text(const op_floor& f, const op_cost& c) {
-    if (!c.compute || c.flops <= 0) return "n/a";
-    return f.compute_peak ? format_si(*f.compute_peak, rate_unit(*c.compute)) : "unknown";
+std::string peak_text(const op_floor& gpu_floor, const op_cost& cost) {
+    if (!cost.compute || cost.flops <= 0) return "n/a";
+    return gpu_floor.compute_peak ? format_si(*gpu_floor.compute_peak, rate_unit(*cost.compute)) : "unknown";
 }
 
 std::string share_text(double share, bool is_default) {
     return format_percent(share) + (is_default ? " (default)" : "");
 }
 
-std::string bound_text(const op_floor& f) {
-    if (!f.bound_by || !f.limiter) return "unknown";
-    return std::string(name(*f.bound_by)) + " / " + name(*f.limiter);
+std::string bound_text(const op_floor& gpu_floor) {
+    if (!gpu_floor.bound_by || !gpu_floor.limiter) return "unknown";
+    return std::string(name(*gpu_floor.bound_by)) + " / " + name(*gpu_floor.limiter);
 }
 
-std::string floor_text(const op_floor& f) {
-    return f.floor_ns ? format_duration_ns(*f.floor_ns) : "unknown (at least " + format_duration_ns(f.memory_ns) + ")";
+std::string floor_text(const op_floor& gpu_floor) {
+    return gpu_floor.floor_ns ? format_duration_ns(*gpu_floor.floor_ns)
+                              : "unknown (at least " + format_duration_ns(gpu_floor.memory_ns) + ")";
 }
 
 // The floor formula with this GPU's numbers in it.
-std::string worked_floor(const op_cost& c, const op_floor& f) {
-    const std::string memory = format_si(c.bytes, "B") + " / (" + format_si(f.dram_peak, "B/s") + " x " +
-                               format_percent(f.dram_practical.share) + ")";
-    if (!c.compute || c.flops <= 0)
-        return "floor = " + memory + " = " + format_duration_ns(f.memory_ns) + " (no arithmetic: the memory time)";
-    if (!f.compute_peak)
-        return "floor = max(unknown, " + memory + " = " + format_duration_ns(f.memory_ns) + "): the spec gives no " +
-               name(*c.compute) + " peak, so the compute time is unknown";
-    return "floor = max(" + format_si(c.flops, flop_unit(c)) + " / (" +
-           format_si(*f.compute_peak, rate_unit(*c.compute)) + " x " + format_percent(f.compute_practical.share) +
-           "), " + memory + ") = max(" + format_duration_ns(*f.compute_ns) + ", " + format_duration_ns(f.memory_ns) +
-           ") = " + format_duration_ns(*f.floor_ns);
+std::string worked_floor(const op_cost& cost, const op_floor& gpu_floor) {
+    const std::string memory = format_si(cost.bytes, "B") + " / (" + format_si(gpu_floor.dram_peak, "B/s") + " x " +
+                               format_percent(gpu_floor.dram_practical.share) + ")";
+    if (!cost.compute || cost.flops <= 0)
+        return "floor = " + memory + " = " + format_duration_ns(gpu_floor.memory_ns) +
+               " (no arithmetic: the memory time)";
+    if (!gpu_floor.compute_peak)
+        return "floor = max(unknown, " + memory + " = " + format_duration_ns(gpu_floor.memory_ns) +
+               "): the spec gives no " + name(*cost.compute) + " peak, so the compute time is unknown";
+    return "floor = max(" + format_si(cost.flops, flop_unit(cost)) + " / (" +
+           format_si(*gpu_floor.compute_peak, rate_unit(*cost.compute)) + " x " +
+           format_percent(gpu_floor.compute_practical.share) + "), " + memory + ") = max(" +
+           format_duration_ns(*gpu_floor.compute_ns) + ", " + format_duration_ns(gpu_floor.memory_ns) +
+           ") = " + format_duration_ns(*gpu_floor.floor_ns);
 }
 
 // A floor under the shortest kernel measured on this GPU: no single kernel reaches it.
 // Where the compute peak comes from: "tensor_fp16: <the spec's source> (at 1755 MHz)".
-std::string compute_peak_text(const op_floor& f) {
-    if (f.compute_peak_bf16) return "fp16.bf16: " + f.compute_peak_source;
-    if (!f.compute_peak)
-        return std::string(name(f.compute_precision)) + ": the spec gives no peak (" + f.compute_peak_source + ")";
-    return std::string(name(f.compute_precision)) + ": " + f.compute_peak_source +
-           (f.compute_peak_at_mhz ? " (at " + decimals(*f.compute_peak_at_mhz, 0) + " MHz)" : "");
+std::string compute_peak_text(const op_floor& gpu_floor) {
+    if (gpu_floor.compute_peak_bf16) return "fp16.bf16: " + gpu_floor.compute_peak_source;
+    if (!gpu_floor.compute_peak)
+        return std::string(name(gpu_floor.compute_precision)) + ": the spec gives no peak (" +
+               gpu_floor.compute_peak_source + ")";
+    return std::string(name(gpu_floor.compute_precision)) + ": " + gpu_floor.compute_peak_source +
+           (gpu_floor.compute_peak_at_mhz ? " (at " + decimals(*gpu_floor.compute_peak_at_mhz, 0) + " MHz)" : "");
 }
 
-bool under_launch(const op_floor& f) { return f.floor_ns && f.min_kernel_ns && *f.floor_ns < *f.min_kernel_ns; }
-std::string launch_note(const op_floor& f) {
-    return "The floor is under the shortest kernel measured on this GPU (" + format_duration_ns(*f.min_kernel_ns) +
+bool under_launch(const op_floor& gpu_floor) {
+    return gpu_floor.floor_ns && gpu_floor.min_kernel_ns && *gpu_floor.floor_ns < *gpu_floor.min_kernel_ns;
+}
+std::string launch_note(const op_floor& gpu_floor) {
+    return "The floor is under the shortest kernel measured on this GPU (" +
+           format_duration_ns(*gpu_floor.min_kernel_ns) +
            "): one kernel launch costs more than this op's work; fuse it into a neighbour";
 }
 
-std::string work_line(const op_cost& c) {
-    return c.compute && c.flops > 0
-               ? name(*c.compute) +
-                     std::string(c.bf16 && *c.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
+std::string work_line(const op_cost& cost) {
+    return cost.compute && cost.flops > 0
+               ? name(*cost.compute) +
+                     std::string(cost.bf16 && *cost.compute == resource::fp16 ? " (BF16 rate where it differs)" : "")
                : "none (no arithmetic)";
 }
 
-std::string defaulted_keys(const op_cost& c) {
-    std::string s;
-    for (const auto& p : c.parameters)
-        if (p.defaulted) s += (s.empty() ? "" : ", ") + p.key;
-    return s;
+std::string defaulted_keys(const op_cost& cost) {
+    std::string text;
+    for (const auto& param : cost.parameters)
+        if (param.defaulted) text += (text.empty() ? "" : ", ") + param.key;
+    return text;
 }
 
-doc::document document_of(const prediction& p) {
-    const op_cost& c = p.cost;
-    doc::document d;
-    d.add_heading(1, "roofline predict: " + c.op);
-    const std::string defaults = defaulted_keys(c);
-    d.add_paragraph(doc::phrase()
-                        .code(prediction_command(c))
-                        .words(defaults.empty() ? std::string() : " (defaults: " + defaults + ")"));
-    d.add_heading(2, "The work (the same on every GPU)");
+doc::document document_of(const prediction& predicted) {
+    const op_cost& cost = predicted.cost;
+    doc::document page;
+    page.add_heading(1, "roofline predict: " + cost.op);
+    const std::string defaults = defaulted_keys(cost);
+    page.add_paragraph(doc::phrase()
+                           .code(prediction_command(cost))
+                           .words(defaults.empty() ? std::string() : " (defaults: " + defaults + ")"));
+    page.add_heading(2, "The work (the same on every GPU)");
     doc::table_block work{{"quantity", "value", "formula"}, {}};
-    work.rows.push_back({"FLOPs", format_si(c.flops, flop_unit(c)), c.flops_formula});
-    work.rows.push_back({"compulsory DRAM bytes", format_si(c.bytes, "B"), c.bytes_formula});
+    work.rows.push_back({"FLOPs", format_si(cost.flops, flop_unit(cost)), cost.flops_formula});
+    work.rows.push_back({"compulsory DRAM bytes", format_si(cost.bytes, "B"), cost.bytes_formula});
     work.rows.push_back(
-        {"arithmetic intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "FLOPs / bytes"});
-    work.rows.push_back({"runs on", work_line(c), ""});
-    d.add_table(std::move(work));
-    d.add_heading(
-        2, std::string("The floor ") + (p.floors.size() == 1 ? "on " + p.floors.front().gpu_name : "on each GPU"));
+        {"arithmetic intensity", format_number(cost.intensity()) + " " + flop_unit(cost) + "/B", "FLOPs / bytes"});
+    work.rows.push_back({"runs on", work_line(cost), ""});
+    page.add_table(std::move(work));
+    page.add_heading(2, std::string("The floor ") +
+                            (predicted.floors.size() == 1 ? "on " + predicted.floors.front().gpu_name : "on each GPU"));
     doc::table_block floors{{"GPU", "floor", "bound", "compute time", "memory time", "floor at 100% of peaks",
                              "compute peak", "its share", "DRAM", "its share", "ridge (FLOP/B)"},
                             {}};
-    for (const auto& f : p.floors)
-        floors.rows.push_back(
-            {f.gpu_id, floor_text(f), bound_text(f), f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown",
-             format_duration_ns(f.memory_ns), ns_or_unknown(f.peak_floor_ns), peak_text(f, c),
-             c.compute && c.flops > 0 ? share_text(f.compute_practical.share, f.compute_practical.is_default) : "n/a",
-             format_si(f.dram_peak, "B/s"), share_text(f.dram_practical.share, f.dram_practical.is_default),
-             f.ridge ? format_number(*f.ridge) : "n/a"});
-    d.add_table(std::move(floors));
-    d.add_paragraph(doc::phrase()
-                        .code(op_floor_formula())
-                        .words("; the bound is whichever time is larger, the op's intensity against the GPU's ridge "
-                               "point says the same."));
+    for (const auto& gpu_floor : predicted.floors)
+        floors.rows.push_back({gpu_floor.gpu_id, floor_text(gpu_floor), bound_text(gpu_floor),
+                               gpu_floor.compute_ns ? format_duration_ns(*gpu_floor.compute_ns) : "unknown",
+                               format_duration_ns(gpu_floor.memory_ns), ns_or_unknown(gpu_floor.peak_floor_ns),
+                               peak_text(gpu_floor, cost),
+                               cost.compute && cost.flops > 0 ? share_text(gpu_floor.compute_practical.share,
+                                                                           gpu_floor.compute_practical.is_default)
+                                                              : "n/a",
+                               format_si(gpu_floor.dram_peak, "B/s"),
+                               share_text(gpu_floor.dram_practical.share, gpu_floor.dram_practical.is_default),
+                               gpu_floor.ridge ? format_number(*gpu_floor.ridge) : "n/a"});
+    page.add_table(std::move(floors));
+    page.add_paragraph(doc::phrase()
+                           .code(op_floor_formula())
+                           .words("; the bound is whichever time is larger, the op's intensity against the GPU's ridge "
+                                  "point says the same."));
     std::vector<doc::phrase> per_gpu;
-    for (const auto& f : p.floors) {
-        std::string line = f.gpu_id + ": " + worked_floor(c, f) + ".";
-        if (c.compute && c.flops > 0)
-            line += " Compute peak: " + compute_peak_text(f) +
-                    "; its share: " + practical_source_text(f.compute_precision, f.compute_practical) + ".";
-        line += " DRAM: " + f.dram_peak_source +
-                "; its share: " + practical_source_text(resource::dram, f.dram_practical) + ".";
-        if (under_launch(f)) line += " " + launch_note(f) + ".";
+    for (const auto& gpu_floor : predicted.floors) {
+        std::string line = gpu_floor.gpu_id + ": " + worked_floor(cost, gpu_floor) + ".";
+        if (cost.compute && cost.flops > 0)
+            line += " Compute peak: " + compute_peak_text(gpu_floor) +
+                    "; its share: " + practical_source_text(gpu_floor.compute_precision, gpu_floor.compute_practical) +
+                    ".";
+        line += " DRAM: " + gpu_floor.dram_peak_source +
+                "; its share: " + practical_source_text(resource::dram, gpu_floor.dram_practical) + ".";
+        if (under_launch(gpu_floor)) line += " " + launch_note(gpu_floor) + ".";
         per_gpu.push_back(line);
     }
-    d.add_list(std::move(per_gpu));
-    d.add_heading(2, "What this op's model counts");
+    page.add_list(std::move(per_gpu));
+    page.add_heading(2, "What this op's model counts");
     std::vector<doc::phrase> notes;
-    for (const auto& n : c.notes) notes.push_back(op_note_phrase(n));
-    d.add_list(std::move(notes));
-    d.add_heading(2, "Assumptions (every floor)");
-    d.add_list(std::vector<doc::phrase>(op_floor_assumptions().begin(), op_floor_assumptions().end()));
-    return d;
+    for (const auto& note : cost.notes) notes.push_back(op_note_phrase(note));
+    page.add_list(std::move(notes));
+    page.add_heading(2, "Assumptions (every floor)");
+    page.add_list(std::vector<doc::phrase>(op_floor_assumptions().begin(), op_floor_assumptions().end()));
+    return page;
 }
 
-std::string markdown(const prediction& p) { return doc::markdown(document_of(p)); }
+std::string markdown(const prediction& predicted) { return doc::markdown(document_of(predicted)); }
 
 // Columns padded to their widest cell, two spaces apart, indented by two; the first row is a row too.
 std::string columns(const std::vector<std::vector<std::string>>& rows) {
-    table t(std::vector<column>(rows.front().size()));
-    for (const auto& r : rows) t.row(r);
+    table columns_table(std::vector<column>(rows.front().size()));
+    for (const auto& row : rows) columns_table.row(row);
     text_layout no_header;
     no_header.header = false;
-    return t.text(no_header);
+    return columns_table.text(no_header);
 }
 
-std::string terminal(const prediction& p) {
-    const op_cost& c = p.cost;
-    std::string out = prediction_command(c) + "\n";
-    out += columns({{"FLOPs", format_si(c.flops, flop_unit(c)), c.flops_formula},
-                    {"bytes", format_si(c.bytes, "B"), "compulsory: " + c.bytes_formula},
-                    {"intensity", format_number(c.intensity()) + " " + flop_unit(c) + "/B", "on " + work_line(c)}});
+std::string terminal(const prediction& predicted) {
+    const op_cost& cost = predicted.cost;
+    std::string out = prediction_command(cost) + "\n";
+    out += columns(
+        {{"FLOPs", format_si(cost.flops, flop_unit(cost)), cost.flops_formula},
+         {"bytes", format_si(cost.bytes, "B"), "compulsory: " + cost.bytes_formula},
+         {"intensity", format_number(cost.intensity()) + " " + flop_unit(cost) + "/B", "on " + work_line(cost)}});
     out += "\n";
     std::vector<std::vector<std::string>> rows = {
         {"GPU", "floor", "bound", "compute", "memory", "at 100% peaks", "ridge FLOP/B"}};
-    for (const auto& f : p.floors)
-        rows.push_back({f.gpu_id, floor_text(f), bound_text(f),
-                        f.compute_ns ? format_duration_ns(*f.compute_ns) : "unknown", format_duration_ns(f.memory_ns),
-                        ns_or_unknown(f.peak_floor_ns), f.ridge ? format_number(*f.ridge) : "n/a"});
+    for (const auto& gpu_floor : predicted.floors)
+        rows.push_back({gpu_floor.gpu_id, floor_text(gpu_floor), bound_text(gpu_floor),
+                        gpu_floor.compute_ns ? format_duration_ns(*gpu_floor.compute_ns) : "unknown",
+                        format_duration_ns(gpu_floor.memory_ns), ns_or_unknown(gpu_floor.peak_floor_ns),
+                        gpu_floor.ridge ? format_number(*gpu_floor.ridge) : "n/a"});
     out += columns(rows) + "\n";
-    if (p.floors.size() == 1) out += "  " + worked_floor(c, p.floors.front()) + "\n";
-    for (const auto& f : p.floors)
-        if (under_launch(f)) out += "  " + f.gpu_id + ": " + launch_note(f) + "\n";
+    if (predicted.floors.size() == 1) out += "  " + worked_floor(cost, predicted.floors.front()) + "\n";
+    for (const auto& gpu_floor : predicted.floors)
+        if (under_launch(gpu_floor)) out += "  " + gpu_floor.gpu_id + ": " + launch_note(gpu_floor) + "\n";
     out += "  " + op_floor_formula() + "\n\nassumptions:\n";
-    for (const auto& a : op_floor_assumptions()) out += "  - " + a + "\n";
+    for (const auto& assumption : op_floor_assumptions()) out += "  - " + assumption + "\n";
     out += "this op:\n";
-    for (const auto& n : c.notes) out += "  - " + op_note_text(n) + "\n";
+    for (const auto& note : cost.notes) out += "  - " + op_note_text(note) + "\n";
     return out;
 }
 
-ojson optional_number(const std::optional<double>& v) { return v ? json_number<ojson>(*v) : ojson(nullptr); }
-
-ojson exact_count(double v) {  // FLOPs and bytes are whole counts; keep every digit a double has
-    if (std::fabs(v) < 9007199254740992.0 && v == std::floor(v)) return static_cast<std::int64_t>(v);
-    return json_number<ojson>(v);
+ojson optional_number(const std::optional<double>& value) {
+    return value ? json_number<ojson>(*value) : ojson(nullptr);
 }
 
-std::string json(const prediction& p) {
-    const op_cost& c = p.cost;
-    ojson j;
-    j["op"] = c.op;
-    j["command"] = "roofline predict " + prediction_command(c);
+ojson exact_count(double value) {  // FLOPs and bytes are whole counts; keep every digit a double has
+    if (std::fabs(value) < 9007199254740992.0 && value == std::floor(value)) return static_cast<std::int64_t>(value);
+    return json_number<ojson>(value);
+}
+
+std::string json(const prediction& predicted) {
+    const op_cost& cost = predicted.cost;
+    ojson out;
+    out["op"] = cost.op;
+    out["command"] = "roofline predict " + prediction_command(cost);
     ojson params = ojson::object();
     ojson defaulted = ojson::array();
     const op_info* info = nullptr;
-    for (const auto& o : op_catalogue())
-        if (o.name == c.op) info = &o;
-    for (const auto& prm : c.parameters) {
+    for (const auto& op : op_catalogue())
+        if (op.name == cost.op) info = &op;
+    for (const auto& prm : cost.parameters) {
         bool whole = false;
         if (info)
-            for (const auto& k : info->keys)
-                if (k.name == prm.key) whole = k.choices.empty();
+            for (const auto& key : info->keys)
+                if (key.name == prm.key) whole = key.choices.empty();
         params[prm.key] = whole ? ojson(std::stoull(prm.value)) : ojson(prm.value);
         if (prm.defaulted) defaulted.push_back(prm.key);
     }
-    j["parameters"] = params;
-    j["defaulted"] = defaulted;
-    j["flops"] = exact_count(c.flops);
-    j["flops_unit"] = flop_unit(c);
-    j["flops_formula"] = c.flops_formula;
-    j["compute"] = c.compute && c.flops > 0 ? ojson(name(*c.compute)) : ojson(nullptr);
-    j["bytes"] = exact_count(c.bytes);
-    j["bytes_formula"] = c.bytes_formula;
-    j["intensity"] = json_number<ojson>(c.intensity());
-    j["formula"] = op_floor_formula();
+    out["parameters"] = params;
+    out["defaulted"] = defaulted;
+    out["flops"] = exact_count(cost.flops);
+    out["flops_unit"] = flop_unit(cost);
+    out["flops_formula"] = cost.flops_formula;
+    out["compute"] = cost.compute && cost.flops > 0 ? ojson(name(*cost.compute)) : ojson(nullptr);
+    out["bytes"] = exact_count(cost.bytes);
+    out["bytes_formula"] = cost.bytes_formula;
+    out["intensity"] = json_number<ojson>(cost.intensity());
+    out["formula"] = op_floor_formula();
     ojson gpus = ojson::array();
-    for (const auto& f : p.floors) {
+    for (const auto& gpu_floor : predicted.floors) {
         gpus.push_back(
-            {{"id", f.gpu_id},
-             {"name", f.gpu_name},
-             {"floor_ns", optional_number(f.floor_ns)},
-             {"peak_floor_ns", optional_number(f.peak_floor_ns)},
-             {"compute_ns", optional_number(f.compute_ns)},
-             {"memory_ns", json_number<ojson>(f.memory_ns)},
-             {"bound", f.bound_by ? ojson(name(*f.bound_by)) : ojson(nullptr)},
-             {"limiter", f.limiter && f.bound_by ? ojson(name(*f.limiter)) : ojson(nullptr)},
-             {"ridge_flop_per_byte", optional_number(f.ridge)},
-             {"min_kernel_ns", optional_number(f.min_kernel_ns)},
-             {"compute_peak_per_second", optional_number(f.compute_peak)},
-             {"compute_peak_source", c.compute && c.flops > 0 ? ojson(compute_peak_text(f)) : ojson(nullptr)},
+            {{"id", gpu_floor.gpu_id},
+             {"name", gpu_floor.gpu_name},
+             {"floor_ns", optional_number(gpu_floor.floor_ns)},
+             {"peak_floor_ns", optional_number(gpu_floor.peak_floor_ns)},
+             {"compute_ns", optional_number(gpu_floor.compute_ns)},
+             {"memory_ns", json_number<ojson>(gpu_floor.memory_ns)},
+             {"bound", gpu_floor.bound_by ? ojson(name(*gpu_floor.bound_by)) : ojson(nullptr)},
+             {"limiter", gpu_floor.limiter && gpu_floor.bound_by ? ojson(name(*gpu_floor.limiter)) : ojson(nullptr)},
+             {"ridge_flop_per_byte", optional_number(gpu_floor.ridge)},
+             {"min_kernel_ns", optional_number(gpu_floor.min_kernel_ns)},
+             {"compute_peak_per_second", optional_number(gpu_floor.compute_peak)},
+             {"compute_peak_source",
+              cost.compute && cost.flops > 0 ? ojson(compute_peak_text(gpu_floor)) : ojson(nullptr)},
              {"compute_practical_share",
-              c.compute && c.flops > 0 ? json_number<ojson>(f.compute_practical.share) : ojson(nullptr)},
-             {"compute_practical_source", c.compute && c.flops > 0
-                                              ? ojson(practical_source_text(f.compute_precision, f.compute_practical))
-                                              : ojson(nullptr)},
+              cost.compute && cost.flops > 0 ? json_number<ojson>(gpu_floor.compute_practical.share) : ojson(nullptr)},
+             {"compute_practical_source",
+              cost.compute && cost.flops > 0
+                  ? ojson(practical_source_text(gpu_floor.compute_precision, gpu_floor.compute_practical))
+                  : ojson(nullptr)},
              {"compute_practical_default",
-              c.compute && c.flops > 0 ? ojson(f.compute_practical.is_default) : ojson(nullptr)},
-             {"dram_bytes_per_second", json_number<ojson>(f.dram_peak)},
-             {"dram_peak_source", f.dram_peak_source},
-             {"dram_practical_share", json_number<ojson>(f.dram_practical.share)},
-             {"dram_practical_source", practical_source_text(resource::dram, f.dram_practical)},
-             {"dram_practical_default", f.dram_practical.is_default}});
+              cost.compute && cost.flops > 0 ? ojson(gpu_floor.compute_practical.is_default) : ojson(nullptr)},
+             {"dram_bytes_per_second", json_number<ojson>(gpu_floor.dram_peak)},
+             {"dram_peak_source", gpu_floor.dram_peak_source},
+             {"dram_practical_share", json_number<ojson>(gpu_floor.dram_practical.share)},
+             {"dram_practical_source", practical_source_text(resource::dram, gpu_floor.dram_practical)},
+             {"dram_practical_default", gpu_floor.dram_practical.is_default}});
     }
-    j["gpus"] = gpus;
-    j["assumptions"] = op_floor_assumptions();
+    out["gpus"] = gpus;
+    out["assumptions"] = op_floor_assumptions();
     ojson notes = ojson::array();
-    for (const auto& n : c.notes) notes.push_back(op_note_text(n));
-    j["notes"] = notes;
-    return json_text(j);
+    for (const auto& note : cost.notes) notes.push_back(op_note_text(note));
+    out["notes"] = notes;
+    return json_text(out);
 }
 
 }  // namespace
@@ -256,28 +274,28 @@ const std::vector<std::string>& predict_format_names() {
     return names;
 }
 
-std::string render_prediction(const prediction& p, const std::string& format) {
-    if (format == "markdown") return markdown(p);
-    if (format == "json") return json(p);
-    if (format == "terminal") return terminal(p);
-    if (format == "html") return doc::html_page(document_of(p));
+std::string render_prediction(const prediction& predicted, const std::string& format) {
+    if (format == "markdown") return markdown(predicted);
+    if (format == "json") return json(predicted);
+    if (format == "terminal") return terminal(predicted);
+    if (format == "html") return doc::html_page(document_of(predicted));
     throw std::invalid_argument("no predict format \"" + format + "\"");
 }
 
-std::string prediction_command(const op_cost& c) {
-    std::string s = c.op;
-    for (const auto& p : c.parameters) s += " " + p.key + "=" + p.value;
-    return s;
+std::string prediction_command(const op_cost& cost) {
+    std::string command = cost.op;
+    for (const auto& param : cost.parameters) command += " " + param.key + "=" + param.value;
+    return command;
 }
 
-doc::phrase op_note_phrase(const op_note& n) {
-    switch (n.kind) {
+doc::phrase op_note_phrase(const op_note& note) {
+    switch (note.kind) {
         case op_note_kind::gemm_beta_zero:
             return "A multiply-add is 2 FLOPs; C = A x B with beta = 0, so C is written and never read (C += A x B "
                    "would add M x N x " +
-                   format_number(n.element_bytes) + " B per batch).";
+                   format_number(note.element_bytes) + " B per batch).";
         case op_note_kind::gemm_transpose_recorded:
-            return "transa=" + n.transa + " transb=" + n.transb +
+            return "transa=" + note.transa + " transb=" + note.transb +
                    " are recorded and change nothing here: a transpose changes the order in which a kernel walks A "
                    "and B, not how many FLOPs it does or how many bytes must cross DRAM at least once.";
         case op_note_kind::gemm_batch_own_operands:
@@ -303,8 +321,8 @@ doc::phrase op_note_phrase(const op_note& n) {
                    "FlashAttention 2.1+), and masked pairs cost nothing; with q_len = kv_len that keeps q(q+1)/2 "
                    "pairs, about half.";
         case op_note_kind::attention_grouped_query:
-            return "Grouped-query attention: " + std::to_string(n.count) + " K/V heads for " + std::to_string(n.total) +
-                   " query heads; each K/V head is read once for its whole group.";
+            return "Grouped-query attention: " + std::to_string(note.count) + " K/V heads for " +
+                   std::to_string(note.total) + " query heads; each K/V head is read once for its whole group.";
         case op_note_kind::elementwise_no_broadcast:
             return doc::phrase("Every input tensor has ")
                 .code("elements")
@@ -336,8 +354,8 @@ doc::phrase op_note_phrase(const op_note& n) {
             return "Bytes: x read once, y written once (a kernel that reads x twice, for the max and then the sum, "
                    "moves more).";
         case op_note_kind::embedding_rows_gathered:
-            return doc::phrase("Only the rows gathered cross DRAM, not the whole table (" + std::to_string(n.count) +
-                               " x " + std::to_string(n.total) + "); at most ")
+            return doc::phrase("Only the rows gathered cross DRAM, not the whole table (" + std::to_string(note.count) +
+                               " x " + std::to_string(note.total) + "); at most ")
                 .code("vocab")
                 .words(" distinct rows exist, so repeated tokens are counted once (compulsory traffic).");
         case op_note_kind::embedding_int64_indices:
@@ -354,10 +372,10 @@ doc::phrase op_note_phrase(const op_note& n) {
     return "";
 }
 
-std::string op_note_text(const op_note& n) { return doc::markdown(op_note_phrase(n)); }
+std::string op_note_text(const op_note& note) { return doc::markdown(op_note_phrase(note)); }
 
 const std::vector<std::string>& op_floor_assumptions() {
-    static const std::vector<std::string> a = {
+    static const std::vector<std::string> assumptions = {
         "Compulsory traffic only: every input crosses DRAM once and every output once; anything a kernel re-reads (a "
         "tile that "
         "fell out of L2, a second pass) adds to it.",
@@ -378,13 +396,13 @@ const std::vector<std::string>& op_floor_assumptions() {
         "a GPU held at "
         "a lower clock (as ncu does) runs compute-bound work proportionally slower.",
     };
-    return a;
+    return assumptions;
 }
 
 const std::string& op_floor_formula() {
-    static const std::string f =
+    static const std::string formula =
         "floor = max(FLOPs / (compute peak x practical share), bytes / (DRAM bandwidth x practical share))";
-    return f;
+    return formula;
 }
 
 }  // namespace roofline

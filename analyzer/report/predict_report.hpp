@@ -21,15 +21,15 @@ struct prediction {
 const std::vector<std::string>& predict_format_names();
 
 // Throws std::invalid_argument for a format predict_format_names() lacks.
-std::string render_prediction(const prediction& p, const std::string& format);
+std::string render_prediction(const prediction& predicted, const std::string& format);
 
 // The command line that asks for this prediction again, defaults filled in: "gemm M=8192 ... transb=n".
-std::string prediction_command(const op_cost& c);
+std::string prediction_command(const op_cost& cost);
 
 // What an op's model counts or assumes (models/op_models.hpp, op_note), in one sentence.
 // A note of an op's model in words, with its code spans; as markdown text.
-doc::phrase op_note_phrase(const op_note& n);
-std::string op_note_text(const op_note& n);
+doc::phrase op_note_phrase(const op_note& note);
+std::string op_note_text(const op_note& note);
 // The assumptions every floor rests on, one sentence each, for every output.
 const std::vector<std::string>& op_floor_assumptions();
 // "floor = max(FLOPs / (peak x share), bytes / (bandwidth x share))", for every output.

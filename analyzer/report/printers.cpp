@@ -3,8 +3,12 @@
 namespace roofline {
 namespace {
 
-void write_terminal(const analysis& a, const print_options& o, std::ostream& out) { out << render_terminal(a, o); }
-void write_chart(const analysis& a, const print_options& o, std::ostream& out) { out << render_chart(a, o); }
+void write_terminal(const analysis& analysed, const print_options& options, std::ostream& out) {
+    out << render_terminal(analysed, options);
+}
+void write_chart(const analysis& analysed, const print_options& options, std::ostream& out) {
+    out << render_chart(analysed, options);
+}
 
 }  // namespace
 
@@ -25,15 +29,15 @@ const std::vector<report_format>& report_formats() {
 }
 
 const report_format* find_report_format(std::string_view name) {
-    for (const auto& f : report_formats())
-        if (name == f.name) return &f;
+    for (const auto& entry : report_formats())
+        if (name == entry.name) return &entry;
     return nullptr;
 }
 
 std::string report_format_names() {
-    std::string s;
-    for (const auto& f : report_formats()) s += (s.empty() ? "" : ", ") + std::string(f.name);
-    return s;
+    std::string names;
+    for (const auto& entry : report_formats()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
+    return names;
 }
 
 }  // namespace roofline

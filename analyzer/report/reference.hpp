@@ -12,7 +12,7 @@
 namespace roofline {
 
 std::string rule_trees_markdown(const std::vector<diagnose::rule_tree>& trees);
-std::string rule_tree_markdown(const diagnose::rule_tree& t);
+std::string rule_tree_markdown(const diagnose::rule_tree& tree);
 std::string metric_catalogue_markdown();
 std::string gpu_specs_markdown(const std::vector<gpu_spec>& specs);
 // The same as JSON, for scripts: every figure with its source and whether it is estimated; every node

@@ -36,25 +36,25 @@ const report_format* find_report_format(std::string_view name);
 // "markdown, json, terminal, html, svg", for messages.
 std::string report_format_names();
 
-std::string render_markdown(const analysis& a, const print_options& o = {});
-void write_markdown(const analysis& a, const print_options& o, std::ostream& out);
+std::string render_markdown(const analysis& analysed, const print_options& options = {});
+void write_markdown(const analysis& analysed, const print_options& options, std::ostream& out);
 // The markdown report's document as HTML body elements, kernel section by kernel section (html.cpp puts
 // the page around it); `chart_html` gives the markup of the chart figure from its alt text.
-void write_report_html_body(const analysis& a, const print_options& o,
+void write_report_html_body(const analysis& analysed, const print_options& options,
                             const std::function<std::string(const std::string& alt)>& chart_html, std::ostream& out);
 // The terminal view: top kernels and opportunities in a fixed-width table.
-std::string render_terminal(const analysis& a, const print_options& o = {});
+std::string render_terminal(const analysis& analysed, const print_options& options = {});
 // Labels of at most `width` characters that tell `names` apart (the terminal's kernel column): a name that
 // fits is itself, a cut one keeps its start and where it differs, and equal cuts are numbered #1, #2, ...
 std::vector<std::string> distinct_labels(const std::vector<std::string>& names, std::size_t width);
 // The JSON schema is documented in docs/report-json.md.
-std::string render_json(const analysis& a, const print_options& o = {});
-void write_json(const analysis& a, const print_options& o, std::ostream& out);
+std::string render_json(const analysis& analysed, const print_options& options = {});
+void write_json(const analysis& analysed, const print_options& options, std::ostream& out);
 // One self-contained HTML page: the markdown report rendered, the chart inline and interactive, the
 // tables sortable (html.cpp).
-std::string render_html(const analysis& a, const print_options& o = {});
-void write_html(const analysis& a, const print_options& o, std::ostream& out);
+std::string render_html(const analysis& analysed, const print_options& options = {});
+void write_html(const analysis& analysed, const print_options& options, std::ostream& out);
 // The roofline chart of every kernel (chart_svg.hpp).
-std::string render_chart(const analysis& a, const print_options& o = {});
+std::string render_chart(const analysis& analysed, const print_options& options = {});
 
 }  // namespace roofline

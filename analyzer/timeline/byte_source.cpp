@@ -19,16 +19,16 @@ constexpr std::size_t block_bytes = std::size_t(1) << 20;
 byte_source::byte_source(const std::string& path, bool collapse, std::uint64_t limit)
     : path_(path), buffer_(block_bytes), limit_(limit), collapse_(collapse) {
     errno = 0;
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f)
+    gzFile gz_file = gzopen(path.c_str(), "rb");
+    if (!gz_file)
         throw input_error(error_code::io, path, 0, 0,
                           std::string("cannot open the trace: ") + (errno ? std::strerror(errno) : "out of memory"));
-    file_ = f;
-    gzbuffer(f, 1u << 18);
+    file_ = gz_file;
+    gzbuffer(gz_file, 1u << 18);
     try {
         fill();
     } catch (...) {  // a constructor that throws runs no destructor: close the file here
-        gzclose(f);
+        gzclose(gz_file);
         file_ = nullptr;
         throw;
     }
@@ -64,23 +64,23 @@ bool byte_source::fill() {
                                   "compress 10-35-fold)");
     }
     if (!collapse_ || length_ == 0) return length_ > 0;
-    whitespace_filter f{in_string_, escaped_, in_space_};
+    whitespace_filter filter{in_string_, escaped_, in_space_};
     std::size_t kept = 0;
     for (std::size_t i = 0; i < length_; ++i)
-        if (f.keep(buffer_[i])) buffer_[kept++] = buffer_[i];
-    in_string_ = f.in_string, escaped_ = f.escaped, in_space_ = f.in_space;
+        if (filter.keep(buffer_[i])) buffer_[kept++] = buffer_[i];
+    in_string_ = filter.in_string, escaped_ = filter.escaped, in_space_ = filter.in_space;
     length_ = kept;
     // A block of whitespace alone hands out nothing: the next one.
     return length_ > 0 || fill();
 }
 
 std::pair<std::size_t, std::size_t> line_column(const std::string& path, std::uint64_t offset) {
-    byte_source s(path, false);
-    whitespace_filter f;
+    byte_source source(path, false);
+    whitespace_filter filter;
     std::uint64_t handed = 0;  // bytes the collapsing source would have handed out before this one
     std::size_t line = 1, column = 1;
-    for (auto it = s.begin_tracking(); it != s.end_tracking(); ++it) {
-        const bool kept = f.keep(*it);
+    for (auto it = source.begin_tracking(); it != source.end_tracking(); ++it) {
+        const bool kept = filter.keep(*it);
         if (kept && handed == offset) break;
         handed += kept;
         if (*it == '\n') {

@@ -53,9 +53,9 @@ public:
         using pointer = const char*;
         using reference = const char&;
         iterator() = default;
-        explicit iterator(byte_source* s) : s_(s) {
-            if (s->position_ < s->length_)
-                cur_ = s->buffer_.data() + s->position_, end_ = s->buffer_.data() + s->length_;
+        explicit iterator(byte_source* source) : s_(source) {
+            if (source->position_ < source->length_)
+                cur_ = source->buffer_.data() + source->position_, end_ = source->buffer_.data() + source->length_;
         }
         const char& operator*() const { return *cur_; }
         iterator& operator++() {
@@ -66,8 +66,8 @@ public:
             }
             return *this;
         }
-        bool operator==(const iterator& o) const { return cur_ == o.cur_; }
-        bool operator!=(const iterator& o) const { return cur_ != o.cur_; }
+        bool operator==(const iterator& other) const { return cur_ == other.cur_; }
+        bool operator!=(const iterator& other) const { return cur_ != other.cur_; }
 
     private:
         byte_source* s_ = nullptr;
@@ -86,14 +86,15 @@ public:
         using pointer = const char*;
         using reference = const char&;
         tracking_iterator() = default;
-        explicit tracking_iterator(byte_source* s) : s_(s && s->position_ < s->length_ ? s : nullptr) {}
+        explicit tracking_iterator(byte_source* source)
+            : s_(source && source->position_ < source->length_ ? source : nullptr) {}
         const char& operator*() const { return s_->buffer_[s_->position_]; }
         tracking_iterator& operator++() {
             if (++s_->position_ == s_->length_ && !s_->fill()) s_ = nullptr;
             return *this;
         }
-        bool operator==(const tracking_iterator& o) const { return s_ == o.s_; }
-        bool operator!=(const tracking_iterator& o) const { return s_ != o.s_; }
+        bool operator==(const tracking_iterator& other) const { return s_ == other.s_; }
+        bool operator!=(const tracking_iterator& other) const { return s_ != other.s_; }
 
     private:
         byte_source* s_ = nullptr;
@@ -118,23 +119,23 @@ private:
 // (in it, after a backslash) and a whitespace run's.
 struct whitespace_filter {
     bool in_string = false, escaped = false, in_space = false;
-    bool keep(char c) {
+    bool keep(char ch) {
         if (in_string) {
             if (escaped)
                 escaped = false;
-            else if (c == '\\')
+            else if (ch == '\\')
                 escaped = true;
-            else if (c == '"')
+            else if (ch == '"')
                 in_string = false;
             return true;
         }
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') {
             if (in_space) return false;
             in_space = true;
             return true;
         }
         in_space = false;
-        if (c == '"') in_string = true;
+        if (ch == '"') in_string = true;
         return true;
     }
 };

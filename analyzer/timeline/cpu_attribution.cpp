@@ -31,44 +31,47 @@ struct thread_ranges {
     std::vector<item> items;  // by (thread, start, outer first)
     bool operators_recorded = false;
 
-    explicit thread_ranges(const trace& t) : operators_recorded(!t.cpu_ops.empty()) {
-        auto add = [&](const cpu_range& r, level lv) { items.push_back({r.start_ns, r.end_ns, r.thread, r.name, lv}); };
-        for (const auto& m : t.marks)
-            add(m.range, m.what == cpu_activity::data_loading ? data_loading
-                         : m.what == cpu_activity::optimizer  ? optimizer
-                                                              : user_range);
-        for (const auto& r : t.cpu_ops) add(r, dispatch);
-        for (const auto& c : t.calls) add({c.start_ns, c.end_ns, c.thread, c.name}, dispatch);
-        for (const auto& r : t.py_frames) add(r, python);
-        std::sort(items.begin(), items.end(), [](const item& a, const item& b) {
-            return std::make_tuple(a.thread, a.start_ns, -a.end_ns, a.lv) <
-                   std::make_tuple(b.thread, b.start_ns, -b.end_ns, b.lv);
+    explicit thread_ranges(const trace& tr) : operators_recorded(!tr.cpu_ops.empty()) {
+        auto add = [&](const cpu_range& range, level lv) {
+            items.push_back({range.start_ns, range.end_ns, range.thread, range.name, lv});
+        };
+        for (const auto& mark : tr.marks)
+            add(mark.range, mark.what == cpu_activity::data_loading ? data_loading
+                            : mark.what == cpu_activity::optimizer  ? optimizer
+                                                                    : user_range);
+        for (const auto& op_range : tr.cpu_ops) add(op_range, dispatch);
+        for (const auto& call : tr.calls) add({call.start_ns, call.end_ns, call.thread, call.name}, dispatch);
+        for (const auto& frame : tr.py_frames) add(frame, python);
+        std::sort(items.begin(), items.end(), [](const item& left, const item& right) {
+            return std::make_tuple(left.thread, left.start_ns, -left.end_ns, left.lv) <
+                   std::make_tuple(right.thread, right.start_ns, -right.end_ns, right.lv);
         });
         std::vector<std::size_t> open;
         for (std::size_t i = 0; i < items.size(); ++i) {
-            item& r = items[i];
-            while (!open.empty() && (items[open.back()].thread != r.thread || items[open.back()].end_ns <= r.start_ns))
+            item& current = items[i];
+            while (!open.empty() &&
+                   (items[open.back()].thread != current.thread || items[open.back()].end_ns <= current.start_ns))
                 open.pop_back();
-            if (!open.empty()) r.parent = static_cast<std::int64_t>(open.back());
+            if (!open.empty()) current.parent = static_cast<std::int64_t>(open.back());
             if (open.size() < std::size_t(max_depth)) open.push_back(i);
         }
     }
 
-    // The items of `thread` that overlap [a, b).
-    std::vector<std::size_t> overlapping(std::int64_t thread, std::int64_t a, std::int64_t b) const {
+    // The items of `thread` that overlap [from_ns, to_ns).
+    std::vector<std::size_t> overlapping(std::int64_t thread, std::int64_t from_ns, std::int64_t to_ns) const {
         std::vector<std::size_t> out;
-        auto p = std::lower_bound(items.begin(), items.end(), std::make_pair(thread, a),
-                                  [](const item& r, const std::pair<std::int64_t, std::int64_t>& key) {
-                                      return std::make_pair(r.thread, r.start_ns) < key;
-                                  });
-        const auto at = static_cast<std::size_t>(p - items.begin());
+        auto first_it = std::lower_bound(items.begin(), items.end(), std::make_pair(thread, from_ns),
+                                         [](const item& candidate, const std::pair<std::int64_t, std::int64_t>& key) {
+                                             return std::make_pair(candidate.thread, candidate.start_ns) < key;
+                                         });
+        const auto at = static_cast<std::size_t>(first_it - items.begin());
         if (at > 0 && items[at - 1].thread == thread) {
-            std::int64_t q = static_cast<std::int64_t>(at - 1);
-            for (int depth = 0; q >= 0 && depth < max_depth; ++depth, q = items[q].parent)
-                if (items[q].end_ns > a) out.push_back(static_cast<std::size_t>(q));
+            std::int64_t ancestor = static_cast<std::int64_t>(at - 1);
+            for (int depth = 0; ancestor >= 0 && depth < max_depth; ++depth, ancestor = items[ancestor].parent)
+                if (items[ancestor].end_ns > from_ns) out.push_back(static_cast<std::size_t>(ancestor));
             std::reverse(out.begin(), out.end());  // outer first
         }
-        for (std::size_t i = at; i < items.size() && items[i].thread == thread && items[i].start_ns < b; ++i)
+        for (std::size_t i = at; i < items.size() && items[i].thread == thread && items[i].start_ns < to_ns; ++i)
             out.push_back(i);
         return out;
     }
@@ -93,11 +96,11 @@ cpu_category category_of(level lv) {
     }
 }
 
-std::size_t index(cpu_category c) { return static_cast<std::size_t>(c); }
+std::size_t index(cpu_category category) { return static_cast<std::size_t>(category); }
 
 // A host gap: the thread's ranges over it, swept moment by moment.
-std::array<std::int64_t, all_categories.size()> sweep(const thread_ranges& x, std::int64_t thread, std::int64_t a,
-                                                      std::int64_t b, tallies& tally) {
+std::array<std::int64_t, all_categories.size()> sweep(const thread_ranges& ranges, std::int64_t thread,
+                                                      std::int64_t from_ns, std::int64_t to_ns, tallies& tally) {
     std::array<std::int64_t, all_categories.size()> got{};
     struct event {
         std::int64_t at;
@@ -105,21 +108,21 @@ std::array<std::int64_t, all_categories.size()> sweep(const thread_ranges& x, st
         std::size_t item;
     };
     std::vector<event> events;
-    for (std::size_t i : x.overlapping(thread, a, b)) {
-        const item& r = x.items[i];
-        const auto lo = std::max(a, r.start_ns), hi = std::min(b, r.end_ns);
+    for (std::size_t i : ranges.overlapping(thread, from_ns, to_ns)) {
+        const item& entry = ranges.items[i];
+        const auto lo = std::max(from_ns, entry.start_ns), hi = std::min(to_ns, entry.end_ns);
         if (hi <= lo) continue;
         events.push_back({lo, true, i});
         events.push_back({hi, false, i});
     }
     // Closes before opens at one moment; opens outer first (their order in items), closes inner first.
-    std::stable_sort(events.begin(), events.end(), [](const event& p, const event& q) {
-        if (p.at != q.at) return p.at < q.at;
-        if (p.opens != q.opens) return !p.opens;
-        return p.opens ? p.item < q.item : p.item > q.item;
+    std::stable_sort(events.begin(), events.end(), [](const event& left, const event& right) {
+        if (left.at != right.at) return left.at < right.at;
+        if (left.opens != right.opens) return !left.opens;
+        return left.opens ? left.item < right.item : left.item > right.item;
     });
     std::array<std::vector<std::size_t>, levels> open;
-    std::int64_t now = a;
+    std::int64_t now = from_ns;
     // The Python moments and their frames, held until the gap's length says whose they are.
     std::map<name_id, std::int64_t> python_time, python_frames;
     auto credit = [&](std::int64_t until) {
@@ -130,35 +133,37 @@ std::array<std::int64_t, all_categories.size()> sweep(const thread_ranges& x, st
         if (lv == levels) {
             // The profiler records every operator and CUDA call: a thread outside all of them runs the
             // program's own code (Python, NumPy, I/O). Without CPU operators in the trace it is unknown.
-            got[index(x.operators_recorded ? cpu_category::python : cpu_category::unknown)] += dt;
+            got[index(ranges.operators_recorded ? cpu_category::python : cpu_category::unknown)] += dt;
             return;
         }
-        const cpu_category c = category_of(static_cast<level>(lv));
-        got[index(c)] += dt;
+        const cpu_category category = category_of(static_cast<level>(lv));
+        got[index(category)] += dt;
         // The range that carried it: the outermost of its level (aten::linear, not the aten::addmm inside),
         // the innermost frame for Python (where the time went in the user's code).
-        const name_id who = lv == python ? x.items[open[lv].back()].name : x.items[open[lv].front()].name;
-        if (c == cpu_category::python)
+        const name_id who = lv == python ? ranges.items[open[lv].back()].name : ranges.items[open[lv].front()].name;
+        if (category == cpu_category::python)
             python_time[who] += dt;
         else
-            tally.top[index(c)][who] += dt;
+            tally.top[index(category)][who] += dt;
         if (!open[python].empty())
-            (c == cpu_category::python ? python_frames : tally.frames[index(c)])[x.items[open[python].back()].name] +=
-                dt;
+            (category == cpu_category::python
+                 ? python_frames
+                 : tally.frames[index(category)])[ranges.items[open[python].back()].name] += dt;
     };
-    for (const auto& e : events) {
-        credit(e.at);
-        now = std::max(now, e.at);
-        auto& stack = open[x.items[e.item].lv];
-        if (e.opens) {
-            stack.push_back(e.item);
-        } else if (auto it = std::find(stack.rbegin(), stack.rend(), e.item); it != stack.rend()) {
+    for (const auto& boundary : events) {
+        credit(boundary.at);
+        now = std::max(now, boundary.at);
+        auto& stack = open[ranges.items[boundary.item].lv];
+        if (boundary.opens) {
+            stack.push_back(boundary.item);
+        } else if (auto it = std::find(stack.rbegin(), stack.rend(), boundary.item); it != stack.rend()) {
             stack.erase(std::next(it).base());
         }
     }
-    credit(b);
+    credit(to_ns);
     // In a short gap the program's Python is what runs between two launches: dispatch.
-    const cpu_category whose = b - a < python_between_launches_ns ? cpu_category::dispatch : cpu_category::python;
+    const cpu_category whose =
+        to_ns - from_ns < python_between_launches_ns ? cpu_category::dispatch : cpu_category::python;
     if (whose == cpu_category::dispatch) {
         got[index(cpu_category::dispatch)] += got[index(cpu_category::python)];
         got[index(cpu_category::python)] = 0;
@@ -168,21 +173,21 @@ std::array<std::int64_t, all_categories.size()> sweep(const thread_ranges& x, st
     return got;
 }
 
-std::vector<named_time> largest(const trace& t, const std::map<name_id, std::int64_t>& m, std::size_t n) {
-    std::vector<named_time> v;
-    for (const auto& [name, ns] : m) v.push_back({name, ns});
-    std::sort(v.begin(), v.end(), [&](const named_time& p, const named_time& q) {
-        if (p.ns != q.ns) return p.ns > q.ns;
-        return t.name(p.name) < t.name(q.name);
+std::vector<named_time> largest(const trace& tr, const std::map<name_id, std::int64_t>& by_name, std::size_t count) {
+    std::vector<named_time> ranked;
+    for (const auto& [name, ns] : by_name) ranked.push_back({name, ns});
+    std::sort(ranked.begin(), ranked.end(), [&](const named_time& left, const named_time& right) {
+        if (left.ns != right.ns) return left.ns > right.ns;
+        return tr.name(left.name) < tr.name(right.name);
     });
-    if (v.size() > n) v.resize(n);
-    return v;
+    if (ranked.size() > count) ranked.resize(count);
+    return ranked;
 }
 
 }  // namespace
 
-const char* category_name(cpu_category c) {
-    switch (c) {
+const char* category_name(cpu_category category) {
+    switch (category) {
         case cpu_category::data_loading:
             return "data_loading";
         case cpu_category::optimizer:
@@ -205,57 +210,60 @@ const char* category_name(cpu_category c) {
 
 namespace {
 
-void attribute_device(const trace& t, const thread_ranges& x, device_timeline& d, const step_figures& steps) {
-    d.cpu_recorded = !t.cpu_ops.empty() || !t.py_frames.empty() || !t.marks.empty();
+void attribute_device(const trace& tr, const thread_ranges& ranges, device_timeline& gpu, const step_figures& steps) {
+    gpu.cpu_recorded = !tr.cpu_ops.empty() || !tr.py_frames.empty() || !tr.marks.empty();
     tallies tally;
     std::set<std::int64_t> threads;
-    for (auto& g : d.gaps) {
-        if (!g.launch || g.cause == gap_cause::other) continue;
-        const api_call& launch = t.calls[*g.launch];
+    for (auto& gap : gpu.gaps) {
+        if (!gap.launch || gap.cause == gap_cause::other) continue;
+        const api_call& launch = tr.calls[*gap.launch];
         threads.insert(launch.thread);
         std::array<std::int64_t, all_categories.size()> got{};
-        if (g.cause == gap_cause::host) {
-            got = sweep(x, launch.thread, g.start_ns, g.end_ns, tally);
+        if (gap.cause == gap_cause::host) {
+            got = sweep(ranges, launch.thread, gap.start_ns, gap.end_ns, tally);
         } else {
             // The CPU waited for the GPU: the gap is the wait's, named by the operator around the call.
-            const cpu_category c = g.cause == gap_cause::sync ? cpu_category::sync : cpu_category::copies;
-            got[index(c)] = g.length();
-            if (g.blocking) {
-                const api_call& call = t.calls[*g.blocking];
-                tally.top[index(c)][g.caller ? t.cpu_ops[*g.caller].name : call.name] += g.length();
-                if (auto f = innermost_around(t.py_frames, call)) tally.frames[index(c)][*f] += g.length();
+            const cpu_category wait_category = gap.cause == gap_cause::sync ? cpu_category::sync : cpu_category::copies;
+            got[index(wait_category)] = gap.length();
+            if (gap.blocking) {
+                const api_call& call = tr.calls[*gap.blocking];
+                tally.top[index(wait_category)][gap.caller ? tr.cpu_ops[*gap.caller].name : call.name] += gap.length();
+                if (auto frame = innermost_around(tr.py_frames, call))
+                    tally.frames[index(wait_category)][*frame] += gap.length();
             }
         }
         std::size_t best = 0;
-        for (std::size_t k = 0; k < got.size(); ++k) {
-            d.cpu[k].ns += got[k];
-            if (got[k] > got[best]) best = k;
+        for (std::size_t category_index = 0; category_index < got.size(); ++category_index) {
+            gpu.cpu[category_index].ns += got[category_index];
+            if (got[category_index] > got[best]) best = category_index;
         }
-        g.category = all_categories[best];
-        ++d.cpu[best].gaps;
+        gap.category = all_categories[best];
+        ++gpu.cpu[best].gaps;
     }
-    for (std::size_t k = 0; k < d.cpu.size(); ++k) {
-        d.cpu[k].top = largest(t, tally.top[k], 5);
-        d.cpu[k].frames = largest(t, tally.frames[k], 5);
+    for (std::size_t category_index = 0; category_index < gpu.cpu.size(); ++category_index) {
+        gpu.cpu[category_index].top = largest(tr, tally.top[category_index], 5);
+        gpu.cpu[category_index].frames = largest(tr, tally.frames[category_index], 5);
     }
     // The loader's own CPU time: its outermost batch ranges on the launching threads, within the steps.
-    const std::int64_t from = steps.count ? steps.first_ns : d.first_ns, to = steps.count ? steps.last_ns : d.last_ns;
-    for (const auto& r : x.items) {
-        if (r.lv != data_loading || !threads.count(r.thread) || r.start_ns < from || r.end_ns > to) continue;
-        if (r.parent >= 0 && x.items[static_cast<std::size_t>(r.parent)].lv == data_loading) continue;
-        add_to(d.loader_in_process_ns, r.end_ns - r.start_ns);
-        ++d.loader_batches;
+    const std::int64_t from = steps.count ? steps.first_ns : gpu.first_ns,
+                       to = steps.count ? steps.last_ns : gpu.last_ns;
+    for (const auto& entry : ranges.items) {
+        if (entry.lv != data_loading || !threads.count(entry.thread) || entry.start_ns < from || entry.end_ns > to)
+            continue;
+        if (entry.parent >= 0 && ranges.items[static_cast<std::size_t>(entry.parent)].lv == data_loading) continue;
+        add_to(gpu.loader_in_process_ns, entry.end_ns - entry.start_ns);
+        ++gpu.loader_batches;
     }
-    for (const auto& m : t.marks)
-        if (m.worker_processes && threads.count(m.range.thread)) d.loader_workers = true;
+    for (const auto& mark : tr.marks)
+        if (mark.worker_processes && threads.count(mark.range.thread)) gpu.loader_workers = true;
 }
 
 }  // namespace
 
-void attribute_cpu(const trace& t, std::vector<device_timeline>& devices, const step_figures& steps) {
+void attribute_cpu(const trace& tr, std::vector<device_timeline>& devices, const step_figures& steps) {
     if (devices.empty()) return;
-    const thread_ranges x(t);
-    for (auto& d : devices) attribute_device(t, x, d, steps);
+    const thread_ranges ranges(tr);
+    for (auto& gpu : devices) attribute_device(tr, ranges, gpu, steps);
 }
 
 }  // namespace roofline::timeline

@@ -37,8 +37,8 @@ bool is_user_frame(std::string_view name) {
         if (name.find(inside) != std::string_view::npos) return false;
     // Kineto names an installed package's file from its package folder ("numpy/_core/_methods.py(115): _mean"):
     // the libraries a data pipeline or model calls most are theirs, not the user's.
-    for (std::string_view package : {"numpy/", "scipy/", "PIL/", "torchvision/", "torchaudio/", "transformers/",
-                                     "cv2/", "pandas/", "sklearn/", "triton/", "tqdm/", "accelerate/", "datasets/"})
+    for (std::string_view package : {"numpy/", "scipy/", "PIL/", "torchvision/", "torchaudio/", "transformers/", "cv2/",
+                                     "pandas/", "sklearn/", "triton/", "tqdm/", "accelerate/", "datasets/"})
         if (name.rfind(package, 0) == 0) return false;
     return name.find(".py(") != std::string_view::npos;
 }
@@ -49,17 +49,17 @@ std::int64_t micros_to_ns(double value, const std::string& text) {
     std::int64_t whole = 0, fraction = 0;
     int digits = 0;
     bool negative = false, after_point = false;
-    for (char c : text) {
-        if (c == '-' && !negative && whole == 0 && !after_point) {
+    for (char ch : text) {
+        if (ch == '-' && !negative && whole == 0 && !after_point) {
             negative = true;
-        } else if (c == '.' && !after_point) {
+        } else if (ch == '.' && !after_point) {
             after_point = true;
-        } else if (c >= '0' && c <= '9') {
+        } else if (ch >= '0' && ch <= '9') {
             if (!after_point) {
                 if (whole > (INT64_MAX / 10000)) return std::llround(value * 1000.0);
-                whole = whole * 10 + (c - '0');
+                whole = whole * 10 + (ch - '0');
             } else if (digits < 4) {  // the fourth decimal rounds the third (ns)
-                fraction = fraction * 10 + (c - '0');
+                fraction = fraction * 10 + (ch - '0');
                 ++digits;
             }
         } else {  // an exponent: the double is as good as the text
@@ -109,33 +109,33 @@ enum class field {
     world_size
 };
 
-field event_field(std::string_view k) {
-    if (k == "ph") return field::ph;
-    if (k == "cat") return field::cat;
-    if (k == "name") return field::name;
-    if (k == "pid") return field::pid;
-    if (k == "tid") return field::tid;
-    if (k == "ts") return field::ts;
-    if (k == "dur") return field::dur;
-    if (k == "args") return field::args;
+field event_field(std::string_view key_name) {
+    if (key_name == "ph") return field::ph;
+    if (key_name == "cat") return field::cat;
+    if (key_name == "name") return field::name;
+    if (key_name == "pid") return field::pid;
+    if (key_name == "tid") return field::tid;
+    if (key_name == "ts") return field::ts;
+    if (key_name == "dur") return field::dur;
+    if (key_name == "args") return field::args;
     return field::none;
 }
 
-field arg_field(std::string_view k) {
-    if (k == "correlation") return field::correlation;
-    if (k == "device") return field::device;
-    if (k == "stream") return field::stream;
-    if (k == "bytes") return field::bytes;
-    if (k == "grid") return field::grid;
+field arg_field(std::string_view key_name) {
+    if (key_name == "correlation") return field::correlation;
+    if (key_name == "device") return field::device;
+    if (key_name == "stream") return field::stream;
+    if (key_name == "bytes") return field::bytes;
+    if (key_name == "grid") return field::grid;
     return field::none;
 }
 
-field device_field(std::string_view k) {
-    if (k == "id") return field::dev_id;
-    if (k == "name") return field::dev_name;
-    if (k == "computeMajor") return field::dev_major;
-    if (k == "numSms") return field::dev_sms;
-    if (k == "computeMinor") return field::dev_minor;
+field device_field(std::string_view key_name) {
+    if (key_name == "id") return field::dev_id;
+    if (key_name == "name") return field::dev_name;
+    if (key_name == "computeMajor") return field::dev_major;
+    if (key_name == "numSms") return field::dev_sms;
+    if (key_name == "computeMinor") return field::dev_minor;
     return field::none;
 }
 
@@ -156,61 +156,62 @@ struct bad_event {
 // Depths: 1 the document, 2 traceEvents (or deviceProperties), 3 an event, 4 its args, 5+ inside args.
 class kineto_sax {
 public:
-    kineto_sax(byte_source& source, const std::string& file, trace& t) : source_(source), file_(file), t_(t) {}
+    kineto_sax(byte_source& source, const std::string& file, trace& target)
+        : source_(source), file_(file), t_(target) {}
 
     bool null() { return true; }
     bool boolean(bool) { return true; }
-    bool number_integer(json::number_integer_t v) { return integer(v, static_cast<double>(v), {}); }
-    bool number_unsigned(json::number_unsigned_t v) {
-        return integer(v > json::number_unsigned_t(INT64_MAX) ? INT64_MAX : std::int64_t(v), double(v), {});
+    bool number_integer(json::number_integer_t value) { return integer(value, static_cast<double>(value), {}); }
+    bool number_unsigned(json::number_unsigned_t value) {
+        return integer(value > json::number_unsigned_t(INT64_MAX) ? INT64_MAX : std::int64_t(value), double(value), {});
     }
-    bool number_float(json::number_float_t v, const std::string& text) {
+    bool number_float(json::number_float_t value, const std::string& text) {
         // Integers only where they are ids (pid, tid, correlation, ...): a float beyond their range is 0.
-        const std::int64_t whole = std::fabs(v) < 9.0e18 ? static_cast<std::int64_t>(std::llround(v)) : 0;
-        return integer(whole, v, text);
+        const std::int64_t whole = std::fabs(value) < 9.0e18 ? static_cast<std::int64_t>(std::llround(value)) : 0;
+        return integer(whole, value, text);
     }
     bool binary(json::binary_t&) { return true; }
-    bool string(std::string& s) {
+    bool string(std::string& text) {
         if (section_ == section::events && depth_ == 3) {
             switch (field_) {
                 case field::ph:
-                    e_.ph = s.empty() ? 0 : s[0];
+                    e_.ph = text.empty() ? 0 : text[0];
                     break;
                 case field::cat:
-                    e_.cat = category_of(s);
+                    e_.cat = category_of(text);
                     break;
                 case field::name:
-                    e_.name = std::move(s);
+                    e_.name = std::move(text);
                     break;
                 case field::pid:
                     e_.pid_is_text = true;
                     break;
                 case field::tid:
-                    e_.tid_text = std::move(s);
+                    e_.tid_text = std::move(text);
                     break;
                 default:
                     break;
             }
         } else if (section_ == section::devices && depth_ == 3 && field_ == field::dev_name) {
-            device_.name = std::move(s);
+            device_.name = std::move(text);
         }
         return true;
     }
-    bool key(std::string& k) {
+    bool key(std::string& key_name) {
         if (depth_ == 1) {
-            next_section_ = k == "traceEvents"        ? section::events
-                            : k == "deviceProperties" ? section::devices
-                                                      : section::none;
+            next_section_ = key_name == "traceEvents"        ? section::events
+                            : key_name == "deviceProperties" ? section::devices
+                                                             : section::none;
             if (next_section_ == section::events) saw_events_ = true;
-            in_distributed_ = k == "distributedInfo";
+            in_distributed_ = key_name == "distributedInfo";
         } else if (depth_ == 2 && section_ == section::distributed) {
-            field_ = k == "rank" ? field::rank : k == "world_size" ? field::world_size : field::none;
+            field_ = key_name == "rank" ? field::rank : key_name == "world_size" ? field::world_size : field::none;
         } else if (section_ == section::events && depth_ == 3) {
-            field_ = event_field(k);
+            field_ = event_field(key_name);
         } else if (section_ == section::events && depth_ == 4) {
-            field_ = arg_field(k);
+            field_ = arg_field(key_name);
         } else if (section_ == section::devices && depth_ == 3) {
-            field_ = device_field(k);
+            field_ = device_field(key_name);
         }
         return true;
     }
@@ -277,20 +278,20 @@ public:
 private:
     enum class section { none, events, devices, distributed };
 
-    bool integer(std::int64_t v, double value, const std::string& text) {
+    bool integer(std::int64_t whole, double value, const std::string& text) {
         if (section_ == section::events && depth_ == 3) {
             switch (field_) {
                 case field::pid:
-                    e_.pid = v;
+                    e_.pid = whole;
                     break;
                 case field::tid:
-                    e_.tid = v;
+                    e_.tid = whole;
                     break;
                 case field::ts:
-                    e_.ts = time_ns(v, value, text);
+                    e_.ts = time_ns(whole, value, text);
                     break;
                 case field::dur:
-                    e_.dur = time_ns(v, value, text);
+                    e_.dur = time_ns(whole, value, text);
                     break;
                 default:
                     break;
@@ -298,30 +299,30 @@ private:
         } else if (section_ == section::events && depth_ == 4) {
             switch (field_) {
                 case field::correlation:
-                    e_.correlation = v;
+                    e_.correlation = whole;
                     break;
                 case field::device:
-                    e_.device = v;
+                    e_.device = whole;
                     break;
                 case field::stream:
-                    e_.stream = v;
+                    e_.stream = whole;
                     break;
                 case field::bytes:
-                    e_.bytes = v;
+                    e_.bytes = whole;
                     break;
                 default:
                     break;
             }
         } else if (section_ == section::events && depth_ == 5 && field_ == field::grid) {
-            if (e_.grid_dims < 3) e_.grid[e_.grid_dims++] = v;
+            if (e_.grid_dims < 3) e_.grid[e_.grid_dims++] = whole;
         } else if (section_ == section::distributed && depth_ == 2) {
-            if (field_ == field::rank && v >= 0 && v < 1'000'000) t_.rank = static_cast<int>(v);
-            if (field_ == field::world_size && v > 0 && v < 1'000'000) t_.world_size = static_cast<int>(v);
+            if (field_ == field::rank && whole >= 0 && whole < 1'000'000) t_.rank = static_cast<int>(whole);
+            if (field_ == field::world_size && whole > 0 && whole < 1'000'000) t_.world_size = static_cast<int>(whole);
         } else if (section_ == section::devices && depth_ == 3) {
-            if (field_ == field::dev_id) device_.id = static_cast<std::int32_t>(v);
-            if (field_ == field::dev_major) device_.compute_major = static_cast<int>(v);
-            if (field_ == field::dev_sms && v > 0 && v < 1'000'000) device_.sm_count = static_cast<int>(v);
-            if (field_ == field::dev_minor) device_.compute_minor = static_cast<int>(v);
+            if (field_ == field::dev_id) device_.id = static_cast<std::int32_t>(whole);
+            if (field_ == field::dev_major) device_.compute_major = static_cast<int>(whole);
+            if (field_ == field::dev_sms && whole > 0 && whole < 1'000'000) device_.sm_count = static_cast<int>(whole);
+            if (field_ == field::dev_minor) device_.compute_minor = static_cast<int>(whole);
         }
         return true;
     }
@@ -387,35 +388,35 @@ private:
             op.communication = op.kind == op_kind::kernel && is_communication_kernel(e_.name);
             if (op.kind == op_kind::kernel && e_.grid_dims == 3) {
                 double blocks = 1.0;
-                for (auto g : e_.grid) blocks *= double(g);
+                for (auto extent : e_.grid) blocks *= double(extent);
                 if (blocks >= 1.0 && blocks < 4e9) op.grid_blocks = static_cast<std::uint32_t>(blocks);
             }
             op.name = t_.intern(e_.name);
             t_.ops.push_back(op);
         } else if (e_.cat == category::runtime) {
-            api_call c;
-            c.start_ns = start;
-            c.end_ns = end;
-            c.correlation = e_.correlation.value_or(-1);
-            c.thread = thread();
-            c.kind = classify_call(e_.name);
-            c.name = t_.intern(e_.name);
-            t_.calls.push_back(c);
+            api_call call;
+            call.start_ns = start;
+            call.end_ns = end;
+            call.correlation = e_.correlation.value_or(-1);
+            call.thread = thread();
+            call.kind = classify_call(e_.name);
+            call.name = t_.intern(e_.name);
+            t_.calls.push_back(call);
         } else if (e_.cat == category::cpu_op) {
             t_.cpu_ops.push_back({start, end, thread(), t_.intern(e_.name)});
         } else if (e_.cat == category::python && is_user_frame(e_.name)) {
             t_.py_frames.push_back({start, end, thread(), t_.intern(e_.name)});
         } else if (e_.cat == category::python) {
-            if (auto m = mark_of(e_.name, true)) {
-                m->range = {start, end, thread(), t_.intern(e_.name)};
-                t_.marks.push_back(*m);
+            if (auto mark = mark_of(e_.name, true)) {
+                mark->range = {start, end, thread(), t_.intern(e_.name)};
+                t_.marks.push_back(*mark);
             }
         } else if (e_.cat == category::annotation && e_.name.rfind("ProfilerStep#", 0) == 0) {
             t_.steps.push_back({start, end, thread(), t_.intern(e_.name)});
         } else if (e_.cat == category::annotation) {
-            if (auto m = mark_of(e_.name, false)) {
-                m->range = {start, end, thread(), t_.intern(e_.name)};
-                t_.marks.push_back(*m);
+            if (auto mark = mark_of(e_.name, false)) {
+                mark->range = {start, end, thread(), t_.intern(e_.name)};
+                t_.marks.push_back(*mark);
             }
         }
     }
@@ -437,10 +438,10 @@ private:
 }  // namespace
 
 trace read_kineto(byte_source& source, const std::string& file) {
-    trace t;
-    t.file = file;
-    t.form = "PyTorch profiler (Kineto) trace";
-    kineto_sax sax(source, file, t);
+    trace parsed;
+    parsed.file = file;
+    parsed.form = "PyTorch profiler (Kineto) trace";
+    kineto_sax sax(source, file, parsed);
     try {
         json::sax_parse(source.begin(), source.end(), &sax);
     } catch (const bad_event& bad) {
@@ -456,11 +457,11 @@ trace read_kineto(byte_source& source, const std::string& file) {
         throw input_error(error_code::unknown_format, file, 1, 1,
                           "a JSON document without traceEvents: not a Chrome trace (the PyTorch profiler writes one "
                           "with prof.export_chrome_trace(\"trace.json\") or tensorboard_trace_handler)");
-    if (t.ops.empty())
+    if (parsed.ops.empty())
         throw input_error(error_code::bad_trace, file, 0, 0,
                           "the trace holds no GPU activity (no kernel, gpu_memcpy or gpu_memset event): profile with "
                           "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
-    return t;
+    return parsed;
 }
 
 }  // namespace roofline::timeline

@@ -33,21 +33,21 @@ public:
         while (std::getline(in_, text)) {
             ++line_;
             if (!text.empty() && text.back() == '\r') text.pop_back();
-            const auto s = nsys_split_line(text);
+            const auto header_row = nsys_split_line(text);
             std::map<std::string, std::size_t> column;
-            for (std::size_t i = 0; i < s.fields.size(); ++i) {
-                auto [label, scale] = label_and_scale(s.fields[i].text);
+            for (std::size_t i = 0; i < header_row.fields.size(); ++i) {
+                auto [label, scale] = label_and_scale(header_row.fields[i].text);
                 if (scale < 0)
-                    throw input_error(error_code::bad_unit, path, line_, s.fields[i].column,
-                                      "the time unit of \"" + s.fields[i].text + "\" is not ns, us, ms or s");
+                    throw input_error(error_code::bad_unit, path, line_, header_row.fields[i].column,
+                                      "the time unit of \"" + header_row.fields[i].text + "\" is not ns, us, ms or s");
                 column[label] = i;
                 if (scale > 0) scales_[label] = scale;
             }
             bool all = true;
-            for (const char* n : needed) all = all && column.count(n);
+            for (const char* needed_label : needed) all = all && column.count(needed_label);
             if (all) {
                 columns_ = column;
-                width_ = s.fields.size();
+                width_ = header_row.fields.size();
                 return;
             }
         }
@@ -78,23 +78,24 @@ public:
     bool has(const char* label) const { return columns_.count(label) != 0; }
     // A number of the field (a time in ns where its column has a unit); empty: nullopt.
     std::optional<double> number(const nsys_split& row, const char* label) const {
-        const auto& f = field(row, label);
-        if (f.text.empty()) return std::nullopt;
-        double v = 0;
-        auto [end, ec] = std::from_chars(f.text.data(), f.text.data() + f.text.size(), v);
-        if (ec != std::errc() || end != f.text.data() + f.text.size() || !std::isfinite(v) || std::fabs(v) > 4e18)
-            throw input_error(error_code::bad_number, path_, line_, f.column,
-                              "\"" + f.text + "\" in column " + label + " is not a number");
-        auto s = scales_.find(label);
-        return s == scales_.end() ? v : v * s->second;
+        const auto& cell = field(row, label);
+        if (cell.text.empty()) return std::nullopt;
+        double value = 0;
+        auto [end, ec] = std::from_chars(cell.text.data(), cell.text.data() + cell.text.size(), value);
+        if (ec != std::errc() || end != cell.text.data() + cell.text.size() || !std::isfinite(value) ||
+            std::fabs(value) > 4e18)
+            throw input_error(error_code::bad_number, path_, line_, cell.column,
+                              "\"" + cell.text + "\" in column " + label + " is not a number");
+        auto scale_it = scales_.find(label);
+        return scale_it == scales_.end() ? value : value * scale_it->second;
     }
     std::size_t line() const { return line_; }
 
 private:
-    static std::string join(std::initializer_list<const char*> v) {
-        std::string s;
-        for (const char* x : v) s += (s.empty() ? "" : ", ") + std::string(x);
-        return s;
+    static std::string join(std::initializer_list<const char*> labels) {
+        std::string joined;
+        for (const char* label : labels) joined += (joined.empty() ? "" : ", ") + std::string(label);
+        return joined;
     }
     std::string path_;
     std::ifstream in_;
@@ -122,9 +123,9 @@ bool is_nsys_gpu_trace(std::string_view head) {
 }
 
 trace read_nsys_gpu_trace(const std::string& path, const std::string& api_path) {
-    trace t;
-    t.file = path;
-    t.form = "nsys stats cuda_gpu_trace report";
+    trace gpu_trace;
+    gpu_trace.file = path;
+    gpu_trace.form = "nsys stats cuda_gpu_trace report";
     csv_reader gpu(path, {"Start", "Duration", "CorrId", "Device", "Strm", "Name"});
     std::map<std::int32_t, std::string> names;
     nsys_split row;
@@ -159,32 +160,33 @@ trace read_nsys_gpu_trace(const std::string& path, const std::string& api_path) 
                           (gpu.has("DstMemKd") && gpu.field(row, "DstMemKd").text == "Pageable");
         }
         op.communication = op.kind == op_kind::kernel && is_communication_kernel(name);
-        op.name = t.intern(name);
-        t.ops.push_back(op);
-        ++t.events_read;
+        op.name = gpu_trace.intern(name);
+        gpu_trace.ops.push_back(op);
+        ++gpu_trace.events_read;
     }
-    if (t.ops.empty()) throw input_error(error_code::bad_trace, path, 0, 0, "the report has a header but no rows");
-    for (const auto& [id, name] : names) t.devices.push_back({id, name, 0, 0});
+    if (gpu_trace.ops.empty())
+        throw input_error(error_code::bad_trace, path, 0, 0, "the report has a header but no rows");
+    for (const auto& [id, name] : names) gpu_trace.devices.push_back({id, name, 0, 0});
     if (!api_path.empty()) {
         csv_reader api(api_path, {"Start", "Duration", "Name", "CorrID", "Tid"});
         while (api.next(row)) {
-            api_call c;
+            api_call call;
             const double start = api.number(row, "Start").value_or(0),
                          dur = std::max(0.0, api.number(row, "Duration").value_or(0));
             if (!(std::fabs(start) < double(max_trace_ns)) || !(dur < double(max_trace_ns)))
                 throw input_error(error_code::bad_trace, api_path, api.line(), 0,
                                   "a start or duration beyond 2^62 ns (146 years): not a time of one run");
-            c.start_ns = std::llround(start);
-            c.end_ns = c.start_ns + std::llround(dur);
-            c.correlation = std::llround(api.number(row, "CorrID").value_or(-1));
-            c.thread = std::llround(api.number(row, "Tid").value_or(0));
-            c.name = t.intern(api.field(row, "Name").text);
-            c.kind = classify_call(t.name(c.name));
-            t.calls.push_back(c);
-            ++t.events_read;
+            call.start_ns = std::llround(start);
+            call.end_ns = call.start_ns + std::llround(dur);
+            call.correlation = std::llround(api.number(row, "CorrID").value_or(-1));
+            call.thread = std::llround(api.number(row, "Tid").value_or(0));
+            call.name = gpu_trace.intern(api.field(row, "Name").text);
+            call.kind = classify_call(gpu_trace.name(call.name));
+            gpu_trace.calls.push_back(call);
+            ++gpu_trace.events_read;
         }
     }
-    return t;
+    return gpu_trace;
 }
 
 }  // namespace roofline::timeline

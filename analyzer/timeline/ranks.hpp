@@ -35,8 +35,8 @@ struct rank_summary {
     std::vector<std::pair<std::int64_t, std::int64_t>> covered;
     std::vector<std::size_t> covered_begin;
 
-    // The part of the first `wait` ns of collective k that no compute kernel ran beside.
-    std::int64_t exposed(std::size_t k, std::int64_t wait) const;
+    // The part of the first `wait` ns of collective `collective` that no compute kernel ran beside.
+    std::int64_t exposed(std::size_t collective, std::int64_t wait) const;
     std::string first_finding;  // its own first finding (as `roofline timeline FILE` ranks it)
     std::optional<double> first_speedup;
     std::string first_category;          // the CPU category of a host-gap first finding ("" otherwise)
@@ -70,9 +70,9 @@ using rank_progress = std::function<void(std::size_t, std::size_t, std::uint64_t
 ranks_model model_ranks(const std::vector<std::string>& files, std::int64_t min_gap_ns, unsigned threads,
                         const rank_progress& progress = {});
 
-std::string ranks_markdown(const ranks_model& m);
+std::string ranks_markdown(const ranks_model& model);
 // The same document as one HTML page (render/document.hpp).
-std::string ranks_html(const ranks_model& m);
-std::string ranks_json(const ranks_model& m);
+std::string ranks_html(const ranks_model& model);
+std::string ranks_json(const ranks_model& model);
 
 }  // namespace roofline::timeline

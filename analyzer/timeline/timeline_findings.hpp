@@ -45,12 +45,12 @@ struct finding_info {
     std::optional<gap_cause> cause;
     std::optional<cpu_category> category;
 };
-const finding_info& info(finding_kind k);
-inline const char* finding_id(finding_kind k) { return info(k).id; }
+const finding_info& info(finding_kind kind);
+inline const char* finding_id(finding_kind kind) { return info(kind).id; }
 // The finding of a gap cause's idle time (host: cpu-bound-gaps, where the trace does not say what the CPU did)
 // and of a CPU category's (the categories of host gaps; unknown: cpu-bound-gaps).
-finding_kind finding_of(gap_cause c);
-finding_kind finding_of(cpu_category c);
+finding_kind finding_of(gap_cause cause);
+finding_kind finding_of(cpu_category category);
 
 // Which floor binds the time after: the GPU's (span less what the fix removes), the CPU's own time, or
 // the host link (pageable copies' bytes at the pinned rate the trace shows).
@@ -96,7 +96,7 @@ struct timeline_finding {
 // in all, 104 ns each; the CUDA-only capture of the same run 104 ns).
 inline constexpr std::int64_t graph_kernel_gap_ns = 104;
 
-std::vector<timeline_finding> timeline_findings(const timeline_model& m,
+std::vector<timeline_finding> timeline_findings(const timeline_model& model,
                                                 std::optional<std::int64_t> measured_step_ns = std::nullopt);
 
 }  // namespace roofline::timeline

@@ -33,7 +33,7 @@ namespace roofline::timeline {
 enum class gap_cause : std::uint8_t { sync, host, pageable, memset, other };
 inline constexpr std::array<gap_cause, 5> all_causes = {gap_cause::sync, gap_cause::host, gap_cause::pageable,
                                                         gap_cause::memset, gap_cause::other};
-const char* cause_name(gap_cause c);  // "sync", "host", ... (the JSON keys)
+const char* cause_name(gap_cause cause);  // "sync", "host", ... (the JSON keys)
 
 // Kernels shorter than this cannot keep a GPU busy when a CPU thread launches them one at a time:
 // a launch costs the CPU 2-5 us in the runtime alone (cudaLaunchKernel's host time in real traces,
@@ -54,7 +54,7 @@ enum class cpu_category : std::uint8_t { data_loading, optimizer, sync, copies, 
 inline constexpr std::array<cpu_category, 8> all_categories = {
     cpu_category::data_loading, cpu_category::optimizer, cpu_category::sync,   cpu_category::copies,
     cpu_category::user_range,   cpu_category::dispatch,  cpu_category::python, cpu_category::unknown};
-const char* category_name(cpu_category c);  // "data_loading", ... (the JSON keys)
+const char* category_name(cpu_category category);  // "data_loading", ... (the JSON keys)
 
 // The Python an eager framework runs between two operators' launches costs tens of microseconds
 // (PyTorch's per-op overhead is 10-20 us of dispatch over the runtime's 2-5 us launch, FORMATS.md
@@ -162,11 +162,11 @@ struct device_timeline {
     // launched within it: left out of everything above (their summed durations here).
     cause_total before_trace;
 
-    const category_time& time_of(cpu_category c) const { return cpu[static_cast<std::size_t>(c)]; }
+    const category_time& time_of(cpu_category category) const { return cpu[static_cast<std::size_t>(category)]; }
     std::int64_t span_ns() const { return last_ns - first_ns; }
     std::int64_t steps_span_ns() const { return steps_last_ns - steps_first_ns; }
     double utilisation() const { return span_ns() > 0 ? double(busy_ns) / double(span_ns()) : 0.0; }
-    const cause_total& total(gap_cause c) const { return by_cause[static_cast<std::size_t>(c)]; }
+    const cause_total& total(gap_cause cause) const { return by_cause[static_cast<std::size_t>(cause)]; }
 };
 
 struct step_figures {
@@ -183,18 +183,18 @@ struct timeline_model {
     step_figures steps;
 };
 
-// The `n` longest gaps of cause `c` (device_timeline::gaps indexes), longest first (ties: earlier first).
-std::vector<std::size_t> longest_of(const device_timeline& d, gap_cause c, std::size_t n);
+// The `count` longest gaps of cause `cause` (device_timeline::gaps indexes), longest first (ties: earlier first).
+std::vector<std::size_t> longest_of(const device_timeline& gpu, gap_cause cause, std::size_t count);
 
 // Fills each device's `cpu` and each gap's category (cpu_attribution.cpp), the trace's CPU ranges indexed
 // once for every device. `ranges` sorted by (thread, start, outer first), as model_timeline leaves them.
-void attribute_cpu(const trace& t, std::vector<device_timeline>& devices, const step_figures& steps);
+void attribute_cpu(const trace& tr, std::vector<device_timeline>& devices, const step_figures& steps);
 
 // The innermost range of `ranges` (sorted by thread, start, outer first) on the call's thread that encloses
 // it: the operator or user frame that made the call.
-std::optional<name_id> innermost_around(const std::vector<cpu_range>& ranges, const api_call& c);
+std::optional<name_id> innermost_around(const std::vector<cpu_range>& ranges, const api_call& call);
 
 // The trace's ops are sorted in place (by device, start, end); the model refers to them by index.
-timeline_model model_timeline(trace& t, std::int64_t min_gap_ns);
+timeline_model model_timeline(trace& tr, std::int64_t min_gap_ns);
 
 }  // namespace roofline::timeline

@@ -23,15 +23,15 @@ struct timeline_report {
     std::optional<triage_plan> triage;
 };
 
-std::string timeline_markdown(const timeline_report& r);
+std::string timeline_markdown(const timeline_report& report);
 // One HTML page: the markdown with the SVG timeline (timeline_svg.hpp) under the title.
-std::string timeline_html(const timeline_report& r);
+std::string timeline_html(const timeline_report& report);
 // `width`: the columns to fit (COLUMNS or the terminal's); 0: no limit.
-std::string timeline_terminal(const timeline_report& r, std::size_t width = 0);
-std::string timeline_json(const timeline_report& r);
+std::string timeline_terminal(const timeline_report& report, std::size_t width = 0);
+std::string timeline_json(const timeline_report& report);
 
 // The cause's meaning in a few words, and its fix (the report's and `roofline explain`'s text).
-std::string cause_meaning(gap_cause c);
-std::string finding_fix(const timeline_finding& f);
+std::string cause_meaning(gap_cause cause);
+std::string finding_fix(const timeline_finding& finding);
 
 }  // namespace roofline::timeline

@@ -16,8 +16,8 @@ namespace {
 constexpr double width = 1100, left = 130, right = 20, lane_height = 16, lane_gap = 4, top = 50;
 constexpr double plot = width - left - right;
 
-const char* cause_colour(gap_cause c) {
-    switch (c) {
+const char* cause_colour(gap_cause cause) {
+    switch (cause) {
         case gap_cause::sync:
             return "#d62728";
         case gap_cause::host:
@@ -50,9 +50,9 @@ constexpr shape_words shapes[] = {{"#1f77b4", "kernel", "kernels"},
                                   {"#e377c2", "NCCL kernel", "NCCL kernels"},
                                   {"#2ca02c", "copy", "copies"},
                                   {"#bcbd22", "memset", "memsets"}};
-const shape_words& words_of(shape_kind k) { return shapes[static_cast<int>(k)]; }
+const shape_words& words_of(shape_kind kind) { return shapes[static_cast<int>(kind)]; }
 
-std::string num(double v) { return decimals(v, 1); }
+std::string num(double value) { return decimals(value, 1); }
 
 // One row's ops, drawn to scale. Ops that overlap or touch are one span; each pixel column a span covers
 // whole is painted solid, one it covers in part with that share as opacity (every span in it added up), so a
@@ -65,10 +65,10 @@ public:
         x0 = std::clamp(x0 - left, 0.0, plot);
         x1 = std::clamp(x1 - left, x0, plot);
         if (!spans_.empty() && x0 <= spans_.back().x1) {
-            span& s = spans_.back();
-            s.x1 = std::max(s.x1, x1);
-            ++s.ops;
-            s.busy_ns += double(ns);
+            span& last_span = spans_.back();
+            last_span.x1 = std::max(last_span.x1, x1);
+            ++last_span.ops;
+            last_span.busy_ns += double(ns);
         } else {
             spans_.push_back({x0, x1, 1, double(ns)});
         }
@@ -84,20 +84,20 @@ public:
             if (pixel >= 0 && cover > 0.0) draw_run(left + double(pixel), 1.0, std::min(1.0, cover), ops, busy);
             pixel = -1, cover = 0.0, ops = 0, busy = 0.0;
         };
-        auto part = [&](long p, double c) {
-            if (p != pixel) flush(), pixel = p;
-            cover += c;
+        auto part = [&](long at_pixel, double share) {
+            if (at_pixel != pixel) flush(), pixel = at_pixel;
+            cover += share;
         };
-        for (const span& s : spans_) {
-            const long a = long(s.x0), b = long(s.x1);
-            part(a, (a == b ? s.x1 : double(a + 1)) - s.x0);
-            ops += s.ops, busy += s.busy_ns;
-            if (a == b) continue;
-            if (b > a + 1) {
+        for (const span& busy_span : spans_) {
+            const long first_px = long(busy_span.x0), last_px = long(busy_span.x1);
+            part(first_px, (first_px == last_px ? busy_span.x1 : double(first_px + 1)) - busy_span.x0);
+            ops += busy_span.ops, busy += busy_span.busy_ns;
+            if (first_px == last_px) continue;
+            if (last_px > first_px + 1) {
                 flush();
-                draw_run(left + double(a + 1), double(b - a - 1), 1.0, 0, 0.0);
+                draw_run(left + double(first_px + 1), double(last_px - first_px - 1), 1.0, 0, 0.0);
             }
-            if (s.x1 > double(b)) part(b, s.x1 - double(b));
+            if (busy_span.x1 > double(last_px)) part(last_px, busy_span.x1 - double(last_px));
         }
         flush();
     }
@@ -113,37 +113,37 @@ private:
 
 }  // namespace
 
-std::string timeline_svg(const timeline_model& m) {
-    const trace& t = *m.source;
-    std::int64_t origin = m.devices.front().first_ns, end = m.devices.front().last_ns;
-    for (const auto& d : m.devices) origin = std::min(origin, d.first_ns), end = std::max(end, d.last_ns);
+std::string timeline_svg(const timeline_model& model) {
+    const trace& tr = *model.source;
+    std::int64_t origin = model.devices.front().first_ns, end = model.devices.front().last_ns;
+    for (const auto& gpu : model.devices) origin = std::min(origin, gpu.first_ns), end = std::max(end, gpu.last_ns);
     const double scale = plot / double(std::max<std::int64_t>(1, end - origin));
-    auto x = [&](std::int64_t ns) { return left + double(ns - origin) * scale; };
+    auto x_px = [&](std::int64_t ns) { return left + double(ns - origin) * scale; };
 
     // One lane per (device, stream) and per kind of op, and one gap row per device and cause.
     std::map<std::pair<std::int32_t, std::int64_t>, std::map<shape_kind, pixel_row>> lanes;
     std::set<shape_kind> kinds_present;
-    for (const auto& op : t.ops) {
-        lanes[{op.device, op.stream}][shape_of(op)].add(x(op.start_ns), x(op.end_ns), op.end_ns - op.start_ns);
+    for (const auto& op : tr.ops) {
+        lanes[{op.device, op.stream}][shape_of(op)].add(x_px(op.start_ns), x_px(op.end_ns), op.end_ns - op.start_ns);
         kinds_present.insert(shape_of(op));
     }
     std::ostringstream body;
-    double y = top;
+    double y_px = top;
     std::size_t lane_count = 0, gap_count = 0;
     std::set<gap_cause> causes_present;
-    for (const auto& d : m.devices) {
-        body << "<text class=\"device\" x=\"8\" y=\"" << num(y + 12) << "\" font-weight=\"bold\">GPU " << d.device
+    for (const auto& gpu : model.devices) {
+        body << "<text class=\"device\" x=\"8\" y=\"" << num(y_px + 12) << "\" font-weight=\"bold\">GPU " << gpu.device
              << "</text>\n";
-        y += lane_height + lane_gap;
+        y_px += lane_height + lane_gap;
         for (const auto& [key, kinds] : lanes) {
-            if (key.first != d.device) continue;
+            if (key.first != gpu.device) continue;
             ++lane_count;
-            body << "<g class=\"lane\" data-device=\"" << d.device << "\" data-stream=\"" << key.second << "\">"
-                 << "<text x=\"16\" y=\"" << num(y + 12) << "\">stream " << key.second << "</text>";
+            body << "<g class=\"lane\" data-device=\"" << gpu.device << "\" data-stream=\"" << key.second << "\">"
+                 << "<text x=\"16\" y=\"" << num(y_px + 12) << "\">stream " << key.second << "</text>";
             for (const auto& [kind, row] : kinds)
                 row.draw([&, kind = kind](double rx, double rw, double opacity, std::size_t starts, double busy) {
-                    body << "<rect x=\"" << num(rx) << "\" y=\"" << num(y) << "\" width=\"" << num(rw) << "\" height=\""
-                         << num(lane_height) << "\" fill=\"" << words_of(kind).colour << "\"";
+                    body << "<rect x=\"" << num(rx) << "\" y=\"" << num(y_px) << "\" width=\"" << num(rw)
+                         << "\" height=\"" << num(lane_height) << "\" fill=\"" << words_of(kind).colour << "\"";
                     if (opacity < 1.0) body << " fill-opacity=\"" << decimals(opacity, 2) << "\"";
                     body << ">";
                     if (starts > 0)
@@ -155,69 +155,74 @@ std::string timeline_svg(const timeline_model& m) {
                     body << "</rect>";
                 });
             body << "</g>\n";
-            y += lane_height + lane_gap;
+            y_px += lane_height + lane_gap;
         }
-        body << "<g class=\"gaps\" data-device=\"" << d.device << "\"><text x=\"16\" y=\"" << num(y + 12)
+        body << "<g class=\"gaps\" data-device=\"" << gpu.device << "\"><text x=\"16\" y=\"" << num(y_px + 12)
              << "\">idle gaps</text>";
         // Gaps of one cause that fall on the same pixels are one shape, its tooltip their count and sum.
         struct run {
-            long a, b;
+            long from_px, to_px;
             std::size_t count;
             std::int64_t total_ns, first_ns;
         };
         std::map<gap_cause, std::vector<run>> runs;
-        for (const auto& g : d.gaps) {
+        for (const auto& gap : gpu.gaps) {
             ++gap_count;
-            causes_present.insert(g.cause);
-            const long a = long(x(g.start_ns)), b = std::max(long(x(g.end_ns) + 0.999), a + 1);
-            auto& v = runs[g.cause];
-            if (!v.empty() && a <= v.back().b) {
-                v.back().b = std::max(v.back().b, b);
-                ++v.back().count;
-                v.back().total_ns += g.length();
+            causes_present.insert(gap.cause);
+            const long from_px = long(x_px(gap.start_ns)),
+                       to_px = std::max(long(x_px(gap.end_ns) + 0.999), from_px + 1);
+            auto& cause_runs = runs[gap.cause];
+            if (!cause_runs.empty() && from_px <= cause_runs.back().to_px) {
+                cause_runs.back().to_px = std::max(cause_runs.back().to_px, to_px);
+                ++cause_runs.back().count;
+                cause_runs.back().total_ns += gap.length();
             } else {
-                v.push_back({a, b, 1, g.length(), g.start_ns});
+                cause_runs.push_back({from_px, to_px, 1, gap.length(), gap.start_ns});
             }
         }
-        for (const auto& [cause, v] : runs)
-            for (const auto& r : v)
-                body << "<rect class=\"gap\" data-cause=\"" << cause_name(cause) << "\" data-count=\"" << r.count
-                     << "\" x=\"" << r.a << "\" y=\"" << num(y) << "\" width=\"" << (r.b - r.a) << "\" height=\""
-                     << num(lane_height) << "\" fill=\"" << cause_colour(cause) << "\"><title>"
+        for (const auto& [cause, cause_runs] : runs)
+            for (const auto& gap_run : cause_runs)
+                body << "<rect class=\"gap\" data-cause=\"" << cause_name(cause) << "\" data-count=\"" << gap_run.count
+                     << "\" x=\"" << gap_run.from_px << "\" y=\"" << num(y_px) << "\" width=\""
+                     << (gap_run.to_px - gap_run.from_px) << "\" height=\"" << num(lane_height) << "\" fill=\""
+                     << cause_colour(cause) << "\"><title>"
                      << html_escape(std::string(cause_name(cause)) + ": " +
-                                    (r.count == 1 ? std::string("a gap of ") : std::to_string(r.count) + " gaps, ") +
-                                    format_duration_ns(double(r.total_ns)) + " idle, from +" +
-                                    format_duration_ns(double(r.first_ns - origin)))
+                                    (gap_run.count == 1 ? std::string("a gap of ")
+                                                        : std::to_string(gap_run.count) + " gaps, ") +
+                                    format_duration_ns(double(gap_run.total_ns)) + " idle, from +" +
+                                    format_duration_ns(double(gap_run.first_ns - origin)))
                      << "</title></rect>";
         body << "</g>\n";
-        y += lane_height + 2 * lane_gap + 8;
+        y_px += lane_height + 2 * lane_gap + 8;
     }
     // Step boundaries: where the GPU work each marked step launched begins (the CPU runs ahead of the GPU,
     // so a step's CPU range says little about when its kernels ran). Ops are matched to their launch call by
     // the correlation id, and the call to the step whose CPU range holds its start.
     std::ostringstream steps;
-    if (!t.steps.empty()) {
+    if (!tr.steps.empty()) {
         std::unordered_map<std::int64_t, std::int64_t> launched_at;  // correlation -> the launch call's start
-        for (const auto& c : t.calls)
-            if (c.correlation >= 0) launched_at.emplace(c.correlation, c.start_ns);
-        std::vector<std::int64_t> first_op(t.steps.size(), std::numeric_limits<std::int64_t>::max());
-        for (const auto& op : t.ops) {
-            const auto l = launched_at.find(op.correlation);
-            if (l == launched_at.end()) continue;
+        for (const auto& call : tr.calls)
+            if (call.correlation >= 0) launched_at.emplace(call.correlation, call.start_ns);
+        std::vector<std::int64_t> first_op(tr.steps.size(), std::numeric_limits<std::int64_t>::max());
+        for (const auto& op : tr.ops) {
+            const auto launch_it = launched_at.find(op.correlation);
+            if (launch_it == launched_at.end()) continue;
             // The steps are in time order (trace.hpp): the last one to start at or before the call.
-            const auto after = std::upper_bound(t.steps.begin(), t.steps.end(), l->second,
-                                                [](std::int64_t at, const cpu_range& r) { return at < r.start_ns; });
-            if (after == t.steps.begin()) continue;
-            const auto i = std::size_t(after - t.steps.begin()) - 1;
-            if (l->second <= t.steps[i].end_ns) first_op[i] = std::min(first_op[i], op.start_ns);
+            const auto after =
+                std::upper_bound(tr.steps.begin(), tr.steps.end(), launch_it->second,
+                                 [](std::int64_t at, const cpu_range& step_range) { return at < step_range.start_ns; });
+            if (after == tr.steps.begin()) continue;
+            const auto step_index = std::size_t(after - tr.steps.begin()) - 1;
+            if (launch_it->second <= tr.steps[step_index].end_ns)
+                first_op[step_index] = std::min(first_op[step_index], op.start_ns);
         }
-        for (std::size_t i = 0; i < t.steps.size(); ++i) {
+        for (std::size_t i = 0; i < tr.steps.size(); ++i) {
             if (first_op[i] == std::numeric_limits<std::int64_t>::max() || first_op[i] < origin || first_op[i] > end)
                 continue;
-            const double sx = x(first_op[i]);
+            const double sx = x_px(first_op[i]);
             steps << "<line class=\"step\" x1=\"" << num(sx) << "\" y1=\"" << num(top - 4) << "\" x2=\"" << num(sx)
-                  << "\" y2=\"" << num(y) << "\" stroke=\"#555\" stroke-dasharray=\"3,3\"><title>"
-                  << html_escape(t.name(t.steps[i].name) + ": its GPU work begins at +" +
+                  << "\" y2=\"" << num(y_px) << "\" stroke=\"#555\" stroke-dasharray=\"3,3\"><title>"
+                  << html_escape(tr.name(tr.steps[i].name) + ": its GPU work begins at +" +
                                  format_duration_ns(double(first_op[i] - origin)))
                   << "</title></line>\n";
         }
@@ -227,14 +232,14 @@ std::string timeline_svg(const timeline_model& m) {
     for (int i = 0; i <= 5; ++i) {
         const double tx = left + plot * i / 5.0;
         // The last label ends at its tick, inside the picture.
-        axis << "<line x1=\"" << num(tx) << "\" y1=\"" << num(top - 6) << "\" x2=\"" << num(tx) << "\" y2=\"" << num(y)
-             << "\" stroke=\"#ddd\"/><text x=\"" << num(tx) << "\" y=\"" << num(top - 10) << "\" text-anchor=\""
-             << (i == 5 ? "end" : "middle") << "\">+" << format_duration_ns(double(end - origin) * i / 5.0)
-             << "</text>\n";
+        axis << "<line x1=\"" << num(tx) << "\" y1=\"" << num(top - 6) << "\" x2=\"" << num(tx) << "\" y2=\""
+             << num(y_px) << "\" stroke=\"#ddd\"/><text x=\"" << num(tx) << "\" y=\"" << num(top - 10)
+             << "\" text-anchor=\"" << (i == 5 ? "end" : "middle") << "\">+"
+             << format_duration_ns(double(end - origin) * i / 5.0) << "</text>\n";
     }
     std::ostringstream legend;
     double lx = left;
-    const double ly = y + 6;
+    const double ly = y_px + 6;
     auto key = [&](const char* colour, const std::string& label) {
         legend << "<rect x=\"" << num(lx) << "\" y=\"" << num(ly) << "\" width=\"12\" height=\"12\" fill=\"" << colour
                << "\"/><text x=\"" << num(lx + 16) << "\" y=\"" << num(ly + 10) << "\">" << html_escape(label)
@@ -242,10 +247,10 @@ std::string timeline_svg(const timeline_model& m) {
         lx += 24 + 7.0 * double(label.size());
     };
     // What the picture holds, only.
-    for (shape_kind k : {shape_kind::kernel, shape_kind::nccl, shape_kind::copy, shape_kind::memset})
-        if (kinds_present.count(k)) key(words_of(k).colour, words_of(k).one);
-    for (gap_cause c : all_causes)
-        if (causes_present.count(c)) key(cause_colour(c), std::string(cause_name(c)) + " gap");
+    for (shape_kind kind : {shape_kind::kernel, shape_kind::nccl, shape_kind::copy, shape_kind::memset})
+        if (kinds_present.count(kind)) key(words_of(kind).colour, words_of(kind).one);
+    for (gap_cause cause : all_causes)
+        if (causes_present.count(cause)) key(cause_colour(cause), std::string(cause_name(cause)) + " gap");
     if (!steps.str().empty()) {
         const std::string label = "a step's GPU work begins";
         legend << "<line x1=\"" << num(lx + 6) << "\" y1=\"" << num(ly) << "\" x2=\"" << num(lx + 6) << "\" y2=\""
@@ -253,16 +258,17 @@ std::string timeline_svg(const timeline_model& m) {
                << num(ly + 10) << "\">" << html_escape(label) << "</text>";
     }
     const double height = ly + 24;
-    std::ostringstream o;
-    o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
-      << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"sans-serif\" font-size=\"11\""
-      << " data-devices=\"" << m.devices.size() << "\" data-lanes=\"" << lane_count << "\" data-gaps=\"" << gap_count
-      << "\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"8\" y=\"18\" font-size=\"13\">"
-      << html_escape("Timeline of " + t.file + ": busy time per stream, idle gaps over " +
-                     format_duration_ns(double(m.min_gap_ns)) + " by cause")
-      << "</text>\n"
-      << axis.str() << body.str() << steps.str() << legend.str() << "\n</svg>\n";
-    return o.str();
+    std::ostringstream svg;
+    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\"" << num(height)
+        << "\" viewBox=\"0 0 " << num(width) << " " << num(height) << "\" font-family=\"sans-serif\" font-size=\"11\""
+        << " data-devices=\"" << model.devices.size() << "\" data-lanes=\"" << lane_count << "\" data-gaps=\""
+        << gap_count
+        << "\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"8\" y=\"18\" font-size=\"13\">"
+        << html_escape("Timeline of " + tr.file + ": busy time per stream, idle gaps over " +
+                       format_duration_ns(double(model.min_gap_ns)) + " by cause")
+        << "</text>\n"
+        << axis.str() << body.str() << steps.str() << legend.str() << "\n</svg>\n";
+    return svg.str();
 }
 
 }  // namespace roofline::timeline

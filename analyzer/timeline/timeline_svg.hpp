@@ -11,6 +11,6 @@
 
 namespace roofline::timeline {
 
-std::string timeline_svg(const timeline_model& m);
+std::string timeline_svg(const timeline_model& model);
 
 }  // namespace roofline::timeline

@@ -3,16 +3,16 @@
 namespace roofline::timeline {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // "cudaStreamSynchronize_v3020" -> "cudaStreamSynchronize" (Nsight Systems' runtime names).
 std::string_view without_version(std::string_view name) {
-    const auto v = name.rfind("_v");
-    if (v == std::string_view::npos || v + 2 == name.size()) return name;
-    for (std::size_t i = v + 2; i < name.size(); ++i)
+    const auto suffix_pos = name.rfind("_v");
+    if (suffix_pos == std::string_view::npos || suffix_pos + 2 == name.size()) return name;
+    for (std::size_t i = suffix_pos + 2; i < name.size(); ++i)
         if (name[i] < '0' || name[i] > '9') return name;
-    return name.substr(0, v);
+    return name.substr(0, suffix_pos);
 }
 
 }  // namespace
@@ -29,9 +29,9 @@ name_id trace::intern(std::string_view name) {
 call_kind classify_call(std::string_view name) {
     name = without_version(name);
     // The calls that return only once the GPU has finished what they wait for.
-    for (std::string_view s : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                               "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"})
-        if (name == s) return call_kind::sync;
+    for (std::string_view sync_name : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                                       "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"})
+        if (name == sync_name) return call_kind::sync;
     const bool async = contains(name, "Async");
     if (starts_with(name, "cudaMemcpy") || starts_with(name, "cuMemcpy"))
         return async ? call_kind::launch : call_kind::sync_copy;
@@ -43,28 +43,28 @@ call_kind classify_call(std::string_view name) {
 }
 
 std::optional<cpu_mark> mark_of(std::string_view name, bool python_frame) {
-    cpu_mark m;
+    cpu_mark mark;
     if (python_frame) {
         // Frames of torch's own data loading and optimizers, wherever torch is installed.
         if (contains(name, "torch/utils/data/")) {
-            m.what = cpu_activity::data_loading;
+            mark.what = cpu_activity::data_loading;
         } else if (contains(name, "torch/optim/")) {
-            m.what = cpu_activity::optimizer;
+            mark.what = cpu_activity::optimizer;
         } else {
             return std::nullopt;
         }
-        return m;
+        return mark;
     }
     if (starts_with(name, "ProfilerStep#")) return std::nullopt;
     if (starts_with(name, "enumerate(DataLoader)")) {
-        m.what = cpu_activity::data_loading;
-        m.worker_processes = contains(name, "MultiProcessing");
+        mark.what = cpu_activity::data_loading;
+        mark.worker_processes = contains(name, "MultiProcessing");
     } else if (starts_with(name, "Optimizer.step#") || starts_with(name, "Optimizer.zero_grad#")) {
-        m.what = cpu_activity::optimizer;
+        mark.what = cpu_activity::optimizer;
     } else if (starts_with(name, "aten::") || name.empty()) {
         return std::nullopt;  // an operator's NVTX range (emit_nvtx): dispatch, not a range the user named
     }
-    return m;
+    return mark;
 }
 
 bool is_communication_kernel(std::string_view name) {

@@ -118,8 +118,8 @@ inline constexpr std::int64_t max_trace_ns = std::int64_t(1) << 62;
 
 // A sum of durations that overlap (kernels on several streams, ops of a graph replay): it may exceed the
 // span, and saturates rather than wraps.
-inline void add_to(std::int64_t& total, std::int64_t v) {
-    if (__builtin_add_overflow(total, v, &total)) total = v > 0 ? INT64_MAX : INT64_MIN;
+inline void add_to(std::int64_t& total, std::int64_t value) {
+    if (__builtin_add_overflow(total, value, &total)) total = value > 0 ? INT64_MAX : INT64_MIN;
 }
 
 // The kind of a CUDA call from its name (a trailing `_v7000` version suffix, as Nsight Systems writes

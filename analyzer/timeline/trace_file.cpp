@@ -16,8 +16,8 @@
 namespace roofline::timeline {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+bool ends_with(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
 bool is_report_name(std::string_view path) { return ends_with(path, ".nsys-rep") || ends_with(path, ".qdrep"); }
@@ -60,9 +60,9 @@ trace read_trace_file(const std::string& path, const std::string& api_path) {
                    "an Nsight Systems report, and nsys is not on PATH to export it: run `nsys export --type "
                    "sqlite -o trace.sqlite " +
                        path + "` where nsys is, then `roofline timeline trace.sqlite`");
-        auto t = read_nsys_sqlite(exported);
-        t.file = path;
-        return t;
+        auto exported_trace = read_nsys_sqlite(exported);
+        exported_trace.file = path;
+        return exported_trace;
     }
     byte_source source(path);
     const std::string_view head = source.peek();

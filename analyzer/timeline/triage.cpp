@@ -20,268 +20,274 @@ namespace {
 constexpr std::size_t triage_listed_beyond = 10;
 
 std::string triage_stem(std::size_t rank, const std::string& function) {
-    std::string s = "k" + std::to_string(rank) + "_";
-    for (char c : function) {
-        if (s.size() >= 64) break;
-        const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-        s += safe ? c : '_';
+    std::string stem = "k" + std::to_string(rank) + "_";
+    for (char ch : function) {
+        if (stem.size() >= 64) break;
+        const bool safe = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+        stem += safe ? ch : '_';
     }
-    return s;
+    return stem;
 }
 
-std::string triage_join(const std::vector<std::string>& v, const char* separator) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : separator) + x;
-    return s;
+std::string triage_join(const std::vector<std::string>& parts, const char* separator) {
+    std::string joined;
+    for (const auto& part : parts) joined += (joined.empty() ? "" : separator) + part;
+    return joined;
 }
 
-std::string triage_plural(std::size_t n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
+std::string triage_plural(std::size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
-std::string triage_selection(const triage_plan& t) {
-    const double reached = t.selected ? t.ranked[t.selected - 1].cumulative : 0.0;
-    std::string s =
-        t.cover ? "the fewest kernels that reach " + format_percent(*t.cover) + " of GPU time: " : "the top ";
-    return s + triage_plural(t.selected, "kernel", "kernels") + ", " + format_percent(reached) + " of GPU time";
+std::string triage_selection(const triage_plan& plan) {
+    const double reached = plan.selected ? plan.ranked[plan.selected - 1].cumulative : 0.0;
+    std::string lead =
+        plan.cover ? "the fewest kernels that reach " + format_percent(*plan.cover) + " of GPU time: " : "the top ";
+    return lead + triage_plural(plan.selected, "kernel", "kernels") + ", " + format_percent(reached) + " of GPU time";
 }
 
-doc::phrase triage_plan_text(const triage_plan& t) {
-    doc::phrase s;
-    if (t.section_folder.empty())
-        s.code("--metrics \"$METRICS\"")
-            .words(": the " + std::to_string(t.metric_count) + " metrics of ")
+doc::phrase triage_plan_text(const triage_plan& plan) {
+    doc::phrase text;
+    if (plan.section_folder.empty())
+        text.code("--metrics \"$METRICS\"")
+            .words(": the " + std::to_string(plan.metric_count) + " metrics of ")
             .code("roofline metrics");
     else
-        s.code("--section-folder " + t.section_folder + " --section roofline")
-            .words(": the " + std::to_string(t.metric_count) + " metrics of ")
-            .code("roofline metrics --format section -o " + t.section_folder + "/roofline.section");
-    s.words(" (" + std::to_string(t.required_count) + " required by the model, " +
-            std::to_string(t.metric_count - t.required_count) + " optional: no model code reads them; ")
+        text.code("--section-folder " + plan.section_folder + " --section roofline")
+            .words(": the " + std::to_string(plan.metric_count) + " metrics of ")
+            .code("roofline metrics --format section -o " + plan.section_folder + "/roofline.section");
+    text.words(" (" + std::to_string(plan.required_count) + " required by the model, " +
+               std::to_string(plan.metric_count - plan.required_count) + " optional: no model code reads them; ")
         .code("roofline metrics --format markdown")
         .words(" lists the rule nodes that do)");
-    return s;
+    return text;
 }
 
-std::vector<doc::phrase> triage_notes(const triage_plan& t) {
-    std::vector<doc::phrase> n;
-    n.push_back(doc::phrase("One ncu run per kernel: ")
-                    .code("--launch-skip")
-                    .words(" and ")
-                    .code("-c")
-                    .words(" (")
-                    .code("--launch-count")
-                    .words(") count only the launches the ")
-                    .code("--kernel-name")
-                    .words(" filter matches, so one filter for several kernels would profile the first launches of "
-                           "whichever comes first."));
-    n.push_back(doc::phrase("Warm-up: a kernel that ran more than once skips its first launch (")
-                    .code("--launch-skip 1")
-                    .words(": a first launch often belongs to a warm-up step, with autotuning trials, JIT compilation "
-                           "or first-call setup, and may not look like the steady state) and profiles the next (")
-                    .code("-c 1")
-                    .words("); one that ran once is profiled as it is. ")
-                    .code("--launch-skip N")
-                    .words(" and ")
-                    .code("--launch-count N")
-                    .words(" change it."));
-    n.push_back(doc::phrase()
-                    .code("--kernel-name-base function")
-                    .words(" matches the function name alone (no return type, namespaces, template arguments or "
-                           "parameters), anchored with ^ and $; a template's kernels, and those whose function name "
-                           "the summary shares, are matched on the whole demangled name (")
-                    .code("--kernel-name-base demangled")
-                    .words(") by the words ncu writes as the trace does, in order, each a whole word: ncu demangles "
-                           "differently (at::native:: as at::, \"(anonymous namespace)\" as \"<unnamed>\", lambdas "
-                           "as \"[lambda() (instance 2)]\", T1 for parameter types), so the trace's text itself would "
-                           "match nothing."));
-    if (!t.section_only.empty()) {
-        doc::phrase p("The " + triage_plural(t.section_only.size(), "metric", "metrics") +
-                      " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, "
-                      "excess-traffic shares) cannot be named in --metrics: ");
-        if (t.section_folder.empty())
-            p.words("the commands add the stock sections that define them (")
-                .code("--section " + triage_join(t.sections, " --section "))
+std::vector<doc::phrase> triage_notes(const triage_plan& plan) {
+    std::vector<doc::phrase> notes;
+    notes.push_back(doc::phrase("One ncu run per kernel: ")
+                        .code("--launch-skip")
+                        .words(" and ")
+                        .code("-c")
+                        .words(" (")
+                        .code("--launch-count")
+                        .words(") count only the launches the ")
+                        .code("--kernel-name")
+                        .words(" filter matches, so one filter for several kernels would profile the first launches of "
+                               "whichever comes first."));
+    notes.push_back(
+        doc::phrase("Warm-up: a kernel that ran more than once skips its first launch (")
+            .code("--launch-skip 1")
+            .words(": a first launch often belongs to a warm-up step, with autotuning trials, JIT compilation "
+                   "or first-call setup, and may not look like the steady state) and profiles the next (")
+            .code("-c 1")
+            .words("); one that ran once is profiled as it is. ")
+            .code("--launch-skip N")
+            .words(" and ")
+            .code("--launch-count N")
+            .words(" change it."));
+    notes.push_back(
+        doc::phrase()
+            .code("--kernel-name-base function")
+            .words(" matches the function name alone (no return type, namespaces, template arguments or "
+                   "parameters), anchored with ^ and $; a template's kernels, and those whose function name "
+                   "the summary shares, are matched on the whole demangled name (")
+            .code("--kernel-name-base demangled")
+            .words(") by the words ncu writes as the trace does, in order, each a whole word: ncu demangles "
+                   "differently (at::native:: as at::, \"(anonymous namespace)\" as \"<unnamed>\", lambdas "
+                   "as \"[lambda() (instance 2)]\", T1 for parameter types), so the trace's text itself would "
+                   "match nothing."));
+    if (!plan.section_only.empty()) {
+        doc::phrase note("The " + triage_plural(plan.section_only.size(), "metric", "metrics") +
+                         " only ncu's own section files define (derived__*: the L1/L2 traffic and chart ceilings, "
+                         "excess-traffic shares) cannot be named in --metrics: ");
+        if (plan.section_folder.empty())
+            note.words("the commands add the stock sections that define them (")
+                .code("--section " + triage_join(plan.sections, " --section "))
                 .words(")");
         else
-            p.words("the section file defines them itself (its SourceMetrics and MetricDefinitions)");
-        p.words(
+            note.words("the section file defines them itself (its SourceMetrics and MetricDefinitions)");
+        note.words(
             ". Without them the kernels are still placed, on fewer roofs, and the report lists the rule nodes it "
             "could not evaluate.");
-        n.push_back(std::move(p));
+        notes.push_back(std::move(note));
     }
-    n.push_back("Shares are each kernel's total time over the sum of every kernel's, not nsys' rounded Time (%).");
-    return n;
+    notes.push_back("Shares are each kernel's total time over the sum of every kernel's, not nsys' rounded Time (%).");
+    return notes;
 }
 
-std::string triage_count(double v) { return format_number(v); }
+std::string triage_count(double value) { return format_number(value); }
 
 // A number as the JSON report writes it: `digits` significant digits, read back without the locale.
-double triage_rounded(double v, int digits) {
-    const std::string text = significant(v, digits);
-    double r = v;
-    std::from_chars(text.data(), text.data() + text.size(), r);
-    return r;
+double triage_rounded(double value, int digits) {
+    const std::string text = significant(value, digits);
+    double rounded = value;
+    std::from_chars(text.data(), text.data() + text.size(), rounded);
+    return rounded;
 }
 
 }  // namespace
 
-std::string triage_script(const triage_plan& t) {
-    std::string s;
-    if (t.section_folder.empty())
-        s += "METRICS=" + shell_quote(t.metrics) + "\n";
+std::string triage_script(const triage_plan& plan) {
+    std::string script;
+    if (plan.section_folder.empty())
+        script += "METRICS=" + shell_quote(plan.metrics) + "\n";
     else
-        s += "mkdir -p " + shell_quote(t.section_folder) + " && roofline metrics --format section -o " +
-             shell_quote(t.section_folder + "/roofline.section") + "\n";
-    for (const auto& c : t.commands)
-        s += "\n" + c.profile_shell + "\n" + c.export_shell + "\n" + c.analyze_shell + "\n";
-    return s;
+        script += "mkdir -p " + shell_quote(plan.section_folder) + " && roofline metrics --format section -o " +
+                  shell_quote(plan.section_folder + "/roofline.section") + "\n";
+    for (const auto& command : plan.commands)
+        script += "\n" + command.profile_shell + "\n" + command.export_shell + "\n" + command.analyze_shell + "\n";
+    return script;
 }
 
 std::string shell_quote(const std::string& word) {
-    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               std::string_view("_@%+=:,./-").find(c) != std::string_view::npos;
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+               std::string_view("_@%+=:,./-").find(ch) != std::string_view::npos;
     });
     if (plain) return word;
-    std::string s = "'";
-    for (char c : word) s += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return s + "'";
+    std::string quoted = "'";
+    for (char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return quoted + "'";
 }
 
 std::string regex_escape(const std::string& text) {
-    std::string s;
-    for (char c : text) {
-        if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) s += '\\';
-        s += c;
+    std::string escaped;
+    for (char ch : text) {
+        if (std::string_view("\\^$.|?*+()[]{}").find(ch) != std::string_view::npos) escaped += '\\';
+        escaped += ch;
     }
-    return s;
+    return escaped;
 }
 
-triage_plan make_triage(const nsys_kernsum& summary, const triage_options& o, const ncu_collection& collect) {
-    triage_plan t;
-    t.summary = &summary;
-    t.cover = o.cover;
-    t.section_folder = o.section_folder;
-    t.metrics = collect.metrics;
-    t.metric_count = collect.metric_count;
-    t.required_count = collect.required_count;
-    t.section_only = collect.section_only;
-    t.sections = collect.sections;
+triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const ncu_collection& collect) {
+    triage_plan plan;
+    plan.summary = &summary;
+    plan.cover = options.cover;
+    plan.section_folder = options.section_folder;
+    plan.metrics = collect.metrics;
+    plan.metric_count = collect.metric_count;
+    plan.required_count = collect.required_count;
+    plan.section_only = collect.section_only;
+    plan.sections = collect.sections;
     std::map<std::string, std::size_t> functions;
-    for (const auto& k : summary.kernels) {
-        t.total_ns += k.total_ns;
-        triage_kernel r{&k, 0.0, 0.0, function_name(k.name)};
-        ++functions[r.function];
-        t.ranked.push_back(std::move(r));
+    for (const auto& kernel_entry : summary.kernels) {
+        plan.total_ns += kernel_entry.total_ns;
+        triage_kernel ranked_kernel{&kernel_entry, 0.0, 0.0, function_name(kernel_entry.name)};
+        ++functions[ranked_kernel.function];
+        plan.ranked.push_back(std::move(ranked_kernel));
     }
-    std::stable_sort(t.ranked.begin(), t.ranked.end(), [](const triage_kernel& a, const triage_kernel& b) {
-        if (a.kernel->total_ns != b.kernel->total_ns) return a.kernel->total_ns > b.kernel->total_ns;
-        return a.kernel->name < b.kernel->name;
+    std::stable_sort(plan.ranked.begin(), plan.ranked.end(), [](const triage_kernel& left, const triage_kernel& right) {
+        if (left.kernel->total_ns != right.kernel->total_ns) return left.kernel->total_ns > right.kernel->total_ns;
+        return left.kernel->name < right.kernel->name;
     });
     double running = 0.0;
-    for (auto& r : t.ranked) {
-        running += r.kernel->total_ns;
-        r.share = t.total_ns > 0 ? r.kernel->total_ns / t.total_ns : 0.0;
-        r.cumulative = t.total_ns > 0 ? running / t.total_ns : 0.0;
+    for (auto& ranked_kernel : plan.ranked) {
+        running += ranked_kernel.kernel->total_ns;
+        ranked_kernel.share = plan.total_ns > 0 ? ranked_kernel.kernel->total_ns / plan.total_ns : 0.0;
+        ranked_kernel.cumulative = plan.total_ns > 0 ? running / plan.total_ns : 0.0;
     }
-    if (o.cover) {
-        t.selected = t.ranked.size();
-        for (std::size_t i = 0; i < t.ranked.size(); ++i)
-            if (t.ranked[i].cumulative >= *o.cover - 1e-12) {
-                t.selected = i + 1;
+    if (options.cover) {
+        plan.selected = plan.ranked.size();
+        for (std::size_t i = 0; i < plan.ranked.size(); ++i)
+            if (plan.ranked[i].cumulative >= *options.cover - 1e-12) {
+                plan.selected = i + 1;
                 break;
             }
     } else {
-        t.selected = std::min(o.top, t.ranked.size());
+        plan.selected = std::min(options.top, plan.ranked.size());
     }
-    for (std::size_t i = 0; i < t.selected; ++i) {
-        const auto& r = t.ranked[i];
-        triage_command c;
-        c.rank = i + 1;
-        c.kernel = r.kernel->name;
+    for (std::size_t i = 0; i < plan.selected; ++i) {
+        const auto& ranked_kernel = plan.ranked[i];
+        triage_command command;
+        command.rank = i + 1;
+        command.kernel = ranked_kernel.kernel->name;
         // A plain name is matched by its function name; a template's, or one the summary shares, by the
         // words both demanglers write (portable_name_tokens): the trace's text itself would not match
         // ncu's (at::native:: as at::, "(anonymous namespace)" as "<unnamed>", T1 for parameter types).
-        const std::string portable = ncu_name_regex(r.kernel->name);
-        const bool by_function = !r.function.empty() && functions[r.function] == 1 &&
-                                 (r.kernel->name.find('<') == std::string::npos || portable.empty());
-        c.name_base = by_function ? "function" : "demangled";
-        c.kernel_filter = "regex:" + (by_function        ? "^" + regex_escape(r.function) + "$"
-                                      : portable.empty() ? "^" + regex_escape(r.kernel->name) + "$"
-                                                         : portable);
-        c.launch_skip = o.launch_skip.value_or(r.kernel->instances >= 2 ? 1 : 0);
-        c.launch_count = o.launch_count;
-        c.stem = triage_stem(c.rank, r.function.empty() ? "kernel" : r.function);
-        c.profile = {"ncu",
-                     "--kernel-name-base",
-                     c.name_base,
-                     "--kernel-name",
-                     c.kernel_filter,
-                     "--launch-skip",
-                     std::to_string(c.launch_skip),
-                     "-c",
-                     std::to_string(c.launch_count)};
-        if (o.section_folder.empty()) {
-            c.profile.insert(c.profile.end(), {"--metrics", t.metrics});
-            for (const auto& section : t.sections) c.profile.insert(c.profile.end(), {"--section", section});
+        const std::string portable = ncu_name_regex(ranked_kernel.kernel->name);
+        const bool by_function = !ranked_kernel.function.empty() && functions[ranked_kernel.function] == 1 &&
+                                 (ranked_kernel.kernel->name.find('<') == std::string::npos || portable.empty());
+        command.name_base = by_function ? "function" : "demangled";
+        command.kernel_filter = "regex:" + (by_function        ? "^" + regex_escape(ranked_kernel.function) + "$"
+                                            : portable.empty() ? "^" + regex_escape(ranked_kernel.kernel->name) + "$"
+                                                               : portable);
+        command.launch_skip = options.launch_skip.value_or(ranked_kernel.kernel->instances >= 2 ? 1 : 0);
+        command.launch_count = options.launch_count;
+        command.stem = triage_stem(command.rank, ranked_kernel.function.empty() ? "kernel" : ranked_kernel.function);
+        command.profile = {"ncu",
+                           "--kernel-name-base",
+                           command.name_base,
+                           "--kernel-name",
+                           command.kernel_filter,
+                           "--launch-skip",
+                           std::to_string(command.launch_skip),
+                           "-c",
+                           std::to_string(command.launch_count)};
+        if (options.section_folder.empty()) {
+            command.profile.insert(command.profile.end(), {"--metrics", plan.metrics});
+            for (const auto& section : plan.sections)
+                command.profile.insert(command.profile.end(), {"--section", section});
         } else
-            c.profile.insert(c.profile.end(), {"--section-folder", o.section_folder, "--section", "roofline"});
-        c.profile.insert(c.profile.end(), {"-o", c.stem, o.app});
-        for (std::size_t a = 0; a < c.profile.size(); ++a) {
-            const std::string& w = c.profile[a];
-            std::string q = shell_quote(w);
-            if (a + 1 == c.profile.size())
-                q = w;  // the application, as the user typed it
-            else if (a > 0 && c.profile[a - 1] == "--metrics")
-                q = "\"$METRICS\"";
-            c.profile_shell += (a ? " " : "") + q;
+            command.profile.insert(command.profile.end(),
+                                   {"--section-folder", options.section_folder, "--section", "roofline"});
+        command.profile.insert(command.profile.end(), {"-o", command.stem, options.app});
+        for (std::size_t arg_index = 0; arg_index < command.profile.size(); ++arg_index) {
+            const std::string& arg = command.profile[arg_index];
+            std::string quoted = shell_quote(arg);
+            if (arg_index + 1 == command.profile.size())
+                quoted = arg;  // the application, as the user typed it
+            else if (arg_index > 0 && command.profile[arg_index - 1] == "--metrics")
+                quoted = "\"$METRICS\"";
+            command.profile_shell += (arg_index ? " " : "") + quoted;
         }
-        c.export_shell = "ncu -i " + c.stem + ".ncu-rep --csv --page raw > " + c.stem + ".csv";
-        c.analyze_shell = "roofline analyze " + c.stem + ".csv -o " + c.stem + ".md";
-        t.commands.push_back(std::move(c));
+        command.export_shell = "ncu -i " + command.stem + ".ncu-rep --csv --page raw > " + command.stem + ".csv";
+        command.analyze_shell = "roofline analyze " + command.stem + ".csv -o " + command.stem + ".md";
+        plan.commands.push_back(std::move(command));
     }
-    return t;
+    return plan;
 }
 
-doc::document triage_document(const triage_plan& t) {
-    doc::document d;
-    const auto& s = *t.summary;
-    d.add_heading(1, doc::phrase("Triage of ").code(s.file));
-    d.add_paragraph(triage_plural(t.ranked.size(), "kernel", "kernels") + ", " + format_duration_ns(t.total_ns) +
-                    " of GPU time (nsys " + s.layout + ", header at line " + std::to_string(s.header_line) +
-                    "). Profile " + triage_selection(t) + ".");
+doc::document triage_document(const triage_plan& plan) {
+    doc::document out;
+    const auto& summary = *plan.summary;
+    out.add_heading(1, doc::phrase("Triage of ").code(summary.file));
+    out.add_paragraph(triage_plural(plan.ranked.size(), "kernel", "kernels") + ", " +
+                      format_duration_ns(plan.total_ns) + " of GPU time (nsys " + summary.layout + ", header at line " +
+                      std::to_string(summary.header_line) + "). Profile " + triage_selection(plan) + ".");
     doc::table_block tb{{"#", "share", "cumulative", "total time", "instances", "average", "kernel"}, {}};
-    const std::size_t shown = std::min(t.ranked.size(), t.selected + triage_listed_beyond);
+    const std::size_t shown = std::min(plan.ranked.size(), plan.selected + triage_listed_beyond);
     for (std::size_t i = 0; i < shown; ++i) {
-        const auto& r = t.ranked[i];
-        const double avg = r.kernel->instances > 0 ? r.kernel->total_ns / r.kernel->instances : 0.0;
-        tb.rows.push_back({std::to_string(i + 1) + (i < t.selected ? " *" : ""), format_percent(r.share),
-                           format_percent(r.cumulative), format_duration_ns(r.kernel->total_ns),
-                           triage_count(r.kernel->instances), format_duration_ns(avg),
-                           doc::phrase().code(r.kernel->name)});
+        const auto& ranked_kernel = plan.ranked[i];
+        const double avg = ranked_kernel.kernel->instances > 0
+                               ? ranked_kernel.kernel->total_ns / ranked_kernel.kernel->instances
+                               : 0.0;
+        tb.rows.push_back({std::to_string(i + 1) + (i < plan.selected ? " *" : ""), format_percent(ranked_kernel.share),
+                           format_percent(ranked_kernel.cumulative), format_duration_ns(ranked_kernel.kernel->total_ns),
+                           triage_count(ranked_kernel.kernel->instances), format_duration_ns(avg),
+                           doc::phrase().code(ranked_kernel.kernel->name)});
     }
-    d.add_table(std::move(tb));
-    if (shown < t.ranked.size())
-        d.add_paragraph(triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") + ", " +
-                        format_percent(1.0 - t.ranked[shown - 1].cumulative) + " of GPU time, not listed.");
-    d.add_paragraph(doc::phrase().code("*").words(": profiled below."));
-    d.add_heading(2, "Profile them");
-    d.add_paragraph(doc::phrase("Metric plan: ").append(triage_plan_text(t)).words("."));
-    d.add_list(triage_notes(t));
-    d.add_code("sh", triage_script(t));
-    return d;
+    out.add_table(std::move(tb));
+    if (shown < plan.ranked.size())
+        out.add_paragraph(triage_plural(plan.ranked.size() - shown, "more kernel", "more kernels") + ", " +
+                          format_percent(1.0 - plan.ranked[shown - 1].cumulative) + " of GPU time, not listed.");
+    out.add_paragraph(doc::phrase().code("*").words(": profiled below."));
+    out.add_heading(2, "Profile them");
+    out.add_paragraph(doc::phrase("Metric plan: ").append(triage_plan_text(plan)).words("."));
+    out.add_list(triage_notes(plan));
+    out.add_code("sh", triage_script(plan));
+    return out;
 }
 
-std::string triage_markdown(const triage_plan& t) { return doc::markdown(triage_document(t)); }
+std::string triage_markdown(const triage_plan& plan) { return doc::markdown(triage_document(plan)); }
 
-std::string triage_html(const triage_plan& t) { return doc::html_page(triage_document(t)); }
+std::string triage_html(const triage_plan& plan) { return doc::html_page(triage_document(plan)); }
 
-std::string triage_terminal(const triage_plan& t) {
-    std::ostringstream o;
-    const auto& s = *t.summary;
-    o << s.file << ": " << triage_plural(t.ranked.size(), "kernel", "kernels") << ", " << format_duration_ns(t.total_ns)
-      << " of GPU time (nsys " << s.layout << ")\n\n";
+std::string triage_terminal(const triage_plan& plan) {
+    std::ostringstream out;
+    const auto& summary = *plan.summary;
+    out << summary.file << ": " << triage_plural(plan.ranked.size(), "kernel", "kernels") << ", "
+        << format_duration_ns(plan.total_ns) << " of GPU time (nsys " << summary.layout << ")\n\n";
     // A star marks the kernels the script profiles.
     table rows({{"", align::left, 2, false, 1},
                 {"#", align::right, 2, false, 0},
@@ -290,64 +296,64 @@ std::string triage_terminal(const triage_plan& t) {
                 {"total time", align::right, 12, false, 0},
                 {"instances", align::right, 11, false, 0},
                 {"kernel"}});
-    const std::size_t shown = std::min(t.ranked.size(), t.selected + triage_listed_beyond);
+    const std::size_t shown = std::min(plan.ranked.size(), plan.selected + triage_listed_beyond);
     for (std::size_t i = 0; i < shown; ++i) {
-        const auto& r = t.ranked[i];
-        rows.row({i < t.selected ? "*" : "", std::to_string(i + 1), format_percent(r.share),
-                  format_percent(r.cumulative), format_duration_ns(r.kernel->total_ns),
-                  triage_count(r.kernel->instances), printable(short_name(r.kernel->name))});
+        const auto& ranked_kernel = plan.ranked[i];
+        rows.row({i < plan.selected ? "*" : "", std::to_string(i + 1), format_percent(ranked_kernel.share),
+                  format_percent(ranked_kernel.cumulative), format_duration_ns(ranked_kernel.kernel->total_ns),
+                  triage_count(ranked_kernel.kernel->instances), printable(short_name(ranked_kernel.kernel->name))});
     }
-    o << rows.text();
-    if (shown < t.ranked.size())
-        o << "   (" << triage_plural(t.ranked.size() - shown, "more kernel", "more kernels") << ")\n";
-    o << "\nProfile " << triage_selection(t) << ", one ncu run each.\n\n" << triage_script(t);
-    return o.str();
+    out << rows.text();
+    if (shown < plan.ranked.size())
+        out << "   (" << triage_plural(plan.ranked.size() - shown, "more kernel", "more kernels") << ")\n";
+    out << "\nProfile " << triage_selection(plan) << ", one ncu run each.\n\n" << triage_script(plan);
+    return out.str();
 }
 
-std::string triage_json(const triage_plan& t) {
+std::string triage_json(const triage_plan& plan) {
     using ojson = nlohmann::ordered_json;
-    auto share = [](double v) { return triage_rounded(v, 6); };
-    ojson j;
-    j["file"] = t.summary->file;
-    j["layout"] = t.summary->layout;
-    j["total_ns"] = triage_rounded(t.total_ns, 15);
-    j["selection"] = {{"by", t.cover ? "cover" : "top"},
-                      {"cover", t.cover ? ojson(share(*t.cover)) : ojson(nullptr)},
-                      {"kernels", t.selected}};
+    auto share = [](double value) { return triage_rounded(value, 6); };
+    ojson out;
+    out["file"] = plan.summary->file;
+    out["layout"] = plan.summary->layout;
+    out["total_ns"] = triage_rounded(plan.total_ns, 15);
+    out["selection"] = {{"by", plan.cover ? "cover" : "top"},
+                        {"cover", plan.cover ? ojson(share(*plan.cover)) : ojson(nullptr)},
+                        {"kernels", plan.selected}};
     ojson kernels = ojson::array();
-    for (std::size_t i = 0; i < t.ranked.size(); ++i) {
-        const auto& r = t.ranked[i];
+    for (std::size_t i = 0; i < plan.ranked.size(); ++i) {
+        const auto& ranked_kernel = plan.ranked[i];
         kernels.push_back({{"rank", i + 1},
-                           {"name", r.kernel->name},
-                           {"function", r.function},
-                           {"total_ns", triage_rounded(r.kernel->total_ns, 15)},
-                           {"instances", triage_rounded(r.kernel->instances, 15)},
-                           {"share", share(r.share)},
-                           {"cumulative", share(r.cumulative)},
-                           {"profiled", i < t.selected},
-                           {"line", r.kernel->line}});
+                           {"name", ranked_kernel.kernel->name},
+                           {"function", ranked_kernel.function},
+                           {"total_ns", triage_rounded(ranked_kernel.kernel->total_ns, 15)},
+                           {"instances", triage_rounded(ranked_kernel.kernel->instances, 15)},
+                           {"share", share(ranked_kernel.share)},
+                           {"cumulative", share(ranked_kernel.cumulative)},
+                           {"profiled", i < plan.selected},
+                           {"line", ranked_kernel.kernel->line}});
     }
-    j["kernels"] = kernels;
-    j["metrics"] = {{"count", t.metric_count},
-                    {"required", t.required_count},
-                    {"list", t.metrics},
-                    {"section_only", t.section_only}};
+    out["kernels"] = kernels;
+    out["metrics"] = {{"count", plan.metric_count},
+                      {"required", plan.required_count},
+                      {"list", plan.metrics},
+                      {"section_only", plan.section_only}};
     ojson commands = ojson::array();
-    for (const auto& c : t.commands)
-        commands.push_back({{"rank", c.rank},
-                            {"kernel", c.kernel},
-                            {"kernel_name_base", c.name_base},
-                            {"kernel_name", c.kernel_filter},
-                            {"launch_skip", c.launch_skip},
-                            {"launch_count", c.launch_count},
-                            {"profile", c.profile},
-                            {"profile_shell", c.profile_shell},
-                            {"export_shell", c.export_shell},
-                            {"analyze_shell", c.analyze_shell}});
-    j["commands"] = commands;
-    j["notes"] = ojson::array();
-    for (const auto& n : triage_notes(t)) j["notes"].push_back(doc::markdown(n));
-    return json_text(j);
+    for (const auto& command : plan.commands)
+        commands.push_back({{"rank", command.rank},
+                            {"kernel", command.kernel},
+                            {"kernel_name_base", command.name_base},
+                            {"kernel_name", command.kernel_filter},
+                            {"launch_skip", command.launch_skip},
+                            {"launch_count", command.launch_count},
+                            {"profile", command.profile},
+                            {"profile_shell", command.profile_shell},
+                            {"export_shell", command.export_shell},
+                            {"analyze_shell", command.analyze_shell}});
+    out["commands"] = commands;
+    out["notes"] = ojson::array();
+    for (const auto& note : triage_notes(plan)) out["notes"].push_back(doc::markdown(note));
+    return json_text(out);
 }
 
 }  // namespace roofline

@@ -66,13 +66,13 @@ struct triage_plan {
 
 triage_plan make_triage(const nsys_kernsum& summary, const triage_options& options, const ncu_collection& collect);
 
-std::string triage_markdown(const triage_plan& t);
+std::string triage_markdown(const triage_plan& plan);
 // The same document as one self-contained HTML page (render/document.hpp: no markdown is converted).
-std::string triage_html(const triage_plan& t);
-std::string triage_terminal(const triage_plan& t);
-std::string triage_json(const triage_plan& t);
+std::string triage_html(const triage_plan& plan);
+std::string triage_terminal(const triage_plan& plan);
+std::string triage_json(const triage_plan& plan);
 // The shell script that profiles the selected kernels, exports and analyses each capture.
-std::string triage_script(const triage_plan& t);
+std::string triage_script(const triage_plan& plan);
 
 // A word for a POSIX shell: as it is where it holds only characters no shell treats specially, else
 // in single quotes, a single quote inside written '\''.

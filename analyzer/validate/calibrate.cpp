@@ -24,27 +24,28 @@ std::string roof_of(const std::string& expect) {
     return slash == std::string::npos ? "" : expect.substr(slash + 1);
 }
 
-std::string three_decimals(double v) { return decimals(v, 3); }
+std::string three_decimals(double value) { return decimals(value, 3); }
 
 // The "practical_fraction" entries of the fit, as the hwspecs files write them.
 nlohmann::ordered_json practical_fraction_json(const std::vector<practical_share>& fit, const std::string& dir) {
-    nlohmann::ordered_json j;
-    for (const auto& p : fit) {
+    nlohmann::ordered_json fractions;
+    for (const auto& share : fit) {
         std::string names;
-        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + k;
-        j[p.roof] = {{"value", std::stod(three_decimals(p.fraction))},
-                     {"source", "C: roofline calibrate " + dir + ": " +
-                                    (p.kernels.size() == 1
-                                         ? "one kernel"
-                                         : "geometric mean over " + std::to_string(p.kernels.size()) + " kernels") +
-                                    " on this roof under ncu (" + names + ")"}};
+        for (const auto& kernel : share.kernels) names += (names.empty() ? "" : ", ") + kernel;
+        fractions[share.roof] = {
+            {"value", std::stod(three_decimals(share.fraction))},
+            {"source", "C: roofline calibrate " + dir + ": " +
+                           (share.kernels.size() == 1
+                                ? "one kernel"
+                                : "geometric mean over " + std::to_string(share.kernels.size()) + " kernels") +
+                           " on this roof under ncu (" + names + ")"}};
     }
-    return j;
+    return fractions;
 }
 
 }  // namespace
 
-std::vector<roof_sample> calibration_samples(const pairs_report& r) {
+std::vector<roof_sample> calibration_samples(const pairs_report& report) {
     std::vector<roof_sample> out;
     std::set<std::string> seen;
     auto add = [&](const std::string& kernel, const std::string& expect, bool matches, const std::optional<double>& pct,
@@ -57,18 +58,18 @@ std::vector<roof_sample> calibration_samples(const pairs_report& r) {
         // keeps L2 as busy as streaming traffic makes it, so its L2 share is an L2 sample too.
         if (roof == "dram" && l2_pct && *l2_pct > 0.0) out.push_back({"l2", kernel, *l2_pct / 100.0});
     };
-    for (const auto& p : r.pairs) {
-        bool matches = !p.fixed.verdicts.empty();
-        for (const auto& v : p.fixed.verdicts) matches = matches && v == p.fixed.expect;
-        add(p.fixed.kernels.empty() ? p.fixed.case_name : p.fixed.kernels.front(), p.fixed.expect,
-            matches && p.fixed.kernels.size() == 1, p.fixed.roof_pct, p.fixed.l2_pct);
+    for (const auto& pair : report.pairs) {
+        bool matches = !pair.fixed.verdicts.empty();
+        for (const auto& verdict : pair.fixed.verdicts) matches = matches && verdict == pair.fixed.expect;
+        add(pair.fixed.kernels.empty() ? pair.fixed.case_name : pair.fixed.kernels.front(), pair.fixed.expect,
+            matches && pair.fixed.kernels.size() == 1, pair.fixed.roof_pct, pair.fixed.l2_pct);
         // The library kernel the pair is held to (cuBLAS for the tensor pair) is a real kernel on
         // the same roof, and the best one known: it counts beside the fixed kernel.
-        if (!p.reference_kernel.empty())
-            add(p.reference_kernel.substr(0, p.reference_kernel.find('(')), p.fixed.expect,
-                p.reference_verdict == p.fixed.expect, p.reference_roof_pct, p.reference_l2_pct);
+        if (!pair.reference_kernel.empty())
+            add(pair.reference_kernel.substr(0, pair.reference_kernel.find('(')), pair.fixed.expect,
+                pair.reference_verdict == pair.fixed.expect, pair.reference_roof_pct, pair.reference_l2_pct);
     }
-    for (const auto& ref : r.references)
+    for (const auto& ref : report.references)
         add(ref.kernel.substr(0, ref.kernel.find('(')), ref.expect, ref.verdict == ref.expect, ref.roof_pct,
             ref.l2_pct);
     return out;
@@ -78,51 +79,53 @@ std::vector<transfer_sample> transfer_samples(const std::vector<const analysis*>
     std::vector<transfer_sample> out;
     std::set<std::string> seen;
     const double near_floor = classify_thresholds{}.near_roof;
-    for (const analysis* a : captures)
-        for (const auto& k : a->kernels) {
-            const kernel_roofline& roof = k.roof;
-            if (!roof.placed || !roof.binding_practical || roof.roof_share() < near_floor || k.group.launches == 0)
+    for (const analysis* capture : captures)
+        for (const auto& kernel : capture->kernels) {
+            const kernel_roofline& roof = kernel.roof;
+            if (!roof.placed || !roof.binding_practical || roof.roof_share() < near_floor || kernel.group.launches == 0)
                 continue;
             const resource level = *roof.binding_practical;
             // The verdict too: a kernel whose DRAM floor is near but whose L2 is the limit (a gather
             // at full occupancy) does not stream at DRAM's pace.
-            if (k.verdict.bound != bound::memory || k.verdict.limiter != level) continue;
+            if (kernel.verdict.bound != bound::memory || kernel.verdict.limiter != level) continue;
             const std::optional<double>& bytes = level == resource::dram ? roof.bytes_dram
                                                  : level == resource::l2 ? roof.bytes_l2
                                                  : level == resource::l1 ? roof.bytes_l1
                                                                          : std::optional<double>();
-            if (!bytes || *bytes <= 0 || !seen.insert(k.group.name).second) continue;
+            if (!bytes || *bytes <= 0 || !seen.insert(kernel.group.name).second) continue;
             double peak = 0.0;
             if (level == resource::dram) {
-                if (const resource_use* d = roof.find(resource::dram)) peak = d->peak;
+                if (const resource_use* dram_use = roof.find(resource::dram)) peak = dram_use->peak;
             } else {
                 peak = (level == resource::l2 ? roof.peak_l2_bytes_per_s : roof.peak_l1_bytes_per_s).value_or(0.0);
             }
-            const double n = double(k.group.launches);
-            out.push_back({name(level), kernel_label(k.group.name), *bytes / n, roof.duration_ns / n, peak});
+            const double launches = double(kernel.group.launches);
+            out.push_back(
+                {name(level), kernel_label(kernel.group.name), *bytes / launches, roof.duration_ns / launches, peak});
         }
     return out;
 }
 
-std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit,
+std::string render_calibration(const pairs_report& report, const std::vector<practical_share>& fit,
                                const cross_validation& cv, const std::vector<bandwidth_fit>& bandwidths,
                                const std::string& dir) {
     std::ostringstream out;
-    out << "# Practical share of each roof on the " << r.gpu_name << "\n\n"
-        << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << r.capture
+    out << "# Practical share of each roof on the " << report.gpu_name << "\n\n"
+        << "Fitted by `roofline calibrate " << dir << "` to the kernels of `" << report.capture
         << "` that sit on the roof they were built for (the fixed side of each pair, its library reference if it has "
            "one, and the roof "
            "references, where the verdict is what kernels/pairs.json expects): least squares in log space, so the "
            "share is the geometric "
            "mean of their utilisations.\n\n";
-    table t({"roof", "practical share", "kernels", "lowest", "highest", "spread (geometric sd)", "fitted on"});
-    for (const auto& p : fit) {
+    table fit_table({"roof", "practical share", "kernels", "lowest", "highest", "spread (geometric sd)", "fitted on"});
+    for (const auto& share : fit) {
         std::string names;
-        for (const auto& k : p.kernels) names += (names.empty() ? "" : ", ") + code_span(k);
-        t.row({p.roof, format_percent(p.fraction), std::to_string(p.kernels.size()), format_percent(p.lowest),
-               format_percent(p.highest), three_decimals(p.spread), names});
+        for (const auto& kernel : share.kernels) names += (names.empty() ? "" : ", ") + code_span(kernel);
+        fit_table.row({share.roof, format_percent(share.fraction), std::to_string(share.kernels.size()),
+                       format_percent(share.lowest), format_percent(share.highest), three_decimals(share.spread),
+                       names});
     }
-    out << t.markdown();
+    out << fit_table.markdown();
     out << "\n## Held-out check\n\n"
         << "No share is judged on the kernels it was fitted to: on each roof the kernels, sorted by name, go "
            "alternately into two "
@@ -131,16 +134,19 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
            "the predicted one (1 = exact): a gain estimate on a kernel the share never saw misses by about that "
            "factor. A roof with "
            "one kernel cannot be checked.\n\n";
-    table c({"roof", "kernels", "checked", "typical error (geometric rms)", "worst error", "worst kernel"});
-    for (const auto& x : cv.roofs)
-        c.row({x.roof, std::to_string(x.kernels), std::to_string(x.checked), x.checked ? three_decimals(x.rms) : "-",
-               x.checked ? three_decimals(x.worst) : "-", x.checked ? code_span(x.worst_kernel) : "-"});
-    out << c.markdown() << "\n";
-    table h({"roof", "kernel", "half", "measured share", "share fitted on the other half", "error"});
-    for (const auto& x : cv.samples)
-        h.row({x.roof, code_span(x.kernel), std::to_string(x.fold + 1), format_percent(x.utilisation),
-               format_percent(x.predicted), three_decimals(x.error())});
-    out << h.markdown();
+    table check_table({"roof", "kernels", "checked", "typical error (geometric rms)", "worst error", "worst kernel"});
+    for (const auto& checked_roof : cv.roofs)
+        check_table.row({checked_roof.roof, std::to_string(checked_roof.kernels), std::to_string(checked_roof.checked),
+                         checked_roof.checked ? three_decimals(checked_roof.rms) : "-",
+                         checked_roof.checked ? three_decimals(checked_roof.worst) : "-",
+                         checked_roof.checked ? code_span(checked_roof.worst_kernel) : "-"});
+    out << check_table.markdown() << "\n";
+    table halves_table({"roof", "kernel", "half", "measured share", "share fitted on the other half", "error"});
+    for (const auto& sample : cv.samples)
+        halves_table.row({sample.roof, code_span(sample.kernel), std::to_string(sample.fold + 1),
+                          format_percent(sample.utilisation), format_percent(sample.predicted),
+                          three_decimals(sample.error())});
+    out << halves_table.markdown();
     out << "\n## Bandwidth and latency of each memory level\n\n"
         << "t = bytes / bandwidth + t0, fitted by least squares (each kernel weighed by its own time) to the kernels "
            "of the folder's "
@@ -153,39 +159,45 @@ std::string render_calibration(const pairs_report& r, const std::vector<practica
            "smallest; a t0 below zero is unresolved: the kernels are too long for a launch's cost to show through "
            "their spread.\n\n";
     table bw({"level", "kernels", "bandwidth", "of peak", "t0", "typical error (geometric rms)"});
-    for (const auto& f : bandwidths)
-        bw.row({f.level, std::to_string(f.kernels), f.fitted ? format_si(f.bytes_per_s, "B/s") : "not fitted",
-                f.fitted && f.peak_bytes_per_s > 0 ? format_percent(f.bytes_per_s / f.peak_bytes_per_s) : "-",
-                f.fitted ? (f.t0_ns < 0 ? "unresolved (fit: -" + format_duration_ns(-f.t0_ns) + ")"
-                                        : format_duration_ns(f.t0_ns))
-                         : "-",
-                f.fitted ? three_decimals(f.rms) : "-"});
+    for (const auto& level_fit : bandwidths)
+        bw.row({level_fit.level, std::to_string(level_fit.kernels),
+                level_fit.fitted ? format_si(level_fit.bytes_per_s, "B/s") : "not fitted",
+                level_fit.fitted && level_fit.peak_bytes_per_s > 0
+                    ? format_percent(level_fit.bytes_per_s / level_fit.peak_bytes_per_s)
+                    : "-",
+                level_fit.fitted
+                    ? (level_fit.t0_ns < 0 ? "unresolved (fit: -" + format_duration_ns(-level_fit.t0_ns) + ")"
+                                           : format_duration_ns(level_fit.t0_ns))
+                    : "-",
+                level_fit.fitted ? three_decimals(level_fit.rms) : "-"});
     out << bw.markdown() << "\n";
     table br({"level", "kernel", "bytes per launch", "measured", "fitted", "fitted / measured"});
-    for (const auto& f : bandwidths)
-        for (const auto& x : f.residuals)
-            br.row({f.level, code_span(x.kernel), format_si(x.bytes, "B"), format_duration_ns(x.ns),
-                    f.fitted ? format_duration_ns(x.fitted_ns) : "-", f.fitted ? three_decimals(x.error()) : "-"});
+    for (const auto& level_fit : bandwidths)
+        for (const auto& residual : level_fit.residuals)
+            br.row({level_fit.level, code_span(residual.kernel), format_si(residual.bytes, "B"),
+                    format_duration_ns(residual.ns), level_fit.fitted ? format_duration_ns(residual.fitted_ns) : "-",
+                    level_fit.fitted ? three_decimals(residual.error()) : "-"});
     out << br.markdown();
-    const nlohmann::ordered_json j = practical_fraction_json(fit, dir);
+    const nlohmann::ordered_json fractions = practical_fraction_json(fit, dir);
     out << "\nFor the GPU's hwspecs file (roofs not listed here keep their "
            "entries):\n\n```json\n\"practical_fraction\": "
-        << j.dump(2) << "\n```\n";
+        << fractions.dump(2) << "\n```\n";
     return out.str();
 }
 
-std::string calibrated_spec(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir) {
-    for (const auto& f : embedded_hwspecs()) {
-        auto spec = nlohmann::ordered_json::parse(f.contents);
-        if (!spec.is_object() || spec.value("id", "") != r.gpu_id) continue;
+std::string calibrated_spec(const pairs_report& report, const std::vector<practical_share>& fit,
+                            const std::string& dir) {
+    for (const auto& spec_file : embedded_hwspecs()) {
+        auto spec = nlohmann::ordered_json::parse(spec_file.contents);
+        if (!spec.is_object() || spec.value("id", "") != report.gpu_id) continue;
         nlohmann::ordered_json& shares = spec["practical_fraction"];
         if (!shares.is_object()) shares = nlohmann::ordered_json::object();
         const nlohmann::ordered_json fitted = practical_fraction_json(fit, dir);
-        for (const auto& e : fitted.items()) shares[e.key()] = e.value();
+        for (const auto& entry : fitted.items()) shares[entry.key()] = entry.value();
         return json_text(spec);
     }
     throw input_error(error_code::unknown_gpu, dir, 0, 0,
-                      "--spec-out: the capture's GPU (" + r.gpu_name +
+                      "--spec-out: the capture's GPU (" + report.gpu_name +
                           ") has no shipped spec file to calibrate; add one to hwspecs/ first");
 }
 

@@ -13,7 +13,7 @@
 
 namespace roofline {
 
-std::vector<roof_sample> calibration_samples(const pairs_report& r);
+std::vector<roof_sample> calibration_samples(const pairs_report& report);
 
 // Per launch, the bytes and time of every kernel whose practical floor a memory level sets, at 60%
 // of that floor or more, and that the classification calls limited by it (it streams at that
@@ -24,13 +24,14 @@ std::vector<transfer_sample> transfer_samples(const std::vector<const analysis*>
 // A markdown table of the fit, its held-out check (cross_validate_practical_shares), the bandwidth
 // and latency of each memory level (fit_bandwidths), then the hwspecs fragment
 // ("practical_fraction": {...}) to paste.
-std::string render_calibration(const pairs_report& r, const std::vector<practical_share>& fit,
+std::string render_calibration(const pairs_report& report, const std::vector<practical_share>& fit,
                                const cross_validation& cv, const std::vector<bandwidth_fit>& bandwidths,
                                const std::string& dir);
 
 // The GPU's shipped spec file with the fitted practical shares in place (roofs not fitted keep
 // their entries): a whole spec that `analyze --hwspecs DIR` loads over the shipped one. Throws
 // input_error where the capture's GPU has no shipped spec.
-std::string calibrated_spec(const pairs_report& r, const std::vector<practical_share>& fit, const std::string& dir);
+std::string calibrated_spec(const pairs_report& report, const std::vector<practical_share>& fit,
+                            const std::string& dir);
 
 }  // namespace roofline

@@ -60,10 +60,10 @@ struct pairs_report {
 // Throws input_error for a missing capture or a malformed pairs file.
 // pairs_file "": the pair definitions compiled in (kernels/pairs.json).
 pairs_report build_pairs_report(const std::string& dir, const std::string& pairs_file);
-std::string render_pairs_markdown(const pairs_report& r);
+std::string render_pairs_markdown(const pairs_report& report);
 // "`ew_scale` + `ew_shift` + `ew_relu`"
-std::string side_kernels(const pair_side& s);
+std::string side_kernels(const pair_side& side);
 // The side's distinct verdicts: "memory/dram", or "memory/l2, memory/dram" over several kernels.
-std::string side_verdicts(const pair_side& s);
+std::string side_verdicts(const pair_side& side);
 
 }  // namespace roofline
