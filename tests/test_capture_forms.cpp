@@ -58,6 +58,7 @@ struct counts {
     std::size_t kernels = 0, same = 0, said = 0;
     std::size_t first_same = 0;    // the lesser form's first finding (provisional or not) is the complete one's
     std::size_t only_missing = 0;  // the lesser form gives nothing but missing-counters
+    std::size_t bounded = 0;       // open estimates of the lesser form checked against the complete form's
 };
 
 // `lesser` against `complete`: per kernel, the same verdict and first finding, or the kernel lists
@@ -89,6 +90,17 @@ counts compare(const std::string& complete, const std::string& lesser) {
         // same, one the complete form names as tied with its own, "missing-counters", or a provisional
         // first that names the complete form's first among the findings that could outrank it.
         if (said && first(*t) != "missing-counters") CHECK((same_or_tied(k, *t) || names_as_contender(*t, first(k))));
+        // An open estimate's bound is a ceiling: the complete form of the same report never estimates more
+        // for the same finding. 5% for the lesser form's rounding (whole percents in ncu's sentences, three
+        // significant digits on a details page); the largest seen is 3.0% (examples/, 128 findings).
+        for (const auto& open : t->diagnosis.findings)
+            if (open.est_speedup_at_most)
+                for (const auto& decided : k.diagnosis.findings)
+                    if (decided.id == open.id && decided.est_speedup) {
+                        CAPTURE(open.id);
+                        CHECK(*decided.est_speedup <= *open.est_speedup_at_most * 1.05);
+                        ++n.bounded;
+                    }
     }
     return n;
 }
@@ -102,13 +114,13 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
           "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
-        all.first_same += n.first_same, all.only_missing += n.only_missing;
+        all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
     }
     for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full",
                           "examples/user_level/gemm", "examples/user_level/elem", "examples/user_level/sdpa"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
-        all.first_same += n.first_same, all.only_missing += n.only_missing;
+        all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
     }
     MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
                         << all.first_same << " the same first finding, " << all.only_missing
@@ -121,9 +133,12 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // cannot decide; issue 33 asks for 80% and 10%). 109 and 24 since a library kernel's name counts as
     // evidence where it states the math path: FP32 SIMT GEMMs (name_fp32_simt) give cuda-core-matmul, and
     // wgmma (nvjet_sm90, cuDNN's _wgmma_) or its absence (sm80 builds, FlashAttention-2's Sm80 traits) decides
-    // warp_specialised. A change that loses answers fails here.
-    CHECK(all.first_same >= 109);
+    // warp_specialised. 114 once open estimates carry the most their fix can gain, and the findings that
+    // fired are ranked by it (and dropped where even that is within noise). A change that loses answers
+    // fails here.
+    CHECK(all.first_same >= 114);
     CHECK(all.only_missing <= 24);
+    CHECK(all.bounded >= 120);
 }
 
 TEST_CASE("the sections profiling guides recommend: the same answer, or the capture says what it lacks") {

@@ -4,6 +4,7 @@
 #include "analyzer/diagnose/kernel_facts.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -281,9 +282,12 @@ const std::vector<std::string>& catch_all_metrics() {
 void drop_gainless(diagnosis& d) {
     // A fix whose time after is within run-to-run noise of the kernel's time gains nothing anyone can
     // measure: the pattern is real, but it is not an opportunity. It goes to the notes, with why.
-    auto gainless = [](const finding& f) {
-        return f.id != "near-roof" && f.tree != "workload" && f.tree != "catch-all" && f.est_speedup &&
-               *f.est_speedup < 1.0 + run_to_run_noise;
+    // An open estimate whose most (the least time its fix can leave) is within noise gains nothing either.
+    auto most_speedup = [](const finding& f) { return f.est_speedup ? f.est_speedup : f.est_speedup_at_most; };
+    auto gainless = [&most_speedup](const finding& f) {
+        const auto most = most_speedup(f);
+        return f.id != "near-roof" && f.tree != "workload" && f.tree != "catch-all" && most &&
+               *most < 1.0 + run_to_run_noise;
     };
     for (const auto& f : d.findings)
         if (gainless(f)) {
@@ -293,9 +297,15 @@ void drop_gainless(diagnosis& d) {
             n.tree = f.tree;
             n.node = f.node;
             n.binds_after = f.binds_after;
-            n.speedup = *f.est_speedup;
+            n.speedup = *most_speedup(f);
+            n.at_most = !f.est_speedup;
             n.limit = run_to_run_noise;
             d.notes.push_back(std::move(n));
+            // Its open estimate is settled by its bound: no longer a question that could change the ranking.
+            if (!f.est_speedup)
+                d.undecided.erase(std::remove(d.undecided.begin(), d.undecided.end(),
+                                              undecided_item{undecided_item::what::estimate, f.tree, f.node}),
+                                  d.undecided.end());
         }
     d.findings.erase(std::remove_if(d.findings.begin(), d.findings.end(), gainless), d.findings.end());
 }
@@ -337,7 +347,12 @@ void settle_findings(diagnosis& d, const kernel_result& k, const gpu_spec& gpu) 
         if (near_roof_leads && (a.id == "near-roof") != (b.id == "near-roof")) return a.id == "near-roof";
         if (a.below_kernel_findings != b.below_kernel_findings) return b.below_kernel_findings;
         if (a.est_time_saved_ns.has_value() != b.est_time_saved_ns.has_value()) return a.est_time_saved_ns.has_value();
-        return a.est_time_saved_ns.value_or(0.0) > b.est_time_saved_ns.value_or(0.0);
+        if (a.est_time_saved_ns) return *a.est_time_saved_ns > *b.est_time_saved_ns;
+        // Two open estimates: the one that can gain more leads (the least time its fix can leave, from what
+        // the capture holds); one with no such bound keeps its place after those with one.
+        const double a_least = a.est_time_after_at_least_ns.value_or(std::numeric_limits<double>::infinity());
+        const double b_least = b.est_time_after_at_least_ns.value_or(std::numeric_limits<double>::infinity());
+        return a_least < b_least;
     });
     // Where two estimates cannot be told apart, which fix gains more is not measured. The one that takes
     // more off the named limiter's work leads (the user of a tensor-core GEMM that L2 limits hears about the

@@ -135,7 +135,13 @@ struct finding {
     // kernel's findings overlap, and these add up to no more than its time minus the floor left
     // once every fix is in.
     std::optional<double> est_time_saved_combined_ns;
-    after_bound binds_after;  // what sets the time after the fix
+    // Where the estimate is open (a counter it needs is missing): the least time the fix can leave, from
+    // what the capture holds (each open change at its most favourable value, each unmeasured resource at
+    // no work, an open at_least or atomic chain at its lower bound). The fix gains at most duration / this;
+    // open findings are ranked by it (diagnose.cpp).
+    std::optional<double> est_time_after_at_least_ns;
+    std::optional<double> est_speedup_at_most;  // duration / est_time_after_at_least_ns
+    after_bound binds_after;                    // what sets the time after the fix
     // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
     std::map<resource, double> changed_work;
     double at_least_ns = 0.0;
@@ -170,6 +176,7 @@ struct diagnosis_note {
     pooled_string id, tree, node;
     after_bound binds_after;
     double speedup = 0.0, limit = 0.0;
+    bool at_most = false;  // gainless: the estimate is open, and `speedup` is the most its fix can gain
 };
 
 struct diagnosis {

@@ -103,43 +103,55 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     f.estimate_why = spec.why;
     std::map<resource, double> work = current_work(k.roof);
     std::map<resource, double> changed;
-    for (const auto& c : spec.changes) {
-        const evaluation e = c.amount.evaluate_range(facts);
+    // Once an input is open the estimate is not decided; the rest is still worked through at each open
+    // value's lower bound (the most a scale can take off, the least an addition adds), for the least time the
+    // fix can leave. What the report lists (the changes written out, the missing metrics) stops at the first
+    // open input, as it did before that bound was kept.
+    bool open_input = false;
+    const auto lower_bound_of = [](const evaluation& e) { return e.range ? e.range->lo : 0.0; };
+    for (const auto& change : spec.changes) {
+        const evaluation e = change.amount.evaluate_range(facts);
         const auto amount = e.value();
-        if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
-        std::string on;
-        for (resource r : c.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
-        f.estimate_changes.push_back(
-            on + (c.add ? " + " : " x ") + "(" + c.amount.text() + ")" +
-            (amount ? " = " + (c.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
-        if (!amount) return;
-        for (resource r : c.on) {
+        if (!open_input) {
+            if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
+            std::string on;
+            for (resource r : change.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
+            f.estimate_changes.push_back(
+                on + (change.add ? " + " : " x ") + "(" + change.amount.text() + ")" +
+                (amount ? " = " + (change.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
+        }
+        open_input = open_input || !amount;
+        const double used = amount.value_or(lower_bound_of(e));
+        for (resource r : change.on) {
             double before = changed.count(r) ? changed[r] : (work.count(r) ? work[r] : 0.0);
             // A fix removes waste: it never adds work where it scales, and scales never go negative.
-            changed[r] = c.add ? before + std::max(0.0, *amount) : before * std::clamp(*amount, 0.0, 1.0);
+            changed[r] = change.add ? before + std::max(0.0, used) : before * std::clamp(used, 0.0, 1.0);
         }
     }
     double at_least = 0.0;
     if (spec.at_least) {
         const evaluation e = spec.at_least->evaluate_range(facts);
         const auto v = e.value();
-        if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
-        if (!v) return;
-        at_least = std::max(0.0, *v);
+        if (missing && !open_input) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
+        open_input = open_input || !v;
+        at_least = std::max(0.0, v.value_or(lower_bound_of(e)));
     }
     // What the fix leaves on every resource (one meaning per resource: busy work now, useful work the
     // least any fix of its kind leaves; fix_kind in rule_tree.hpp).
-    const std::map<resource, double> useful = useful_work(k.roof);
-    std::map<resource, double> left = work;
-    if (spec.kind == fix_kind::restructures)
-        for (const auto& [r, ns] : useful)
-            if (is_memory_level(r) || info(r).precision) left[r] = std::min(left[r], ns);
-    for (const auto& [r, ns] : changed) {
-        left[r] = ns;
-        // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
-        if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r))
-            left[r] = std::max(ns, std::min(useful.at(r), work[r]));
-    }
+    const auto leaves = [&](const std::map<resource, double>& useful) {
+        std::map<resource, double> kept = work;
+        if (spec.kind == fix_kind::restructures)
+            for (const auto& [r, ns] : useful)
+                if (is_memory_level(r) || info(r).precision) kept[r] = std::min(kept[r], ns);
+        for (const auto& [r, ns] : changed) {
+            kept[r] = ns;
+            // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
+            if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r))
+                kept[r] = std::max(ns, std::min(useful.at(r), work[r]));
+        }
+        return kept;
+    };
+    const std::map<resource, double> left = leaves(useful_work(k.roof));
     estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
     // Atomics to one L2 line run one after another: a fix that keeps them cannot beat their chain.
     // Without the atomics' counters (a details page, an older metric plan) the chain is unknown: it may
@@ -148,7 +160,10 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     fact_value chain_fact;
     if (!spec.removes_atomics) {
         chain_fact = facts("atomic_chain_ns");
-        if (auto c = chain_fact.value()) chain = *c;
+        if (auto c = chain_fact.value())
+            chain = *c;
+        else if (chain_fact.range)
+            chain = chain_fact.range->lo;
     }
     if (chain > out.after_ns) {
         out.after_ns = chain;
@@ -157,6 +172,31 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     // The time after the fix is the largest floor of what it leaves: a resource the capture has no
     // counter for may hold a larger one than any measured, and a waste-removal fix keeps the kernel's
     // latency only as the verdict says. Where either may change the answer, the estimate is not decided.
+    const double duration = k.roof.duration_ns;
+    // The least time the fix can leave where the estimate is open: the floors of what it leaves, and the
+    // latency a waste-removal fix keeps only where the verdict and every floor are measured (an unmeasured
+    // resource may be the limiter, or the kernel bounded, and then the fix keeps none of it).
+    const auto least_after = [&]() -> std::optional<double> {
+        bool latency_sure = spec.keeps_latency() && k.verdict.decided() && k.verdict.bound != bound::unknown;
+        for (const auto& u : k.roof.unmeasured) latency_sure = latency_sure && !info(u.id).in_floor;
+        // Each resource's useful work at the least the capture allows (a details page bounds it from above).
+        std::map<resource, double> useful_least;
+        for (const auto& use : k.roof.resources)
+            if (info(use.id).in_floor) useful_least[use.id] = use.useful_min() * duration;
+        double least =
+            time_after(k, gpu, work, leaves(useful_least), latency_sure, at_least, spec.removes_launch).after_ns;
+        least = std::max(least, chain);
+        if (duration <= 0 || least <= 0) return std::nullopt;
+        return std::min(least, duration);
+    };
+    const auto keep_least = [&] {
+        f.est_time_after_at_least_ns = least_after();
+        if (f.est_time_after_at_least_ns) f.est_speedup_at_most = duration / *f.est_time_after_at_least_ns;
+    };
+    if (open_input) {
+        keep_least();
+        return;
+    }
     std::vector<std::string> open;
     for (const auto& u : k.roof.unmeasured)
         if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns)
@@ -167,9 +207,9 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
         open.insert(open.end(), chain_fact.missing.begin(), chain_fact.missing.end());
     if (!open.empty() || (spec.keeps_latency() && k.verdict.bound == bound::unknown)) {
         if (missing) missing->insert(missing->end(), open.begin(), open.end());
+        keep_least();
         return;
     }
-    const double duration = k.roof.duration_ns;
     if (duration <= 0 || out.after_ns <= 0) return;
     // A fix never makes a kernel slower.
     const double after = std::min(out.after_ns, duration);

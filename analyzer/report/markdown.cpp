@@ -55,6 +55,9 @@ const char* outcome_text(diagnose::visited_node::outcome result) {
 
 // The gain of a finding in a few words: "(est. 5.77x alone; saves 937 us)".
 std::string gain_text(const diagnose::finding& finding) {
+    // An open estimate: the most its fix can gain (near-roof's fix is no change, so its bound says nothing).
+    if (!finding.est_speedup && finding.est_speedup_at_most && finding.id != "near-roof")
+        return " (est. at most " + format_times(*finding.est_speedup_at_most) + " alone, open)";
     if (!finding.est_speedup) return "";
     return " (est. " + format_times(*finding.est_speedup) + " alone; saves " +
            format_duration_ns(*finding.est_time_saved_combined_ns) +

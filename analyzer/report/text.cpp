@@ -271,6 +271,10 @@ std::string note_text(const roof_note& note) {
 std::string note_text(const diagnose::diagnosis_note& note) {
     switch (note.kind) {
         case diagnose::diagnosis_note_kind::gainless:
+            if (note.at_most)
+                return note.id + " fired (" + note.tree + "/" + note.node + "), but even where the counters it lacks " +
+                       "are most in its favour its fix leaves the time within " + format_percent(note.limit) +
+                       " of what it is (at most " + format_times(note.speedup) + "): not an opportunity";
             return note.id + " fired (" + note.tree + "/" + note.node + "), but its fix leaves the time within " +
                    format_percent(note.limit) + " of what it is (" + format_times(note.speedup) +
                    "; bound after it: " + binds_after_text(note.binds_after) + "): not an opportunity";
