@@ -10,6 +10,7 @@
 #include "analyzer/base/atomic_file.hpp"
 #include "analyzer/cli/commands.hpp"
 #include "analyzer/pipeline/analysis.hpp"
+#include "analyzer/render/format_table.hpp"
 
 // did_you_mean and edit_distance: every command suggests with them.
 #include "analyzer/base/did_you_mean.hpp"

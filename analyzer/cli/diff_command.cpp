@@ -91,7 +91,26 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
 
     const bool to_file = vm.count("output") != 0;
     const std::string path = to_file ? vm["output"].as<std::string>() : "";
-    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
+    // Three kinds of input, one --format: each kind's table has every name of the first (capture_diff's).
+    const bool colour = io.where.colour && !to_file;
+    const std::size_t width = io.where.width;
+    std::string chart_link;  // markdown: the chart file to link, where one is written beside the diff
+    const std::vector<printer<capture_diff>> capture_printers = {
+        {"markdown", [&chart_link](const capture_diff& diff) { return render_diff_markdown(diff, chart_link); }},
+        {"json", render_diff_json},
+        {"terminal", [colour, width](const capture_diff& diff) { return render_diff_terminal(diff, colour, width); }},
+        {"html", render_diff_html}};  // one page, the chart inline
+    // A terminal gets the markdown of a ranks diff, as `timeline` does for ranks.
+    const std::vector<printer<timeline::ranks_diff>> ranks_printers = {{"markdown", timeline::ranks_diff_markdown},
+                                                                       {"json", timeline::ranks_diff_json},
+                                                                       {"terminal", timeline::ranks_diff_markdown},
+                                                                       {"html", timeline::ranks_diff_html}};
+    const std::vector<printer<timeline::timeline_diff>> trace_printers = {
+        {"markdown", timeline::timeline_diff_markdown},
+        {"json", timeline::timeline_diff_json},
+        {"terminal", timeline::timeline_diff_terminal},
+        {"html", timeline::timeline_diff_html}};
+    const std::string format = output_format(vm, printer_names(capture_printers), io);
     const write_policy policy = output_policy(vm, {vm["base"].as<std::string>(), vm["new"].as<std::string>()});
     const bool with_chart = to_file && format == "markdown" && !vm.count("no-chart");
     // The chart beside the diff, named after it (diff.md -> diff.svg).
@@ -122,11 +141,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
             timeline::diff_ranks(timeline::model_ranks(timeline::trace_files_in(base_path), 10'000, threads),
                                  timeline::model_ranks(timeline::trace_files_in(new_path), 10'000, threads),
                                  diff_settings.fail_if_slower_pct, diff_settings.noise_pct);
-        const std::string md = timeline::ranks_diff_markdown(rd);
-        const std::string text = format == "json"   ? timeline::ranks_diff_json(rd)
-                                 : format == "html" ? timeline::ranks_diff_html(rd)
-                                                    : md;
-        emit_output(vm, text, policy, io);
+        emit_output(vm, print_as(ranks_printers, format, rd), policy, io);
         if (rd.gate_failed()) {
             io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed\n";
             return 1;
@@ -140,11 +155,7 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     if (base_trace) {
         const auto td = timeline::diff_traces(base_path, new_path, 10'000, diff_settings.fail_if_slower_pct,
                                               diff_settings.noise_pct);
-        const std::string text = format == "json"       ? timeline::timeline_diff_json(td)
-                                 : format == "terminal" ? timeline::timeline_diff_terminal(td)
-                                 : format == "html"     ? timeline::timeline_diff_html(td)
-                                                        : timeline::timeline_diff_markdown(td);
-        emit_output(vm, text, policy, io);
+        emit_output(vm, print_as(trace_printers, format, td), policy, io);
         if (td.gate_failed()) {
             io.err << "roofline: --fail-if-slower " << vm["fail-if-slower"].as<std::string>() << " failed\n";
             return 1;
@@ -153,12 +164,9 @@ int diff_command(const std::vector<std::string>& args, const io& io) {
     }
     capture_diff result = diff_analyses(analyze_file(vm["base"].as<std::string>(), options),
                                         analyze_file(vm["new"].as<std::string>(), options), diff_settings);
-    const bool colour = io.where.colour && !to_file;
     auto render = [&](const std::string& chart_file) {
-        if (format == "html") return render_diff_html(result);  // one page, the chart inline
-        return format == "json"       ? render_diff_json(result)
-               : format == "terminal" ? render_diff_terminal(result, colour, io.where.width)
-                                      : render_diff_markdown(result, chart_file);
+        chart_link = chart_file;
+        return print_as(capture_printers, format, result);
     };
     if (!to_file) {
         io.out << render("");

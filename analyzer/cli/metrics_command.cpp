@@ -32,15 +32,15 @@ int metrics_command(const std::vector<std::string>& args, const io& io) {
         "rules", po::value<std::string>()->default_value(""), "a folder of extra or overriding rule trees (*.json)");
     auto vm = parse(opts, {}, args);
     if (vm.count("help")) return help(io, opts, "metrics");
-    const std::string format = output_format(vm, {"list", "section", "markdown"}, io);
+    const std::vector<printer<std::vector<diagnose::metric_plan>>> printers = {
+        {"list", metric_plan_list}, {"section", metric_plan_section}, {"markdown", metric_plan_markdown}};
+    const std::string format = output_format(vm, printer_names(printers), io);
     const std::string rules_dir = vm["rules"].as<std::string>();
     const auto plans =
         vm.count("gpu")
             ? std::vector<diagnose::metric_plan>{diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), rules_dir)}
             : diagnose::make_metric_plans(rules_dir);
-    const std::string text = format == "list"      ? metric_plan_list(plans)
-                             : format == "section" ? metric_plan_section(plans)
-                                                   : metric_plan_markdown(plans);
+    const std::string text = print_as(printers, format, plans);
     if (!vm.count("output")) {
         io.out << text;
         return 0;

@@ -71,7 +71,12 @@ std::vector<std::string> rank_files(const std::vector<std::string>& given) {
 // Several ranks of one job: each summarised in parallel, then compared (analyzer/timeline/ranks.hpp).
 int ranks_command(const po::variables_map& vm, const std::vector<std::string>& files, const io& io) {
     const std::int64_t min_gap = duration_ns("--min-gap", vm["min-gap"].as<std::string>());
-    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
+    // A terminal gets the markdown: the ranks' table is wider than a terminal view would hold.
+    const std::vector<printer<timeline::ranks_model>> printers = {{"markdown", timeline::ranks_markdown},
+                                                                  {"json", timeline::ranks_json},
+                                                                  {"terminal", timeline::ranks_markdown},
+                                                                  {"html", timeline::ranks_html}};
+    const std::string format = output_format(vm, printer_names(printers), io);
     const bool to_file = vm.count("output") != 0;
     const write_policy policy = output_policy(vm, files);
     if (to_file) check_output(vm["output"].as<std::string>(), policy);
@@ -87,11 +92,7 @@ int ranks_command(const po::variables_map& vm, const std::vector<std::string>& f
     const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
     const auto ranks = timeline::model_ranks(files, min_gap, threads, progress);
     if (shown) io.err << "\r\033[K" << std::flush;
-    const std::string md = timeline::ranks_markdown(ranks);
-    const std::string text = format == "json"   ? timeline::ranks_json(ranks)
-                             : format == "html" ? timeline::ranks_html(ranks)
-                                                : md;
-    emit_output(vm, text, policy, io);
+    emit_output(vm, print_as(printers, format, ranks), policy, io);
     return 0;
 }
 
@@ -150,7 +151,15 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     triage_options options;
     options.top = whole_number(vm, "top", 1, options.top);
     options.app = vm["app"].as<std::string>();
-    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html", "svg"}, io);
+    const std::size_t width = io.where.width;
+    const std::vector<printer<timeline::timeline_report>> printers = {
+        {"markdown", timeline::timeline_markdown},
+        {"json", timeline::timeline_json},
+        {"terminal",
+         [width](const timeline::timeline_report& report) { return timeline::timeline_terminal(report, width); }},
+        {"html", timeline::timeline_html},
+        {"svg", [](const timeline::timeline_report& report) { return timeline::timeline_svg(*report.model); }}};
+    const std::string format = output_format(vm, printer_names(printers), io);
     const bool to_file = vm.count("output") != 0;
     std::vector<std::string> inputs = {given.front()};
     if (vm.count("api")) inputs.push_back(vm["api"].as<std::string>());
@@ -170,12 +179,7 @@ int timeline_command(const std::vector<std::string>& args, const io& io) {
     if (!report.kernel_summary->kernels.empty())
         report.triage = make_triage(*report.kernel_summary, options,
                                     collection_of(diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), "")));
-    const std::string text = format == "json"       ? timeline::timeline_json(report)
-                             : format == "terminal" ? timeline::timeline_terminal(report, io.where.width)
-                             : format == "html"     ? timeline::timeline_html(report)
-                             : format == "svg"      ? timeline::timeline_svg(model)
-                                                    : timeline::timeline_markdown(report);
-    emit_output(vm, text, policy, io);
+    emit_output(vm, print_as(printers, format, report), policy, io);
     return 0;
 }
 

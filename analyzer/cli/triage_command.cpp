@@ -67,7 +67,9 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     options.launch_count = whole_number(vm, "launch-count", 1, options.launch_count);
     options.app = vm["app"].as<std::string>();
     if (vm.count("section-folder")) options.section_folder = vm["section-folder"].as<std::string>();
-    const std::string format = output_format(vm, {"markdown", "json", "terminal", "html"}, io);
+    const std::vector<printer<triage_plan>> printers = {
+        {"markdown", triage_markdown}, {"json", triage_json}, {"terminal", triage_terminal}, {"html", triage_html}};
+    const std::string format = output_format(vm, printer_names(printers), io);
     const bool to_file = vm.count("output") != 0;
 
     const write_policy policy = output_policy(vm, {vm["input"].as<std::string>()});
@@ -75,10 +77,7 @@ int triage_command(const std::vector<std::string>& args, const io& io) {
     const auto summary = read_nsys_kernsum_file(vm["input"].as<std::string>());
     const auto plan = diagnose::make_metric_plan_for(vm["gpu"].as<std::string>(), vm["rules"].as<std::string>());
     const auto triaged = make_triage(summary, options, collection_of(plan));
-    const std::string text = format == "json"       ? triage_json(triaged)
-                             : format == "terminal" ? triage_terminal(triaged)
-                             : format == "html"     ? triage_html(triaged)
-                                                    : triage_markdown(triaged);
+    const std::string text = print_as(printers, format, triaged);
     if (!to_file) {
         io.out << text;
         return 0;

@@ -209,17 +209,22 @@ workload_projection project_analysis(const analysis& capture, const gpu_spec& ta
     return project_workload(std::move(ks), capture.gpu, target, options);
 }
 
+const std::vector<printer<projection_view>>& projection_printers() {
+    static const std::vector<printer<projection_view>> table = {
+        {"markdown", [](const projection_view& view) { return markdown(view.capture, view.workload); }},
+        {"json", [](const projection_view& view) { return json(view.capture, view.workload); }},
+        {"terminal", [](const projection_view& view) { return terminal(view.capture, view.workload); }},
+        {"html", [](const projection_view& view) { return doc::html_page(document_of(view.capture, view.workload)); }}};
+    return table;
+}
+
 const std::vector<std::string>& projection_format_names() {
-    static const std::vector<std::string> names = {"markdown", "json", "terminal", "html"};
+    static const std::vector<std::string> names = printer_names(projection_printers());
     return names;
 }
 
 std::string render_projection(const analysis& capture, const workload_projection& workload, const std::string& format) {
-    if (format == "markdown") return markdown(capture, workload);
-    if (format == "json") return json(capture, workload);
-    if (format == "terminal") return terminal(capture, workload);
-    if (format == "html") return doc::html_page(document_of(capture, workload));
-    throw std::invalid_argument("no projection format \"" + format + "\"");
+    return print_as(projection_printers(), format, projection_view{capture, workload});
 }
 
 }  // namespace roofline

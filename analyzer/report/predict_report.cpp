@@ -269,17 +269,22 @@ std::string json(const prediction& predicted) {
 
 }  // namespace
 
+const std::vector<printer<prediction>>& predict_printers() {
+    static const std::vector<printer<prediction>> table = {
+        {"markdown", [](const prediction& predicted) { return markdown(predicted); }},
+        {"json", [](const prediction& predicted) { return json(predicted); }},
+        {"terminal", [](const prediction& predicted) { return terminal(predicted); }},
+        {"html", [](const prediction& predicted) { return doc::html_page(document_of(predicted)); }}};
+    return table;
+}
+
 const std::vector<std::string>& predict_format_names() {
-    static const std::vector<std::string> names = {"markdown", "json", "terminal", "html"};
+    static const std::vector<std::string> names = printer_names(predict_printers());
     return names;
 }
 
 std::string render_prediction(const prediction& predicted, const std::string& format) {
-    if (format == "markdown") return markdown(predicted);
-    if (format == "json") return json(predicted);
-    if (format == "terminal") return terminal(predicted);
-    if (format == "html") return doc::html_page(document_of(predicted));
-    throw std::invalid_argument("no predict format \"" + format + "\"");
+    return print_as(predict_printers(), format, predicted);
 }
 
 std::string prediction_command(const op_cost& cost) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analyzer/render/document.hpp"
+#include "analyzer/render/format_table.hpp"
 
 #include "models/op_models.hpp"
 
@@ -17,10 +18,12 @@ struct prediction {
     std::vector<op_floor> floors;  // one per GPU, in the order asked
 };
 
-// The names --format takes for predict, in help order.
+// `predict --format`'s table: markdown, json, terminal, html.
+const std::vector<printer<prediction>>& predict_printers();
+// The table's names, in its order.
 const std::vector<std::string>& predict_format_names();
 
-// Throws std::invalid_argument for a format predict_format_names() lacks.
+// The table's printer for `format`; throws std::invalid_argument for a name it lacks.
 std::string render_prediction(const prediction& predicted, const std::string& format);
 
 // The command line that asks for this prediction again, defaults filled in: "gemm M=8192 ... transb=n".
