@@ -60,7 +60,7 @@ struct peak_origin {
     const peak_figure* figure = nullptr;        // null: no peak
     std::shared_ptr<const accumulate_mix> mix;  // where set, the peak mixes two rates (and `figure` is unused)
     bool empty() const { return !figure && !mix; }
-    static const peak_figure* pooled(const peak_figure& f);
+    static const peak_figure* pooled(const peak_figure& wanted);
 };
 
 // How a resource's useful share was computed, as a value (analyzer/report/text.hpp, useful_formula_text,
@@ -228,7 +228,7 @@ struct kernel_roofline {
 // Builds the roofline from a kernel's metrics and the spec of the GPU it ran on. `wgmma_by_name`: the
 // kernel's name says it issues warpgroup MMA (analyzer/read/kernel_origin.hpp, wgmma_named), which proves
 // the tensor floor on a details page as the gmma counter or ncu's high-latency sentence does.
-kernel_roofline build_roofline(const metric_view& m, const gpu_spec& spec, bool wgmma_by_name = false);
+kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, bool wgmma_by_name = false);
 
 // A precision's peak from the spec (TFLOP/s at the clock it holds at), scaled to `sm_clock_hz`, per
 // second; nullopt where the spec gives none.
@@ -255,7 +255,7 @@ struct practical_choice {
     std::vector<resource> from;  // tensor_mean: the measured tensor precisions averaged
     bool is_default = false;     // a stand-in measured on another GPU, not on this one
 };
-practical_choice practical_share_of(const gpu_spec& spec, resource r);
+practical_choice practical_share_of(const gpu_spec& spec, resource id);
 
 // The resources whose practical share on this GPU is a default, in resource order.
 std::vector<resource> default_practical_resources(const gpu_spec& spec);

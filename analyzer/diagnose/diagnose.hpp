@@ -21,9 +21,9 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
 // order), drops near-roof where another finding promises more than 1.25x, and gives each its
 // share of the combined saving. diagnose() calls it; so does anything that adds a finding later.
 // Findings whose fix would leave the time within run-to-run noise go to the notes: not opportunities.
-void drop_gainless(diagnosis& d);
-void settle_findings(diagnosis& d, const kernel_result& kernel, const gpu_spec& spec);
-// What collects the metrics of `missing` (catalogue ids) on chip `c` (nullptr: a chip the catalogue
+void drop_gainless(diagnosis& kernel_diagnosis);
+void settle_findings(diagnosis& kernel_diagnosis, const kernel_result& kernel, const gpu_spec& spec);
+// What collects the metrics of `missing` (catalogue ids) on chip `target_chip` (nullptr: a chip the catalogue
 // does not know, asked for by the ids): the chip's own names of each for --metrics, and --section for
 // the derived__ metrics only a section defines. Quantities the chip has no counter for cannot be
 // collected at all: they are `uncollectable`, and stay unknown on this GPU.
@@ -35,6 +35,6 @@ struct collect_flags {
     // "--metrics a,b --section S", or "" where nothing can be collected.
     std::string text() const;
 };
-collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip* c);
+collect_flags ncu_flags_for(const std::vector<std::string>& missing, const chip* target_chip);
 
 }  // namespace roofline::diagnose

@@ -32,10 +32,10 @@ struct evidence_value {
     evidence_kind kind = evidence_kind::expression;
 
     evidence_value() = default;
-    evidence_value(pooled_string text, std::optional<double> v, value_type t = value_type::number,
-                   evidence_kind k = evidence_kind::expression)
-        : expression(text), type(t), kind(k) {
-        set_value(v);
+    evidence_value(pooled_string text, std::optional<double> given_value, value_type given_type = value_type::number,
+                   evidence_kind given_kind = evidence_kind::expression)
+        : expression(text), type(given_type), kind(given_kind) {
+        set_value(given_value);
     }
     bool is_label() const { return kind != evidence_kind::expression; }
     // Exact where the capture decides it; only bounded where it lacks what separates useful work from
@@ -47,13 +47,13 @@ struct evidence_value {
     std::optional<value_range> bounds() const {
         return known_ == known::bounded ? std::optional<value_range>(range_) : std::nullopt;
     }
-    void set_value(std::optional<double> v) {
-        known_ = v ? known::exact : known::unknown;
-        range_ = v ? value_range{*v, *v} : value_range{};
+    void set_value(std::optional<double> new_value) {
+        known_ = new_value ? known::exact : known::unknown;
+        range_ = new_value ? value_range{*new_value, *new_value} : value_range{};
     }
-    void set_bounds(value_range r) {
-        known_ = r.exact() ? known::exact : known::bounded;
-        range_ = r;
+    void set_bounds(value_range new_range) {
+        known_ = new_range.exact() ? known::exact : known::bounded;
+        range_ = new_range;
     }
 
 private:
@@ -115,8 +115,8 @@ struct undecided_item {
     };
     what kind = what::node;
     pooled_string tree, node;  // node, estimate
-    friend bool operator==(const undecided_item& a, const undecided_item& b) {
-        return a.kind == b.kind && a.tree == b.tree && a.node == b.node;
+    friend bool operator==(const undecided_item& left, const undecided_item& right) {
+        return left.kind == right.kind && left.tree == right.tree && left.node == right.node;
     }
 };
 

@@ -7,25 +7,25 @@
 namespace roofline::diagnose {
 namespace {
 
-std::string number_text(double v) { return format_number(v); }
+std::string number_text(double value) { return format_number(value); }
 
 // A fix that takes less than this share off the limiter's work does not change what limits.
 constexpr double limiter_changed_below = 0.05;
 
-double practical_of(const kernel_result& k, const gpu_spec& gpu, resource id) {
-    const resource_use* r = k.roof.find(id);
-    return r ? r->practical : practical_share_of(gpu, id).share;
+double practical_of(const kernel_result& kernel, const gpu_spec& gpu, resource id) {
+    const resource_use* use = kernel.roof.find(id);
+    return use ? use->practical : practical_share_of(gpu, id).share;
 }
 
 // The resource under the most pressure now: busy work over its practical share.
-std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu,
+std::optional<resource> limiter_of(const kernel_result& kernel, const gpu_spec& gpu,
                                    const std::map<resource, double>& work) {
     std::optional<resource> top;
     double most = -1.0;
     for (const auto& [id, ns] : work) {
-        const double t = ns / practical_of(k, gpu, id);
-        if (t > most) {
-            most = t;
+        const double floor_ns = ns / practical_of(kernel, gpu, id);
+        if (floor_ns > most) {
+            most = floor_ns;
             top = id;
         }
     }
@@ -35,14 +35,14 @@ std::optional<resource> limiter_of(const kernel_result& k, const gpu_spec& gpu,
 // The time after a fix that leaves `after` (work per resource, ns at raw peak): the largest floor of
 // it at the practical shares, and for a fix that keeps the kernel's latency, the current time scaled
 // by what is left of the limiter's work.
-estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const std::map<resource, double>& work,
+estimate_outcome time_after(const kernel_result& kernel, const gpu_spec& gpu, const std::map<resource, double>& work,
                             const std::map<resource, double>& after, bool keeps_latency, double at_least,
                             bool removes_launch) {
     estimate_outcome out;
     for (const auto& [id, ns] : after) {
-        const double t = ns / practical_of(k, gpu, id);
-        if (t > out.after_ns) {
-            out.after_ns = t;
+        const double floor_ns = ns / practical_of(kernel, gpu, id);
+        if (floor_ns > out.after_ns) {
+            out.after_ns = floor_ns;
             out.binds_after = {after_bound_kind::resource, id};
         }
     }
@@ -50,14 +50,15 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
         // A fix that removes one waste: on a kernel a unit bounds, removing it from that unit
         // makes the kernel a clean stream (the floors), removing it elsewhere buys nothing. On a
         // kernel no unit bounds (latency), only the limiter's busy share of the time shrinks.
-        const std::optional<resource> top = limiter_of(k, gpu, work);
+        const std::optional<resource> top = limiter_of(kernel, gpu, work);
         const resource limiter = top.value_or(resource::sm);
         const double before = top && work.count(limiter) ? work.at(limiter) : 0.0;
         if (before > 0) {
             const double left = (after.count(limiter) ? after.at(limiter) : before) / before;
-            const double pressure = std::min(1.0, before / practical_of(k, gpu, limiter) / k.roof.duration_ns);
-            const bool bounded = k.verdict.bound == bound::memory || k.verdict.bound == bound::compute;
-            double kept = k.roof.duration_ns;
+            const double pressure =
+                std::min(1.0, before / practical_of(kernel, gpu, limiter) / kernel.roof.duration_ns);
+            const bool bounded = kernel.verdict.bound == bound::memory || kernel.verdict.bound == bound::compute;
+            double kept = kernel.roof.duration_ns;
             if (!bounded)
                 kept *= 1.0 - pressure * (1.0 - left);
             else if (left < 1.0 - limiter_changed_below)
@@ -80,79 +81,79 @@ estimate_outcome time_after(const kernel_result& k, const gpu_spec& gpu, const s
     return out;
 }
 
-bool is_memory_level(resource r) { return info(r).kind == resource_kind::memory; }
+bool is_memory_level(resource id) { return info(id).kind == resource_kind::memory; }
 
 }  // namespace
 
-std::map<resource, double> current_work(const kernel_roofline& k) {
-    std::map<resource, double> w;
-    for (const auto& r : k.resources)
-        if (info(r.id).in_floor) w[r.id] = r.utilisation * k.duration_ns;
-    return w;
+std::map<resource, double> current_work(const kernel_roofline& roof) {
+    std::map<resource, double> work;
+    for (const auto& use : roof.resources)
+        if (info(use.id).in_floor) work[use.id] = use.utilisation * roof.duration_ns;
+    return work;
 }
 
-std::map<resource, double> useful_work(const kernel_roofline& k) {
-    std::map<resource, double> w;
-    for (const auto& r : k.resources)
-        if (info(r.id).in_floor) w[r.id] = r.useful * k.duration_ns;
-    return w;
+std::map<resource, double> useful_work(const kernel_roofline& roof) {
+    std::map<resource, double> work;
+    for (const auto& use : roof.resources)
+        if (info(use.id).in_floor) work[use.id] = use.useful * roof.duration_ns;
+    return work;
 }
 
-void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu,
+void estimate_finding(finding& target, const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
                       const name_values& facts, std::vector<std::string>* missing) {
-    f.estimate_why = spec.why;
-    std::map<resource, double> work = current_work(k.roof);
+    target.estimate_why = spec.why;
+    std::map<resource, double> work = current_work(kernel.roof);
     std::map<resource, double> changed;
     // Once an input is open the estimate is not decided; the rest is still worked through at each open
     // value's lower bound (the most a scale can take off, the least an addition adds), for the least time the
     // fix can leave. What the report lists (the changes written out, the missing metrics) stops at the first
     // open input, as it did before that bound was kept.
     bool open_input = false;
-    const auto lower_bound_of = [](const evaluation& e) { return e.range ? e.range->lo : 0.0; };
+    const auto lower_bound_of = [](const evaluation& evaluated) { return evaluated.range ? evaluated.range->lo : 0.0; };
     for (const auto& change : spec.changes) {
-        const evaluation e = change.amount.evaluate_range(facts);
-        const auto amount = e.value();
+        const evaluation evaluated = change.amount.evaluate_range(facts);
+        const auto amount = evaluated.value();
         if (!open_input) {
-            if (missing) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
+            if (missing) missing->insert(missing->end(), evaluated.missing.begin(), evaluated.missing.end());
             std::string on;
-            for (resource r : change.on) on += (on.empty() ? "" : ", ") + std::string(name(r));
-            f.estimate_changes.push_back(
+            for (resource id : change.on) on += (on.empty() ? "" : ", ") + std::string(name(id));
+            target.estimate_changes.push_back(
                 on + (change.add ? " + " : " x ") + "(" + change.amount.text() + ")" +
                 (amount ? " = " + (change.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
         }
         open_input = open_input || !amount;
-        const double used = amount.value_or(lower_bound_of(e));
-        for (resource r : change.on) {
-            double before = changed.count(r) ? changed[r] : (work.count(r) ? work[r] : 0.0);
+        const double used = amount.value_or(lower_bound_of(evaluated));
+        for (resource id : change.on) {
+            double before = changed.count(id) ? changed[id] : (work.count(id) ? work[id] : 0.0);
             // A fix removes waste: it never adds work where it scales, and scales never go negative.
-            changed[r] = change.add ? before + std::max(0.0, used) : before * std::clamp(used, 0.0, 1.0);
+            changed[id] = change.add ? before + std::max(0.0, used) : before * std::clamp(used, 0.0, 1.0);
         }
     }
     double at_least = 0.0;
     if (spec.at_least) {
-        const evaluation e = spec.at_least->evaluate_range(facts);
-        const auto v = e.value();
-        if (missing && !open_input) missing->insert(missing->end(), e.missing.begin(), e.missing.end());
-        open_input = open_input || !v;
-        at_least = std::max(0.0, v.value_or(lower_bound_of(e)));
+        const evaluation evaluated = spec.at_least->evaluate_range(facts);
+        const auto at_least_value = evaluated.value();
+        if (missing && !open_input) missing->insert(missing->end(), evaluated.missing.begin(), evaluated.missing.end());
+        open_input = open_input || !at_least_value;
+        at_least = std::max(0.0, at_least_value.value_or(lower_bound_of(evaluated)));
     }
     // What the fix leaves on every resource (one meaning per resource: busy work now, useful work the
     // least any fix of its kind leaves; fix_kind in rule_tree.hpp).
     const auto leaves = [&](const std::map<resource, double>& useful) {
         std::map<resource, double> kept = work;
         if (spec.kind == fix_kind::restructures)
-            for (const auto& [r, ns] : useful)
-                if (is_memory_level(r) || info(r).precision) kept[r] = std::min(kept[r], ns);
-        for (const auto& [r, ns] : changed) {
-            kept[r] = ns;
+            for (const auto& [id, ns] : useful)
+                if (is_memory_level(id) || info(id).precision) kept[id] = std::min(kept[id], ns);
+        for (const auto& [id, ns] : changed) {
+            kept[id] = ns;
             // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
-            if (spec.kind == fix_kind::removes_waste && is_memory_level(r) && useful.count(r))
-                kept[r] = std::max(ns, std::min(useful.at(r), work[r]));
+            if (spec.kind == fix_kind::removes_waste && is_memory_level(id) && useful.count(id))
+                kept[id] = std::max(ns, std::min(useful.at(id), work[id]));
         }
         return kept;
     };
-    const std::map<resource, double> left = leaves(useful_work(k.roof));
-    estimate_outcome out = time_after(k, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
+    const std::map<resource, double> left = leaves(useful_work(kernel.roof));
+    estimate_outcome out = time_after(kernel, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
     // Atomics to one L2 line run one after another: a fix that keeps them cannot beat their chain.
     // Without the atomics' counters (a details page, an older metric plan) the chain is unknown: it may
     // be longer than every other floor, so the estimate is not decided (below).
@@ -160,8 +161,8 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     fact_value chain_fact;
     if (!spec.removes_atomics) {
         chain_fact = facts("atomic_chain_ns");
-        if (auto c = chain_fact.value())
-            chain = *c;
+        if (auto exact_chain = chain_fact.value())
+            chain = *exact_chain;
         else if (chain_fact.range)
             chain = chain_fact.range->lo;
     }
@@ -172,40 +173,42 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     // The time after the fix is the largest floor of what it leaves: a resource the capture has no
     // counter for may hold a larger one than any measured, and a waste-removal fix keeps the kernel's
     // latency only as the verdict says. Where either may change the answer, the estimate is not decided.
-    const double duration = k.roof.duration_ns;
+    const double duration = kernel.roof.duration_ns;
     // The least time the fix can leave where the estimate is open: the floors of what it leaves, and the
     // latency a waste-removal fix keeps only where the verdict and every floor are measured (an unmeasured
     // resource may be the limiter, or the kernel bounded, and then the fix keeps none of it).
     const auto least_after = [&]() -> std::optional<double> {
-        bool latency_sure = spec.keeps_latency() && k.verdict.decided() && k.verdict.bound != bound::unknown;
-        for (const auto& u : k.roof.unmeasured) latency_sure = latency_sure && !info(u.id).in_floor;
+        bool latency_sure = spec.keeps_latency() && kernel.verdict.decided() && kernel.verdict.bound != bound::unknown;
+        for (const auto& unmeasured_use : kernel.roof.unmeasured)
+            latency_sure = latency_sure && !info(unmeasured_use.id).in_floor;
         // Each resource's useful work at the least the capture allows (a details page bounds it from above).
         std::map<resource, double> useful_least;
-        for (const auto& use : k.roof.resources)
+        for (const auto& use : kernel.roof.resources)
             if (info(use.id).in_floor) useful_least[use.id] = use.useful_min() * duration;
         double least =
-            time_after(k, gpu, work, leaves(useful_least), latency_sure, at_least, spec.removes_launch).after_ns;
+            time_after(kernel, gpu, work, leaves(useful_least), latency_sure, at_least, spec.removes_launch).after_ns;
         least = std::max(least, chain);
         if (duration <= 0 || least <= 0) return std::nullopt;
         return std::min(least, duration);
     };
     const auto keep_least = [&] {
-        f.est_time_after_at_least_ns = least_after();
-        if (f.est_time_after_at_least_ns) f.est_speedup_at_most = duration / *f.est_time_after_at_least_ns;
+        target.est_time_after_at_least_ns = least_after();
+        if (target.est_time_after_at_least_ns)
+            target.est_speedup_at_most = duration / *target.est_time_after_at_least_ns;
     };
     if (open_input) {
         keep_least();
         return;
     }
     std::vector<std::string> open;
-    for (const auto& u : k.roof.unmeasured)
-        if (info(u.id).in_floor && u.floor_hi_ns(k.roof.duration_ns) > out.after_ns)
-            open.insert(open.end(), u.missing.begin(), u.missing.end());
-    if (spec.keeps_latency() && !k.verdict.decided())
-        open.insert(open.end(), k.verdict.missing.begin(), k.verdict.missing.end());
+    for (const auto& unmeasured_use : kernel.roof.unmeasured)
+        if (info(unmeasured_use.id).in_floor && unmeasured_use.floor_hi_ns(kernel.roof.duration_ns) > out.after_ns)
+            open.insert(open.end(), unmeasured_use.missing.begin(), unmeasured_use.missing.end());
+    if (spec.keeps_latency() && !kernel.verdict.decided())
+        open.insert(open.end(), kernel.verdict.missing.begin(), kernel.verdict.missing.end());
     if (!spec.removes_atomics && !chain_fact.exact())
         open.insert(open.end(), chain_fact.missing.begin(), chain_fact.missing.end());
-    if (!open.empty() || (spec.keeps_latency() && k.verdict.bound == bound::unknown)) {
+    if (!open.empty() || (spec.keeps_latency() && kernel.verdict.bound == bound::unknown)) {
         if (missing) missing->insert(missing->end(), open.begin(), open.end());
         keep_least();
         return;
@@ -214,33 +217,34 @@ void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result
     // A fix never makes a kernel slower.
     const double after = std::min(out.after_ns, duration);
     // What the fix changes: the resources whose work it leaves different from what they are busy with now.
-    f.changed_work.clear();
-    for (const auto& [r, ns] : left)
-        if (!work.count(r) || ns != work.at(r)) f.changed_work[r] = ns;
-    f.at_least_ns = at_least;
-    f.atomic_chain_ns = chain;
-    f.removes_launch = spec.removes_launch;
-    f.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
-    f.keeps_latency = spec.keeps_latency();
-    f.est_time_after_ns = after;
-    f.est_speedup = duration / after;
-    f.est_time_saved_ns = duration - after;
-    f.binds_after = out.after_ns >= duration ? after_bound{after_bound_kind::unchanged} : out.binds_after;
+    target.changed_work.clear();
+    for (const auto& [id, ns] : left)
+        if (!work.count(id) || ns != work.at(id)) target.changed_work[id] = ns;
+    target.at_least_ns = at_least;
+    target.atomic_chain_ns = chain;
+    target.removes_launch = spec.removes_launch;
+    target.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
+    target.keeps_latency = spec.keeps_latency();
+    target.est_time_after_ns = after;
+    target.est_speedup = duration / after;
+    target.est_time_saved_ns = duration - after;
+    target.binds_after = out.after_ns >= duration ? after_bound{after_bound_kind::unchanged} : out.binds_after;
 }
 
-estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes) {
-    const std::map<resource, double> work = current_work(k.roof);
+estimate_outcome combined_after(const kernel_result& kernel, const gpu_spec& gpu,
+                                const std::vector<const finding*>& fixes) {
+    const std::map<resource, double> work = current_work(kernel.roof);
     std::map<resource, double> least = work;
     bool removes_launch = false, only_work_fixes = true;
     double chain = fixes.empty() ? 0.0 : fixes.front()->atomic_chain_ns;
-    for (const finding* f : fixes) {
-        chain = std::min(chain, f->atomic_chain_ns);
-        removes_launch = removes_launch || f->removes_launch;
-        only_work_fixes = only_work_fixes && f->keeps_latency;
-        for (const auto& [r, ns] : f->changed_work) least[r] = std::min(least.count(r) ? least[r] : ns, ns);
+    for (const finding* included : fixes) {
+        chain = std::min(chain, included->atomic_chain_ns);
+        removes_launch = removes_launch || included->removes_launch;
+        only_work_fixes = only_work_fixes && included->keeps_latency;
+        for (const auto& [id, ns] : included->changed_work) least[id] = std::min(least.count(id) ? least[id] : ns, ns);
     }
     // With a fix among them that closes the gap, the floors are what is left.
-    estimate_outcome out = time_after(k, gpu, work, least, only_work_fixes, 0.0, removes_launch);
+    estimate_outcome out = time_after(kernel, gpu, work, least, only_work_fixes, 0.0, removes_launch);
     if (chain > out.after_ns) {
         out.after_ns = chain;
         out.binds_after = {after_bound_kind::atomic_chain};

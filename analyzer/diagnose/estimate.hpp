@@ -20,23 +20,24 @@ namespace roofline::diagnose {
 
 // Work per resource as time at raw peak (ns): busy share x duration, for the resources that carry
 // a floor.
-std::map<resource, double> current_work(const kernel_roofline& k);
+std::map<resource, double> current_work(const kernel_roofline& roof);
 // Useful work per resource (ns at raw peak): useful share x duration, the least a fix can leave.
-std::map<resource, double> useful_work(const kernel_roofline& k);
+std::map<resource, double> useful_work(const kernel_roofline& roof);
 
 struct estimate_outcome {
     double after_ns = 0.0;
     after_bound binds_after;
 };
 
-// Fills f's estimate from the spec: the changed work, the time after, the speedup and the saving.
+// Fills target's estimate from the spec: the changed work, the time after, the speedup and the saving.
 // Leaves them empty (and lists the metrics that would decide it in `missing`) when an expression is not
 // exact on this capture, or a resource the capture has no counter for may bound the time after the fix.
-void estimate_finding(finding& f, const estimate_spec& spec, const kernel_result& k, const gpu_spec& gpu,
+void estimate_finding(finding& target, const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
                       const name_values& facts, std::vector<std::string>* missing);
 
 // The time left once the changes of several findings are all in: per resource the least work any
 // of them leaves. Their own bounds (at_least) describe the kernel as it is and are not combined.
-estimate_outcome combined_after(const kernel_result& k, const gpu_spec& gpu, const std::vector<const finding*>& fixes);
+estimate_outcome combined_after(const kernel_result& kernel, const gpu_spec& gpu,
+                                const std::vector<const finding*>& fixes);
 
 }  // namespace roofline::diagnose

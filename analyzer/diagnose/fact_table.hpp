@@ -29,12 +29,12 @@ const std::vector<fact>& facts();
 const fact* find_fact(const std::string& name);
 
 // A metric of the kernel's capture by id, or nullopt (the miss is logged: metric_miss_log).
-std::optional<double> metric(const kernel_result& k, const char* id);
+std::optional<double> metric(const kernel_result& kernel, const char* id);
 // 1 or 0, as booleans are.
-inline fact_value flag(bool b) { return b ? 1.0 : 0.0; }
+inline fact_value flag(bool condition) { return condition ? 1.0 : 0.0; }
 // A boolean the capture leaves open: [0, 1], with what would decide it.
 fact_value undecided(std::vector<std::string> missing);
 // The roof's own bounds: [lo, hi] with every metric the roofline lacks.
-fact_value roof_between(const kernel_result& k, double lo, double hi);
+fact_value roof_between(const kernel_result& kernel, double lo, double hi);
 
 }  // namespace roofline::diagnose::detail

@@ -20,9 +20,10 @@ std::optional<value_type> fact_type(const std::string& name);
 // explain` and rules/README.md.
 const std::vector<std::pair<std::string, std::string>>& derived_fact_docs();
 // A lookup over one analysed kernel on the GPU of `spec`.
-name_values kernel_facts(const kernel_result& k, const gpu_spec& spec);
+name_values kernel_facts(const kernel_result& kernel, const gpu_spec& spec);
 // Evidence shown on one kernel, evaluated on another (a lesson shows both sides); nullopt for a
 // label, which no rule can evaluate, or where the kernel lacks a name.
-std::optional<double> evaluate_evidence(const evidence_value& e, const kernel_result& k, const gpu_spec& spec);
+std::optional<double> evaluate_evidence(const evidence_value& evidence, const kernel_result& kernel,
+                                        const gpu_spec& spec);
 
 }  // namespace roofline::diagnose

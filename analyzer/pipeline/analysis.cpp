@@ -21,11 +21,11 @@
 namespace roofline {
 void attach_workload_findings(std::vector<analysed_kernel>& kernels, const gpu_spec& gpu) {
     std::vector<const kernel_result*> in_order;
-    for (const auto& k : kernels) in_order.push_back(&k);
-    for (auto& w : diagnose::fusion_candidates(in_order, gpu)) {
-        analysed_kernel& first = kernels[w.kernel];
-        first.diagnosis.path.push_back(std::move(w.path));
-        first.diagnosis.findings.push_back(std::move(w.what));
+    for (const auto& kernel : kernels) in_order.push_back(&kernel);
+    for (auto& workload : diagnose::fusion_candidates(in_order, gpu)) {
+        analysed_kernel& first = kernels[workload.kernel];
+        first.diagnosis.path.push_back(std::move(workload.path));
+        first.diagnosis.findings.push_back(std::move(workload.what));
         diagnose::settle_findings(first.diagnosis, first, gpu);
     }
 }
@@ -33,30 +33,31 @@ void attach_workload_findings(std::vector<analysed_kernel>& kernels, const gpu_s
 namespace {
 
 // The details page holds the sections of --set full that --set basic and --set roofline leave out.
-bool has_full_sections(const kernel_result& k) {
-    const auto& m = k.group.metrics;
-    return m.find("smsp__average_warp_latency_per_inst_issued.ratio") && m.find("lts__t_sector_hit_rate.pct");
+bool has_full_sections(const kernel_result& kernel) {
+    const auto& metrics = kernel.group.metrics;
+    return metrics.find("smsp__average_warp_latency_per_inst_issued.ratio") &&
+           metrics.find("lts__t_sector_hit_rate.pct");
 }
 
 // The most SMs a count from a file may give: far above any GPU (the B200 has 148), far below where a
 // conversion to an integer overflows. A larger one is a damaged file, said so before any conversion.
 constexpr double most_sms = 65536;
 
-gpu_identity identity_of(const kernel_group& g, const std::string& cc, const std::string& file) {
+gpu_identity identity_of(const kernel_group& group, const std::string& cc, const std::string& file) {
     gpu_identity id;
-    auto name = g.texts.find("device__attribute_display_name");
-    if (name != g.texts.end()) id.display_name = name->second;
+    auto name = group.texts.find("device__attribute_display_name");
+    if (name != group.texts.end()) id.display_name = name->second;
     id.cc = cc;
-    metric_view m{g.metrics, g.launches};
-    id.sm_count = m.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
+    metric_view view{group.metrics, group.launches};
+    id.sm_count = view.first_of({"device__attribute_multiprocessor_count", "launch__sm_count"});
     if (id.sm_count && !(*id.sm_count >= 1 && *id.sm_count <= most_sms))
-        throw input_error(error_code::bad_number, file, g.first_line, 0,
+        throw input_error(error_code::bad_number, file, group.first_line, 0,
                           "the SM count (device__attribute_multiprocessor_count or launch__sm_count) is " +
                               significant(*id.sm_count, 6) +
                               ", not a number of SMs (1 to 65,536): the export is damaged");
-    if (auto clk = m.find("dram__cycles_elapsed.avg.per_second"))
+    if (auto clk = view.find("dram__cycles_elapsed.avg.per_second"))
         id.dram_clock_mhz = *clk / 1e6;
-    else if (auto khz = m.find("device__attribute_memory_clock_rate"))
+    else if (auto khz = view.find("device__attribute_memory_clock_rate"))
         id.dram_clock_mhz = *khz / 1e3;
     return id;
 }
@@ -70,9 +71,9 @@ struct device_seen {
 void note_device(std::map<std::string, device_seen>& devices, const launch_record& launch) {
     auto it = launch.texts.find("device__attribute_display_name");
     const std::string name = it == launch.texts.end() ? "" : it->second;
-    auto [d, fresh] = devices.try_emplace(launch.device, device_seen{name, launch.cc, 0, false});
-    if (!fresh && (d->second.name != name || d->second.cc != launch.cc)) d->second.mixed = true;
-    d->second.launches += launch.invocations;
+    auto [entry, fresh] = devices.try_emplace(launch.device, device_seen{name, launch.cc, 0, false});
+    if (!fresh && (entry->second.name != name || entry->second.cc != launch.cc)) entry->second.mixed = true;
+    entry->second.launches += launch.invocations;
 }
 
 // Launches of two GPU models analysed as one GPU would put half of them under the wrong roofs and
@@ -81,15 +82,16 @@ void check_one_gpu_model(const std::map<std::string, device_seen>& devices, cons
                          const std::string& file) {
     std::set<std::pair<std::string, std::string>> models;
     bool mixed = false;
-    for (const auto& [id, d] : devices) {
-        models.emplace(d.name, d.cc);
-        mixed = mixed || d.mixed;
+    for (const auto& [id, seen] : devices) {
+        models.emplace(seen.name, seen.cc);
+        mixed = mixed || seen.mixed;
     }
     if (models.size() <= 1 && !mixed) return;
     std::string list;
-    for (const auto& [id, d] : devices)
-        list += (list.empty() ? "" : ", ") + std::string("device ") + (id.empty() ? "\"\"" : id) + " \"" + d.name +
-                "\" (CC " + d.cc + ", " + std::to_string(d.launches) + (d.launches == 1 ? " launch)" : " launches)");
+    for (const auto& [id, seen] : devices)
+        list += (list.empty() ? "" : ", ") + std::string("device ") + (id.empty() ? "\"\"" : id) + " \"" + seen.name +
+                "\" (CC " + seen.cc + ", " + std::to_string(seen.launches) +
+                (seen.launches == 1 ? " launch)" : " launches)");
     if (!options.device.empty())  // one device id, two models
         throw input_error(error_code::unknown_gpu, file, 0, 0,
                           "the launches of --device " + options.device + " name more than one GPU model (" + list +
@@ -103,26 +105,26 @@ void check_one_gpu_model(const std::map<std::string, device_seen>& devices, cons
 }  // namespace
 
 analysis analyze(std::istream& in, const std::string& input_name, const analyze_options& options) {
-    analysis a;
-    a.input = input_name;
-    a.options = options;
-    a.options.progress = nullptr;
+    analysis analysed;
+    analysed.input = input_name;
+    analysed.options = options;
+    analysed.options.progress = nullptr;
     kernel_table table;
     launch_filter filter(options.filter);
     std::string first_cc;
     // Which GPUs the launches ran on: kernels of two GPU models are never folded together.
     std::map<std::string, device_seen> devices;  // by ncu's Device column
     std::set<std::string> seen_names;
-    a.read = read_ncu_csv(in, input_name, options.read, [&](launch_record&& launch) {
-        a.launches_read += launch.invocations;
-        if (options.progress) options.progress(a.launches_read);
+    analysed.read = read_ncu_csv(in, input_name, options.read, [&](launch_record&& launch) {
+        analysed.launches_read += launch.invocations;
+        if (options.progress) options.progress(analysed.launches_read);
         if (!options.device.empty() && launch.device != options.device) return;
         note_device(devices, launch);
         // The kernels' function names, for a filter that matches nothing (a few are enough to name).
         if (!options.filter.kernel_name.empty() && seen_names.size() < 64)
             seen_names.insert(function_name(launch.kernel_name));
         if (!filter.accept(launch, input_name)) return;
-        a.launches_kept += launch.invocations;
+        analysed.launches_kept += launch.invocations;
         if (first_cc.empty()) first_cc = launch.cc;
         table.add(std::move(launch));
     });
@@ -139,7 +141,7 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
             if (!all.empty()) names += " (its kernels include " + some + (all.size() > 8 ? ", ..." : "") + ")";
         }
         throw input_error(error_code::no_kernels, input_name, 0, 0,
-                          "none of the " + std::to_string(a.launches_read) +
+                          "none of the " + std::to_string(analysed.launches_read) +
                               " launches passes the filters (--kernel-name, --launch-skip, --launch-count)" + names);
     }
     std::vector<gpu_spec> specs = load_gpu_specs(options.hwspecs_dir);
@@ -147,48 +149,49 @@ analysis analyze(std::istream& in, const std::string& input_name, const analyze_
     try {
         gpu_choice choice = match_gpu(specs, identity, options.gpu, input_name);
         if (!options.gpu.empty() && !options.gpu_override) check_forced_gpu(specs, *choice.spec, identity, input_name);
-        a.gpu = *choice.spec;
-        a.gpu_how = choice.how;
-    } catch (const input_error& e) {
+        analysed.gpu = *choice.spec;
+        analysed.gpu_how = choice.how;
+    } catch (const input_error& error) {
         // No spec file describes this GPU: the capture's own peaks place its kernels, where it has them.
-        if (!options.gpu.empty() || e.code() != error_code::unknown_gpu) throw;
+        if (!options.gpu.empty() || error.code() != error_code::unknown_gpu) throw;
         auto made = spec_from_capture(groups.front().metrics, identity);
         if (made) {
-            a.gpu = made->spec;
-            a.gpu_how = {gpu_match_reason::kind::from_capture, identity, made->unknown};
+            analysed.gpu = made->spec;
+            analysed.gpu_how = {gpu_match_reason::kind::from_capture, identity, made->unknown};
         } else {
             // Neither a spec nor the capture's peaks: what was measured is reported without roofs.
-            a.gpu = spec_without_peaks(groups.front().metrics, identity).spec;
-            a.gpu_how = {gpu_match_reason::kind::not_identified, identity, e.detail()};
+            analysed.gpu = spec_without_peaks(groups.front().metrics, identity).spec;
+            analysed.gpu_how = {gpu_match_reason::kind::not_identified, identity, error.detail()};
         }
     }
-    a.default_practical = default_practical_resources(a.gpu);
-    for (auto& g : groups) {
-        analysed_kernel k;
-        static_cast<kernel_result&>(k) = model_kernel(std::move(g), a.gpu);
-        a.total_ns += k.roof.duration_ns;
-        a.kernels.push_back(std::move(k));
+    analysed.default_practical = default_practical_resources(analysed.gpu);
+    for (auto& group : groups) {
+        analysed_kernel kernel;
+        static_cast<kernel_result&>(kernel) = model_kernel(std::move(group), analysed.gpu);
+        analysed.total_ns += kernel.roof.duration_ns;
+        analysed.kernels.push_back(std::move(kernel));
     }
     const auto trees = diagnose::load_rule_trees(options.rules_dir);
-    for (auto& k : a.kernels) {
-        k.share = a.total_ns > 0 ? k.roof.duration_ns / a.total_ns : 0.0;
-        k.diagnosis = diagnose::diagnose(trees, k, a.gpu);
+    for (auto& kernel : analysed.kernels) {
+        kernel.share = analysed.total_ns > 0 ? kernel.roof.duration_ns / analysed.total_ns : 0.0;
+        kernel.diagnosis = diagnose::diagnose(trees, kernel, analysed.gpu);
         // A details page shows a few values of each section it holds; where it holds the sections only
         // --set full collects (warp states, memory tables, source counters), the report's raw page has
         // every counter the engine reads (all are in --set full: analyzer/base/metrics.json).
-        if (a.read.form == ncu_form::details && has_full_sections(k))
-            for (auto& f : k.diagnosis.findings)
-                if (f.engine == diagnose::engine_finding::missing_counters) f.raw_page_holds = true;
+        if (analysed.read.form == ncu_form::details && has_full_sections(kernel))
+            for (auto& finding : kernel.diagnosis.findings)
+                if (finding.engine == diagnose::engine_finding::missing_counters) finding.raw_page_holds = true;
         if (!options.keep_metrics) {  // nothing after the diagnosis reads a counter (analyze_options)
-            k.group.metrics = metric_values{};
-            k.group.texts.clear();
+            kernel.group.metrics = metric_values{};
+            kernel.group.texts.clear();
         }
     }
-    attach_workload_findings(a.kernels, a.gpu);
-    std::stable_sort(a.kernels.begin(), a.kernels.end(), [](const analysed_kernel& x, const analysed_kernel& y) {
-        return x.roof.duration_ns > y.roof.duration_ns;
-    });
-    return a;
+    attach_workload_findings(analysed.kernels, analysed.gpu);
+    std::stable_sort(analysed.kernels.begin(), analysed.kernels.end(),
+                     [](const analysed_kernel& left, const analysed_kernel& right) {
+                         return left.roof.duration_ns > right.roof.duration_ns;
+                     });
+    return analysed;
 }
 
 namespace {
@@ -251,9 +254,10 @@ analysis analyze_ncu_report(const std::string& path, const analyze_options& opti
                               "; ncu's message is above)");
     std::ifstream in(csv, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "ncu wrote no export of the report");
-    analysis a = analyze(in, path, options);
-    a.read.notes.push_back("read from the report's raw page, exported with `ncu -i " + path + " --csv --page raw`");
-    return a;
+    analysis analysed = analyze(in, path, options);
+    analysed.read.notes.push_back("read from the report's raw page, exported with `ncu -i " + path +
+                                  " --csv --page raw`");
+    return analysed;
 }
 
 }  // namespace
@@ -264,18 +268,18 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
     if (std::filesystem::is_directory(path, ec)) {
         // A folder of captures (examples/h100, a profiling run's output): analyze takes one export.
         std::vector<std::string> names;  // sorted: the message is the same on every file system
-        for (const auto& e : std::filesystem::directory_iterator(path, ec))
-            if (e.path().extension() == ".csv") names.push_back(e.path().filename().string());
+        for (const auto& entry : std::filesystem::directory_iterator(path, ec))
+            if (entry.path().extension() == ".csv") names.push_back(entry.path().filename().string());
         std::sort(names.begin(), names.end());
-        const std::size_t n = names.size();
+        const std::size_t csv_count = names.size();
         std::string csvs;
-        for (std::size_t i = 0; i < n && i < 3; ++i) csvs += (csvs.empty() ? "" : ", ") + names[i];
+        for (std::size_t i = 0; i < csv_count && i < 3; ++i) csvs += (csvs.empty() ? "" : ", ") + names[i];
         throw input_error(error_code::io, path, 0, 0,
                           "is a folder; roofline analyze reads one CSV export" +
-                              (n ? " (this one holds " + std::to_string(n) + ": " + csvs + (n > 3 ? ", ..." : "") +
-                                       "), e.g. roofline analyze " +
-                                       (std::filesystem::path(path) / csvs.substr(0, csvs.find(','))).string()
-                                 : std::string(" (it holds none)")) +
+                              (csv_count ? " (this one holds " + std::to_string(csv_count) + ": " + csvs +
+                                               (csv_count > 3 ? ", ..." : "") + "), e.g. roofline analyze " +
+                                               (std::filesystem::path(path) / csvs.substr(0, csvs.find(','))).string()
+                                         : std::string(" (it holds none)")) +
                               ". A folder of naive -> fixed pairs is what roofline pairs, lessons and calibrate read");
     }
     if (is_ncu_report_name(path)) return analyze_ncu_report(path, options);

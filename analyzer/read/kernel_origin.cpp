@@ -74,17 +74,17 @@ using json = nlohmann::json;
     throw input_error(error_code::bad_rule, file, 0, 0, what);
 }
 
-std::string text_field(const json& j, const char* key, const std::string& file, const std::string& where) {
-    if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+std::string text_field(const json& object, const char* key, const std::string& file, const std::string& where) {
+    if (!object.contains(key) || !object[key].is_string() || object[key].get<std::string>().empty())
         fail(file, where + ": \"" + key + "\": expected a non-empty string");
-    return j[key].get<std::string>();
+    return object[key].get<std::string>();
 }
 
 std::regex compile(const std::string& text, const std::string& file, const std::string& where) {
     try {
         return std::regex(text, std::regex::ECMAScript | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-        fail(file, where + ": not a regular expression: \"" + text + "\" (" + e.what() + ")");
+    } catch (const std::regex_error& error) {
+        fail(file, where + ": not a regular expression: \"" + text + "\" (" + error.what() + ")");
     }
 }
 
@@ -93,129 +93,132 @@ std::vector<pattern> parse_patterns(const std::string& text, const std::string& 
     if (!doc.is_object() || !doc.contains("origins") || !doc["origins"].is_array())
         fail(file, "expected an object with a list \"origins\"");
     std::vector<pattern> out;
-    for (const json& o : doc["origins"]) {
-        pattern p;
-        p.id = text_field(o, "id", file, "an origin");
-        const std::string where = "origin \"" + p.id + "\"";
-        const auto kind = origin_kind_named(text_field(o, "kind", file, where));
+    for (const json& origin : doc["origins"]) {
+        pattern parsed;
+        parsed.id = text_field(origin, "id", file, "an origin");
+        const std::string where = "origin \"" + parsed.id + "\"";
+        const auto kind = origin_kind_named(text_field(origin, "kind", file, where));
         if (!kind)
             fail(file, where +
                            ": \"kind\": not one of user, cutlass, cublas, cudnn, attention, triton, aten, cub, nccl, "
                            "cupy, library");
-        p.kind = *kind;
-        p.library = text_field(o, "library", file, where);
-        if (!o.contains("contains") || !o["contains"].is_array() || o["contains"].empty())
+        parsed.kind = *kind;
+        parsed.library = text_field(origin, "library", file, where);
+        if (!origin.contains("contains") || !origin["contains"].is_array() || origin["contains"].empty())
             fail(file, where + ": \"contains\": expected a non-empty list of texts");
-        for (const json& c : o["contains"]) {
-            if (!c.is_string() || c.get<std::string>().empty()) fail(file, where + ": \"contains\": expected texts");
-            p.contains.push_back(c.get<std::string>());
+        for (const json& contained : origin["contains"]) {
+            if (!contained.is_string() || contained.get<std::string>().empty())
+                fail(file, where + ": \"contains\": expected texts");
+            parsed.contains.push_back(contained.get<std::string>());
         }
-        p.match = compile(text_field(o, "match", file, where), file, where + " match");
-        if (o.contains("facts")) {
-            if (!o["facts"].is_array()) fail(file, where + ": \"facts\": expected a list");
-            for (const json& f : o["facts"]) {
-                const std::string fact = text_field(f, "fact", file, where + " fact");
-                auto named =
-                    std::find_if(fact_names.begin(), fact_names.end(), [&](const auto& n) { return fact == n.second; });
+        parsed.match = compile(text_field(origin, "match", file, where), file, where + " match");
+        if (origin.contains("facts")) {
+            if (!origin["facts"].is_array()) fail(file, where + ": \"facts\": expected a list");
+            for (const json& fact_entry : origin["facts"]) {
+                const std::string fact = text_field(fact_entry, "fact", file, where + " fact");
+                auto named = std::find_if(fact_names.begin(), fact_names.end(),
+                                          [&](const auto& known) { return fact == known.second; });
                 if (named == fact_names.end()) fail(file, where + ": unknown fact \"" + fact + "\"");
-                fact_reader r{named->first, compile(text_field(f, "regex", file, where + " fact"), file, where), ""};
-                if (f.contains("value")) r.value = text_field(f, "value", file, where + " fact");
-                if (r.field == fact_field::math &&
-                    std::find(math_values.begin(), math_values.end(), r.value) == math_values.end())
-                    fail(file, where + ": math: \"" + r.value +
+                fact_reader reader{named->first,
+                                   compile(text_field(fact_entry, "regex", file, where + " fact"), file, where), ""};
+                if (fact_entry.contains("value")) reader.value = text_field(fact_entry, "value", file, where + " fact");
+                if (reader.field == fact_field::math &&
+                    std::find(math_values.begin(), math_values.end(), reader.value) == math_values.end())
+                    fail(file, where + ": math: \"" + reader.value +
                                    "\" is not one of fp32_simt, fp64_simt, tf32_tensor, "
                                    "bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor");
-                if (r.field == fact_field::mma_path &&
-                    std::find(mma_path_values.begin(), mma_path_values.end(), r.value) == mma_path_values.end())
-                    fail(file, where + ": mma_path: \"" + r.value + "\" is not one of wgmma, mma_sync");
-                p.facts.push_back(std::move(r));
+                if (reader.field == fact_field::mma_path &&
+                    std::find(mma_path_values.begin(), mma_path_values.end(), reader.value) == mma_path_values.end())
+                    fail(file, where + ": mma_path: \"" + reader.value + "\" is not one of wgmma, mma_sync");
+                parsed.facts.push_back(std::move(reader));
             }
         }
-        if (o.contains("levers")) {
-            if (!o["levers"].is_array()) fail(file, where + ": \"levers\": expected a list of texts");
-            for (const json& l : o["levers"]) {
-                if (!l.is_string() || l.get<std::string>().empty()) fail(file, where + ": \"levers\": expected texts");
-                p.levers.push_back(l.get<std::string>());
+        if (origin.contains("levers")) {
+            if (!origin["levers"].is_array()) fail(file, where + ": \"levers\": expected a list of texts");
+            for (const json& lever : origin["levers"]) {
+                if (!lever.is_string() || lever.get<std::string>().empty())
+                    fail(file, where + ": \"levers\": expected texts");
+                parsed.levers.push_back(lever.get<std::string>());
             }
         }
-        if (!source_owned(p.kind) && p.levers.empty())
+        if (!source_owned(parsed.kind) && parsed.levers.empty())
             fail(file, where + ": \"levers\": a library's origin needs what its caller can change");
-        out.push_back(std::move(p));
+        out.push_back(std::move(parsed));
     }
     return out;
 }
 
 const std::vector<pattern>& patterns() {
     static const std::vector<pattern> all = [] {
-        std::vector<pattern> v;
-        for (const auto& f : embedded_origins()) {
-            auto more = parse_patterns(f.contents, f.name);
-            v.insert(v.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+        std::vector<pattern> loaded;
+        for (const auto& origin_file : embedded_origins()) {
+            auto more = parse_patterns(origin_file.contents, origin_file.name);
+            loaded.insert(loaded.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
         }
-        return v;
+        return loaded;
     }();
     return all;
 }
 
-int number_of(const std::string& s) {
-    int v = 0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    return r.ec == std::errc() ? v : 0;
+int number_of(const std::string& text) {
+    int number = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), number);
+    return result.ec == std::errc() ? number : 0;
 }
 
 // The text a fact reader gives on a match: its fixed value, or the first group that matched.
-std::string captured(const std::smatch& m, const fact_reader& r) {
-    if (!r.value.empty()) return r.value;
-    for (std::size_t i = 1; i < m.size(); ++i)
-        if (m[i].matched && m[i].length() > 0) return m[i].str();
-    return m.str();
+std::string captured(const std::smatch& match, const fact_reader& reader) {
+    if (!reader.value.empty()) return reader.value;
+    for (std::size_t i = 1; i < match.size(); ++i)
+        if (match[i].matched && match[i].length() > 0) return match[i].str();
+    return match.str();
 }
 
-void read_facts(const pattern& p, const std::string& name, origin_facts& out) {
+void read_facts(const pattern& matched, const std::string& name, origin_facts& out) {
     std::vector<fact_field> done;
-    for (const auto& r : p.facts) {
-        if (std::find(done.begin(), done.end(), r.field) != done.end()) continue;
-        if (r.field == fact_field::alignment) {  // the smallest operand alignment the name states
+    for (const auto& reader : matched.facts) {
+        if (std::find(done.begin(), done.end(), reader.field) != done.end()) continue;
+        if (reader.field == fact_field::alignment) {  // the smallest operand alignment the name states
             int smallest = 0;
-            for (auto it = std::sregex_iterator(name.begin(), name.end(), r.expression); it != std::sregex_iterator();
-                 ++it) {
-                const int a = number_of(captured(*it, r));
-                if (a > 0 && (smallest == 0 || a < smallest)) smallest = a;
+            for (auto it = std::sregex_iterator(name.begin(), name.end(), reader.expression);
+                 it != std::sregex_iterator(); ++it) {
+                const int alignment = number_of(captured(*it, reader));
+                if (alignment > 0 && (smallest == 0 || alignment < smallest)) smallest = alignment;
             }
             if (smallest > 0) {
                 out.alignment = smallest;
-                done.push_back(r.field);
+                done.push_back(reader.field);
             }
             continue;
         }
-        std::smatch m;
-        if (!std::regex_search(name, m, r.expression)) continue;
-        const std::string v = captured(m, r);
-        done.push_back(r.field);
-        switch (r.field) {
+        std::smatch match;
+        if (!std::regex_search(name, match, reader.expression)) continue;
+        const std::string value = captured(match, reader);
+        done.push_back(reader.field);
+        switch (reader.field) {
             case fact_field::built_for_sm:
-                out.built_for_sm = number_of(v);
+                out.built_for_sm = number_of(value);
                 break;
             case fact_field::vector_width:
-                out.vector_width = number_of(v);
+                out.vector_width = number_of(value);
                 break;
             case fact_field::split_k:
                 out.split_k = true;
                 break;
             case fact_field::tile:
-                out.tile = v;
+                out.tile = value;
                 break;
             case fact_field::math:
-                out.math = v;
+                out.math = value;
                 break;
             case fact_field::mma_path:
-                out.mma_path = v;
+                out.mma_path = value;
                 break;
             case fact_field::path:
-                out.path = v;
+                out.path = value;
                 break;
             case fact_field::fused_ops:
-                out.fused_ops = v;
+                out.fused_ops = value;
                 break;
             case fact_field::alignment:
                 break;
@@ -225,21 +228,21 @@ void read_facts(const pattern& p, const std::string& name, origin_facts& out) {
 
 }  // namespace
 
-const char* name(origin_kind k) {
-    for (const auto& w : kind_names)
-        if (w.kind == k) return w.name;
+const char* name(origin_kind kind) {
+    for (const auto& words : kind_names)
+        if (words.kind == kind) return words.name;
     return "user";
 }
 
-const char* label(origin_kind k) {
-    for (const auto& w : kind_names)
-        if (w.kind == k) return w.label;
+const char* label(origin_kind kind) {
+    for (const auto& words : kind_names)
+        if (words.kind == kind) return words.label;
     return "user";
 }
 
 std::optional<origin_kind> origin_kind_named(std::string_view text) {
-    for (const auto& w : kind_names)
-        if (text == w.name) return w.kind;
+    for (const auto& words : kind_names)
+        if (text == words.name) return words.kind;
     return std::nullopt;
 }
 
@@ -256,14 +259,15 @@ kernel_origin classify_origin(std::string_view kernel_name) {
     // a longer one is classified by its first 16 KiB.
     constexpr std::size_t longest = 16 * 1024;
     const std::string name(kernel_name.substr(0, longest));
-    for (const auto& p : patterns()) {
-        const bool candidate = std::any_of(p.contains.begin(), p.contains.end(),
-                                           [&](const std::string& c) { return name.find(c) != std::string::npos; });
-        if (!candidate || !std::regex_search(name, p.match)) continue;
-        out.kind = p.kind;
-        out.pattern = p.id;
-        out.library = p.library;
-        read_facts(p, name, out.facts);
+    for (const auto& listed : patterns()) {
+        const bool candidate =
+            std::any_of(listed.contains.begin(), listed.contains.end(),
+                        [&](const std::string& part) { return name.find(part) != std::string::npos; });
+        if (!candidate || !std::regex_search(name, listed.match)) continue;
+        out.kind = listed.kind;
+        out.pattern = listed.id;
+        out.library = listed.library;
+        read_facts(listed, name, out.facts);
         break;
     }
     return out;
@@ -271,8 +275,8 @@ kernel_origin classify_origin(std::string_view kernel_name) {
 
 const std::vector<std::string>& origin_levers(std::string_view pattern_id) {
     static const std::vector<std::string> none;
-    for (const auto& p : patterns())
-        if (p.id == pattern_id) return p.levers;
+    for (const auto& listed : patterns())
+        if (listed.id == pattern_id) return listed.levers;
     return none;
 }
 

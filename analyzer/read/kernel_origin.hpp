@@ -30,13 +30,13 @@ enum class origin_kind : unsigned char {
     library,    // another library the patterns name
 };
 // "user", "cutlass", "cublas", ...: the names rules/origins/*.json and the JSON report use.
-const char* name(origin_kind k);
+const char* name(origin_kind kind);
 std::optional<origin_kind> origin_kind_named(std::string_view name);
 // The kind as a table names it in one word: "cuBLAS", "ATen", "Triton", "user".
-const char* label(origin_kind k);
+const char* label(origin_kind kind);
 // Whether the user owns the kernel's source, so kernel-author advice (tiles, wgmma, cp.async) is theirs
 // to act on: their own kernels and the CUTLASS templates they instantiate.
-inline bool source_owned(origin_kind k) { return k == origin_kind::user || k == origin_kind::cutlass; }
+inline bool source_owned(origin_kind kind) { return kind == origin_kind::user || kind == origin_kind::cutlass; }
 
 // What a library or compiler kernel's name says about it. Each is unknown (0, "") where the name
 // does not say it.

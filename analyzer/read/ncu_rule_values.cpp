@@ -34,24 +34,24 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 16> stall_wo
 std::optional<double> number_after(std::string_view text, std::string_view after) {
     const auto at = text.find(after);
     if (at == std::string_view::npos) return std::nullopt;
-    const char* b = text.data() + at + after.size();
-    double v = 0.0;
-    const auto r = std::from_chars(b, text.data() + text.size(), v);
-    if (r.ec != std::errc()) return std::nullopt;
-    return v;
+    const char* start = text.data() + at + after.size();
+    double value = 0.0;
+    const auto parsed = std::from_chars(start, text.data() + text.size(), value);
+    if (parsed.ec != std::errc()) return std::nullopt;
+    return value;
 }
 
 }  // namespace
 
 std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& rule, std::string_view cc) {
     std::vector<std::pair<std::string, double>> out;
-    const std::string_view d = rule.description;
+    const std::string_view description = rule.description;
     if (rule.name == "CPIStall") {
-        const auto cycles = number_after(d, "spends ");
-        const auto waiting = d.find("being stalled waiting ");
+        const auto cycles = number_after(description, "spends ");
+        const auto waiting = description.find("being stalled waiting ");
         if (!cycles || waiting == std::string_view::npos) return out;
         for (const auto& [words, reason] : stall_words)
-            if (d.find(words, waiting) != std::string_view::npos) {
+            if (description.find(words, waiting) != std::string_view::npos) {
                 out.emplace_back("smsp__average_warps_issue_stalled_" + std::string(reason) + "_per_issue_active.ratio",
                                  *cycles);
                 break;
@@ -66,18 +66,19 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
         for (const auto& [pipe, metric] : std::array<std::pair<std::string_view, std::string_view>, 2>{
                  {{"ALU", "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_elapsed"},
                   {"FP64", "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_elapsed"}}})
-            if (d.rfind(std::string(pipe) + " is the highest-utilized pipeline (", 0) == 0)
-                if (const auto pct = number_after(d, std::string(pipe) + " is the highest-utilized pipeline ("))
+            if (description.rfind(std::string(pipe) + " is the highest-utilized pipeline (", 0) == 0)
+                if (const auto pct =
+                        number_after(description, std::string(pipe) + " is the highest-utilized pipeline ("))
                     out.emplace_back(metric, *pct);
         // The tensor pipe's sub-pipelines differ by generation: read where it was checked, CC 9.0 (H100, H200).
         // ncu names it "Tensor", or "Shared" (the pipe FP64 and tensor work share on GH100) where that is
         // busier; either way, where its Tensor (FP) sub-pipeline dominates, the figure equalled the MMA
         // cycles of the raw page on all 20 kernels of examples/ that state it (to 0.05 point).
-        if (cc == "9.0" && d.find("dominated by its Tensor (FP) sub-pipeline") != std::string_view::npos)
+        if (cc == "9.0" && description.find("dominated by its Tensor (FP) sub-pipeline") != std::string_view::npos)
             for (std::string_view pipe :
                  {"Tensor is the highest-utilized pipeline (", "Shared is the highest-utilized pipeline ("})
-                if (d.rfind(pipe, 0) == 0)
-                    if (const auto pct = number_after(d, pipe)) {
+                if (description.rfind(pipe, 0) == 0)
+                    if (const auto pct = number_after(description, pipe)) {
                         out.emplace_back(
                             "sm__pipe_tensor_type_hmma_hgmma_qgmma_imma_igmma_bmma_bgmma_cycles_active.avg.pct_of_"
                             "peak_sustained_elapsed",
@@ -89,7 +90,7 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
                         // a 16 x 8 x 16). On examples/, every kernel whose rule says so ran HGMMA on its raw page
                         // (sm__inst_executed_pipe_tensor_op_gmma above 0: nvjet, sm90_xmma, wgmma_tma), and no
                         // mma.sync kernel's rule does (wmma_staged, pytorch_flash's flash_fwd_kernel).
-                        if (d.find("caused by high-latency instructions") != std::string_view::npos)
+                        if (description.find("caused by high-latency instructions") != std::string_view::npos)
                             out.emplace_back("derived__tensor_pipe_wgmma", 1.0);
                     }
     } else if (rule.name == "SOLFPRoofline") {
@@ -98,16 +99,19 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
         // 2 x FFMA) and the same in FP64, over twice the FFMA (DFMA) peak, rounded to a whole percent.
         // Checked against the raw page's counters on every kernel of examples/ that has both: within 0.5 point.
         static constexpr std::string_view fp32 = "% of this device's FP32 peak", fp64 = "% of its FP64 peak";
-        const auto achieved = d.find("achieved ");
-        const auto f32 = d.find(fp32), f64 = d.find(fp64);
+        const auto achieved = description.find("achieved ");
+        const auto f32 = description.find(fp32), f64 = description.find(fp64);
         if (achieved != std::string_view::npos && f32 != std::string_view::npos && f64 != std::string_view::npos) {
             const auto pct_before = [&](std::size_t end) -> std::optional<double> {
-                std::size_t b = end;
-                while (b > 0 && (std::isdigit(static_cast<unsigned char>(d[b - 1])) || d[b - 1] == '.')) --b;
-                double v = 0.0;
-                const auto r = std::from_chars(d.data() + b, d.data() + end, v);
-                if (b == end || r.ec != std::errc() || r.ptr != d.data() + end) return std::nullopt;
-                return v;
+                std::size_t start = end;
+                while (start > 0 && (std::isdigit(static_cast<unsigned char>(description[start - 1])) ||
+                                     description[start - 1] == '.'))
+                    --start;
+                double value = 0.0;
+                const auto parsed = std::from_chars(description.data() + start, description.data() + end, value);
+                if (start == end || parsed.ec != std::errc() || parsed.ptr != description.data() + end)
+                    return std::nullopt;
+                return value;
             };
             const auto p32 = pct_before(f32), p64 = pct_before(f64);
             if (p32 && p64) {
@@ -117,24 +121,24 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
         }
     } else if (rule.name == "SharedMemoryConflicts") {
         // "This results in N bank conflicts,  which represent P% of the overall W wavefronts for shared loads."
-        const auto conflicts = number_after(d, "This results in ");
-        const auto wavefronts = number_after(d, "% of the overall ");
-        if (conflicts && wavefronts && d.find("wavefronts for shared loads") != std::string_view::npos) {
+        const auto conflicts = number_after(description, "This results in ");
+        const auto wavefronts = number_after(description, "% of the overall ");
+        if (conflicts && wavefronts && description.find("wavefronts for shared loads") != std::string_view::npos) {
             out.emplace_back("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", *conflicts);
             out.emplace_back("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", *wavefronts);
         }
     } else if (rule.name == "UncoalescedGlobalAccess") {
-        if (const auto excessive = number_after(d, "resulting in a total of "))
+        if (const auto excessive = number_after(description, "resulting in a total of "))
             out.emplace_back("derived__memory_l2_theoretical_sectors_global_excessive", *excessive);
     }
     return out;
 }
 
 std::optional<stated_sectors> uncoalesced_sectors_stated(const std::vector<ncu_rule>& rules) {
-    for (const auto& r : rules) {
-        if (r.name != "UncoalescedGlobalAccess") continue;
-        const auto excessive = number_after(r.description, "resulting in a total of ");
-        const auto total = number_after(r.description, "% of the total ");
+    for (const auto& rule : rules) {
+        if (rule.name != "UncoalescedGlobalAccess") continue;
+        const auto excessive = number_after(rule.description, "resulting in a total of ");
+        const auto total = number_after(rule.description, "% of the total ");
         if (excessive && total && *total > 0) return stated_sectors{*excessive, *total};
     }
     return std::nullopt;
