@@ -186,6 +186,23 @@ void bound_unmeasured(kernel_roofline& roof, const metric_view& metrics, const g
         if (info(unmeasured.id).tensor && unmeasured.id != resource::tensor_fp64 && spec.compute_capability == "9.0")
             if (const auto mma = metrics.find(mma_cycles_metric))
                 unmeasured.hi = std::min(unmeasured.hi, std::max(0.0, *mma / 100.0));
+        // The math pipes are no busier than the one ncu's HighPipeUtilization rule names as the highest (by
+        // elapsed cycles; an instruction-based share is never above its cycle-based one, and the rule's
+        // instruction-based figure bounds those directly), and no precision does more than its pipe's share of
+        // its peak. The rule leaves out the pipes fed through MIO: on the raw pages of examples/, LSU, ADU and XU
+        // ran above the figure it stated (reduce_naive's XU at 60% against "49.9%"), so they, TEX and TMA keep
+        // the SM's bound alone (tests/test_ncu_rule_values.cpp).
+        const resource_info& what = info(unmeasured.id);
+        const bool math_pipe = unmeasured.id == resource::pipe_alu || unmeasured.id == resource::pipe_fma ||
+                               unmeasured.id == resource::pipe_fp64 || unmeasured.id == resource::pipe_uniform ||
+                               unmeasured.id == resource::pipe_cbu || unmeasured.id == resource::pipe_tensor;
+        if (math_pipe || what.precision) {
+            auto highest = metrics.find("derived__pipe_highest_pct");
+            if (const auto by_instructions = metrics.find("derived__pipe_highest_inst_pct");
+                by_instructions && math_pipe && unmeasured.id != resource::pipe_tensor)
+                highest = highest ? std::min(*highest, *by_instructions) : *by_instructions;
+            if (highest) unmeasured.hi = std::min(unmeasured.hi, std::max(0.0, *highest / 100.0));
+        }
         unmeasured.practical = practical_share_of(spec, unmeasured.id).share;
     }
 }

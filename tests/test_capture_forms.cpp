@@ -134,10 +134,11 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // evidence where it states the math path: FP32 SIMT GEMMs (name_fp32_simt) give cuda-core-matmul, and
     // wgmma (nvjet_sm90, cuDNN's _wgmma_) or its absence (sm80 builds, FlashAttention-2's Sm80 traits) decides
     // warp_specialised. 114 once open estimates carry the most their fix can gain, and the findings that
-    // fired are ranked by it (and dropped where even that is within noise). A change that loses answers
+    // fired are ranked by it (and dropped where even that is within noise); 116 and 22 once the busiest pipe
+    // ncu's HighPipeUtilization rule names bounds every math pipe and precision. A change that loses answers
     // fails here.
-    CHECK(all.first_same >= 114);
-    CHECK(all.only_missing <= 24);
+    CHECK(all.first_same >= 116);
+    CHECK(all.only_missing <= 22);
     CHECK(all.bounded >= 120);
 }
 

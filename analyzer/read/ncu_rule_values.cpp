@@ -57,6 +57,14 @@ std::vector<std::pair<std::string, double>> metrics_stated_by(const ncu_rule& ru
                 break;
             }
     } else if (rule.name == "HighPipeUtilization") {
+        // "<pipe> is the highest-utilized pipeline (p%) based on elapsed cycles": no pipe is busier, so p bounds
+        // every pipe's share, whichever it names; "Based on the number of executed instructions, the highest
+        // utilized pipeline (q%) is <pipe>" bounds every pipe's instruction-based share the same way.
+        if (const auto at = description.find(" is the highest-utilized pipeline ("); at != std::string_view::npos)
+            if (const auto pct = number_after(description.substr(at), " is the highest-utilized pipeline ("))
+                out.emplace_back("derived__pipe_highest_pct", *pct);
+        if (const auto pct = number_after(description, "the highest utilized pipeline ("))
+            out.emplace_back("derived__pipe_highest_inst_pct", *pct);
         // "ALU is the highest-utilized pipeline (49.8%) based on elapsed cycles": the pipe's share of its peak
         // issue rate over the elapsed cycles. Only the pipes whose value was checked against the raw page of
         // the same report (examples/h100 and h200 kernels and pairs, user_level gemm: equal to 0.1 point):
