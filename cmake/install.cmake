@@ -16,8 +16,40 @@ install(TARGETS ${roofline_stage_targets} roofline_library
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS roofline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/roofline DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY analyzer models DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofline/detail FILES_MATCHING PATTERN "*.hpp"
-  PATTERN "analyzer/cli" EXCLUDE PATTERN "json_positions.hpp" EXCLUDE)
+
+# Under roofline/detail, only the headers the public ones reach (include by include, from
+# include/roofline/*.hpp): the typed results and what declares them. The rest of the engine's headers
+# (the rule trees' loader, the estimator, the readers' internals, the renderers) are not installed, so
+# nothing downstream can come to depend on them.
+function(roofline_reached_headers out)
+  set(pending ${ARGN})
+  set(reached "")
+  while(pending)
+    list(POP_FRONT pending header)
+    if(header IN_LIST reached)
+      continue()
+    endif()
+    list(APPEND reached ${header})
+    file(STRINGS "${PROJECT_SOURCE_DIR}/${header}" includes REGEX "^#include \"")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" included "${line}")
+      if(EXISTS "${PROJECT_SOURCE_DIR}/${included}")
+        list(APPEND pending ${included})
+      elseif(EXISTS "${PROJECT_SOURCE_DIR}/include/${included}")
+        list(APPEND pending include/${included})
+      endif()
+    endforeach()
+  endwhile()
+  set(${out} ${reached} PARENT_SCOPE)
+endfunction()
+file(GLOB roofline_public_headers RELATIVE "${PROJECT_SOURCE_DIR}" "${PROJECT_SOURCE_DIR}/include/roofline/*.hpp")
+roofline_reached_headers(roofline_reached ${roofline_public_headers})
+foreach(header IN LISTS roofline_reached)
+  if(NOT header MATCHES "^include/")
+    get_filename_component(header_dir "${header}" DIRECTORY)
+    install(FILES "${header}" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/roofline/detail/${header_dir})
+  endif()
+endforeach()
 install(EXPORT roofline-targets NAMESPACE roofline:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)
 configure_package_config_file(cmake/roofline-config.cmake.in "${PROJECT_BINARY_DIR}/roofline-config.cmake"
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/roofline)
