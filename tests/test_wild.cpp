@@ -148,7 +148,7 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                     for (const auto& r : k.roof.resources) {
                         if (!roofline::info(r.id).in_floor) continue;
                         CAPTURE(r.id);
-                        if (!f.changed_work.count(r.id)) {
+                        if (!f.effect.changed_work.count(r.id)) {
                             const double floor =
                                 std::min(k.roof.duration_ns, r.utilisation * k.roof.duration_ns / r.practical);
                             CHECK(*f.est_time_after_ns >= floor * (1.0 - 1e-9));
@@ -158,15 +158,16 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                         // itself moves them (fewer DRAM bytes, FLOPs onto tensor cores).
                         const auto& info = roofline::info(r.id);
                         if (r.id == roofline::resource::dram || info.precision) {
-                            const double left = f.changed_work.count(r.id)
-                                                    ? std::min(f.changed_work.at(r.id), r.useful * k.roof.duration_ns)
-                                                    : r.useful * k.roof.duration_ns;
+                            const double left =
+                                f.effect.changed_work.count(r.id)
+                                    ? std::min(f.effect.changed_work.at(r.id), r.useful * k.roof.duration_ns)
+                                    : r.useful * k.roof.duration_ns;
                             CHECK(*f.est_time_after_ns >=
                                   std::min(k.roof.duration_ns, left / r.practical) * (1.0 - 1e-9));
                         }
                     }
                     // Nor below the shortest launch this GPU runs, unless the fix removes the launch.
-                    if (!f.removes_launch && a.gpu.min_kernel_ns.value)
+                    if (!f.effect.removes_launch && a.gpu.min_kernel_ns.value)
                         CHECK(*f.est_time_after_ns >=
                               std::min(k.roof.duration_ns, *a.gpu.min_kernel_ns.value) * (1.0 - 1e-9));
                     // No finding whose fix gains less than run-to-run noise is an opportunity.
@@ -199,8 +200,8 @@ TEST_CASE("properties of every diagnosis on every capture in the repository") {
                     const auto now = diagnose::current_work(k.roof);
                     const auto lim = *k.verdict.limiter;
                     auto left = [&](const diagnose::finding& f) {
-                        const auto it = f.changed_work.find(lim);
-                        return it == f.changed_work.end() || !now.count(lim) || now.at(lim) <= 0
+                        const auto it = f.effect.changed_work.find(lim);
+                        return it == f.effect.changed_work.end() || !now.count(lim) || now.at(lim) <= 0
                                    ? 1.0
                                    : it->second / now.at(lim);
                     };

@@ -391,14 +391,14 @@ void settle_findings(diagnosis& kernel_diagnosis, const kernel_result& kernel, c
     const std::map<resource, double> now = current_work(kernel.roof);
     auto limiter_left = [&](const finding& candidate) {
         if (!limiter || !now.count(*limiter) || now.at(*limiter) <= 0.0) return 1.0;
-        const auto it = candidate.changed_work.find(*limiter);
-        return it == candidate.changed_work.end() ? 1.0 : it->second / now.at(*limiter);
+        const auto it = candidate.effect.changed_work.find(*limiter);
+        return it == candidate.effect.changed_work.end() ? 1.0 : it->second / now.at(*limiter);
     };
     auto leads = [&](const finding& later, const finding& earlier) {  // later, after earlier in time saved, goes first
         const double left_earlier = limiter_left(earlier), left_later = limiter_left(later);
         if (left_later < left_earlier - limiter_left_alike_within) return true;
         if (left_earlier < left_later - limiter_left_alike_within) return false;
-        return earlier.changes_work && !later.changes_work;
+        return earlier.effect.changes_work && !later.effect.changes_work;
     };
     for (std::size_t i = 1; i < kernel_diagnosis.findings.size(); ++i)
         for (std::size_t j = i; j > 0; --j) {

@@ -120,6 +120,28 @@ struct undecided_item {
     }
 };
 
+// The estimator's own result for one fix (analyzer/diagnose/estimate.hpp): what the fix leaves, which
+// combined_after needs to put several fixes of one kernel together. No report reads it.
+struct fix_effect {
+    std::map<resource, double> changed_work;  // the work (ns at raw peak) per resource the fix leaves, where changed
+    double at_least_ns = 0.0;                 // the fix's own bound (at_least)
+    double atomic_chain_ns = 0.0;             // the same-line atomic chain the fix leaves (0 where it removes it)
+    bool removes_launch = false;
+    bool changes_work = false;   // the fix changes work (bytes, instructions, FLOPs), not only latency
+    bool keeps_latency = false;  // the fix removes one waste and leaves the kernel's latency as it is
+};
+
+// Everything the estimator decides for one finding, made whole before any of it is kept (estimate.hpp,
+// estimate_fix): an open estimate leaves the figures empty and the least time after set where known.
+struct finding_estimate {
+    std::string why;                   // what the fix changes and what still bounds the kernel
+    std::vector<std::string> changes;  // the changes as written, up to the first open one
+    std::optional<double> time_after_ns, speedup, time_saved_ns;
+    std::optional<double> time_after_at_least_ns, speedup_at_most;
+    after_bound binds_after;
+    fix_effect effect;
+};
+
 struct finding {
     pooled_string id, tree, node;
     pooled_string title, explain;  // a catch-all's: "" (finding_title, finding_explain)
@@ -142,13 +164,7 @@ struct finding {
     std::optional<double> est_time_after_at_least_ns;
     std::optional<double> est_speedup_at_most;  // duration / est_time_after_at_least_ns
     after_bound binds_after;                    // what sets the time after the fix
-    // For combining: the work (ns at raw peak) per resource this fix leaves, where it changes it.
-    std::map<resource, double> changed_work;
-    double at_least_ns = 0.0;
-    double atomic_chain_ns = 0.0;  // the same-line atomic chain this fix leaves (0 where it removes it)
-    bool removes_launch = false;
-    bool changes_work = false;   // the fix changes work (bytes, instructions, FLOPs), not only latency
-    bool keeps_latency = false;  // the fix removes one waste and leaves the kernel's latency as it is
+    fix_effect effect;                          // the estimator's own result, for combining this fix with others
     // A finding about a run of kernels the counters cannot tell from variants of one operation:
     // ranked after every finding of the kernel itself (fusion.cpp).
     bool below_kernel_findings = false;

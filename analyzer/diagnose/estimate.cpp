@@ -99,9 +99,10 @@ std::map<resource, double> useful_work(const kernel_roofline& roof) {
     return work;
 }
 
-void estimate_finding(finding& target, const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
-                      const name_values& facts, std::vector<std::string>* missing) {
-    target.estimate_why = spec.why;
+finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
+                              const name_values& facts, std::vector<std::string>* missing) {
+    finding_estimate result;
+    result.why = spec.why;
     std::map<resource, double> work = current_work(kernel.roof);
     std::map<resource, double> changed;
     // Once an input is open the estimate is not decided; the rest is still worked through at each open
@@ -117,7 +118,7 @@ void estimate_finding(finding& target, const estimate_spec& spec, const kernel_r
             if (missing) missing->insert(missing->end(), evaluated.missing.begin(), evaluated.missing.end());
             std::string on;
             for (resource id : change.on) on += (on.empty() ? "" : ", ") + std::string(name(id));
-            target.estimate_changes.push_back(
+            result.changes.push_back(
                 on + (change.add ? " + " : " x ") + "(" + change.amount.text() + ")" +
                 (amount ? " = " + (change.add ? format_duration_ns(*amount) : number_text(*amount)) : std::string()));
         }
@@ -192,13 +193,12 @@ void estimate_finding(finding& target, const estimate_spec& spec, const kernel_r
         return std::min(least, duration);
     };
     const auto keep_least = [&] {
-        target.est_time_after_at_least_ns = least_after();
-        if (target.est_time_after_at_least_ns)
-            target.est_speedup_at_most = duration / *target.est_time_after_at_least_ns;
+        result.time_after_at_least_ns = least_after();
+        if (result.time_after_at_least_ns) result.speedup_at_most = duration / *result.time_after_at_least_ns;
     };
     if (open_input) {
         keep_least();
-        return;
+        return result;
     }
     std::vector<std::string> open;
     for (const auto& unmeasured_use : kernel.roof.unmeasured)
@@ -211,24 +211,39 @@ void estimate_finding(finding& target, const estimate_spec& spec, const kernel_r
     if (!open.empty() || (spec.keeps_latency() && kernel.verdict.bound == bound::unknown)) {
         if (missing) missing->insert(missing->end(), open.begin(), open.end());
         keep_least();
-        return;
+        return result;
     }
-    if (duration <= 0 || out.after_ns <= 0) return;
+    if (duration <= 0 || out.after_ns <= 0) return result;
     // A fix never makes a kernel slower.
     const double after = std::min(out.after_ns, duration);
     // What the fix changes: the resources whose work it leaves different from what they are busy with now.
-    target.changed_work.clear();
+    result.effect.changed_work.clear();
     for (const auto& [id, ns] : left)
-        if (!work.count(id) || ns != work.at(id)) target.changed_work[id] = ns;
-    target.at_least_ns = at_least;
-    target.atomic_chain_ns = chain;
-    target.removes_launch = spec.removes_launch;
-    target.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
-    target.keeps_latency = spec.keeps_latency();
-    target.est_time_after_ns = after;
-    target.est_speedup = duration / after;
-    target.est_time_saved_ns = duration - after;
-    target.binds_after = out.after_ns >= duration ? after_bound{after_bound_kind::unchanged} : out.binds_after;
+        if (!work.count(id) || ns != work.at(id)) result.effect.changed_work[id] = ns;
+    result.effect.at_least_ns = at_least;
+    result.effect.atomic_chain_ns = chain;
+    result.effect.removes_launch = spec.removes_launch;
+    result.effect.changes_work = !spec.changes.empty() || spec.kind == fix_kind::restructures;
+    result.effect.keeps_latency = spec.keeps_latency();
+    result.time_after_ns = after;
+    result.speedup = duration / after;
+    result.time_saved_ns = duration - after;
+    result.binds_after = out.after_ns >= duration ? after_bound{after_bound_kind::unchanged} : out.binds_after;
+    return result;
+}
+
+void estimate_finding(finding& target, const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
+                      const name_values& facts, std::vector<std::string>* missing) {
+    finding_estimate result = estimate_fix(spec, kernel, gpu, facts, missing);
+    target.estimate_why = std::move(result.why);
+    target.estimate_changes = std::move(result.changes);
+    target.est_time_after_ns = result.time_after_ns;
+    target.est_speedup = result.speedup;
+    target.est_time_saved_ns = result.time_saved_ns;
+    target.est_time_after_at_least_ns = result.time_after_at_least_ns;
+    target.est_speedup_at_most = result.speedup_at_most;
+    target.binds_after = result.binds_after;
+    target.effect = std::move(result.effect);
 }
 
 estimate_outcome combined_after(const kernel_result& kernel, const gpu_spec& gpu,
@@ -236,12 +251,13 @@ estimate_outcome combined_after(const kernel_result& kernel, const gpu_spec& gpu
     const std::map<resource, double> work = current_work(kernel.roof);
     std::map<resource, double> least = work;
     bool removes_launch = false, only_work_fixes = true;
-    double chain = fixes.empty() ? 0.0 : fixes.front()->atomic_chain_ns;
+    double chain = fixes.empty() ? 0.0 : fixes.front()->effect.atomic_chain_ns;
     for (const finding* included : fixes) {
-        chain = std::min(chain, included->atomic_chain_ns);
-        removes_launch = removes_launch || included->removes_launch;
-        only_work_fixes = only_work_fixes && included->keeps_latency;
-        for (const auto& [id, ns] : included->changed_work) least[id] = std::min(least.count(id) ? least[id] : ns, ns);
+        chain = std::min(chain, included->effect.atomic_chain_ns);
+        removes_launch = removes_launch || included->effect.removes_launch;
+        only_work_fixes = only_work_fixes && included->effect.keeps_latency;
+        for (const auto& [id, ns] : included->effect.changed_work)
+            least[id] = std::min(least.count(id) ? least[id] : ns, ns);
     }
     // With a fix among them that closes the gap, the floors are what is left.
     estimate_outcome out = time_after(kernel, gpu, work, least, only_work_fixes, 0.0, removes_launch);

@@ -29,9 +29,13 @@ struct estimate_outcome {
     after_bound binds_after;
 };
 
-// Fills target's estimate from the spec: the changed work, the time after, the speedup and the saving.
-// Leaves them empty (and lists the metrics that would decide it in `missing`) when an expression is not
-// exact on this capture, or a resource the capture has no counter for may bound the time after the fix.
+// The estimate of a fix from its spec: the changed work, the time after, the speedup and the saving, whole.
+// Leaves the figures empty (and lists the metrics that would decide them in `missing`) when an expression is
+// not exact on this capture, or a resource the capture has no counter for may bound the time after the fix;
+// the least time the fix can leave is then set where the capture bounds it.
+finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
+                              const name_values& facts, std::vector<std::string>* missing);
+// estimate_fix, kept on the finding (its est_* figures, its words, and the estimator's effect) at once.
 void estimate_finding(finding& target, const estimate_spec& spec, const kernel_result& kernel, const gpu_spec& gpu,
                       const name_values& facts, std::vector<std::string>* missing);
 
