@@ -13,13 +13,27 @@ launch_shape shape_of(const kernel_group& group) {
     return shape;
 }
 
+// The tensor precision a library kernel's name states (its math fact), where it is a tensor path.
+std::optional<resource> tensor_precision_named(const origin_facts& facts) {
+    static const std::pair<const char*, resource> named[] = {
+        {"tf32_tensor", resource::tensor_tf32}, {"bf16_tensor", resource::tensor_bf16},
+        {"fp16_tensor", resource::tensor_fp16}, {"fp8_tensor", resource::tensor_fp8},
+        {"int8_tensor", resource::tensor_int8}, {"fp64_tensor", resource::tensor_fp64}};
+    for (const auto& [math, precision] : named)
+        if (facts.math == math) return precision;
+    return std::nullopt;
+}
+
 }  // namespace
 
 kernel_result model_kernel(kernel_group group, const gpu_spec& spec) {
     kernel_result result;
     result.origin = classify_origin(group.name);
-    result.roof = build_roofline(metric_view{group.metrics, group.launches}, spec,
-                                 wgmma_named(result.origin.facts).value_or(false));
+    name_hints named;
+    named.wgmma = wgmma_named(result.origin.facts).value_or(false);
+    named.tensor_precision = tensor_precision_named(result.origin.facts);
+    named.no_mma = result.origin.facts.math == "no_mma";
+    result.roof = build_roofline(metric_view{group.metrics, group.launches}, spec, named);
     result.shape = shape_of(group);
     result.verdict = classify(result.roof, result.shape);
     result.group = std::move(group);

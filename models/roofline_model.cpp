@@ -136,20 +136,23 @@ constexpr const char* mma_cycles_metric =
 // fprop 90.1 and 90.1, wgmma_tma 77.0 and 77.0, cuDNN's SDPA 41.9 and 41.9; FP8 and INT8 wgmma were not
 // measured). Which precision is not known, so the floor uses the largest practical share of any: the
 // smallest floor the cycles allow. The first finding it decides on a details page stays provisional.
-// The name's word counts as the counters' (wgmma_by_name): every kernel of examples/ whose name says wgmma
-// (cuDNN's _wgmma_ attention, nvjet_sm90, sm90_xmma on TF32/BF16/FP16) ran HGMMA on its raw page.
+// The name's word counts as the counters' (named.wgmma): every kernel of examples/ whose name says wgmma
+// (cuDNN's _wgmma_ attention, nvjet_sm90, sm90_xmma on TF32/BF16/FP16) ran HGMMA on its raw page; and where
+// the name says the precision (nvjet_sm90_tst: BF16), its practical share is the one (17 of 17 nvjet kernels
+// of examples/ did their MMA work in the precision their name says, on their raw pages).
 std::optional<double> stated_tensor_floor(const kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec,
-                                          bool wgmma_by_name) {
+                                          const name_hints& named) {
     if (spec.compute_capability != "9.0") return std::nullopt;
     const auto mma = metrics.find(mma_cycles_metric);
     const auto gmma = metrics.find("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_elapsed");
     const bool wgmma =
-        (gmma && *gmma > 0.0) || metrics.find("derived__tensor_pipe_wgmma").value_or(0.0) > 0.0 || wgmma_by_name;
+        (gmma && *gmma > 0.0) || metrics.find("derived__tensor_pipe_wgmma").value_or(0.0) > 0.0 || named.wgmma;
     if (!mma || *mma <= 0.0 || !wgmma) return std::nullopt;
     double practical = 0.0;
     for (resource precision : precisions())
         if (info(precision).tensor && precision != resource::tensor_fp64) {
             if (roof.find(precision)) return std::nullopt;  // a counted precision carries its own floor
+            if (named.tensor_precision && precision != *named.tensor_precision) continue;
             practical = std::max(practical, practical_share_of(spec, precision).share);
         }
     if (practical <= 0.0) return std::nullopt;
@@ -160,7 +163,8 @@ std::optional<double> stated_tensor_floor(const kernel_roofline& roof, const met
 // ncu's SM speed of light (the busiest SM sub-unit, pipes and issue included), a memory level at most
 // as busy as its memory speed of light (the busiest memory unit); 1 where the capture lacks that too.
 // The MMA cycles of a kernel whose every tensor precision is measured at zero work are zero.
-void bound_unmeasured(kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec) {
+void bound_unmeasured(kernel_roofline& roof, const metric_view& metrics, const gpu_spec& spec,
+                      const name_hints& named) {
     const auto sm = metrics.find("sm__throughput.avg.pct_of_peak_sustained_elapsed");
     const auto memory = metrics.find("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed");
     bool tensor_idle = true;
@@ -203,13 +207,16 @@ void bound_unmeasured(kernel_roofline& roof, const metric_view& metrics, const g
                 highest = highest ? std::min(*highest, *by_instructions) : *by_instructions;
             if (highest) unmeasured.hi = std::min(unmeasured.hi, std::max(0.0, *highest / 100.0));
         }
+        // A kernel whose name says its MMA precision does no MMA work in another.
+        if (named.tensor_precision && what.tensor && unmeasured.id != *named.tensor_precision) unmeasured.hi = 0.0;
+        if (named.no_mma && (what.tensor || unmeasured.id == resource::pipe_tensor)) unmeasured.hi = 0.0;
         unmeasured.practical = practical_share_of(spec, unmeasured.id).share;
     }
 }
 
 }  // namespace
 
-kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, bool wgmma_by_name) {
+kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, const name_hints& named) {
     kernel_roofline roof;
     auto duration = metrics.find("gpu__time_duration.sum");
     if (!duration || *duration <= 0) {
@@ -232,7 +239,7 @@ kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec,
     detail::add_memory(roof, metrics, spec);
     detail::add_chart_ceilings(roof, metrics, spec);
     roof.resources.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
-    bound_unmeasured(roof, metrics, spec);
+    bound_unmeasured(roof, metrics, spec, named);
     const resource_use* top = nullptr;
     const resource_use* top_practical = nullptr;
     for (auto& use : roof.resources) {
@@ -254,7 +261,7 @@ kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec,
         roof.binding_practical = top_practical->id;
         roof.practical_floor_ns = top_practical->floor_min_ns();
     }
-    roof.stated_tensor_floor_ns = stated_tensor_floor(roof, metrics, spec, wgmma_by_name);
+    roof.stated_tensor_floor_ns = stated_tensor_floor(roof, metrics, spec, named);
     if (roof.stated_tensor_floor_ns && *roof.stated_tensor_floor_ns > roof.practical_floor_ns) {
         roof.practical_floor_ns = *roof.stated_tensor_floor_ns;
         roof.binding_practical = resource::pipe_tensor;

@@ -225,10 +225,18 @@ struct kernel_roofline {
     double roof_share_hi() const { return duration_ns > 0 ? practical_floor_hi_ns / duration_ns : 0.0; }
 };
 
-// Builds the roofline from a kernel's metrics and the spec of the GPU it ran on. `wgmma_by_name`: the
-// kernel's name says it issues warpgroup MMA (analyzer/read/kernel_origin.hpp, wgmma_named), which proves
-// the tensor floor on a details page as the gmma counter or ncu's high-latency sentence does.
-kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, bool wgmma_by_name = false);
+// What a library kernel's name says that the model can use where the counters are missing
+// (analyzer/read/kernel_origin.hpp): it issues warpgroup MMA (wgmma_named), which proves the tensor floor on
+// a details page as the gmma counter or ncu's high-latency sentence does; and the one tensor precision its
+// math runs in (a bf16 GEMM does no FP16, TF32 or FP8 MMA), whose practical share the floor then uses.
+struct name_hints {
+    bool wgmma = false;
+    std::optional<resource> tensor_precision;
+    bool no_mma = false;  // a kind of kernel that runs no tensor-core instruction (ATen's own)
+};
+
+// Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.
+kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, const name_hints& named = {});
 
 // A precision's peak from the spec (TFLOP/s at the clock it holds at), scaled to `sm_clock_hz`, per
 // second; nullopt where the spec gives none.

@@ -166,6 +166,8 @@ fact_value mma_ran(const kernel_result& kernel) {
     // never HFMA2.MMA moves. 1% or more: kernels with no tensor op at all read up to 0.09% on the raw
     // pages of examples/wild (lib_c_raw: DeviceScanInitKernel 0.093, cupy_copy 0.008).
     if (const auto mma = kernel.group.metrics.find(mma_cycles_metric); mma && *mma >= 1.0) return 1.0;
+    // A kind of kernel that runs no tensor-core instruction, by its name (rules/origins: ATen's own).
+    if (kernel.origin.facts.math == "no_mma") return flag(false);
     return undecided(std::move(missing));
 }
 

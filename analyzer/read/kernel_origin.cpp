@@ -47,8 +47,11 @@ constexpr std::array<std::pair<fact_field, const char*>, 9> fact_names = {{
     {fact_field::fused_ops, "fused_ops"},
 }};
 // The values `math` may take: the rule facts (name_fp32_simt, ...) read them.
-constexpr std::array<const char*, 8> math_values = {"fp32_simt",   "fp64_simt",   "tf32_tensor", "bf16_tensor",
-                                                    "fp16_tensor", "int8_tensor", "fp8_tensor",  "fp64_tensor"};
+// no_mma: the kernel's kind runs no tensor-core instruction at all (ATen's own elementwise, reduction, norm and
+// copy kernels: 103 of them on the raw pages of examples/, none with MMA work).
+constexpr std::array<const char*, 9> math_values = {"fp32_simt",   "fp64_simt",   "tf32_tensor",
+                                                    "bf16_tensor", "fp16_tensor", "int8_tensor",
+                                                    "fp8_tensor",  "fp64_tensor", "no_mma"};
 // The values `mma_path` may take: the warp_specialised and tensor-floor facts read them.
 constexpr std::array<const char*, 2> mma_path_values = {"wgmma", "mma_sync"};
 
@@ -126,7 +129,7 @@ std::vector<pattern> parse_patterns(const std::string& text, const std::string& 
                     std::find(math_values.begin(), math_values.end(), reader.value) == math_values.end())
                     fail(file, where + ": math: \"" + reader.value +
                                    "\" is not one of fp32_simt, fp64_simt, tf32_tensor, "
-                                   "bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor");
+                                   "bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor, no_mma");
                 if (reader.field == fact_field::mma_path &&
                     std::find(mma_path_values.begin(), mma_path_values.end(), reader.value) == mma_path_values.end())
                     fail(file, where + ": mma_path: \"" + reader.value + "\" is not one of wgmma, mma_sync");

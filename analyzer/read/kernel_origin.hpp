@@ -46,7 +46,8 @@ struct origin_facts {
     int vector_width = 0;  // ATen's vectorized_elementwise_kernel<VEC, ...>
     bool split_k = false;  // a split-K GEMM or its reduction
     std::string tile;      // "256x128x8": the CTA tile (and K step) in the name
-    pooled_string math;    // fp32_simt, tf32_tensor, bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor
+    pooled_string math;    // fp32_simt, tf32_tensor, bf16_tensor, fp16_tensor, int8_tensor, fp8_tensor, fp64_tensor,
+                           // no_mma (a kind of kernel that runs no tensor-core instruction: ATen's own)
     // The tensor-core instruction path: "wgmma" (Hopper's warpgroup MMA: cuDNN's _wgmma_ kernels, cuBLASLt's
     // nvjet_sm90), "mma_sync" (FlashAttention-2's Sm80 kernel traits). A kernel built for an architecture
     // before sm_90 cannot issue wgmma or TMA either way (wgmma_named, below).

@@ -621,7 +621,7 @@ std::string origin_text(const kernel_origin& origin, const std::string& gpu_cc) 
         said.push_back("FP32 on CUDA cores");
     else if (facts.math == "fp64_simt")
         said.push_back("FP64 on CUDA cores");
-    else if (!facts.math.empty()) {
+    else if (!facts.math.empty() && facts.math != "no_mma") {  // no_mma: the kind's, not this name's, word
         std::string math = facts.math.str();
         said.push_back(math.substr(0, math.find('_')) + " on tensor cores");
     }
