@@ -117,7 +117,8 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
     }
     for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full",
-                          "examples/user_level/gemm", "examples/user_level/elem", "examples/user_level/sdpa"}) {
+                          "examples/user_level/gemm", "examples/user_level/elem", "examples/user_level/sdpa",
+                          "examples/heldout/step"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
@@ -125,7 +126,7 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
                         << all.first_same << " the same first finding, " << all.only_missing
                         << " missing-counters alone");
-    CHECK(all.kernels == 154);
+    CHECK(all.kernels == 205);
     // What the details pages give, held where it stands (2026-11-28, every details/raw pair of examples/, the
     // user_level captures included: 103 the same first finding, 26 nothing but missing-counters, once the
     // wgmma path's MMA cycles gave Hopper tensor kernels a floor, and ties went to the fix that takes more
@@ -137,8 +138,10 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // fired are ranked by it (and dropped where even that is within noise); 116 and 22 once the busiest pipe
     // ncu's HighPipeUtilization rule names bounds every math pipe and precision. A change that loses answers
     // fails here.
-    CHECK(all.first_same >= 116);
-    CHECK(all.only_missing <= 22);
+    // With examples/heldout (51 kernels of a training step written and captured after all of the above, never
+    // tuned on: 22 the same first finding, 14 missing-counters alone), every pair: 138 and 36.
+    CHECK(all.first_same >= 138);
+    CHECK(all.only_missing <= 36);
     CHECK(all.bounded >= 120);
 }
 

@@ -73,6 +73,8 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(kernel_named(s, "cudnn_generated_fort_native_sdpa").origin.facts.mma_path == "wgmma");
     CHECK(kernel_named(s, "pytorch_flash::flash_fwd_kernel").origin.facts.mma_path == "mma_sync");
     CHECK(kernel_named(a, "nvjet_sm90").origin.facts.mma_path == "wgmma");
+    CHECK(kernel_named(a, "nvjet_sm90_tst").origin.facts.math == "bf16_tensor");  // tst: BF16 (the raw page agrees)
+    CHECK(kernel_named(e, "vectorized_elementwise_kernel").origin.facts.math == "no_mma");  // ATen's own
     CHECK(kernel_named(e, "sm90_xmma_fprop_implicit_gemm").origin.facts.mma_path == "wgmma");
     CHECK(wgmma_named(kernel_named(s, "fmha_cutlassF").origin.facts) == false);  // built for sm_80
     CHECK(wgmma_named(legacy.origin.facts) == false);                            // cutlass_75

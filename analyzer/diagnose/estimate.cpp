@@ -185,9 +185,17 @@ finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& ke
         // Each resource's useful work at the least the capture allows (a details page bounds it from above).
         std::map<resource, double> useful_least;
         for (const auto& use : kernel.roof.resources)
-            if (info(use.id).in_floor) useful_least[use.id] = use.useful_min() * duration;
-        double least =
-            time_after(kernel, gpu, work, leaves(useful_least), latency_sure, at_least, spec.removes_launch).after_ns;
+            if (info(use.id).in_floor)
+                // A precision always carries its lower bound (a rate ncu states in whole percents: half a point
+                // under it), even where no counter is missing.
+                useful_least[use.id] =
+                    (info(use.id).precision ? std::min(use.useful_lo, use.useful_min()) : use.useful_min()) * duration;
+        // A precision's FLOPs are its busy work too: the fix leaves at least their lower bound where it does not
+        // change them.
+        std::map<resource, double> left_least = leaves(useful_least);
+        for (const auto& [id, ns] : useful_least)
+            if (info(id).precision && !changed.count(id)) left_least[id] = std::min(left_least[id], ns);
+        double least = time_after(kernel, gpu, work, left_least, latency_sure, at_least, spec.removes_launch).after_ns;
         least = std::max(least, chain);
         if (duration <= 0 || least <= 0) return std::nullopt;
         return std::min(least, duration);

@@ -3,7 +3,7 @@
 (provisional or not; ncu's own rule rows left out) the raw page's, does it give nothing but missing-counters, and
 where it differs, does it name the raw page's first among the findings that could outrank it (issue 33).
 
-    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (13)
+    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (14, the held-out one last)
     python3 examples/user_level/details_agreement.py build-dev/roofline \\
         examples/user_level/gemm_details.csv examples/user_level/gemm_raw.csv ...  # more (details, raw) pairs
 """
@@ -24,6 +24,7 @@ pairs = [
  ("examples/user_level/gemm_details.csv","examples/user_level/gemm_raw.csv"),
  ("examples/user_level/elem_details.csv","examples/user_level/elem_raw.csv"),
  ("examples/user_level/sdpa_details.csv","examples/user_level/sdpa_raw.csv"),
+ ("examples/heldout/step_details.csv","examples/heldout/step_raw.csv"),  # held out: never tuned on (LABELS.md)
 ]
 extra = [p for p in sys.argv[2:]]
 for i in range(0, len(extra), 2): pairs.append((extra[i], extra[i+1]))
@@ -58,3 +59,7 @@ for det, raw in pairs:
         rows.append((os.path.basename(det), key[0][:50], dfirst, rfirst))
 for r in rows: print(*r, sep=" | ")
 print(f"kernels {tot}  agree {agree} ({agree/tot:.0%})  missing-counters alone {mconly} ({mconly/tot:.0%})  differs-unnamed {bad}")
+held = [r for r in rows if r[0] == "step_details.csv"]
+if held:
+    same = sum(1 for r in held if r[2] == r[3]); only = sum(1 for r in held if r[2] == "missing-counters")
+    print(f"held out (examples/heldout): kernels {len(held)}  agree {same} ({same/len(held):.0%})  missing-counters first {only}")
