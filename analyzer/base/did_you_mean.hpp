@@ -10,7 +10,7 @@
 namespace roofline {
 
 // Levenshtein distance.
-std::size_t edit_distance(const std::string& a, const std::string& b);
+std::size_t edit_distance(const std::string& first, const std::string& second);
 
 // "; did you mean \"x\"?" for the closest of `known` when it is close enough to be a typo (at most a
 // third of the word's letters, at least 2) or the word is a prefix of it; "" otherwise.

@@ -8,7 +8,7 @@
 
 namespace roofline {
 
-// For every catalogue quantity, by its form on `c`:
+// For every catalogue quantity, by its form on `target_chip`:
 //   another name or a sum of counters: where the capture lacks the id, it gets scale x the sum if the
 //     capture holds every counter of it (a derived__ metric from its base counters); where the id is
 //     itself one part of the sum, the sum replaces it, and without every part the quantity is
@@ -18,6 +18,6 @@ namespace roofline {
 // A quantity the capture lacks both under its id and in this chip's own form (or with no chip: a CC the
 // catalogue has no names for) is taken from the first other chip's form whose counters the capture all
 // holds: chips name their counters apart, so one form at most fits.
-void resolve_chip_names(metric_values& metrics, const chip* c);
+void resolve_chip_names(metric_values& metrics, const chip* target_chip);
 
 }  // namespace roofline

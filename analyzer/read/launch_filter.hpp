@@ -16,7 +16,7 @@ namespace roofline {
 // signature, or the mangled name ("_Z14transpose_smem..."; only where the export holds mangled
 // names, i.e. it was made with ncu --print-kernel-base mangled).
 enum class kernel_name_base { function, demangled, mangled };
-const char* kernel_name_base_name(kernel_name_base b);
+const char* kernel_name_base_name(kernel_name_base base);
 
 struct launch_filter_options {
     std::string kernel_name;  // "" matches every kernel

@@ -15,7 +15,7 @@
 namespace roofline {
 
 enum class ncu_form { raw, details, metrics, summary };
-const char* ncu_form_name(ncu_form f);
+const char* ncu_form_name(ncu_form form);
 
 struct read_options {
     number_style numbers = number_style::unknown;  // unknown: detect from the values

@@ -14,6 +14,6 @@
 namespace roofline {
 
 // (file name, content) pairs, in pair order, then README.md. Pure: the same report, the same bytes.
-std::vector<std::pair<std::string, std::string>> render_lessons(const pairs_report& r, const std::string& dir);
+std::vector<std::pair<std::string, std::string>> render_lessons(const pairs_report& report, const std::string& dir);
 
 }  // namespace roofline
