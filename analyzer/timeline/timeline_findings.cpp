@@ -91,19 +91,65 @@ void category_findings(const timeline_model& model, const device_timeline& gpu, 
 }  // namespace
 
 constexpr finding_info findings_table[] = {
-    {finding_kind::sync, "sync-gaps", gap_cause::sync, std::nullopt},
-    {finding_kind::host, "cpu-bound-gaps", gap_cause::host, std::nullopt},
-    {finding_kind::pageable, "pageable-copies", gap_cause::pageable, std::nullopt},
-    {finding_kind::memset, "sync-memset-gaps", gap_cause::memset, std::nullopt},
-    {finding_kind::small_kernels, "launch-bound", std::nullopt, std::nullopt},
-    {finding_kind::communication, "exposed-communication", std::nullopt, std::nullopt},
-    {finding_kind::busy, "gpu-busy", std::nullopt, std::nullopt},
-    {finding_kind::small_grids, "small-grids", std::nullopt, std::nullopt},
-    {finding_kind::data_loading, "data-loading-gaps", gap_cause::host, cpu_category::data_loading},
-    {finding_kind::optimizer, "optimizer-gaps", gap_cause::host, cpu_category::optimizer},
-    {finding_kind::dispatch, "dispatch-gaps", gap_cause::host, cpu_category::dispatch},
-    {finding_kind::python, "python-gaps", gap_cause::host, cpu_category::python},
-    {finding_kind::user_range, "user-range-gaps", gap_cause::host, cpu_category::user_range},
+    {finding_kind::sync, "sync-gaps", gap_cause::sync, std::nullopt,
+     "Take the synchronisation out of the step: keep values on the GPU (accumulate the loss as a tensor "
+     "and "
+     "read it every N steps); avoid `.item()`, `.cpu()`, `.tolist()`, `print(tensor)` and "
+     "`torch.cuda.synchronize()` inside the loop; where a value must come back, copy it with "
+     "`non_blocking=True` into pinned memory and read it a step later."},
+    {finding_kind::host, "cpu-bound-gaps", gap_cause::host, std::nullopt,
+     "Give the GPU its work ahead of time: fewer, larger launches (CUDA graphs: `torch.cuda.CUDAGraph`, "
+     "`torch.compile(mode=\"reduce-overhead\")`), fused operators (`torch.compile`), less Python per "
+     "step, "
+     "and data preparation off the critical path (`DataLoader(num_workers=N, pin_memory=True)`, "
+     "prefetching)."},
+    {finding_kind::pageable, "pageable-copies", gap_cause::pageable, std::nullopt,
+     "Copy from pinned memory: `pin_memory=True` in the DataLoader or `tensor.pin_memory()`, then "
+     "`.to(device, non_blocking=True)`; prefetch the next batch on a side stream, or keep the data on "
+     "the "
+     "GPU."},
+    {finding_kind::memset, "sync-memset-gaps", gap_cause::memset, std::nullopt,
+     "Use cudaMemsetAsync on the work's stream: a synchronous cudaMemset waits for the GPU."},
+    {finding_kind::small_kernels, "launch-bound", std::nullopt, std::nullopt,
+     "Launch fewer, larger kernels: capture the step in a CUDA graph (`torch.cuda.CUDAGraph`, "
+     "`torch.compile(mode=\"reduce-overhead\")`) or fuse the small operators (`torch.compile`); a larger "
+     "batch gives each launch more work.",
+     "Launch fewer, larger kernels: these were queued ahead (a CUDA graph replay, or a CPU running "
+     "ahead), so the gaps are the GPU's own time between kernels, which a CUDA graph does not "
+     "remove: fuse the small operators (`torch.compile`, a fused epilogue); a larger batch gives "
+     "each launch more work."},
+    {finding_kind::communication, "exposed-communication", std::nullopt, std::nullopt,
+     "Overlap communication with compute: issue the collectives asynchronously (`async_op=True`) "
+     "as soon as their inputs are ready and wait only where the result is used; DDP's gradient "
+     "buckets (`bucket_cap_mb`) and FSDP's prefetching do this for training."},
+    {finding_kind::busy, "gpu-busy", std::nullopt, std::nullopt,
+     "The time is in the kernels: profile the top ones (below) with ncu and `roofline analyze`."},
+    {finding_kind::small_grids, "small-grids", std::nullopt, std::nullopt,
+     "Give each launch enough work to fill the GPU: a larger batch (more samples or sequences per "
+     "step), fused operators (`torch.compile`), or independent work on other streams beside them. The "
+     "gain is per sample, and how much depends on how each kernel's time grows with its work: time a "
+     "larger batch, or profile the top kernels (below) with ncu."},
+    {finding_kind::data_loading, "data-loading-gaps", gap_cause::host, cpu_category::data_loading,
+     "Make the batches in worker processes while the GPU runs: `DataLoader(..., num_workers=N, "
+     "pin_memory=True, persistent_workers=True, prefetch_factor=2)`; where the workers already run, "
+     "more of them (up to the CPU cores), a cheaper `__getitem__` (decode once, cache, smaller "
+     "images), or decoding on the GPU (DALI, torchvision.io.decode_jpeg on the device)."},
+    {finding_kind::optimizer, "optimizer-gaps", gap_cause::host, cpu_category::optimizer,
+     "Step every parameter at once: `foreach=True` (the default where supported) or `fused=True` "
+     "(`torch.optim.AdamW(params, fused=True)`), fewer, larger parameter tensors, or the step compiled "
+     "(`torch.compile` of the optimizer step) or captured in a CUDA graph."},
+    {finding_kind::dispatch, "dispatch-gaps", gap_cause::host, cpu_category::dispatch,
+     "Launch the step at once: capture it in a CUDA graph (`torch.cuda.CUDAGraph`, "
+     "`torch.compile(mode=\"reduce-overhead\")`, static shapes and buffers), or compile it "
+     "(`torch.compile` fuses the small operators, so fewer launches); a larger batch gives each "
+     "launch more work."},
+    {finding_kind::python, "python-gaps", gap_cause::host, cpu_category::python,
+     "Take the program's own work off the GPU's critical path: prepare data in DataLoader workers "
+     "or a background thread, vectorise the Python loop (NumPy or torch ops), move the work to the "
+     "GPU, or do it every N steps; the frames named with this finding say where it is."},
+    {finding_kind::user_range, "user-range-gaps", gap_cause::host, cpu_category::user_range,
+     "The ranges named below are the program's own: their CPU work runs while the GPU waits. Move it "
+     "off the step's critical path (a background thread, a DataLoader worker) or do it less often."},
 };
 
 const finding_info& info(finding_kind kind) {

@@ -38,12 +38,16 @@ enum class finding_kind : std::uint8_t {
     user_range,    // a range the user named
 };
 // What each finding is, in one place: its JSON id, the gap cause it removes (sync, pageable, memset, host; none
-// for the findings that are not about one cause), and for the host gaps' findings the CPU category they name.
+// for the findings that are not about one cause), for the host gaps' findings the CPU category they name, and
+// its fix in words. Its floor is its estimate's (timeline_findings.cpp); its headline, which quotes the
+// trace's figures, is timeline_report.cpp's.
 struct finding_info {
     finding_kind kind;
     const char* id;  // "sync-gaps", "launch-bound", ... (the JSON ids)
     std::optional<gap_cause> cause;
     std::optional<cpu_category> category;
+    const char* fix;                   // what removes it, in the user's terms (every report prints it)
+    const char* fix_queued = nullptr;  // the fix where the work was queued ahead (a graph replay); none: `fix`
 };
 const finding_info& info(finding_kind kind);
 inline const char* finding_id(finding_kind kind) { return info(kind).id; }

@@ -504,69 +504,8 @@ std::string cause_meaning(gap_cause cause) {
 }
 
 std::string finding_fix(const timeline_finding& finding) {
-    switch (finding.kind) {
-        case finding_kind::sync:
-            return "Take the synchronisation out of the step: keep values on the GPU (accumulate the loss as a tensor "
-                   "and "
-                   "read it every N steps); avoid `.item()`, `.cpu()`, `.tolist()`, `print(tensor)` and "
-                   "`torch.cuda.synchronize()` inside the loop; where a value must come back, copy it with "
-                   "`non_blocking=True` into pinned memory and read it a step later.";
-        case finding_kind::host:
-            return "Give the GPU its work ahead of time: fewer, larger launches (CUDA graphs: `torch.cuda.CUDAGraph`, "
-                   "`torch.compile(mode=\"reduce-overhead\")`), fused operators (`torch.compile`), less Python per "
-                   "step, "
-                   "and data preparation off the critical path (`DataLoader(num_workers=N, pin_memory=True)`, "
-                   "prefetching).";
-        case finding_kind::pageable:
-            return "Copy from pinned memory: `pin_memory=True` in the DataLoader or `tensor.pin_memory()`, then "
-                   "`.to(device, non_blocking=True)`; prefetch the next batch on a side stream, or keep the data on "
-                   "the "
-                   "GPU.";
-        case finding_kind::memset:
-            return "Use cudaMemsetAsync on the work's stream: a synchronous cudaMemset waits for the GPU.";
-        case finding_kind::small_kernels:
-            if (finding.queued)
-                return "Launch fewer, larger kernels: these were queued ahead (a CUDA graph replay, or a CPU running "
-                       "ahead), so the gaps are the GPU's own time between kernels, which a CUDA graph does not "
-                       "remove: fuse the small operators (`torch.compile`, a fused epilogue); a larger batch gives "
-                       "each launch more work.";
-            return "Launch fewer, larger kernels: capture the step in a CUDA graph (`torch.cuda.CUDAGraph`, "
-                   "`torch.compile(mode=\"reduce-overhead\")`) or fuse the small operators (`torch.compile`); a larger "
-                   "batch gives each launch more work.";
-        case finding_kind::communication:
-            return "Overlap communication with compute: issue the collectives asynchronously (`async_op=True`) "
-                   "as soon as their inputs are ready and wait only where the result is used; DDP's gradient "
-                   "buckets (`bucket_cap_mb`) and FSDP's prefetching do this for training.";
-        case finding_kind::busy:
-            return "The time is in the kernels: profile the top ones (below) with ncu and `roofline analyze`.";
-        case finding_kind::data_loading:
-            return "Make the batches in worker processes while the GPU runs: `DataLoader(..., num_workers=N, "
-                   "pin_memory=True, persistent_workers=True, prefetch_factor=2)`; where the workers already run, "
-                   "more of them (up to the CPU cores), a cheaper `__getitem__` (decode once, cache, smaller "
-                   "images), or decoding on the GPU (DALI, torchvision.io.decode_jpeg on the device).";
-        case finding_kind::optimizer:
-            return "Step every parameter at once: `foreach=True` (the default where supported) or `fused=True` "
-                   "(`torch.optim.AdamW(params, fused=True)`), fewer, larger parameter tensors, or the step compiled "
-                   "(`torch.compile` of the optimizer step) or captured in a CUDA graph.";
-        case finding_kind::dispatch:
-            return "Launch the step at once: capture it in a CUDA graph (`torch.cuda.CUDAGraph`, "
-                   "`torch.compile(mode=\"reduce-overhead\")`, static shapes and buffers), or compile it "
-                   "(`torch.compile` fuses the small operators, so fewer launches); a larger batch gives each "
-                   "launch more work.";
-        case finding_kind::python:
-            return "Take the program's own work off the GPU's critical path: prepare data in DataLoader workers "
-                   "or a background thread, vectorise the Python loop (NumPy or torch ops), move the work to the "
-                   "GPU, or do it every N steps; the frames named with this finding say where it is.";
-        case finding_kind::user_range:
-            return "The ranges named below are the program's own: their CPU work runs while the GPU waits. Move it "
-                   "off the step's critical path (a background thread, a DataLoader worker) or do it less often.";
-        case finding_kind::small_grids:
-            return "Give each launch enough work to fill the GPU: a larger batch (more samples or sequences per "
-                   "step), fused operators (`torch.compile`), or independent work on other streams beside them. The "
-                   "gain is per sample, and how much depends on how each kernel's time grows with its work: time a "
-                   "larger batch, or profile the top kernels (below) with ncu.";
-    }
-    return "";
+    const finding_info& what = info(finding.kind);
+    return finding.queued && what.fix_queued ? what.fix_queued : what.fix;
 }
 
 namespace {
