@@ -93,6 +93,15 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
             }
     CHECK(compared >= 6);
 
+    // The held-out training step (examples/heldout, labelled before its capture) runs no kernel of the user's:
+    // every one gets a library's or PyTorch's origin, arange's anonymous-namespace kernel included.
+    const analysis step = analyze_example("examples/heldout/step_raw.csv");
+    for (const auto& k : step.kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind != origin_kind::user);
+    }
+    CHECK(kernel_named(step, "elementwise_kernel_with_index").origin.kind == origin_kind::aten);
+
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {
         CAPTURE(k.group.name);
