@@ -207,6 +207,13 @@ void bound_unmeasured(kernel_roofline& roof, const metric_view& metrics, const g
                 highest = highest ? std::min(*highest, *by_instructions) : *by_instructions;
             if (highest) unmeasured.hi = std::min(unmeasured.hi, std::max(0.0, *highest / 100.0));
         }
+        // The memory pipes are no busier than ncu's "Mem Pipes Busy" (sm__memory_throughput, the SM's memory
+        // instruction throughput): on the 638 raw pages' kernels of examples/ it was the largest of the LSU, ADU
+        // and TEX pipes' shares, never under one of them (the XU pipe ran up to 7.9x above it: not bounded here).
+        if (unmeasured.id == resource::pipe_lsu || unmeasured.id == resource::pipe_adu ||
+            unmeasured.id == resource::pipe_tex)
+            if (const auto memory_pipes = metrics.find("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed"))
+                unmeasured.hi = std::min(unmeasured.hi, std::max(0.0, *memory_pipes / 100.0));
         // A kernel whose name says its MMA precision does no MMA work in another.
         if (named.tensor_precision && what.tensor && unmeasured.id != *named.tensor_precision) unmeasured.hi = 0.0;
         if (named.no_mma && (what.tensor || unmeasured.id == resource::pipe_tensor)) unmeasured.hi = 0.0;

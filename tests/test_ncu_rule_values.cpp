@@ -268,6 +268,30 @@ TEST_CASE("the busiest pipe a details page states bounds every pipe and precisio
     CHECK(checked >= 500);
 }
 
+TEST_CASE("ncu's Mem Pipes Busy bounds the LSU, ADU and TEX pipes on every raw page of examples/") {
+    // The bound the model puts on those pipes where a details page lacks them (roofline_model.cpp,
+    // bound_unmeasured): sm__memory_throughput is the largest of their shares, never under one.
+    std::size_t checked = 0;
+    for (const char* capture :
+         {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/torch_ops_raw.csv",
+          "examples/h200/pairs_raw.csv", "examples/h200/forms/layer_full_raw.csv", "examples/user_level/elem_raw.csv",
+          "examples/user_level/sdpa_raw.csv", "examples/heldout/step_raw.csv"}) {
+        CAPTURE(capture);
+        for (const auto& kernel : analyze_example(capture, keeping_metrics()).kernels) {
+            const auto memory_pipes =
+                kernel.group.metrics.find("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed");
+            if (!memory_pipes) continue;
+            CAPTURE(kernel.group.name);
+            for (resource pipe : {resource::pipe_lsu, resource::pipe_adu, resource::pipe_tex})
+                if (const resource_use* use = kernel.roof.find(pipe)) {
+                    CHECK(use->utilisation * 100.0 <= *memory_pipes + 0.1);
+                    ++checked;
+                }
+        }
+    }
+    CHECK(checked >= 300);
+}
+
 TEST_CASE("a details page's stated FP64 rate and the shared FP64/tensor pipe decide fp64-slow-pipe as the raw page") {
     const analysis a = analyze_example("examples/h100/pairs_details.csv", {});
     const analysed_kernel* k = nullptr;
