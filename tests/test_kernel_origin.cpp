@@ -93,6 +93,24 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
             }
     CHECK(compared >= 6);
 
+    // A tensor math path the name states is the only precision its MMA work is in (the model zeroes the others
+    // on a details page: models/roofline_model.cpp), on every raw page named here.
+    int named_tensor = 0;
+    for (const char* raw :
+         {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
+          "examples/h200/forms/layer_full_raw.csv", "examples/h100/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
+          "examples/heldout/step_raw.csv"})
+        for (const auto& k : analyze_example(raw).kernels) {
+            const std::string math = k.origin.facts.math.str();
+            if (math.size() < 7 || math.compare(math.size() - 7, 7, "_tensor") != 0) continue;
+            CAPTURE(k.group.name);
+            const std::string named = "tensor_" + math.substr(0, math.find('_'));
+            for (const auto& use : k.roof.resources)
+                if (info(use.id).tensor && use.work > 0) CHECK(std::string(name(use.id)) == named);
+            ++named_tensor;
+        }
+    CHECK(named_tensor >= 30);
+
     // The held-out training step (examples/heldout, labelled before its capture) runs no kernel of the user's:
     // every one gets a library's or PyTorch's origin, arange's anonymous-namespace kernel included.
     const analysis step = analyze_example("examples/heldout/step_raw.csv");
