@@ -618,6 +618,23 @@ struct svg_chart {
         labels(layout, pts, numbers);
     }
     // One kernel on the roofline: its open marks at L2 and L1 and the line joining them, then its mark.
+    // A kernel's dot on either panel: the attributes that say which point it is, then its share and verdict,
+    // its place, and the style every dot shares (a lesson's named points drawn larger).
+    svg_attributes kernel_dot(svg_attributes identity, const analysed_kernel& kernel, bool has_role, double x_px,
+                              double y_px) {
+        svg_attributes common = {{"data-share", six_significant(kernel.share)},
+                                 {"data-bound", roofline::name(kernel.verdict.bound)},
+                                 {"cx", x_px},
+                                 {"cy", y_px},
+                                 {"r", radius(kernel.share, has_role)},
+                                 {"fill", colour(kernel)},
+                                 {"fill-opacity", "0.75"},
+                                 {"stroke", "#222"},
+                                 {"stroke-width", "0.6"}};
+        identity.insert(identity.end(), common.begin(), common.end());
+        return identity;
+    }
+
     void roof_kernel(const chart_point& point) {
         const chart_layout& layout = chart.roof;
         const analysed_kernel& kernel = *point.kernel;
@@ -650,22 +667,14 @@ struct svg_chart {
             }
         }
         svg.titled("circle",
-                   {{"class", "kernel"},
-                    {"data-panel", "roofline"},
-                    {"data-number", point.number},
-                    {"data-kernel", kernel_name},
-                    {"data-precision", flops ? roofline::name(point.precision) : "inst"},
-                    {"data-intensity", six_significant(point.intensity)},
-                    {"data-rate", six_significant(point.rate)},
-                    {"data-share", six_significant(kernel.share)},
-                    {"data-bound", roofline::name(kernel.verdict.bound)},
-                    {"cx", x_px},
-                    {"cy", y_px},
-                    {"r", radius(kernel.share, !point.role.empty())},
-                    {"fill", colour(kernel)},
-                    {"fill-opacity", "0.75"},
-                    {"stroke", "#222"},
-                    {"stroke-width", "0.6"}},
+                   kernel_dot({{"class", "kernel"},
+                               {"data-panel", "roofline"},
+                               {"data-number", point.number},
+                               {"data-kernel", kernel_name},
+                               {"data-precision", flops ? roofline::name(point.precision) : "inst"},
+                               {"data-intensity", six_significant(point.intensity)},
+                               {"data-rate", six_significant(point.rate)}},
+                              kernel, !point.role.empty(), x_px, y_px),
                    kernel_title(kernel, point.number, point.role.empty() ? point.side : point.role) + rate(point.rate) +
                        " " + (flops ? precision_label(point.precision) + " " : std::string()) + "at " +
                        six_significant(point.intensity) + per_byte + ", " +
@@ -818,22 +827,14 @@ struct svg_chart {
         const chart_ceiling* ceiling = find_ceiling(chart, level);
         svg.titled(
             "circle",
-            {{"class", "kernel"},
-             {"data-panel", "memory"},
-             {"data-number", point.number},
-             {"data-kernel", kernel_name},
-             {"data-level", name(level)},
-             {"data-seconds", six_significant(point.seconds)},
-             {"data-rate", six_significant(point.main())},
-             {"data-share", six_significant(kernel.share)},
-             {"data-bound", roofline::name(kernel.verdict.bound)},
-             {"cx", x_px},
-             {"cy", y_px},
-             {"r", radius(kernel.share, !point.role.empty())},
-             {"fill", colour(kernel)},
-             {"fill-opacity", "0.75"},
-             {"stroke", "#222"},
-             {"stroke-width", "0.6"}},
+            kernel_dot({{"class", "kernel"},
+                        {"data-panel", "memory"},
+                        {"data-number", point.number},
+                        {"data-kernel", kernel_name},
+                        {"data-level", name(level)},
+                        {"data-seconds", six_significant(point.seconds)},
+                        {"data-rate", six_significant(point.main())}},
+                       kernel, !point.role.empty(), x_px, y_px),
             kernel_title(kernel, point.number, point.role.empty() ? point.side : point.role) + level_label(level) +
                 " " + bandwidth_text(point.main()) +
                 (ceiling ? " (" + format_percent(point.main() / ceiling->peak) + " of its ceiling)" : std::string()) +
