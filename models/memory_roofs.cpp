@@ -294,6 +294,9 @@ void add_memory(kernel_roofline& roof, const metric_view& metrics, const gpu_spe
     if (need.missing.empty())
         roof.l2_excess_share =
             sectors > 0 ? std::min(g_excess, std::max(0.0, sectors - (g_sectors - g_excess))) / sectors : 0.0;
+    else if (const auto excess = metrics.find("derived__memory_l2_theoretical_sectors_global_excessive");
+             excess && *excess == 0.0)
+        roof.l2_excess_share = 0.0;  // no excess sectors at all: none reached L2
     add_l2(roof, metrics, std::move(need.missing));
     add_l1(roof, metrics, split.missing);
     owes_unknown_writes(roof, metrics, spec, t_s);

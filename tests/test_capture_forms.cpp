@@ -118,9 +118,9 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
     }
-    for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full",
-                          "examples/user_level/gemm", "examples/user_level/elem", "examples/user_level/sdpa",
-                          "examples/heldout/step"}) {
+    for (const char* p :
+         {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
@@ -141,9 +141,11 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // ncu's HighPipeUtilization rule names bounds every math pipe and precision. A change that loses answers
     // fails here.
     // With examples/heldout (51 kernels of a training step written and captured after all of the above, never
-    // tuned on: 22 the same first finding, 14 missing-counters alone), every pair: 138 and 36.
-    CHECK(all.first_same >= 138);
-    CHECK(all.only_missing <= 36);
+    // tuned on: 22 the same first finding, 14 missing-counters alone), every pair: 138 and 36. 147 and 28 (the
+    // held-out pair 27 and 9) once a silent Source Counters rule says there is no excess, and ATen's kernels
+    // do no FP16 math.
+    CHECK(all.first_same >= 147);
+    CHECK(all.only_missing <= 28);
     CHECK(all.bounded >= 120);
 }
 

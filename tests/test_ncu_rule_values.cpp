@@ -4,6 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
 using namespace roofline;
 using namespace roofline::test;
 
@@ -369,4 +374,63 @@ TEST_CASE("a tensor pipe kept busy by mma.sync is not read as the wgmma path, an
     REQUIRE(fp16 != nullptr);
     REQUIRE(pipe != nullptr);
     CHECK(fp16->utilisation / pipe->utilisation == doctest::Approx(2.0 / 3.0).epsilon(0.02));
+}
+
+TEST_CASE("a Source Counters rule that is silent where its section ran says there is no excess") {
+    const std::vector<std::string> with_section = {"GPU Speed Of Light Throughput", "Source Counters"};
+    const auto silent = metrics_of_silent_rules(with_section, {});
+    REQUIRE(silent.size() == 2);
+    CHECK(silent[0] == std::pair<std::string, double>{"derived__memory_l2_theoretical_sectors_global_excessive", 0.0});
+    CHECK(silent[1] == std::pair<std::string, double>{"derived__memory_l1_wavefronts_shared_excessive", 0.0});
+    // The rule spoke: its words say how much (metrics_stated_by), silence says nothing more.
+    const auto spoke =
+        metrics_of_silent_rules(with_section, {rule("UncoalescedGlobalAccess",
+                                                    "This kernel has uncoalesced global accesses resulting in a "
+                                                    "total of 256 excessive sectors (37% of the total 688 sectors).")});
+    REQUIRE(spoke.size() == 1);
+    CHECK(spoke[0].first == "derived__memory_l1_wavefronts_shared_excessive");
+    // Without the section the rule never ran: nothing is known.
+    CHECK(metrics_of_silent_rules({"GPU Speed Of Light Throughput"}, {}).empty());
+}
+
+TEST_CASE("where a details page's Source Counters rules are silent, the raw page of the same report has no excess") {
+    std::size_t silent_global = 0, silent_shared = 0;
+    for (const char* pair :
+         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
+          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step"}) {
+        CAPTURE(pair);
+        const analysis details = analyze_example(std::string(pair) + "_details.csv", keeping_metrics());
+        const analysis raw = analyze_example(std::string(pair) + "_raw.csv", keeping_metrics());
+        for (const auto& k : details.kernels) {
+            CAPTURE(k.group.name);
+            auto spoke = [&](const char* name) {
+                return std::any_of(k.group.rules.begin(), k.group.rules.end(),
+                                   [&](const ncu_rule& r) { return r.name == name; });
+            };
+            for (const auto& raw_kernel : raw.kernels) {
+                if (raw_kernel.group.name != k.group.name || raw_kernel.group.grid_size != k.group.grid_size ||
+                    raw_kernel.group.block_size != k.group.block_size)
+                    continue;
+                for (const auto& [rule_name, metric, count] :
+                     {std::tuple{"UncoalescedGlobalAccess", "derived__memory_l2_theoretical_sectors_global_excessive",
+                                 &silent_global},
+                      std::tuple{"UncoalescedSharedAccess", "derived__memory_l1_wavefronts_shared_excessive",
+                                 &silent_shared}}) {
+                    const auto inferred = k.group.metrics.find(metric);
+                    if (spoke(rule_name) || !inferred) continue;
+                    CHECK(*inferred == 0.0);
+                    const auto measured = raw_kernel.group.metrics.find(metric);
+                    REQUIRE(measured.has_value());
+                    CHECK(*measured == 0.0);
+                    ++*count;
+                }
+            }
+        }
+    }
+    MESSAGE(silent_global << " kernels with no global excess and " << silent_shared
+                          << " with no shared excess, read from a silent rule");
+    CHECK(silent_global >= 150);
+    CHECK(silent_shared >= 150);
 }

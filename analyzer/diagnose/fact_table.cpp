@@ -431,12 +431,14 @@ std::vector<fact> traffic_facts() {
          }},
         {"global_excess_share", value_type::number,
          "excess global sectors (derived__memory_l2_theoretical_sectors_global_excessive) over the global sectors "
-         "moved: bytes no thread "
-         "asked for",
+         "moved: bytes no thread asked for (on a details page, ncu's UncoalescedGlobalAccess rule states both; where "
+         "it is silent and its section ran, there is none)",
          [](const kernel_result& kernel, const gpu_spec&) -> fact_value {
-             auto share = ratio(metric(kernel, "derived__memory_l2_theoretical_sectors_global_excessive"),
-                                global_sectors(kernel));
+             const auto excessive = metric(kernel, "derived__memory_l2_theoretical_sectors_global_excessive");
+             auto share = ratio(excessive, global_sectors(kernel));
              if (share) return *share;
+             // No excess (a details page whose Source Counters rule is silent): none, whatever the sectors.
+             if (excessive && *excessive == 0.0) return 0.0;
              // A details page lists no sector counts, but ncu's UncoalescedGlobalAccess rule states both.
              if (const auto stated = uncoalesced_sectors_stated(kernel.group.rules))
                  return stated->excessive / stated->total;
@@ -500,9 +502,13 @@ std::vector<fact> traffic_facts() {
          }},
         {"shared_excess_share", value_type::number,
          "shared-memory excess wavefronts (derived__memory_l1_wavefronts_shared_excessive: conflicts of loads, stores "
-         "and atomics) over "
-         "all LSU data-stage wavefronts of L1",
+         "and atomics) over all LSU data-stage wavefronts of L1 (0 on a details page where ncu's "
+         "UncoalescedSharedAccess rule is silent and its section ran)",
          [](const kernel_result& kernel, const gpu_spec&) {
+             // No excess (a details page whose Source Counters rule is silent): none, whatever the wavefronts.
+             if (const auto excessive = metric(kernel, "derived__memory_l1_wavefronts_shared_excessive");
+                 excessive && *excessive == 0.0 && !kernel.roof.l1)
+                 return fact_value(0.0);
              return l1_share(kernel, [](const l1_traffic& traffic) { return traffic.shared_excess; });
          }},
         {"shared_atomic_share", value_type::number,

@@ -429,6 +429,15 @@ private:
         std::string key;  // which launch the rows belong to
         std::string row_key;
         csv_record row;
+        std::vector<std::string> sections;  // the details page's sections seen for the launch
+        // A details page's launch is whole once its rows end: what its silent rules say is added then.
+        const auto finish = [&] {
+            if (summary_.form == ncu_form::details)
+                for (const auto& [metric, value] : metrics_of_silent_rules(sections, rec.rules))
+                    if (!rec.has(metric)) rec.set(metric, value);
+            sections.clear();
+            emit(rec);
+        };
         while (records_.next(row)) {
             std::size_t got = row.size();
             bool metric_row_short = got == value_end || (got == value_end + 1 && row.text(got - 1).empty());
@@ -446,7 +455,7 @@ private:
                     row_key += field(row, part);
                 }
             if (row_key != key) {
-                if (!key.empty()) emit(rec);
+                if (!key.empty()) finish();
                 key = row_key;
                 ids.fill(row, rec, file_);
                 if (invocations) rec.invocations = launch_count(row, *invocations);
@@ -469,6 +478,9 @@ private:
             }
             const std::string_view mname = field(row, name);
             if (mname.empty()) continue;
+            if (const std::string_view row_section = field(row, section);
+                std::find(sections.begin(), sections.end(), row_section) == sections.end())
+                sections.emplace_back(row_section);
             std::string id =
                 looks_like_metric_id(mname) ? std::string(mname) : metric_id_for_display(field(row, section), mname);
             if (id.empty())
@@ -482,7 +494,7 @@ private:
             store(rec, plan_for(id, unit_text, mname, false), taken, cell, row.line, row.column(*value), numbers_,
                   file_);
         }
-        if (!key.empty()) emit(rec);
+        if (!key.empty()) finish();
     }
 
     csv_records records_;
