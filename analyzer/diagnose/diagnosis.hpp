@@ -138,6 +138,7 @@ struct finding_estimate {
     std::vector<std::string> changes;  // the changes as written, up to the first open one
     std::optional<double> time_after_ns, speedup, time_saved_ns;
     std::optional<double> time_after_at_least_ns, speedup_at_most;
+    std::optional<double> time_after_at_most_ns, speedup_at_least;
     after_bound binds_after;
     fix_effect effect;
 };
@@ -163,8 +164,13 @@ struct finding {
     // open findings are ranked by it (diagnose.cpp).
     std::optional<double> est_time_after_at_least_ns;
     std::optional<double> est_speedup_at_most;  // duration / est_time_after_at_least_ns
-    after_bound binds_after;                    // what sets the time after the fix
-    fix_effect effect;                          // the estimator's own result, for combining this fix with others
+    // And the most time it can leave (each open change at its least favourable value, each resource at the
+    // most work the capture allows it): the fix gains at least duration / this. Of two open findings, one
+    // whose least gain is clearly above the other's leads (diagnose.cpp).
+    std::optional<double> est_time_after_at_most_ns;
+    std::optional<double> est_speedup_at_least;  // duration / est_time_after_at_most_ns
+    after_bound binds_after;                     // what sets the time after the fix
+    fix_effect effect;                           // the estimator's own result, for combining this fix with others
     // A finding about a run of kernels the counters cannot tell from variants of one operation:
     // ranked after every finding of the kernel itself (fusion.cpp).
     bool below_kernel_findings = false;

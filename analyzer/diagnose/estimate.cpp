@@ -108,6 +108,14 @@ finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& ke
     result.why = spec.why;
     std::map<resource, double> work = current_work(kernel.roof);
     std::map<resource, double> changed;
+    // The same changes at each open value's upper bound (the least a scale takes off, the most an addition
+    // adds), from each resource's most work (busy, or a useful share above it where the capture bounds one so):
+    // for the most time the fix can leave. Unbounded where an addition has no upper bound.
+    std::map<resource, double> work_most = work;
+    for (const auto& use : kernel.roof.resources)
+        if (info(use.id).in_floor) work_most[use.id] = std::max(use.utilisation, use.useful) * kernel.roof.duration_ns;
+    std::map<resource, double> changed_most;
+    bool most_unbounded = false;
     // Once an input is open the estimate is not decided; the rest is still worked through at each open
     // value's lower bound (the most a scale can take off, the least an addition adds), for the least time the
     // fix can leave. What the report lists (the changes written out, the missing metrics) stops at the first
@@ -127,35 +135,49 @@ finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& ke
         }
         open_input = open_input || !amount;
         const double used = amount.value_or(lower_bound_of(evaluated));
+        std::optional<double> used_most = amount;
+        if (!used_most && evaluated.range) used_most = evaluated.range->hi;
+        if (!used_most && !change.add) used_most = 1.0;  // a scale takes off nothing at the least
+        most_unbounded = most_unbounded || !used_most;
         for (resource id : change.on) {
             double before = changed.count(id) ? changed[id] : (work.count(id) ? work[id] : 0.0);
             // A fix removes waste: it never adds work where it scales, and scales never go negative.
             changed[id] = change.add ? before + std::max(0.0, used) : before * std::clamp(used, 0.0, 1.0);
+            if (!used_most) continue;
+            double before_most =
+                changed_most.count(id) ? changed_most[id] : (work_most.count(id) ? work_most[id] : 0.0);
+            changed_most[id] =
+                change.add ? before_most + std::max(0.0, *used_most) : before_most * std::clamp(*used_most, 0.0, 1.0);
         }
     }
     double at_least = 0.0;
+    std::optional<double> at_least_most = 0.0;
     if (spec.at_least) {
         const evaluation evaluated = spec.at_least->evaluate_range(facts);
         const auto at_least_value = evaluated.value();
         if (missing && !open_input) missing->insert(missing->end(), evaluated.missing.begin(), evaluated.missing.end());
         open_input = open_input || !at_least_value;
         at_least = std::max(0.0, at_least_value.value_or(lower_bound_of(evaluated)));
+        at_least_most = at_least_value ? at_least_value
+                                       : (evaluated.range ? std::optional<double>(evaluated.range->hi) : std::nullopt);
     }
     // What the fix leaves on every resource (one meaning per resource: busy work now, useful work the
     // least any fix of its kind leaves; fix_kind in rule_tree.hpp).
-    const auto leaves = [&](const std::map<resource, double>& useful) {
-        std::map<resource, double> kept = work;
+    const auto leaves_of = [&](const std::map<resource, double>& from, const std::map<resource, double>& useful,
+                               const std::map<resource, double>& changes) {
+        std::map<resource, double> kept = from;
         if (spec.kind == fix_kind::restructures)
             for (const auto& [id, ns] : useful)
                 if (is_memory_level(id) || info(id).precision) kept[id] = std::min(kept[id], ns);
-        for (const auto& [id, ns] : changed) {
+        for (const auto& [id, ns] : changes) {
             kept[id] = ns;
             // Removing waste leaves the useful work: a memory level never drops under its useful bytes.
             if (spec.kind == fix_kind::removes_waste && is_memory_level(id) && useful.count(id))
-                kept[id] = std::max(ns, std::min(useful.at(id), work[id]));
+                kept[id] = std::max(ns, std::min(useful.at(id), from.count(id) ? from.at(id) : 0.0));
         }
         return kept;
     };
+    const auto leaves = [&](const std::map<resource, double>& useful) { return leaves_of(work, useful, changed); };
     const std::map<resource, double> left = leaves(useful_work(kernel.roof));
     estimate_outcome out = time_after(kernel, gpu, work, left, spec.keeps_latency(), at_least, spec.removes_launch);
     // Atomics to one L2 line run one after another: a fix that keeps them cannot beat their chain.
@@ -206,9 +228,38 @@ finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& ke
         if (duration <= 0 || least <= 0) return std::nullopt;
         return std::min(least, duration);
     };
+    // The most time the fix can leave where the estimate is open: every resource at the most work the capture
+    // allows (an unmeasured one at its bound), what the fix changes at its least, the kernel's latency kept where
+    // the fix keeps it, and an open atomic chain or own bound at its upper end.
+    const auto most_after = [&]() -> std::optional<double> {
+        if (most_unbounded || !at_least_most || duration <= 0) return std::nullopt;
+        std::map<resource, double> left_most = leaves_of(work_most, useful_work(kernel.roof), changed_most);
+        for (const auto& unmeasured_use : kernel.roof.unmeasured)
+            if (info(unmeasured_use.id).in_floor && !changed_most.count(unmeasured_use.id))
+                left_most[unmeasured_use.id] = std::max(left_most[unmeasured_use.id], unmeasured_use.hi * duration);
+        // A share printed to two decimals may be half a hundredth of a point over what it shows.
+        for (auto& [id, ns] : left_most) ns += printed_share_rounding * duration;
+        // An atomic chain the capture cannot see (a details page counts no atomics) is left out: where one
+        // binds, atomic-serialisation, undecided, is named among the findings that could outrank the first.
+        double chain_most = 0.0;
+        if (!spec.removes_atomics) {
+            if (const auto exact_chain = chain_fact.value())
+                chain_most = *exact_chain;
+            else if (chain_fact.range)
+                chain_most = chain_fact.range->hi;
+        }
+        double most =
+            time_after(kernel, gpu, work_most, left_most, spec.keeps_latency(), *at_least_most, spec.removes_launch)
+                .after_ns;
+        most = std::max(most, chain_most);
+        if (most <= 0) return std::nullopt;
+        return std::min(most, duration);
+    };
     const auto keep_least = [&] {
         result.time_after_at_least_ns = least_after();
         if (result.time_after_at_least_ns) result.speedup_at_most = duration / *result.time_after_at_least_ns;
+        result.time_after_at_most_ns = most_after();
+        if (result.time_after_at_most_ns) result.speedup_at_least = duration / *result.time_after_at_most_ns;
     };
     if (open_input) {
         keep_least();
@@ -256,6 +307,8 @@ void estimate_finding(finding& target, const estimate_spec& spec, const kernel_r
     target.est_time_saved_ns = result.time_saved_ns;
     target.est_time_after_at_least_ns = result.time_after_at_least_ns;
     target.est_speedup_at_most = result.speedup_at_most;
+    target.est_time_after_at_most_ns = result.time_after_at_most_ns;
+    target.est_speedup_at_least = result.speedup_at_least;
     target.binds_after = result.binds_after;
     target.effect = std::move(result.effect);
 }

@@ -55,9 +55,14 @@ const char* outcome_text(diagnose::visited_node::outcome result) {
 
 // The gain of a finding in a few words: "(est. 5.77x alone; saves 937 us)".
 std::string gain_text(const diagnose::finding& finding) {
-    // An open estimate: the most its fix can gain (near-roof's fix is no change, so its bound says nothing).
-    if (!finding.est_speedup && finding.est_speedup_at_most && finding.id != "near-roof")
+    // An open estimate: the least and the most its fix can gain (near-roof's fix is no change, so its bounds say
+    // nothing).
+    if (!finding.est_speedup && finding.est_speedup_at_most && finding.id != "near-roof") {
+        if (finding.est_speedup_at_least)
+            return " (est. " + format_times(*finding.est_speedup_at_least) + " to " +
+                   format_times(*finding.est_speedup_at_most) + " alone, open)";
         return " (est. at most " + format_times(*finding.est_speedup_at_most) + " alone, open)";
+    }
     if (!finding.est_speedup) return "";
     return " (est. " + format_times(*finding.est_speedup) + " alone; saves " +
            format_duration_ns(*finding.est_time_saved_combined_ns) +
