@@ -66,8 +66,9 @@ struct default_share {
     double share;
 };
 constexpr default_share default_practical[] = {
-    {resource::dram, 0.897}, {resource::l2, 0.818},          {resource::fp32, 0.746},        {resource::fp64, 0.987},
-    {resource::fp16, 0.938}, {resource::tensor_fp16, 0.832}, {resource::tensor_bf16, 0.903}, {resource::pipe_alu, 0.8},
+    {resource::dram, 0.897},        {resource::l2, 0.818},     {resource::fp32, 0.746},
+    {resource::fp64, 0.987},        {resource::fp16, 0.938},   {resource::tensor_fp16, 0.832},
+    {resource::tensor_bf16, 0.903}, {resource::pipe_alu, 0.8}, {resource::tensor_tf32, 0.882},
 };
 // The mean share of this GPU's measured tensor precisions, and which they are; nullopt where none is measured.
 std::optional<std::pair<double, std::vector<resource>>> measured_tensor_mean(const gpu_spec& spec) {

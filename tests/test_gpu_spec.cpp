@@ -338,16 +338,15 @@ TEST_CASE(
         CHECK(why.find("H100 SXM") != std::string::npos);
     }
     // A tensor precision the H100 did not measure takes the mean of the default tensor shares.
-    auto tf32 = practical_share_of(l4, resource::tensor_tf32);
-    CHECK(tf32.is_default);
-    CHECK(tf32.share == doctest::Approx((0.832 + 0.903) / 2));
-    CHECK(tf32.origin == practical_origin::default_tensor_mean);
+    auto fp8 = practical_share_of(l4, resource::tensor_fp8);
+    CHECK(fp8.is_default);
+    CHECK(fp8.share == doctest::Approx((0.832 + 0.903 + 0.882) / 3));
+    CHECK(fp8.origin == practical_origin::default_tensor_mean);
     // On a GPU that measured some tensor precisions, an unmeasured one takes their mean, and says which.
-    auto h100_tf32 = practical_share_of(h100, resource::tensor_tf32);
-    REQUIRE(h100_tf32.origin == practical_origin::tensor_mean);
-    CHECK_FALSE(h100_tf32.is_default);
-    CHECK(practical_source_text(resource::tensor_tf32, h100_tf32).find("none measured for tensor_tf32; the mean of") ==
-          0);
+    auto h100_fp8 = practical_share_of(h100, resource::tensor_fp8);
+    REQUIRE(h100_fp8.origin == practical_origin::tensor_mean);
+    CHECK_FALSE(h100_fp8.is_default);
+    CHECK(practical_source_text(resource::tensor_fp8, h100_fp8).find("none measured for tensor_fp8; the mean of") == 0);
     // Roofs measured nowhere stay at the raw peak, and are no default.
     CHECK_FALSE(practical_share_of(l4, resource::l1).is_default);
     CHECK(practical_share_of(l4, resource::l1).share == 1.0);
