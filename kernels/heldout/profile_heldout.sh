@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The device-machine side of examples/heldout: `ncu --set full` of the first launches of one training step
-# of mini_gpt.py, exported as the raw and the details page of the same report.
+# The device-machine side of examples/heldout and examples/heldout_vision: `ncu --set full` of the first
+# launches of one training step of mini_gpt.py (or HO_SCRIPT), exported as the raw and the details page of the
+# same report.
 #   kernels/heldout/profile_heldout.sh OUTDIR
 # Bounded: ncu stops after HO_LAUNCHES launches (--launch-count, --kill yes) and within HO_BUDGET seconds.
 set -uo pipefail
@@ -9,6 +10,7 @@ out=$1
 mkdir -p "$out"
 work=$(mktemp -d)
 launches=${HO_LAUNCHES:-90}
+script=${HO_SCRIPT:-mini_gpt.py}
 budget=${HO_BUDGET:-420}
 man=$out/manifest.txt
 {
@@ -18,7 +20,7 @@ man=$out/manifest.txt
     echo "versions: $(python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version())' 2>&1)"
     echo "locale: LANG=${LANG:-unset} LC_ALL=${LC_ALL:-unset} LC_NUMERIC=${LC_NUMERIC:-unset}"
 } >> "$man"
-cmd="ncu --set full --profile-from-start off --launch-count $launches --kill yes -f -o $work/step python3 $here/mini_gpt.py"
+cmd="ncu --set full --profile-from-start off --launch-count $launches --kill yes -f -o $work/step python3 $here/$script"
 echo "command: $cmd" >> "$man"
 PYTHONUNBUFFERED=1 timeout "$budget" $cmd > "$out/ncu_stdout.txt" 2>&1
 echo "ncu exit: $? at ${SECONDS}s" >> "$man"
