@@ -232,7 +232,7 @@ struct kernel_roofline {
 struct name_hints {
     bool wgmma = false;
     std::optional<resource> tensor_precision;
-    bool no_mma = false;  // a kind of kernel that runs no tensor-core instruction and no FP16 math (ATen's own)
+    bool no_mma = false;  // a kind of kernel that runs no tensor-core instruction (ATen's own)
 };
 
 // Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.

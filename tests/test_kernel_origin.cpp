@@ -80,8 +80,10 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(wgmma_named(legacy.origin.facts) == false);                            // cutlass_75
     CHECK_FALSE(wgmma_named(kernel_named(e, "triton_poi_fused").origin.facts).has_value());
     int compared = 0;
-    for (const char* raw : {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv",
-                            "examples/user_level/sdpa_raw.csv", "examples/h200/forms/layer_full_raw.csv"})
+    for (const char* raw :
+         {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
+          "examples/h200/forms/layer_full_raw.csv", "examples/heldout/step_raw.csv",
+          "examples/heldout_vision/step_raw.csv"})
         for (const auto& k : analyze_example(raw, keeping_metrics()).kernels)
             if (auto named = wgmma_named(k.origin.facts)) {
                 CAPTURE(k.group.name);
@@ -99,7 +101,7 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     for (const char* raw :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/h100/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
-          "examples/heldout/step_raw.csv"})
+          "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv"})
         for (const auto& k : analyze_example(raw).kernels) {
             const std::string math = k.origin.facts.math.str();
             if (math.size() < 7 || math.compare(math.size() - 7, 7, "_tensor") != 0) continue;
@@ -119,6 +121,23 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
         CHECK(k.origin.kind != origin_kind::user);
     }
     CHECK(kernel_named(step, "elementwise_kernel_with_index").origin.kind == origin_kind::aten);
+    // The second held-out step (examples/heldout_vision, labelled before its capture): the origins its labels give.
+    const analysis vision = analyze_example("examples/heldout_vision/step_raw.csv");
+    for (const auto& k : vision.kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind != origin_kind::user);
+    }
+    CHECK(kernel_named(vision, "sm80_xmma_fprop_implicit_gemm_indexed").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(vision, "sm80_xmma_fprop_implicit_gemm_indexed").origin.facts.built_for_sm == 80);
+    CHECK(kernel_named(vision, "sm90_xmma_fprop_implicit_gemm").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(vision, "batchnorm_fwtr_nhwc_semiPersist").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(vision, "nvjet_sm90_hsh").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(vision, "nvjet_sm90_hsh").origin.facts.math == "fp16_tensor");
+    CHECK(kernel_named(vision, "splitKreduce_kernel").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(vision, "triton_poi_fused").origin.kind == origin_kind::triton);
+    CHECK(kernel_named(vision, "fused_dropout_kernel_vec").origin.kind == origin_kind::aten);
+    CHECK(kernel_named(vision, "softmax_warp_forward").origin.kind == origin_kind::aten);
+    CHECK(kernel_named(vision, "triu_tril_kernel").origin.kind == origin_kind::aten);
 
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {

@@ -232,7 +232,8 @@ TEST_CASE("the busiest pipe a details page states bounds every pipe and precisio
          {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
           "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
           "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
-          "examples/user_level/elem", "examples/user_level/sdpa"}) {
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
+          "examples/heldout_vision/step"}) {
         CAPTURE(p);
         const analysis details = analyze_example(std::string(p) + "_details.csv", keeping_metrics());
         const analysis raw = analyze_example(std::string(p) + "_raw.csv", keeping_metrics());
@@ -280,7 +281,8 @@ TEST_CASE("ncu's Mem Pipes Busy bounds the LSU, ADU and TEX pipes on every raw p
     for (const char* capture :
          {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/torch_ops_raw.csv",
           "examples/h200/pairs_raw.csv", "examples/h200/forms/layer_full_raw.csv", "examples/user_level/elem_raw.csv",
-          "examples/user_level/sdpa_raw.csv", "examples/heldout/step_raw.csv"}) {
+          "examples/user_level/sdpa_raw.csv", "examples/heldout/step_raw.csv",
+          "examples/heldout_vision/step_raw.csv"}) {
         CAPTURE(capture);
         for (const auto& kernel : analyze_example(capture, keeping_metrics()).kernels) {
             const auto memory_pipes =
@@ -399,7 +401,8 @@ TEST_CASE("where a details page's Source Counters rules are silent, the raw page
          {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
           "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
           "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
-          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step"}) {
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
+          "examples/heldout_vision/step"}) {
         CAPTURE(pair);
         const analysis details = analyze_example(std::string(pair) + "_details.csv", keeping_metrics());
         const analysis raw = analyze_example(std::string(pair) + "_raw.csv", keeping_metrics());

@@ -47,9 +47,8 @@ constexpr std::array<std::pair<fact_field, const char*>, 9> fact_names = {{
     {fact_field::fused_ops, "fused_ops"},
 }};
 // The values `math` may take: the rule facts (name_fp32_simt, ...) read them.
-// no_mma: the kernel's kind runs no tensor-core instruction, nor FP16 arithmetic (it computes in float), as
-// ATen's own elementwise, reduction, norm and copy kernels: 103 of them on the raw pages of examples/, none with
-// MMA work; 144 ATen launches, none with FP16 instructions on the FMA pipe.
+// no_mma: the kernel's kind runs no tensor-core instruction at all (ATen's own elementwise, reduction, norm and
+// copy kernels: 103 of them on the raw pages of examples/, none with MMA work).
 constexpr std::array<const char*, 9> math_values = {"fp32_simt",   "fp64_simt",   "tf32_tensor",
                                                     "bf16_tensor", "fp16_tensor", "int8_tensor",
                                                     "fp8_tensor",  "fp64_tensor", "no_mma"};

@@ -3,7 +3,7 @@
 (provisional or not; ncu's own rule rows left out) the raw page's, does it give nothing but missing-counters, and
 where it differs, does it name the raw page's first among the findings that could outrank it (issue 33).
 
-    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (14, the held-out one last)
+    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (15, the two held-out ones last)
     python3 examples/user_level/details_agreement.py build-dev/roofline \\
         examples/user_level/gemm_details.csv examples/user_level/gemm_raw.csv ...  # more (details, raw) pairs
 """
@@ -25,6 +25,7 @@ pairs = [
  ("examples/user_level/elem_details.csv","examples/user_level/elem_raw.csv"),
  ("examples/user_level/sdpa_details.csv","examples/user_level/sdpa_raw.csv"),
  ("examples/heldout/step_details.csv","examples/heldout/step_raw.csv"),  # held out: never tuned on (LABELS.md)
+ ("examples/heldout_vision/step_details.csv","examples/heldout_vision/step_raw.csv"),  # held out, captured after the above
 ]
 extra = [p for p in sys.argv[2:]]
 for i in range(0, len(extra), 2): pairs.append((extra[i], extra[i+1]))
@@ -56,10 +57,11 @@ for det, raw in pairs:
         if [i for i,f in zip(ids,fs) if f.get("source")!="ncu"] in (["missing-counters"], []): mconly += 1
         named = set(c["finding"] for c in k.get("could_outrank_first", []))
         if dfirst != rfirst and dfirst != "missing-counters" and rfirst not in named: bad += 1
-        rows.append((os.path.basename(det), key[0][:50], dfirst, rfirst))
+        rows.append((os.path.relpath(det, "examples"), key[0][:50], dfirst, rfirst))
 for r in rows: print(*r, sep=" | ")
 print(f"kernels {tot}  agree {agree} ({agree/tot:.0%})  missing-counters alone {mconly} ({mconly/tot:.0%})  differs-unnamed {bad}")
-held = [r for r in rows if r[0] == "step_details.csv"]
-if held:
-    same = sum(1 for r in held if r[2] == r[3]); only = sum(1 for r in held if r[2] == "missing-counters")
-    print(f"held out (examples/heldout): kernels {len(held)}  agree {same} ({same/len(held):.0%})  missing-counters first {only}")
+for folder in ("heldout/", "heldout_vision/"):  # each held-out pair alone: captured after the logic was built
+    held = [r for r in rows if r[0].startswith(folder)]
+    if held:
+        same = sum(1 for r in held if r[2] == r[3]); only = sum(1 for r in held if r[2] == "missing-counters")
+        print(f"held out (examples/{folder}): kernels {len(held)}  agree {same} ({same/len(held):.0%})  missing-counters first {only}")
