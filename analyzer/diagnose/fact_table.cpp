@@ -358,9 +358,9 @@ std::vector<fact> roofline_facts() {
              const auto is_tensor = [](resource id) { return info(id).tensor || id == resource::pipe_tensor; };
              const bool tensor = kernel.roof.binding_practical && is_tensor(*kernel.roof.binding_practical);
              if (kernel.roof.floors_exact()) return flag(tensor);
-             // Where the proven largest floor is a tensor one and no other resource's floor can reach it (their
-             // upper bounds, measured or not), it binds; where no tensor floor can reach the proven largest, it
-             // does not. Open otherwise.
+             // Where the proven largest floor is a tensor one and no other resource's floor can exceed it by more
+             // than 5% (their upper bounds, measured or not), it binds; where no tensor floor can reach the proven
+             // largest, it does not. Open otherwise.
              const double proven = kernel.roof.practical_floor_ns;
              double other_hi = 0.0, tensor_hi = tensor ? proven : 0.0;
              const auto widen = [&](resource id, double floor_hi_ns) {
@@ -370,7 +370,9 @@ std::vector<fact> roofline_facts() {
              };
              for (const auto& use : kernel.roof.resources) widen(use.id, use.floor_ns);
              for (const auto& open : kernel.roof.unmeasured) widen(open.id, open.floor_hi_ns(kernel.roof.duration_ns));
-             if (tensor && other_hi <= proven) return 1.0;
+             // "Binds" as binds_<resource> has it: the largest floor, or within 5% of it (floors that close cannot
+             // be told apart).
+             if (tensor && 0.95 * other_hi <= proven) return 1.0;
              if (!tensor && tensor_hi < proven) return 0.0;
              return undecided(kernel.roof.missing_metrics());
          }},
