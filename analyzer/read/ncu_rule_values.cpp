@@ -169,11 +169,11 @@ std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::v
         {"Source Counters", "UncoalescedSharedAccess", "derived__memory_l1_wavefronts_shared_excessive"},
     }};
     std::vector<std::pair<std::string, double>> out;
-    for (const auto& [section, rule_name, metric] : silent) {
-        if (std::find(sections.begin(), sections.end(), section) == sections.end()) continue;
-        if (std::any_of(rules.begin(), rules.end(), [&](const ncu_rule& rule) { return rule.name == rule_name; }))
+    for (const silent_rule& entry : silent) {
+        if (std::find(sections.begin(), sections.end(), entry.section) == sections.end()) continue;
+        if (std::any_of(rules.begin(), rules.end(), [&entry](const ncu_rule& rule) { return rule.name == entry.rule; }))
             continue;
-        out.emplace_back(std::string(metric), 0.0);
+        out.emplace_back(std::string(entry.metric), 0.0);
     }
     return out;
 }
