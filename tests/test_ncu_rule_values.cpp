@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -379,7 +380,7 @@ TEST_CASE("a tensor pipe kept busy by mma.sync is not read as the wgmma path, an
 }
 
 TEST_CASE("a Source Counters rule that is silent where its section ran says there is no excess") {
-    const std::vector<std::string> with_section = {"GPU Speed Of Light Throughput", "Source Counters"};
+    const std::set<std::string, std::less<>> with_section = {"GPU Speed Of Light Throughput", "Source Counters"};
     const auto silent = metrics_of_silent_rules(with_section, {});
     REQUIRE(silent.size() == 2);
     CHECK(silent[0] == std::pair<std::string, double>{"derived__memory_l2_theoretical_sectors_global_excessive", 0.0});

@@ -429,7 +429,7 @@ private:
         std::string key;  // which launch the rows belong to
         std::string row_key;
         csv_record row;
-        std::vector<std::string> sections;  // the details page's sections seen for the launch
+        std::set<std::string, std::less<>> sections;  // the details page's sections seen for the launch
         // A details page's launch is whole once its rows end: what its silent rules say is added then.
         const auto finish = [&] {
             if (summary_.form == ncu_form::details)
@@ -478,9 +478,8 @@ private:
             }
             const std::string_view mname = field(row, name);
             if (mname.empty()) continue;
-            if (const std::string_view row_section = field(row, section);
-                std::find(sections.begin(), sections.end(), row_section) == sections.end())
-                sections.emplace_back(row_section);
+            if (const std::string_view row_section = field(row, section); !sections.count(row_section))
+                sections.emplace(row_section);
             std::string id =
                 looks_like_metric_id(mname) ? std::string(mname) : metric_id_for_display(field(row, section), mname);
             if (id.empty())

@@ -153,7 +153,7 @@ std::optional<stated_sectors> uncoalesced_sectors_stated(const std::vector<ncu_r
     return std::nullopt;
 }
 
-std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::vector<std::string>& sections,
+std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::set<std::string, std::less<>>& sections,
                                                                     const std::vector<ncu_rule>& rules) {
     // ncu's Source Counters rules state the excess of uncoalesced accesses whenever there is any: on the
     // details/raw pairs of examples/ (Nsight Compute 2025.3, H100 and H200) UncoalescedGlobalAccess spoke
@@ -170,7 +170,7 @@ std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::v
     }};
     std::vector<std::pair<std::string, double>> out;
     for (const silent_rule& entry : silent) {
-        if (std::find(sections.begin(), sections.end(), entry.section) == sections.end()) continue;
+        if (!sections.count(entry.section)) continue;
         if (std::any_of(rules.begin(), rules.end(), [&entry](const ncu_rule& rule) { return rule.name == entry.rule; }))
             continue;
         out.emplace_back(std::string(entry.metric), 0.0);

@@ -8,7 +8,9 @@
 
 #include "analyzer/read/launch_record.hpp"
 
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,7 +32,7 @@ std::optional<stated_sectors> uncoalesced_sectors_stated(const std::vector<ncu_r
 // ncu's rule states whenever they are above zero. `sections` are the details page's section names seen
 // for the launch ("Source Counters"); `rules` its rule rows. Only rules checked to fire on any non-zero
 // value (ncu_rule_values.cpp says where).
-std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::vector<std::string>& sections,
+std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::set<std::string, std::less<>>& sections,
                                                                     const std::vector<ncu_rule>& rules);
 
 }  // namespace roofline
