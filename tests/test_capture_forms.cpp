@@ -18,7 +18,7 @@ namespace {
 const analysis& analysed(const std::string& rel) {
     static std::map<std::string, analysis> cache;
     auto it = cache.find(rel);
-    if (it == cache.end()) it = cache.emplace(rel, analyze_file(source_path(rel), {})).first;
+    if (it == cache.end()) it = cache.emplace(rel, analyze_file(example_path(rel), {})).first;
     return it->second;
 }
 

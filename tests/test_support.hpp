@@ -112,8 +112,18 @@ inline analyze_options keeping_metrics() {
     return o;
 }
 
+// A capture of examples/ by the name ncu gave it: examples/ keeps its largest exports gzip-compressed
+// (report.csv.gz, which analyze reads as the export), so "x.csv" is "x.csv.gz" where only that is there.
+inline std::string example_path(const std::string& rel) {
+    const std::string plain = source_path(rel);
+    std::error_code ignored;
+    if (!std::filesystem::exists(plain, ignored) && std::filesystem::exists(plain + ".gz", ignored))
+        return plain + ".gz";
+    return plain;
+}
+
 inline analysis analyze_example(const std::string& rel, const analyze_options& o = {}) {
-    return analyze_file(source_path(rel), o);
+    return analyze_file(example_path(rel), o);
 }
 
 inline const analysed_kernel& kernel_named(const analysis& a, const std::string& part) {

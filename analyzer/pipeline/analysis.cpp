@@ -1,6 +1,7 @@
 #include "analyzer/pipeline/analysis.hpp"
 
 #include "analyzer/base/external_tool.hpp"
+#include "analyzer/base/gzip_stream.hpp"
 
 #include "analyzer/base/format.hpp"
 #include "analyzer/base/did_you_mean.hpp"
@@ -200,12 +201,7 @@ namespace {
 // or another binary file (a NUL byte, which no CSV export holds), or text.
 enum class head_kind { text, ncu_report, trace, binary };
 
-head_kind head_of(std::istream& in) {
-    char head[4096];
-    in.read(head, sizeof head);
-    const std::string_view seen(head, std::size_t(in.gcount()));
-    in.clear();
-    in.seekg(0);
+head_kind kind_of(std::string_view seen) {
     if (seen.substr(0, 4) == std::string_view("NVR\0", 4)) return head_kind::ncu_report;
     // A trace: gzip (a .json.gz), an SQLite database (an nsys export), or JSON with trace events.
     if (seen.substr(0, 2) == std::string_view("\x1f\x8b", 2) || seen.rfind("SQLite format 3", 0) == 0)
@@ -215,6 +211,16 @@ head_kind head_of(std::istream& in) {
         seen.find("traceEvents") != std::string_view::npos)
         return head_kind::trace;
     return seen.find('\0') == std::string_view::npos ? head_kind::text : head_kind::binary;
+}
+
+// The first bytes of a stream, which is left where it was.
+head_kind head_of(std::istream& in) {
+    char head[4096];
+    in.read(head, sizeof head);
+    const std::string_view seen(head, std::size_t(in.gcount()));
+    in.clear();
+    in.seekg(0);
+    return kind_of(seen);
 }
 
 }  // namespace
@@ -283,6 +289,28 @@ analysis analyze_file(const std::string& path, const analyze_options& options) {
                               ". A folder of naive -> fixed pairs is what roofline pairs, lessons and calibrate read");
     }
     if (is_ncu_report_name(path)) return analyze_ncu_report(path, options);
+    // An export kept compressed (report.csv.gz): read through gzip, one buffer at a time. A compressed trace
+    // or report is told apart by what it expands to.
+    if (is_gzip_file(path)) {
+        head_kind inside = head_kind::text;
+        {
+            gzip_istream peek(path);
+            char head[4096];
+            peek.read(head, sizeof head);
+            inside = kind_of(std::string_view(head, std::size_t(peek.gcount())));
+        }
+        if (inside == head_kind::trace)
+            throw input_error(error_code::unknown_format, path, 0, 0,
+                              "a compressed whole-run trace (a PyTorch profiler Chrome trace or an Nsight Systems "
+                              "export), not an Nsight Compute export: `roofline timeline " +
+                                  path + "` reads it");
+        if (inside != head_kind::text)
+            throw input_error(error_code::unknown_format, path, 0, 0,
+                              "a compressed binary file, not a CSV export; decompress it (an .ncu-rep report: "
+                              "`ncu -i REPORT.ncu-rep --csv --page raw > report.csv`)");
+        gzip_istream in(path);
+        return analyze(in, path, options);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw input_error(error_code::io, path, 0, 0, "cannot open the file");
     // A report under another name is exported all the same; other binary input gets the command to look for.

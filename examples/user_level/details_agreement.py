@@ -24,8 +24,8 @@ pairs = [
  ("examples/user_level/gemm_details.csv","examples/user_level/gemm_raw.csv"),
  ("examples/user_level/elem_details.csv","examples/user_level/elem_raw.csv"),
  ("examples/user_level/sdpa_details.csv","examples/user_level/sdpa_raw.csv"),
- ("examples/heldout/step_details.csv","examples/heldout/step_raw.csv"),  # held out: never tuned on (LABELS.md)
- ("examples/heldout_vision/step_details.csv","examples/heldout_vision/step_raw.csv"),  # held out, captured after the above
+ ("examples/heldout/step_details.csv.gz","examples/heldout/step_raw.csv.gz"),  # held out: never tuned on (LABELS.md)
+ ("examples/heldout_vision/step_details.csv.gz","examples/heldout_vision/step_raw.csv.gz"),  # held out, captured after the above
 ]
 extra = [p for p in sys.argv[2:]]
 for i in range(0, len(extra), 2): pairs.append((extra[i], extra[i+1]))
