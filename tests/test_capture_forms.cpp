@@ -127,10 +127,9 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
         all.floored += n.floored;
     }
-    for (const char* p :
-         {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
-          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
-          "examples/heldout_vision/step"}) {
+    for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full",
+                          "examples/user_level/gemm", "examples/user_level/elem", "examples/user_level/sdpa",
+                          "examples/heldout/step", "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
         const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
@@ -139,7 +138,7 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
                         << all.first_same << " the same first finding, " << all.only_missing
                         << " missing-counters alone");
-    CHECK(all.kernels == 285);
+    CHECK(all.kernels == 314);
     // What the details pages give, held where it stands (2026-11-28, every details/raw pair of examples/, the
     // user_level captures included: 103 the same first finding, 26 nothing but missing-counters, once the
     // wgmma path's MMA cycles gave Hopper tensor kernels a floor, and ties went to the fix that takes more
@@ -156,8 +155,9 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // silent Source Counters rule says there is no excess. With examples/heldout_vision (80 kernels of a second
     // training step, convolutions, fp16, captured after that: 45 the same first finding, 28 missing-counters
     // alone; it also refuted a claim made before it, that ATen's kernels run no FP16 instruction), 186 and 61.
-    CHECK(all.first_same >= 186);
-    CHECK(all.only_missing <= 61);
+    // With examples/heldout_decode (29 kernels of a bf16 decode step, captured after that: 23 and 4), 209 and 65.
+    CHECK(all.first_same >= 209);
+    CHECK(all.only_missing <= 65);
     CHECK(all.bounded >= 120);
     CHECK(all.floored >= 170);
 }

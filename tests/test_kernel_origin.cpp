@@ -83,7 +83,7 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     for (const char* raw :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/heldout/step_raw.csv",
-          "examples/heldout_vision/step_raw.csv"})
+          "examples/heldout_vision/step_raw.csv", "examples/heldout_decode/step_raw.csv"})
         for (const auto& k : analyze_example(raw, keeping_metrics()).kernels)
             if (auto named = wgmma_named(k.origin.facts)) {
                 CAPTURE(k.group.name);
@@ -101,7 +101,8 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     for (const char* raw :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/h100/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
-          "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv"})
+          "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
+          "examples/heldout_decode/step_raw.csv"})
         for (const auto& k : analyze_example(raw).kernels) {
             const std::string math = k.origin.facts.math.str();
             if (math.size() < 7 || math.compare(math.size() - 7, 7, "_tensor") != 0) continue;
@@ -138,6 +139,17 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(kernel_named(vision, "fused_dropout_kernel_vec").origin.kind == origin_kind::aten);
     CHECK(kernel_named(vision, "softmax_warp_forward").origin.kind == origin_kind::aten);
     CHECK(kernel_named(vision, "triu_tril_kernel").origin.kind == origin_kind::aten);
+    // The third (examples/heldout_decode): a bf16 decode step, cuBLAS's skinny products and cuDNN's attention.
+    const analysis decode = analyze_example("examples/heldout_decode/step_raw.csv");
+    for (const auto& k : decode.kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind != origin_kind::user);
+    }
+    CHECK(kernel_named(decode, "nvjet_sm90_tst_64x8").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(decode, "nvjet_sm90_tst_64x8").origin.facts.math == "bf16_tensor");
+    CHECK(kernel_named(decode, "cudnn_generated_fort_native_sdpa_sm80").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(decode, "lean_reduction_kernel").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(decode, "vectorized_gather_kernel").origin.kind == origin_kind::aten);
 
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {

@@ -230,11 +230,12 @@ TEST_CASE("on every report with both pages, the stated FLOP rates are the raw pa
 
 TEST_CASE("the busiest pipe a details page states bounds every pipe and precision of the raw page of the same report") {
     std::size_t checked = 0, stated_pages = 0;
-    for (const char* p : {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops",
-                          "examples/h100/cublas_ref", "examples/h200/kernels", "examples/h200/pairs",
-                          "examples/h200/torch_ops", "examples/h200/cublas_ref", "examples/h200/forms/kernels_full",
-                          "examples/h200/forms/layer_full", "examples/user_level/gemm", "examples/user_level/elem",
-                          "examples/user_level/sdpa", "examples/heldout/step", "examples/heldout_vision/step"}) {
+    for (const char* p :
+         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
+          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
+          "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
         CAPTURE(p);
         const analysis details = analyze_example(std::string(p) + "_details.csv", keeping_metrics());
         const analysis raw = analyze_example(std::string(p) + "_raw.csv", keeping_metrics());
@@ -282,8 +283,8 @@ TEST_CASE("ncu's Mem Pipes Busy bounds the LSU, ADU and TEX pipes on every raw p
     for (const char* capture :
          {"examples/h100/kernels_raw.csv", "examples/h100/pairs_raw.csv", "examples/h100/torch_ops_raw.csv",
           "examples/h200/pairs_raw.csv", "examples/h200/forms/layer_full_raw.csv", "examples/user_level/elem_raw.csv",
-          "examples/user_level/sdpa_raw.csv", "examples/heldout/step_raw.csv",
-          "examples/heldout_vision/step_raw.csv"}) {
+          "examples/user_level/sdpa_raw.csv", "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
+          "examples/heldout_decode/step_raw.csv"}) {
         CAPTURE(capture);
         for (const auto& kernel : analyze_example(capture, keeping_metrics()).kernels) {
             const auto memory_pipes =
@@ -398,11 +399,12 @@ TEST_CASE("a Source Counters rule that is silent where its section ran says ther
 
 TEST_CASE("where a details page's Source Counters rules are silent, the raw page of the same report has no excess") {
     std::size_t silent_global = 0, silent_shared = 0;
-    for (const char* pair : {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops",
-                             "examples/h100/cublas_ref", "examples/h200/kernels", "examples/h200/pairs",
-                             "examples/h200/torch_ops", "examples/h200/cublas_ref", "examples/h200/forms/kernels_full",
-                             "examples/h200/forms/layer_full", "examples/user_level/gemm", "examples/user_level/elem",
-                             "examples/user_level/sdpa", "examples/heldout/step", "examples/heldout_vision/step"}) {
+    for (const char* pair :
+         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
+          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
+          "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
         CAPTURE(pair);
         const analysis details = analyze_example(std::string(pair) + "_details.csv", keeping_metrics());
         const analysis raw = analyze_example(std::string(pair) + "_raw.csv", keeping_metrics());
@@ -441,11 +443,12 @@ TEST_CASE("where a details page's Source Counters rules are silent, the raw page
 TEST_CASE("a stall reason ncu's CPIStall rule leaves out, where it names others, is under 31% on the raw page") {
     // The bound the rule trees read for an unnamed reason (kernel_facts.cpp, unstated_stall).
     std::size_t checked = 0;
-    for (const char* pair : {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops",
-                             "examples/h100/cublas_ref", "examples/h200/kernels", "examples/h200/pairs",
-                             "examples/h200/torch_ops", "examples/h200/cublas_ref", "examples/h200/forms/kernels_full",
-                             "examples/h200/forms/layer_full", "examples/user_level/gemm", "examples/user_level/elem",
-                             "examples/user_level/sdpa", "examples/heldout/step", "examples/heldout_vision/step"}) {
+    for (const char* pair :
+         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
+          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
+          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
+          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
+          "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
         CAPTURE(pair);
         const analysis details = analyze_example(std::string(pair) + "_details.csv", keeping_metrics());
         const analysis raw = analyze_example(std::string(pair) + "_raw.csv", keeping_metrics());
