@@ -354,13 +354,17 @@ void settle_findings(diagnosis& kernel_diagnosis, const kernel_result& kernel, c
     // and the small gains below it are consistent with it. Otherwise by time saved. A finding whose
     // pattern was measured but whose gain the capture cannot price (its estimate undecided) is not
     // consistent with near-roof's "look elsewhere" until it is priced: it leads, and near-roof follows it.
+    // One whose most (its open estimate's bound) is within near-roof's 1.25x cannot say otherwise: near-roof leads.
     const bool near_roof_leads = std::none_of(
         kernel_diagnosis.findings.begin(), kernel_diagnosis.findings.end(),
         [&kernel_diagnosis](const finding& candidate) {
-            return candidate.id != "near-roof" &&
-                   std::find(kernel_diagnosis.undecided.begin(), kernel_diagnosis.undecided.end(),
+            if (candidate.id == "near-roof") return false;
+            if (!candidate.est_speedup && candidate.est_speedup_at_most &&
+                *candidate.est_speedup_at_most <= near_roof_contradicted_above)
+                return false;
+            return std::find(kernel_diagnosis.undecided.begin(), kernel_diagnosis.undecided.end(),
                              undecided_item{undecided_item::what::estimate, candidate.tree, candidate.node}) !=
-                       kernel_diagnosis.undecided.end();
+                   kernel_diagnosis.undecided.end();
         });
     std::stable_sort(kernel_diagnosis.findings.begin(), kernel_diagnosis.findings.end(),
                      [near_roof_leads](const finding& left, const finding& right) {
