@@ -330,12 +330,16 @@ void settle_findings(diagnosis& kernel_diagnosis, const kernel_result& kernel, c
     // near-roof means no fix of this work gains much: a larger estimate on the same kernel says
     // otherwise (doing the work on a faster unit, or less of it), so near-roof is not reported.
     const finding* larger = nullptr;
+    // What a finding surely gains: its estimate, or where that is open, the least its fix gains.
+    const auto sure_gain = [](const finding& candidate) {
+        return candidate.est_speedup ? candidate.est_speedup : candidate.est_speedup_at_least;
+    };
     for (const auto& candidate : kernel_diagnosis.findings)
         // A finding about a run of kernels (fusion) saves time across the run: it does not say this
         // kernel is far from its own roof.
-        if (candidate.id != "near-roof" && candidate.tree != "workload" && candidate.est_speedup &&
-            *candidate.est_speedup > near_roof_contradicted_above &&
-            (!larger || *candidate.est_speedup > *larger->est_speedup))
+        if (candidate.id != "near-roof" && candidate.tree != "workload" && sure_gain(candidate) &&
+            *sure_gain(candidate) > near_roof_contradicted_above &&
+            (!larger || *sure_gain(candidate) > *sure_gain(*larger)))
             larger = &candidate;
     if (larger) {
         auto it = std::find_if(kernel_diagnosis.findings.begin(), kernel_diagnosis.findings.end(),
@@ -344,7 +348,7 @@ void settle_findings(diagnosis& kernel_diagnosis, const kernel_result& kernel, c
             diagnosis_note note;
             note.kind = diagnosis_note_kind::near_roof_outpromised;
             note.id = larger->id;
-            note.speedup = *larger->est_speedup;
+            note.speedup = *sure_gain(*larger);
             note.limit = near_roof_contradicted_above;
             kernel_diagnosis.notes.push_back(std::move(note));
             kernel_diagnosis.findings.erase(it);
