@@ -119,18 +119,8 @@ counts compare(const std::string& complete, const std::string& lesser) {
 
 TEST_CASE("details and raw pages of one report: the same answer, or the details page says what it lacks") {
     counts all;
-    for (const char* p :
-         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
-          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref"}) {
-        const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
-        all.kernels += n.kernels, all.same += n.same, all.said += n.said;
-        all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
-        all.floored += n.floored;
-    }
-    for (const char* p : {"examples/h200/forms/kernels_full", "examples/h200/forms/layer_full",
-                          "examples/user_level/gemm", "examples/user_level/elem", "examples/user_level/sdpa",
-                          "examples/heldout/step", "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
-        const auto n = compare(std::string(p) + "_raw.csv", std::string(p) + "_details.csv");
+    for (const std::string& p : details_raw_reports()) {
+        const auto n = compare(p + "_raw.csv", p + "_details.csv");
         all.kernels += n.kernels, all.same += n.same, all.said += n.said;
         all.first_same += n.first_same, all.only_missing += n.only_missing, all.bounded += n.bounded;
         all.floored += n.floored;

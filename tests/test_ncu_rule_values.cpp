@@ -230,15 +230,10 @@ TEST_CASE("on every report with both pages, the stated FLOP rates are the raw pa
 
 TEST_CASE("the busiest pipe a details page states bounds every pipe and precision of the raw page of the same report") {
     std::size_t checked = 0, stated_pages = 0;
-    for (const char* p :
-         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
-          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
-          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
-          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
-          "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
+    for (const std::string& p : details_raw_reports()) {
         CAPTURE(p);
-        const analysis details = analyze_example(std::string(p) + "_details.csv", keeping_metrics());
-        const analysis raw = analyze_example(std::string(p) + "_raw.csv", keeping_metrics());
+        const analysis details = analyze_example(p + "_details.csv", keeping_metrics());
+        const analysis raw = analyze_example(p + "_raw.csv", keeping_metrics());
         for (const auto& kernel : details.kernels) {
             const auto highest = kernel.group.metrics.find("derived__pipe_highest_pct");
             if (!highest) continue;
@@ -399,15 +394,10 @@ TEST_CASE("a Source Counters rule that is silent where its section ran says ther
 
 TEST_CASE("where a details page's Source Counters rules are silent, the raw page of the same report has no excess") {
     std::size_t silent_global = 0, silent_shared = 0;
-    for (const char* pair :
-         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
-          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
-          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
-          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
-          "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
+    for (const std::string& pair : details_raw_reports()) {
         CAPTURE(pair);
-        const analysis details = analyze_example(std::string(pair) + "_details.csv", keeping_metrics());
-        const analysis raw = analyze_example(std::string(pair) + "_raw.csv", keeping_metrics());
+        const analysis details = analyze_example(pair + "_details.csv", keeping_metrics());
+        const analysis raw = analyze_example(pair + "_raw.csv", keeping_metrics());
         for (const auto& k : details.kernels) {
             CAPTURE(k.group.name);
             auto spoke = [&](const char* name) {
@@ -443,15 +433,10 @@ TEST_CASE("where a details page's Source Counters rules are silent, the raw page
 TEST_CASE("a stall reason ncu's CPIStall rule leaves out, where it names others, is under 31% on the raw page") {
     // The bound the rule trees read for an unnamed reason (kernel_facts.cpp, unstated_stall).
     std::size_t checked = 0;
-    for (const char* pair :
-         {"examples/h100/kernels", "examples/h100/pairs", "examples/h100/torch_ops", "examples/h100/cublas_ref",
-          "examples/h200/kernels", "examples/h200/pairs", "examples/h200/torch_ops", "examples/h200/cublas_ref",
-          "examples/h200/forms/kernels_full", "examples/h200/forms/layer_full", "examples/user_level/gemm",
-          "examples/user_level/elem", "examples/user_level/sdpa", "examples/heldout/step",
-          "examples/heldout_vision/step", "examples/heldout_decode/step"}) {
+    for (const std::string& pair : details_raw_reports()) {
         CAPTURE(pair);
-        const analysis details = analyze_example(std::string(pair) + "_details.csv", keeping_metrics());
-        const analysis raw = analyze_example(std::string(pair) + "_raw.csv", keeping_metrics());
+        const analysis details = analyze_example(pair + "_details.csv", keeping_metrics());
+        const analysis raw = analyze_example(pair + "_raw.csv", keeping_metrics());
         for (const auto& k : details.kernels) {
             if (k.group.launches != 1) continue;  // a group of launches states each launch's reasons
             const bool named_some = std::any_of(k.group.rules.begin(), k.group.rules.end(), [](const ncu_rule& r) {
