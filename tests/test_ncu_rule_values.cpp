@@ -377,7 +377,9 @@ TEST_CASE("a tensor pipe kept busy by mma.sync is not read as the wgmma path, an
 
 TEST_CASE("a Source Counters rule that is silent where its section ran says there is no excess") {
     const std::set<std::string, std::less<>> with_section = {"GPU Speed Of Light Throughput", "Source Counters"};
-    const auto silent = metrics_of_silent_rules(with_section, {});
+    // Some rule spoke for the launch (the rules ran), none of the two.
+    const std::vector<ncu_rule> others = {rule("SOLBottleneck", "This workload exhibits low compute throughput.")};
+    const auto silent = metrics_of_silent_rules(with_section, others);
     REQUIRE(silent.size() == 2);
     CHECK(silent[0] == std::pair<std::string, double>{"derived__memory_l2_theoretical_sectors_global_excessive", 0.0});
     CHECK(silent[1] == std::pair<std::string, double>{"derived__memory_l1_wavefronts_shared_excessive", 0.0});
@@ -389,7 +391,9 @@ TEST_CASE("a Source Counters rule that is silent where its section ran says ther
     REQUIRE(spoke.size() == 1);
     CHECK(spoke[0].first == "derived__memory_l1_wavefronts_shared_excessive");
     // Without the section the rule never ran: nothing is known.
-    CHECK(metrics_of_silent_rules({"GPU Speed Of Light Throughput"}, {}).empty());
+    CHECK(metrics_of_silent_rules({"GPU Speed Of Light Throughput"}, others).empty());
+    // Nor where no rule spoke at all (a report profiled with --apply-rules no).
+    CHECK(metrics_of_silent_rules(with_section, {}).empty());
 }
 
 TEST_CASE("where a details page's Source Counters rules are silent, the raw page of the same report has no excess") {

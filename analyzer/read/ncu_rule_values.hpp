@@ -30,8 +30,8 @@ std::optional<stated_sectors> uncoalesced_sectors_stated(const std::vector<ncu_r
 
 // What a rule that did not fire says, where its section was collected: (metric id, 0) for the counters
 // ncu's rule states whenever they are above zero. `sections` are the details page's section names seen
-// for the launch ("Source Counters"); `rules` its rule rows. Only rules checked to fire on any non-zero
-// value (ncu_rule_values.cpp says where).
+// for the launch ("Source Counters"); `rules` its rule rows (none: the rules did not run, and silence says
+// nothing). Only rules checked to fire on any non-zero value (ncu_rule_values.cpp says where).
 std::vector<std::pair<std::string, double>> metrics_of_silent_rules(const std::set<std::string, std::less<>>& sections,
                                                                     const std::vector<ncu_rule>& rules);
 
