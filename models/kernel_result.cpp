@@ -24,19 +24,31 @@ std::optional<resource> tensor_precision_named(const origin_facts& facts) {
     return std::nullopt;
 }
 
+name_hints hints_of(const kernel_origin& origin) {
+    name_hints named;
+    named.wgmma = wgmma_named(origin.facts).value_or(false);
+    named.tensor_precision = tensor_precision_named(origin.facts);
+    named.no_mma = origin.facts.math == "no_mma";
+    return named;
+}
+
 }  // namespace
 
 kernel_result model_kernel(kernel_group group, const gpu_spec& spec) {
     kernel_result result;
     result.origin = classify_origin(group.name);
-    name_hints named;
-    named.wgmma = wgmma_named(result.origin.facts).value_or(false);
-    named.tensor_precision = tensor_precision_named(result.origin.facts);
-    named.no_mma = result.origin.facts.math == "no_mma";
-    result.roof = build_roofline(metric_view{group.metrics, group.launches}, spec, named);
+    result.roof = build_roofline(metric_view{group.metrics, group.launches}, spec, hints_of(result.origin));
     result.shape = shape_of(group);
     result.verdict = classify(result.roof, result.shape);
     result.group = std::move(group);
+    return result;
+}
+
+kernel_result at_least_work(const kernel_result& kernel, const gpu_spec& spec) {
+    kernel_result result = kernel;
+    result.roof = build_roofline(metric_view{kernel.group.metrics, kernel.group.launches}, spec,
+                                 hints_of(kernel.origin), roof_reading::least_work);
+    result.verdict = classify(result.roof, result.shape);
     return result;
 }
 

@@ -21,4 +21,8 @@ struct kernel_result {
 // The roofline, launch shape and verdict of one kernel on the GPU of `spec`.
 kernel_result model_kernel(kernel_group group, const gpu_spec& spec);
 
+// The same kernel with every resource at the least work its counters prove (roof_reading::least_work): its
+// roofline and verdict. For a provisional first finding only; the report shows `kernel`'s.
+kernel_result at_least_work(const kernel_result& kernel, const gpu_spec& spec);
+
 }  // namespace roofline

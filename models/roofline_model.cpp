@@ -225,9 +225,23 @@ void bound_unmeasured(kernel_roofline& roof, const metric_view& metrics, const g
     }
 }
 
+// Every resource at the least work its counters prove (roof_reading::least_work): an open share at its lower
+// bound, a resource without a counter at no work in the floors (it stays unmeasured: facts that ask whether it
+// did any work stay open).
+void read_as_least_work(kernel_roofline& roof) {
+    for (auto& use : roof.resources) {
+        if (use.exact()) continue;
+        use.useful = use.useful_lo;
+        use.useful_lo = use.useful;
+        use.missing.clear();
+    }
+    for (auto& open : roof.unmeasured) open.hi = 0.0;
+}
+
 }  // namespace
 
-kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, const name_hints& named) {
+kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, const name_hints& named,
+                               roof_reading reading) {
     kernel_roofline roof;
     auto duration = metrics.find("gpu__time_duration.sum");
     if (!duration || *duration <= 0) {
@@ -251,6 +265,7 @@ kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec,
     detail::add_chart_ceilings(roof, metrics, spec);
     roof.resources.shrink_to_fit();  // held for every kernel of a capture: no doubling slack
     bound_unmeasured(roof, metrics, spec, named);
+    if (reading == roof_reading::least_work) read_as_least_work(roof);
     const resource_use* top = nullptr;
     const resource_use* top_practical = nullptr;
     for (auto& use : roof.resources) {

@@ -20,6 +20,7 @@
 #include "models/metric_view.hpp"
 #include "models/resources.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -201,6 +202,12 @@ struct kernel_roofline {
     std::vector<unmeasured_resource> unmeasured;
     double floor_hi_ns = 0.0, pct_of_roof_hi = 0.0, practical_floor_hi_ns = 0.0;
     bool floors_exact() const { return practical_floor_hi_ns <= practical_floor_ns; }
+    // Some work the capture leaves open: a floor between bounds, a share between bounds, or a resource without a
+    // counter (roof_reading::least_work reads the same roofline otherwise).
+    bool work_open() const {
+        return !floors_exact() || !unmeasured.empty() ||
+               std::any_of(resources.begin(), resources.end(), [](const resource_use& use) { return !use.exact(); });
+    }
     // The metrics whose absence leaves a share or a floor open, sorted, each once.
     std::vector<std::string> missing_metrics() const;
     // Ceilings the chart draws beside the floors: L2 and L1 bandwidth from ncu's peak counters
@@ -235,8 +242,19 @@ struct name_hints {
     bool no_mma = false;  // a kind of kernel that runs no tensor-core instruction (ATen's own)
 };
 
+// Which values an open share takes. `bounds`: its bounds, and every floor and verdict decides only what the
+// bounds decide (the roofline the report shows). `least_work`: each resource at the least work its counters
+// prove and no more: a share open between bounds at its lower bound (DRAM at the bytes it moved, no writes still
+// owed; L1 and L2 at the useful work proven, none where the page has only their busy share; a FLOP rate at
+// ncu's stated percent less its rounding), a resource the capture has no counter for at no work (the facts that
+// ask whether it did any stay open). Only a provisional first finding reads it, where the bounds fire no rule
+// node and leave some undecided (analyzer/diagnose/diagnose.cpp); the nodes they left undecided are named
+// beside it.
+enum class roof_reading : std::uint8_t { bounds, least_work };
+
 // Builds the roofline from a kernel's metrics and the spec of the GPU it ran on.
-kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, const name_hints& named = {});
+kernel_roofline build_roofline(const metric_view& metrics, const gpu_spec& spec, const name_hints& named = {},
+                               roof_reading reading = roof_reading::bounds);
 
 // A precision's peak from the spec (TFLOP/s at the clock it holds at), scaled to `sm_clock_hz`, per
 // second; nullopt where the spec gives none.

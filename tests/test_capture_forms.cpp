@@ -146,9 +146,12 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // training step, convolutions, fp16, captured after that: 45 the same first finding, 28 missing-counters
     // alone; it also refuted a claim made before it, that ATen's kernels run no FP16 instruction), 186 and 61.
     // With examples/heldout_decode (29 kernels of a bf16 decode step, captured after that: 23 and 4), 209 and 65.
-    // 210 once near-roof leads over an open finding whose most is within its 1.25x.
-    CHECK(all.first_same >= 210);
-    CHECK(all.only_missing <= 65);
+    // 210 once near-roof leads over an open finding whose most is within its 1.25x. 253 and 14 once a kernel on
+    // which no node fires at the page's bounds gets the first finding that fires with every resource at the least
+    // work its counters prove, provisional (diagnose.cpp, first_at_least_work): 43 of the 51 it answers are the
+    // raw page's first; the other 8 name it among the findings that could outrank them (checked above).
+    CHECK(all.first_same >= 253);
+    CHECK(all.only_missing <= 14);
     CHECK(all.bounded >= 120);
     CHECK(all.floored >= 170);
 }

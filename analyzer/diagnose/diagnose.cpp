@@ -101,6 +101,34 @@ name_values within_noise_of(const name_values& facts, const kernel_result& kerne
     };
 }
 
+// The finding a fired node gives: its evidence and estimate from `facts`, its fixes chosen by `fix_facts` (the
+// same facts, but for a provisional finding that fired at the least work the counters prove).
+finding finding_of(const rule_tree& tree, const rule_node& node, const name_values& facts, const name_values& fix_facts,
+                   const kernel_result& kernel, const gpu_spec& gpu, std::vector<std::string>* lacking) {
+    finding found;
+    found.id = node.finding;
+    found.tree = tree.id;
+    found.node = node.id;
+    found.title = node.title;
+    found.explain = node.explain;
+    for (const auto& evidence_expr : node.evidence) found.evidence.push_back(evidence_of(evidence_expr, facts));
+    if (node.estimate) estimate_finding(found, *node.estimate, kernel, gpu, facts, lacking);
+    // The fixes written for whoever can act on this kernel: kernel-author advice where the user owns
+    // its source, the call-site levers (shapes, dtype, layout, fusion) where a library or compiler
+    // wrote it. A node with no fix for a library's kernel gives that library's levers.
+    for (const auto& rule_fix : node.fixes) {
+        if (!rule_fix.applies_to(kernel.origin.kind)) continue;
+        if (rule_fix.when) {
+            auto applies = rule_fix.when->evaluate(fix_facts);
+            if (!applies || *applies == 0.0) continue;
+        }
+        found.fixes.push_back(rule_fix.text);
+    }
+    if (found.fixes.empty() && !source_owned(kernel.origin.kind))
+        for (const auto& lever : origin_levers(kernel.origin.pattern)) found.fixes.push_back(lever);
+    return found;
+}
+
 void walk(const rule_tree& tree, const rule_node& node, int depth, const name_values& facts, const name_values& noisy,
           const kernel_result& kernel, const gpu_spec& gpu, diagnosis& kernel_diagnosis) {
     visited_node visit;
@@ -129,34 +157,11 @@ void walk(const rule_tree& tree, const rule_node& node, int depth, const name_va
     kernel_diagnosis.path.push_back(std::move(visit));
     if (!fired) return;
     if (!node.finding.empty()) {
-        finding found;
-        found.id = node.finding;
-        found.tree = tree.id;
-        found.node = node.id;
-        found.title = node.title;
-        found.explain = node.explain;
-        for (const auto& evidence_expr : node.evidence) found.evidence.push_back(evidence_of(evidence_expr, facts));
-        if (node.estimate) {
-            std::vector<std::string> lacking;
-            estimate_finding(found, *node.estimate, kernel, gpu, facts, &lacking);
-            if (!found.est_speedup)
-                add_unique(kernel_diagnosis.undecided,
-                           undecided_item{undecided_item::what::estimate, tree.id, node.id});
-            for (const auto& metric_id : lacking) add_unique(kernel_diagnosis.missing_metrics, metric_id);
-        }
-        // The fixes written for whoever can act on this kernel: kernel-author advice where the user owns
-        // its source, the call-site levers (shapes, dtype, layout, fusion) where a library or compiler
-        // wrote it. A node with no fix for a library's kernel gives that library's levers.
-        for (const auto& rule_fix : node.fixes) {
-            if (!rule_fix.applies_to(kernel.origin.kind)) continue;
-            if (rule_fix.when) {
-                auto applies = rule_fix.when->evaluate(facts);
-                if (!applies || *applies == 0.0) continue;
-            }
-            found.fixes.push_back(rule_fix.text);
-        }
-        if (found.fixes.empty() && !source_owned(kernel.origin.kind))
-            for (const auto& lever : origin_levers(kernel.origin.pattern)) found.fixes.push_back(lever);
+        std::vector<std::string> lacking;
+        finding found = finding_of(tree, node, facts, facts, kernel, gpu, &lacking);
+        if (node.estimate && !found.est_speedup)
+            add_unique(kernel_diagnosis.undecided, undecided_item{undecided_item::what::estimate, tree.id, node.id});
+        for (const auto& metric_id : lacking) add_unique(kernel_diagnosis.missing_metrics, metric_id);
         kernel_diagnosis.findings.push_back(std::move(found));
     }
     for (const auto& child : node.children) walk(tree, child, depth + 1, facts, noisy, kernel, gpu, kernel_diagnosis);
@@ -452,6 +457,40 @@ void settle_findings(diagnosis& kernel_diagnosis, const kernel_result& kernel, c
     }
 }
 
+namespace {
+
+// Where the capture's bounds fire no node and leave some undecided, it may still hold an answer: the first
+// finding with every resource at the least work its counters prove (models/roofline_model.hpp, roof_reading).
+// It leads provisionally, with its evidence and estimate at the bounds, and every node the bounds could not
+// decide named beside it: whichever finding the missing counters would put first is among them. On the 16
+// details/raw pairs of examples/ it is the raw page's first on 43 of the 51 kernels that had nothing else
+// (examples/user_level/details_agreement.py).
+std::optional<finding> first_at_least_work(const std::vector<rule_tree>& trees, const kernel_result& kernel,
+                                           const gpu_spec& spec, const name_values& facts) {
+    const kernel_result least = at_least_work(kernel, spec);
+    const name_values least_facts = computed_once(kernel_facts(least, spec));
+    const name_values noisy = computed_once(within_noise_of(least_facts, least));
+    diagnosis at_least;
+    for (const auto& tree : trees)
+        for (const auto& root : tree.roots) walk(tree, root, 0, least_facts, noisy, least, spec, at_least);
+    drop_gainless(at_least);
+    if (at_least.findings.empty()) return std::nullopt;
+    settle_findings(at_least, least, spec);
+    const finding& lead = at_least.findings.front();
+    for (const auto& tree : trees) {
+        if (tree.id != lead.tree.str()) continue;
+        for (const auto& root : tree.roots)
+            if (const rule_node* node = find_node(root, lead.node)) {
+                finding found = finding_of(tree, *node, facts, least_facts, kernel, spec, nullptr);
+                found.at_least_work = true;
+                return found;
+            }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& kernel, const gpu_spec& spec) {
     diagnosis kernel_diagnosis;
     if (!kernel.verdict.decided()) {
@@ -468,6 +507,10 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
     const auto elsewhere = std::count_if(kernel_diagnosis.undecided.begin(), kernel_diagnosis.undecided.end(),
                                          [](const undecided_item& item) { return item.tree != "near-roof"; });
     drop_gainless(kernel_diagnosis);
+    if (kernel_diagnosis.findings.empty() && kernel.roof.placed && kernel.roof.work_open() &&
+        !kernel_diagnosis.undecided.empty())
+        if (auto least_first = first_at_least_work(trees, kernel, spec, facts))
+            kernel_diagnosis.findings.push_back(std::move(*least_first));
     if (kernel_diagnosis.findings.empty() && kernel.roof.placed)
         kernel_diagnosis.findings.push_back(kernel_diagnosis.undecided.empty()
                                                 ? unexplained(kernel, spec, facts, !kernel_diagnosis.notes.empty())
@@ -484,7 +527,7 @@ diagnosis diagnose(const std::vector<rule_tree>& trees, const kernel_result& ker
         const bool at_floor = first.est_time_after_ns && kernel.roof.practical_floor_ns > 0 &&
                               *first.est_time_after_ns <= kernel.roof.practical_floor_ns * (1.0 + run_to_run_noise);
         // near-roof is at its floor by definition; it is the answer only where nothing else is undecided.
-        if (!at_floor || (first.id == "near-roof" && elsewhere > 0)) {
+        if (!at_floor || (first.id == "near-roof" && elsewhere > 0) || first.at_least_work) {
             kernel_diagnosis.provisional = true;
             kernel_diagnosis.could_outrank = contenders(trees, kernel_diagnosis);
             // The first finding's own open estimate is its own question, not a rival.

@@ -174,6 +174,10 @@ struct finding {
     // A finding about a run of kernels the counters cannot tell from variants of one operation:
     // ranked after every finding of the kernel itself (fusion.cpp).
     bool below_kernel_findings = false;
+    // A provisional first finding given where the capture's bounds fire no node: its node fires with every resource
+    // at the least work the counters prove (models/kernel_result.hpp, at_least_work); its evidence and estimate are
+    // those of the bounds.
+    bool at_least_work = false;
     engine_finding engine = engine_finding::none;
     bool after_findings = false;
     std::vector<undecided_item> undecided;  // missing_counters: the nodes and estimates not evaluated

@@ -217,7 +217,13 @@ finding_estimate estimate_fix(const estimate_spec& spec, const kernel_result& ke
                     (info(use.id).precision ? std::min(use.useful_lo, use.useful_min()) : use.useful_min()) * duration;
         // A precision's FLOPs are its busy work too: the fix leaves at least their lower bound where it does not
         // change them.
-        std::map<resource, double> left_least = leaves(useful_least);
+        // L1's busy share where the capture lacks its LSU wavefront counters is the whole unit's throughput
+        // (l1tex__throughput), an upper bound of the data stage's busy share that the model reads elsewhere: at
+        // the least, the work L1 keeps is its useful work's lower bound.
+        std::map<resource, double> work_least = work;
+        for (const auto& use : kernel.roof.resources)
+            if (use.useful_from == useful_basis::l1_at_most_busy) work_least[use.id] = use.useful_min() * duration;
+        std::map<resource, double> left_least = leaves_of(work_least, useful_least, changed);
         for (const auto& [id, ns] : useful_least)
             if (info(id).precision && !changed.count(id)) left_least[id] = std::min(left_least[id], ns);
         // A details page prints each share in percent to two decimals: what the fix leaves is at least the

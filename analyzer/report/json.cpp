@@ -141,6 +141,7 @@ ojson findings_json(const analysed_kernel& kernel) {
                             {"est_time_after_ns", optional_number(finding.est_time_after_ns)},
                             {"est_speedup_at_most", optional_number(finding.est_speedup_at_most)},
                             {"est_speedup_at_least", optional_number(finding.est_speedup_at_least)},
+                            {"fired_at_least_work", finding.at_least_work},
                             {"binds_after", text_or_null(binds_after_text(finding.binds_after))},
                             {"estimate", text_or_null(finding_estimate_why(finding))},
                             {"estimate_changes", finding_estimate_changes(finding)}});

@@ -79,11 +79,15 @@ phrase evidence_line(const std::vector<diagnose::evidence_value>& values) {
 // A top finding in three lines: what, the numbers that fired it, the first fix.
 void write_finding_short(doc::nested_list& out, const diagnose::finding& finding, const std::vector<std::string>& tied,
                          bool provisional = false) {
-    phrase line = phrase()
-                      .strong(finding.id)
-                      .words((provisional ? " (provisional)" : "") + gain_text(finding) + ": ")
-                      .marked(finding_title(finding))
-                      .words(".");
+    phrase line =
+        phrase()
+            .strong(finding.id)
+            .words(std::string(!provisional            ? ""
+                               : finding.at_least_work ? " (provisional, at the least work the counters prove)"
+                                                       : " (provisional)") +
+                   gain_text(finding) + ": ")
+            .marked(finding_title(finding))
+            .words(".");
     if (finding.est_time_after_ns)
         line.words(" Time after the fix " + format_duration_ns(*finding.est_time_after_ns) + ", set by ")
             .marked(binds_after_text(finding.binds_after))
@@ -312,6 +316,11 @@ void write_not_decided(doc::document& out, const analysed_kernel& kernel, ncu_fo
     phrase line = phrase().strong("Not decided on this capture:").words(" ").marked(what).words(".");
     if (diagnosis.provisional) {
         line.words(" The first finding is provisional: ");
+        if (!diagnosis.findings.empty() && diagnosis.findings.front().at_least_work)
+            line.words(
+                "no rule node fired at this capture's bounds, and it fires with every resource at the least "
+                "work its counters prove (open shares at their lower bounds, resources without counters at "
+                "none); ");
         if (diagnosis.could_outrank.empty()) line.words("a rule node that could not be evaluated");
         for (std::size_t i = 0; i < diagnosis.could_outrank.size(); ++i)
             line.words(i ? ", " : "").code(diagnosis.could_outrank[i].id);
