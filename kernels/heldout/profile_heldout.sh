@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device-machine side of examples/heldout and examples/heldout_vision: `ncu --set full` of the first
+# The device-machine side of examples/heldout, heldout_vision, heldout_decode and heldout_moe: `ncu --set full` of the first
 # launches of one training step of mini_gpt.py (or HO_SCRIPT), exported as the raw and the details page of the
 # same report.
 #   kernels/heldout/profile_heldout.sh OUTDIR
