@@ -128,7 +128,7 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
                         << all.first_same << " the same first finding, " << all.only_missing
                         << " missing-counters alone");
-    CHECK(all.kernels == 314);
+    CHECK(all.kernels == 366);
     // What the details pages give, held where it stands (2026-11-28, every details/raw pair of examples/, the
     // user_level captures included: 103 the same first finding, 26 nothing but missing-counters, once the
     // wgmma path's MMA cycles gave Hopper tensor kernels a floor, and ties went to the fix that takes more
@@ -150,8 +150,11 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // which no node fires at the page's bounds gets the first finding that fires with every resource at the least
     // work its counters prove, provisional (diagnose.cpp, first_at_least_work): 43 of the 51 it answers are the
     // raw page's first; the other 8 name it among the findings that could outrank them (checked above).
-    CHECK(all.first_same >= 253);
-    CHECK(all.only_missing <= 14);
+    // With examples/heldout_moe (52 kernels of an FP32/TF32 mixture-of-experts step, captured after that: 39 and
+    // 3), 292 and 17. 297 once a name that states a tensor math path counts as MMA work (79 of 79 raw-page kernels
+    // of examples/ ran it) and FP32 memory-efficient attention built for sm_80 on is named TF32 (its raw page).
+    CHECK(all.first_same >= 297);
+    CHECK(all.only_missing <= 17);
     CHECK(all.bounded >= 120);
     CHECK(all.floored >= 170);
 }

@@ -83,7 +83,8 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     for (const char* raw :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/heldout/step_raw.csv",
-          "examples/heldout_vision/step_raw.csv", "examples/heldout_decode/step_raw.csv"})
+          "examples/heldout_vision/step_raw.csv", "examples/heldout_decode/step_raw.csv",
+          "examples/heldout_moe/step_raw.csv"})
         for (const auto& k : analyze_example(raw, keeping_metrics()).kernels)
             if (auto named = wgmma_named(k.origin.facts)) {
                 CAPTURE(k.group.name);
@@ -102,14 +103,20 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/h100/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
           "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
-          "examples/heldout_decode/step_raw.csv"})
+          "examples/heldout_decode/step_raw.csv", "examples/heldout_moe/step_raw.csv"})
         for (const auto& k : analyze_example(raw).kernels) {
             const std::string math = k.origin.facts.math.str();
             if (math.size() < 7 || math.compare(math.size() - 7, 7, "_tensor") != 0) continue;
             CAPTURE(k.group.name);
             const std::string named = "tensor_" + math.substr(0, math.find('_'));
+            bool mma = false;
             for (const auto& use : k.roof.resources)
-                if (info(use.id).tensor && use.work > 0) CHECK(std::string(name(use.id)) == named);
+                if (info(use.id).tensor && use.work > 0) {
+                    CHECK(std::string(name(use.id)) == named);
+                    mma = true;
+                }
+            // And it ran MMA work (the mma fact reads the name where a details page lacks the counters).
+            CHECK(mma);
             ++named_tensor;
         }
     CHECK(named_tensor >= 30);
@@ -150,6 +157,21 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(kernel_named(decode, "cudnn_generated_fort_native_sdpa_sm80").origin.kind == origin_kind::cudnn);
     CHECK(kernel_named(decode, "lean_reduction_kernel").origin.kind == origin_kind::cudnn);
     CHECK(kernel_named(decode, "vectorized_gather_kernel").origin.kind == origin_kind::aten);
+    // The fourth (examples/heldout_moe): an FP32/TF32 mixture-of-experts step, cuBLAS's TF32 kernels, CUB's selects,
+    // cuDNN's LSTM, FP32 memory-efficient attention (TF32 MMA where built for sm_80 on: its raw page's tensor work).
+    const analysis moe = analyze_example("examples/heldout_moe/step_raw.csv");
+    for (const auto& k : moe.kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind != origin_kind::user);
+    }
+    CHECK(kernel_named(moe, "sm90_xmma_gemm_f32f32_tf32f32").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(moe, "sm90_xmma_gemm_f32f32_tf32f32").origin.facts.math == "tf32_tensor");
+    CHECK(kernel_named(moe, "cutlass_80_tensorop_s1688gemm").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(moe, "elemWiseRNNcell").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(moe, "DeviceSelectSweepKernel").origin.kind == origin_kind::cub);
+    CHECK(kernel_named(moe, "fmha_cutlassF_f32").origin.kind == origin_kind::attention);
+    CHECK(kernel_named(moe, "fmha_cutlassF_f32").origin.facts.math == "tf32_tensor");
+    CHECK(kernel_named(moe, "gatherTopK").origin.kind == origin_kind::aten);
 
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {
@@ -202,12 +224,13 @@ TEST_CASE("a library kernel's fixes are what its caller controls; the user's own
     const analysis e = analyze_example("examples/user_level/elem_raw.csv");
     CHECK(fixes_mention(kernel_named(e, "at::elementwise_kernel<128"), "uncoalesced-global", ".contiguous()"));
     // Every finding of every library kernel has a fix, and none is kernel-author advice.
-    // The three held-out programs (examples/heldout*), raw and details pages, were written after this test.
+    // The four held-out programs (examples/heldout*), raw and details pages, were written after this test.
     for (const char* capture :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/wild/lib_a_raw.csv", "examples/heldout/step_raw.csv", "examples/heldout/step_details.csv",
           "examples/heldout_vision/step_raw.csv", "examples/heldout_vision/step_details.csv",
-          "examples/heldout_decode/step_raw.csv", "examples/heldout_decode/step_details.csv"})
+          "examples/heldout_decode/step_raw.csv", "examples/heldout_decode/step_details.csv",
+          "examples/heldout_moe/step_raw.csv", "examples/heldout_moe/step_details.csv"})
         for (const auto& k : analyze_example(capture).kernels) {
             if (source_owned(k.origin.kind)) continue;
             CAPTURE(k.group.name);

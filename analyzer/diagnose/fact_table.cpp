@@ -166,6 +166,12 @@ fact_value mma_ran(const kernel_result& kernel) {
     // never HFMA2.MMA moves. 1% or more: kernels with no tensor op at all read up to 0.09% on the raw
     // pages of examples/wild (lib_c_raw: DeviceScanInitKernel 0.093, cupy_copy 0.008).
     if (const auto mma = kernel.group.metrics.find(mma_cycles_metric); mma && *mma >= 1.0) return 1.0;
+    // A library kernel whose name states a tensor math path (rules/origins: cuBLAS's tensorop and xmma kernels,
+    // nvjet's type letters, attention's 16-bit types, FP32 memory-efficient attention built for sm_80 on: TF32)
+    // runs MMA: all 79 such kernels on the raw pages of examples/ did.
+    if (const std::string math = kernel.origin.facts.math.str();
+        math.size() > 7 && math.compare(math.size() - 7, 7, "_tensor") == 0)
+        return 1.0;
     // A kind of kernel that runs no tensor-core instruction, by its name (rules/origins: ATen's own).
     if (kernel.origin.facts.math == "no_mma") return flag(false);
     return undecided(std::move(missing));
