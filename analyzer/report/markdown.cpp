@@ -188,7 +188,10 @@ void write_header(doc::document& out, const analysis& analysed) {
             " the capture does not decide the verdict, a rule node or an estimate (each kernel's section says what, "
             "and the command that collects it); " +
             (analysed.read.form == ncu_form::details
-                 ? "a details page shows few metrics: the raw page of the same report holds every one collected"
+                 ? "a details page shows few metrics: the raw page of the same report holds every one collected. "
+                   "First, with no new profile: `ncu -i REPORT.ncu-rep --csv --page raw > report_raw.csv`, then "
+                   "`roofline analyze report_raw.csv` (or `roofline analyze REPORT.ncu-rep`, which exports it where "
+                   "ncu is on the PATH): it decides every finding marked provisional below"
                  : "`roofline metrics --format section` writes every metric the engine reads as one section file")));
     items.push_back(
         "Ceilings: peaks at the clocks the capture ran at, from ncu's peak counters where it has them, else the "
