@@ -255,13 +255,28 @@ classification classify_once(const kernel_roofline& roof, const launch_shape& sh
             verdict.bound = bound::compute;
             name_compute_limiter(verdict, open, roof, mem, comp, cu, thresholds);
         } else {
-            // The measured leader of each side that stays possible is a possible limiter too.
+            // Each side that stays possible: every limiter it could name is possible too (its measured leader, a
+            // lower memory level, a precision or pipe without counters busy enough to be the one named), as the
+            // verdict would name it if that side won.
+            const auto side_limiters = [&](auto name_limiter) {
+                classification scratch;
+                openings scratch_open{scratch, roof};
+                name_limiter(scratch, scratch_open);
+                for (resource id : scratch.possible_limiters) open.limiter(id);
+                for (const auto& metric_id : scratch.missing)
+                    if (std::find(verdict.missing.begin(), verdict.missing.end(), metric_id) == verdict.missing.end())
+                        verdict.missing.push_back(metric_id);
+            };
             if (mem && std::find(verdict.possible_bounds.begin(), verdict.possible_bounds.end(), bound::memory) !=
                            verdict.possible_bounds.end())
-                open.limiter(mem->id);
+                side_limiters([&](classification& scratch, openings& scratch_open) {
+                    name_memory_limiter(scratch, scratch_open, roof, mem, comp, mu, thresholds);
+                });
             if (comp && std::find(verdict.possible_bounds.begin(), verdict.possible_bounds.end(), bound::compute) !=
                             verdict.possible_bounds.end())
-                open.limiter(comp->id);
+                side_limiters([&](classification& scratch, openings& scratch_open) {
+                    name_compute_limiter(scratch, scratch_open, roof, mem, comp, cu, thresholds);
+                });
             verdict.bound = bound::unknown;
             verdict.reasons.push_back(reason(reason_kind::bound_open)
                                           .on(std::max(mu, cu) > 0 ? load_of(mu >= cu ? mem : comp) : std::nullopt));

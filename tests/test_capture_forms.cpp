@@ -128,7 +128,7 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
                         << all.first_same << " the same first finding, " << all.only_missing
                         << " missing-counters alone");
-    CHECK(all.kernels == 366);
+    CHECK(all.kernels == 437);
     // What the details pages give, held where it stands (2026-11-28, every details/raw pair of examples/, the
     // user_level captures included: 103 the same first finding, 26 nothing but missing-counters, once the
     // wgmma path's MMA cycles gave Hopper tensor kernels a floor, and ties went to the fix that takes more
@@ -153,8 +153,14 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // With examples/heldout_moe (52 kernels of an FP32/TF32 mixture-of-experts step, captured after that: 39 and
     // 3), 292 and 17. 297 once a name that states a tensor math path counts as MMA work (79 of 79 raw-page kernels
     // of examples/ ran it) and FP32 memory-efficient attention built for sm_80 on is named TF32 (its raw page).
-    CHECK(all.first_same >= 297);
-    CHECK(all.only_missing <= 17);
+    // With examples/heldout_unet (71 kernels of a bf16 NCHW UNet step, captured after that: 38 and 11, and two
+    // first findings that differed unnamed), 335 and 28. Then: a first finding whose own least gain is within
+    // noise names what leads if the complete capture drops it; a verdict open between memory and compute names
+    // every limiter either side could name (a pipe without counters among them: the unnamed differences were a
+    // false "not the ADU pipe"); and where nothing fires even at the least work, unexplained is the provisional
+    // first (the raw page's first on 17 of the 28 kernels that had nothing but missing-counters): 352 and 0.
+    CHECK(all.first_same >= 352);
+    CHECK(all.only_missing == 0);
     CHECK(all.bounded >= 120);
     CHECK(all.floored >= 170);
 }

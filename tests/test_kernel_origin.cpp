@@ -84,7 +84,7 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/heldout/step_raw.csv",
           "examples/heldout_vision/step_raw.csv", "examples/heldout_decode/step_raw.csv",
-          "examples/heldout_moe/step_raw.csv"})
+          "examples/heldout_moe/step_raw.csv", "examples/heldout_unet/step_raw.csv"})
         for (const auto& k : analyze_example(raw, keeping_metrics()).kernels)
             if (auto named = wgmma_named(k.origin.facts)) {
                 CAPTURE(k.group.name);
@@ -103,7 +103,8 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/h200/forms/layer_full_raw.csv", "examples/h100/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
           "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
-          "examples/heldout_decode/step_raw.csv", "examples/heldout_moe/step_raw.csv"})
+          "examples/heldout_decode/step_raw.csv", "examples/heldout_moe/step_raw.csv",
+          "examples/heldout_unet/step_raw.csv"})
         for (const auto& k : analyze_example(raw).kernels) {
             const std::string math = k.origin.facts.math.str();
             if (math.size() < 7 || math.compare(math.size() - 7, 7, "_tensor") != 0) continue;
@@ -172,6 +173,22 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(kernel_named(moe, "fmha_cutlassF_f32").origin.kind == origin_kind::attention);
     CHECK(kernel_named(moe, "fmha_cutlassF_f32").origin.facts.math == "tf32_tensor");
     CHECK(kernel_named(moe, "gatherTopK").origin.kind == origin_kind::aten);
+    // The fifth (examples/heldout_unet): a bf16 NCHW UNet step. cuDNN's convolutions and layout conversions, ATen's
+    // GroupNorm and pooling, and SDPA's math path (its q, k, v are not contiguous in the head dimension): cuBLAS's
+    // FP32 SIMT batched product and ATen's softmax.
+    const analysis unet = analyze_example("examples/heldout_unet/step_raw.csv");
+    for (const auto& k : unet.kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind != origin_kind::user);
+    }
+    CHECK(kernel_named(unet, "implicit_convolve_sgemm").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(unet, "nchwToNhwcKernel").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(unet, "sm90_xmma_fprop_implicit_gemm").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(unet, "RowwiseMomentsCUDAKernel").origin.kind == origin_kind::aten);
+    CHECK(kernel_named(unet, "avg_pool2d_out_cuda_frame").origin.kind == origin_kind::aten);
+    CHECK(kernel_named(unet, "cutlass_80_simt_sgemm").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(unet, "cutlass_80_simt_sgemm").origin.facts.math == "fp32_simt");
+    CHECK(kernel_named(unet, "nvjet_sm90_tst").origin.kind == origin_kind::cublas);
 
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {
@@ -224,13 +241,14 @@ TEST_CASE("a library kernel's fixes are what its caller controls; the user's own
     const analysis e = analyze_example("examples/user_level/elem_raw.csv");
     CHECK(fixes_mention(kernel_named(e, "at::elementwise_kernel<128"), "uncoalesced-global", ".contiguous()"));
     // Every finding of every library kernel has a fix, and none is kernel-author advice.
-    // The four held-out programs (examples/heldout*), raw and details pages, were written after this test.
+    // The five held-out programs (examples/heldout*), raw and details pages, were written after this test.
     for (const char* capture :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/wild/lib_a_raw.csv", "examples/heldout/step_raw.csv", "examples/heldout/step_details.csv",
           "examples/heldout_vision/step_raw.csv", "examples/heldout_vision/step_details.csv",
           "examples/heldout_decode/step_raw.csv", "examples/heldout_decode/step_details.csv",
-          "examples/heldout_moe/step_raw.csv", "examples/heldout_moe/step_details.csv"})
+          "examples/heldout_moe/step_raw.csv", "examples/heldout_moe/step_details.csv",
+          "examples/heldout_unet/step_raw.csv", "examples/heldout_unet/step_details.csv"})
         for (const auto& k : analyze_example(capture).kernels) {
             if (source_owned(k.origin.kind)) continue;
             CAPTURE(k.group.name);

@@ -222,6 +222,9 @@ struct diagnosis {
     struct contender {
         pooled_string id, tree, node;
         std::vector<pooled_string> needs;  // the metrics (catalogue ids) that would decide it
+        // Not a rival node but what leads if the first finding's own open gain proves within run-to-run noise (a
+        // complete capture then lists it as no opportunity): the next finding, or unexplained.
+        bool if_first_gainless = false;
     };
     std::vector<contender> could_outrank;
     // Findings whose place at the top run-to-run noise decides (settle_findings): the first

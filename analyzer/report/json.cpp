@@ -263,7 +263,8 @@ ojson kernel_json(const analysed_kernel& kernel, const std::string& label, const
         contenders.push_back({{"finding", contender.id.str()},
                               {"tree", contender.tree.str()},
                               {"node", contender.node.str()},
-                              {"needs", needs}});
+                              {"needs", needs},
+                              {"if_first_gainless", contender.if_first_gainless}});
     }
     out["could_outrank_first"] = std::move(contenders);
     out["within_noise"] = kernel.diagnosis.within_noise;

@@ -324,11 +324,20 @@ void write_not_decided(doc::document& out, const analysed_kernel& kernel, ncu_fo
                 "no rule node fired at this capture's bounds, and it fires with every resource at the least "
                 "work its counters prove (open shares at their lower bounds, resources without counters at "
                 "none); ");
-        if (diagnosis.could_outrank.empty()) line.words("a rule node that could not be evaluated");
-        for (std::size_t i = 0; i < diagnosis.could_outrank.size(); ++i)
-            line.words(i ? ", " : "").code(diagnosis.could_outrank[i].id);
-        line.words(diagnosis.could_outrank.size() == 1 ? " may outrank it"
-                                                       : " may outrank it once their counters are in");
+        std::vector<const diagnose::diagnosis::contender*> rivals;
+        const diagnose::diagnosis::contender* instead = nullptr;
+        for (const auto& listed : diagnosis.could_outrank)
+            (listed.if_first_gainless ? instead : rivals.emplace_back()) = &listed;
+        if (rivals.empty() && !instead) line.words("a rule node that could not be evaluated may outrank it");
+        for (std::size_t i = 0; i < rivals.size(); ++i) line.words(i ? ", " : "").code(rivals[i]->id);
+        if (!rivals.empty())
+            line.words(rivals.size() == 1 ? " may outrank it" : " may outrank it once their counters are in");
+        if (instead)
+            line.words(std::string(rivals.empty() ? "" : "; ") +
+                       "its own gain is open down to none: if it proves "
+                       "within run-to-run noise, ")
+                .code(instead->id)
+                .words(" leads instead");
         line.words(".");
     } else if (!diagnosis.findings.empty() && diagnosis.findings.front().id != "missing-counters") {
         line.words(" The first finding stands: its fix already reaches the floor the counters prove.");
