@@ -76,18 +76,23 @@ phrase evidence_line(const std::vector<diagnose::evidence_value>& values) {
     return out;
 }
 
+// How a provisional first finding was reached: fired at the capture's bounds, or with every resource at the least
+// work its counters prove, or nothing fired even there (unexplained).
+std::string provisional_label(const diagnose::finding& finding, bool provisional) {
+    if (!provisional) return "";
+    if (!finding.at_least_work) return " (provisional)";
+    return finding.id == "unexplained" ? " (provisional: nothing fires even at the least work the counters prove)"
+                                       : " (provisional, at the least work the counters prove)";
+}
+
 // A top finding in three lines: what, the numbers that fired it, the first fix.
 void write_finding_short(doc::nested_list& out, const diagnose::finding& finding, const std::vector<std::string>& tied,
                          bool provisional = false) {
-    phrase line =
-        phrase()
-            .strong(finding.id)
-            .words(std::string(!provisional            ? ""
-                               : finding.at_least_work ? " (provisional, at the least work the counters prove)"
-                                                       : " (provisional)") +
-                   gain_text(finding) + ": ")
-            .marked(finding_title(finding))
-            .words(".");
+    phrase line = phrase()
+                      .strong(finding.id)
+                      .words(provisional_label(finding, provisional) + gain_text(finding) + ": ")
+                      .marked(finding_title(finding))
+                      .words(".");
     if (finding.est_time_after_ns)
         line.words(" Time after the fix " + format_duration_ns(*finding.est_time_after_ns) + ", set by ")
             .marked(binds_after_text(finding.binds_after))
@@ -320,10 +325,13 @@ void write_not_decided(doc::document& out, const analysed_kernel& kernel, ncu_fo
     if (diagnosis.provisional) {
         line.words(" The first finding is provisional: ");
         if (!diagnosis.findings.empty() && diagnosis.findings.front().at_least_work)
-            line.words(
-                "no rule node fired at this capture's bounds, and it fires with every resource at the least "
-                "work its counters prove (open shares at their lower bounds, resources without counters at "
-                "none); ");
+            line.words(diagnosis.findings.front().id == "unexplained"
+                           ? "no rule node fired at this capture's bounds, nor with every resource at the least work "
+                             "its counters prove (open shares at their lower bounds, resources without counters at "
+                             "none); "
+                           : "no rule node fired at this capture's bounds, and it fires with every resource at the "
+                             "least work its counters prove (open shares at their lower bounds, resources without "
+                             "counters at none); ");
         std::vector<const diagnose::diagnosis::contender*> rivals;
         const diagnose::diagnosis::contender* instead = nullptr;
         for (const auto& listed : diagnosis.could_outrank)
