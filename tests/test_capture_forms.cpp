@@ -128,7 +128,7 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     MESSAGE(all.kernels << " kernels: " << all.same << " the same, " << all.said << " say what they lack, "
                         << all.first_same << " the same first finding, " << all.only_missing
                         << " missing-counters alone");
-    CHECK(all.kernels == 437);
+    CHECK(all.kernels == 454);
     // What the details pages give, held where it stands (2026-11-28, every details/raw pair of examples/, the
     // user_level captures included: 103 the same first finding, 26 nothing but missing-counters, once the
     // wgmma path's MMA cycles gave Hopper tensor kernels a floor, and ties went to the fix that takes more
@@ -159,7 +159,9 @@ TEST_CASE("details and raw pages of one report: the same answer, or the details 
     // every limiter either side could name (a pipe without counters among them: the unnamed differences were a
     // false "not the ADU pipe"); and where nothing fires even at the least work, unexplained is the provisional
     // first (the raw page's first on 17 of the 28 kernels that had nothing but missing-counters): 352 and 0.
-    CHECK(all.first_same >= 352);
+    // With examples/heldout_bert (17 kernels of an fp16 encoder's masked inference, captured after that: 15 and 0,
+    // none differing unnamed), 367 and 0.
+    CHECK(all.first_same >= 367);
     CHECK(all.only_missing == 0);
     CHECK(all.bounded >= 120);
     CHECK(all.floored >= 170);

@@ -80,11 +80,11 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(wgmma_named(legacy.origin.facts) == false);                            // cutlass_75
     CHECK_FALSE(wgmma_named(kernel_named(e, "triton_poi_fused").origin.facts).has_value());
     int compared = 0;
-    for (const char* raw :
-         {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
-          "examples/h200/forms/layer_full_raw.csv", "examples/heldout/step_raw.csv",
-          "examples/heldout_vision/step_raw.csv", "examples/heldout_decode/step_raw.csv",
-          "examples/heldout_moe/step_raw.csv", "examples/heldout_unet/step_raw.csv"})
+    for (const char* raw : {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv",
+                            "examples/user_level/sdpa_raw.csv", "examples/h200/forms/layer_full_raw.csv",
+                            "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
+                            "examples/heldout_decode/step_raw.csv", "examples/heldout_moe/step_raw.csv",
+                            "examples/heldout_unet/step_raw.csv", "examples/heldout_bert/step_raw.csv"})
         for (const auto& k : analyze_example(raw, keeping_metrics()).kernels)
             if (auto named = wgmma_named(k.origin.facts)) {
                 CAPTURE(k.group.name);
@@ -104,7 +104,7 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
           "examples/h200/forms/layer_full_raw.csv", "examples/h100/cublas_ref_raw.csv", "examples/wild/lib_a_raw.csv",
           "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
           "examples/heldout_decode/step_raw.csv", "examples/heldout_moe/step_raw.csv",
-          "examples/heldout_unet/step_raw.csv"})
+          "examples/heldout_unet/step_raw.csv", "examples/heldout_bert/step_raw.csv"})
         for (const auto& k : analyze_example(raw).kernels) {
             const std::string math = k.origin.facts.math.str();
             if (math.size() < 7 || math.compare(math.size() - 7, 7, "_tensor") != 0) continue;
@@ -189,6 +189,18 @@ TEST_CASE("library and compiler kernels of real ncu captures get their origin an
     CHECK(kernel_named(unet, "cutlass_80_simt_sgemm").origin.kind == origin_kind::cublas);
     CHECK(kernel_named(unet, "cutlass_80_simt_sgemm").origin.facts.math == "fp32_simt");
     CHECK(kernel_named(unet, "nvjet_sm90_tst").origin.kind == origin_kind::cublas);
+    // The sixth (examples/heldout_bert): an fp16 encoder's masked inference. cuDNN ran the masked attention; cuBLAS
+    // ran the two-way classifier (N = 2) as an align2 wmma kernel.
+    const analysis bert = analyze_example("examples/heldout_bert/step_raw.csv");
+    for (const auto& k : bert.kernels) {
+        CAPTURE(k.group.name);
+        CHECK(k.origin.kind != origin_kind::user);
+    }
+    CHECK(kernel_named(bert, "cudnn_generated_fort_native_sdpa_sm90").origin.kind == origin_kind::cudnn);
+    CHECK(kernel_named(bert, "nvjet_sm90_hsh").origin.facts.math == "fp16_tensor");
+    CHECK(kernel_named(bert, "cutlass_80_wmma_tensorop_f16").origin.kind == origin_kind::cublas);
+    CHECK(kernel_named(bert, "cutlass_80_wmma_tensorop_f16").origin.facts.alignment == 2);
+    CHECK(kernel_named(bert, "vectorized_layer_norm_kernel").origin.kind == origin_kind::aten);
 
     // The user's own kernels stay theirs, templates of their own included.
     for (const auto& k : analyze_example("examples/wild/own_raw.csv").kernels) {
@@ -241,14 +253,15 @@ TEST_CASE("a library kernel's fixes are what its caller controls; the user's own
     const analysis e = analyze_example("examples/user_level/elem_raw.csv");
     CHECK(fixes_mention(kernel_named(e, "at::elementwise_kernel<128"), "uncoalesced-global", ".contiguous()"));
     // Every finding of every library kernel has a fix, and none is kernel-author advice.
-    // The five held-out programs (examples/heldout*), raw and details pages, were written after this test.
+    // The six held-out programs (examples/heldout*), raw and details pages, were written after this test.
     for (const char* capture :
          {"examples/user_level/gemm_raw.csv", "examples/user_level/elem_raw.csv", "examples/user_level/sdpa_raw.csv",
           "examples/wild/lib_a_raw.csv", "examples/heldout/step_raw.csv", "examples/heldout/step_details.csv",
           "examples/heldout_vision/step_raw.csv", "examples/heldout_vision/step_details.csv",
           "examples/heldout_decode/step_raw.csv", "examples/heldout_decode/step_details.csv",
           "examples/heldout_moe/step_raw.csv", "examples/heldout_moe/step_details.csv",
-          "examples/heldout_unet/step_raw.csv", "examples/heldout_unet/step_details.csv"})
+          "examples/heldout_unet/step_raw.csv", "examples/heldout_unet/step_details.csv",
+          "examples/heldout_bert/step_raw.csv", "examples/heldout_bert/step_details.csv"})
         for (const auto& k : analyze_example(capture).kernels) {
             if (source_owned(k.origin.kind)) continue;
             CAPTURE(k.group.name);

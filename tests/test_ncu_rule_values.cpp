@@ -280,7 +280,7 @@ TEST_CASE("ncu's Mem Pipes Busy bounds the LSU, ADU and TEX pipes on every raw p
           "examples/h200/pairs_raw.csv", "examples/h200/forms/layer_full_raw.csv", "examples/user_level/elem_raw.csv",
           "examples/user_level/sdpa_raw.csv", "examples/heldout/step_raw.csv", "examples/heldout_vision/step_raw.csv",
           "examples/heldout_decode/step_raw.csv", "examples/heldout_moe/step_raw.csv",
-          "examples/heldout_unet/step_raw.csv"}) {
+          "examples/heldout_unet/step_raw.csv", "examples/heldout_bert/step_raw.csv"}) {
         CAPTURE(capture);
         for (const auto& kernel : analyze_example(capture, keeping_metrics()).kernels) {
             const auto memory_pipes =

@@ -122,7 +122,7 @@ inline std::string example_path(const std::string& rel) {
     return plain;
 }
 
-// Every report of examples/ exported as both pages (prefix + "_details.csv" and prefix + "_raw.csv"), the five
+// Every report of examples/ exported as both pages (prefix + "_details.csv" and prefix + "_raw.csv"), the six
 // held-out programs last.
 inline const std::vector<std::string>& details_raw_reports() {
     static const std::vector<std::string> reports = {
@@ -131,7 +131,8 @@ inline const std::vector<std::string>& details_raw_reports() {
         "examples/h200/torch_ops",        "examples/h200/cublas_ref",  "examples/h200/forms/kernels_full",
         "examples/h200/forms/layer_full", "examples/user_level/gemm",  "examples/user_level/elem",
         "examples/user_level/sdpa",       "examples/heldout/step",     "examples/heldout_vision/step",
-        "examples/heldout_decode/step",   "examples/heldout_moe/step", "examples/heldout_unet/step"};
+        "examples/heldout_decode/step",   "examples/heldout_moe/step", "examples/heldout_unet/step",
+        "examples/heldout_bert/step"};
     return reports;
 }
 

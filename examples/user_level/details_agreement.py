@@ -3,7 +3,7 @@
 (provisional or not; ncu's own rule rows left out) the raw page's, does it give nothing but missing-counters, and
 where it differs, does it name the raw page's first among the findings that could outrank it (issue 33).
 
-    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (18, the five held-out ones last)
+    python3 examples/user_level/details_agreement.py build-dev/roofline            # every details/raw pair of examples/ (19, the six held-out ones last)
     python3 examples/user_level/details_agreement.py build-dev/roofline \\
         examples/user_level/gemm_details.csv examples/user_level/gemm_raw.csv ...  # more (details, raw) pairs
 """
@@ -29,6 +29,7 @@ pairs = [
  ("examples/heldout_decode/step_details.csv.gz","examples/heldout_decode/step_raw.csv.gz"),  # held out, captured after both
  ("examples/heldout_moe/step_details.csv.gz","examples/heldout_moe/step_raw.csv.gz"),  # held out, captured after the least-work reading
  ("examples/heldout_unet/step_details.csv.gz","examples/heldout_unet/step_raw.csv.gz"),  # held out, captured after that
+ ("examples/heldout_bert/step_details.csv.gz","examples/heldout_bert/step_raw.csv.gz"),  # held out, captured after the changes heldout_unet prompted
 ]
 extra = [p for p in sys.argv[2:]]
 for i in range(0, len(extra), 2): pairs.append((extra[i], extra[i+1]))
@@ -63,7 +64,7 @@ for det, raw in pairs:
         rows.append((os.path.relpath(det, "examples"), key[0][:50], dfirst, rfirst))
 for r in rows: print(*r, sep=" | ")
 print(f"kernels {tot}  agree {agree} ({agree/tot:.0%})  missing-counters alone {mconly} ({mconly/tot:.0%})  differs-unnamed {bad}")
-for folder in ("heldout/", "heldout_vision/", "heldout_decode/", "heldout_moe/", "heldout_unet/"):  # each held-out pair alone: captured after the logic was built
+for folder in ("heldout/", "heldout_vision/", "heldout_decode/", "heldout_moe/", "heldout_unet/", "heldout_bert/"):  # each held-out pair alone: captured after the logic was built
     held = [r for r in rows if r[0].startswith(folder)]
     if held:
         same = sum(1 for r in held if r[2] == r[3]); only = sum(1 for r in held if r[2] == "missing-counters")
