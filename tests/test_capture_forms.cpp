@@ -319,3 +319,42 @@ TEST_CASE("a details page decides what a library kernel's name states: FP32 SIMT
     CHECK(has(flash, "tensor-underused"));
     CHECK(flash.diagnosis.provisional);
 }
+
+TEST_CASE("a details page on which no node fires at its bounds: the first finding at the least work, provisional") {
+    // examples/heldout_vision: cuBLAS's fp16 nvjet GEMM. At the page's bounds its DRAM floor stays open (the
+    // writes still dirty in L2 are bounded only by L2's capacity), so tensor-underused is undecided and nothing
+    // fires; at the least work the counters prove (DRAM at the bytes it moved) the MMA cycles' tensor floor binds,
+    // and tensor-underused fires, as on the raw page of the same report.
+    const analysis& details = analysed("examples/heldout_vision/step_details.csv");
+    const analysis& raw = analysed("examples/heldout_vision/step_raw.csv");
+    std::size_t checked = 0;
+    for (const auto& k : details.kernels) {
+        if (k.group.name.find("nvjet_sm90_hsh_256x128_64x4_1x2_h_bz_coopA_TNT") == std::string::npos) continue;
+        CAPTURE(k.group.name);
+        REQUIRE(!k.diagnosis.findings.empty());
+        const auto& lead = k.diagnosis.findings.front();
+        CHECK(lead.id == "tensor-underused");
+        CHECK(lead.at_least_work);
+        CHECK(k.diagnosis.provisional);
+        CHECK_FALSE(lead.est_speedup);  // priced at the bounds: open, between its least and its most
+        REQUIRE(lead.est_speedup_at_most);
+        REQUIRE(lead.est_speedup_at_least);
+        // The node itself stays undecided at the bounds, and every other node they left open is named.
+        CHECK(std::any_of(k.diagnosis.path.begin(), k.diagnosis.path.end(), [](const diagnose::visited_node& v) {
+            return v.node == "tensor-underused" && v.result == diagnose::visited_node::outcome::cannot_evaluate;
+        }));
+        CHECK(names_as_contender(k, "dram-bandwidth-low"));
+        CHECK(k.diagnosis.findings.back().id == "missing-counters");  // the re-export follows it
+        const analysed_kernel* complete = twin(raw, k);
+        REQUIRE(complete != nullptr);
+        CHECK(first(*complete) == "tensor-underused");
+        REQUIRE(complete->diagnosis.findings.front().est_speedup);
+        CHECK(*complete->diagnosis.findings.front().est_speedup <= *lead.est_speedup_at_most * 1.05);
+        CHECK(*complete->diagnosis.findings.front().est_speedup >= *lead.est_speedup_at_least * 0.98);
+        ++checked;
+    }
+    CHECK(checked == 1);
+    // The raw page of the same report never takes this path: it leaves no work open.
+    for (const auto& k : raw.kernels)
+        for (const auto& f : k.diagnosis.findings) CHECK_FALSE(f.at_least_work);
+}

@@ -490,6 +490,13 @@ std::optional<finding> first_at_least_work(const std::vector<rule_tree>& trees, 
             if (const rule_node* node = find_node(root, lead.node)) {
                 finding found = finding_of(tree, *node, facts, least_facts, kernel, spec, nullptr);
                 found.at_least_work = true;
+                // Priced at the bounds, its most may still be within noise: then it is no opportunity, and what
+                // the page holds says no tree explains the kernel.
+                const auto most = found.est_speedup ? found.est_speedup : found.est_speedup_at_most;
+                if (found.id != "near-roof" && most && *most < 1.0 + run_to_run_noise) {
+                    found = unexplained(kernel, spec, facts, true);
+                    found.at_least_work = true;
+                }
                 return found;
             }
     }
