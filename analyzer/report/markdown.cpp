@@ -334,8 +334,12 @@ void write_not_decided(doc::document& out, const analysed_kernel& kernel, ncu_fo
                              "counters at none); ");
         std::vector<const diagnose::diagnosis::contender*> rivals;
         const diagnose::diagnosis::contender* instead = nullptr;
-        for (const auto& listed : diagnosis.could_outrank)
-            (listed.if_first_gainless ? instead : rivals.emplace_back()) = &listed;
+        for (const auto& listed : diagnosis.could_outrank) {
+            if (listed.if_first_gainless)
+                instead = &listed;
+            else
+                rivals.push_back(&listed);
+        }
         if (rivals.empty() && !instead) line.words("a rule node that could not be evaluated may outrank it");
         for (std::size_t i = 0; i < rivals.size(); ++i) line.words(i ? ", " : "").code(rivals[i]->id);
         if (!rivals.empty())
