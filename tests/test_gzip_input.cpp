@@ -1,6 +1,7 @@
 // An export kept compressed (`ncu ... --csv | gzip > report.csv.gz`) reads as the export itself; a compressed
 // trace, a file cut short and a gzip bomb each stop with one line naming the file.
 #include "analyzer/base/input_error.hpp"
+#include "analyzer/timeline/trace_file.hpp"
 #include "test_support.hpp"
 
 #include <doctest/doctest.h>
@@ -81,4 +82,21 @@ TEST_CASE("a compressed file that is no export, cut short, or a bomb stops with 
     const std::string bombed = error_of(bomb.string());
     CHECK(bombed.find("bomb.csv.gz") != std::string::npos);
     CHECK(bombed.find("expands more than") != std::string::npos);
+}
+
+TEST_CASE("a compressed trace cut short stops with the file named, as an export does (one zlib reader for both)") {
+    const std::string packed = read_text(source_path("examples/user_level/trace_naive.json.gz"));
+    const auto cut = temp_path("cut.json.gz");
+    {
+        std::ofstream out(cut, std::ios::binary);
+        out.write(packed.data(), std::streamsize(packed.size() / 2));
+    }
+    std::string error;
+    try {
+        timeline::read_trace_file(cut.string());
+    } catch (const input_error& e) {
+        error = e.what();
+    }
+    CHECK(error.find("cut.json.gz") != std::string::npos);
+    CHECK(error.find("truncated or damaged") != std::string::npos);
 }

@@ -1,6 +1,6 @@
 #include "analyzer/base/gzip_stream.hpp"
 
-#include "analyzer/base/input_error.hpp"
+#include "analyzer/base/format.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -12,12 +12,18 @@ namespace roofline {
 namespace {
 
 constexpr std::size_t block_bytes = std::size_t(1) << 18;
+
 // An Nsight Compute CSV export packs 5-21-fold with gzip -9 (every CSV of examples/ over 100 kB: the details
 // pages and --print-summary exports the most, their rows repeating section and rule texts). One that expands
-// more than 200-fold is a bomb, not an export; the ratio is checked once 64 MiB have expanded, so a small
-// file's never matters.
-constexpr std::uint64_t max_expansion = 200;
-constexpr std::uint64_t expansion_checked_from = std::uint64_t(64) << 20;
+// more than 200-fold is a bomb, not an export; the ratio is checked once 64 MiB have expanded.
+gzip_limits export_limits() {
+    gzip_limits limits;
+    limits.max_ratio = 200;
+    limits.ratio_checked_from = std::uint64_t(64) << 20;
+    limits.past_ratio_words = "a compressed file that expands without end, not an export";
+    limits.bomb_code = error_code::unknown_format;
+    return limits;
+}
 
 }  // namespace
 
@@ -28,51 +34,62 @@ bool is_gzip_file(const std::string& path) {
     return in.gcount() == 2 && magic[0] == '\x1f' && magic[1] == '\x8b';
 }
 
+gzip_reader::gzip_reader(const std::string& path, const gzip_limits& limits, unsigned zlib_buffer_bytes)
+    : path_(path), limits_(limits) {
+    errno = 0;
+    gzFile file = gzopen(path.c_str(), "rb");
+    if (!file)
+        throw input_error(
+            error_code::io, path, 0, 0,
+            std::string("cannot open the ") + limits.noun + ": " + (errno ? std::strerror(errno) : "out of memory"));
+    gzbuffer(file, zlib_buffer_bytes);
+    file_ = file;
+}
+
+gzip_reader::~gzip_reader() { gzclose(static_cast<gzFile>(file_)); }
+
+std::size_t gzip_reader::read(char* into, std::size_t size) {
+    const auto file = static_cast<gzFile>(file_);
+    const int got = gzread(file, into, static_cast<unsigned>(size));
+    int code = Z_OK;
+    const char* why = gzerror(file, &code);
+    // A file cut short ends without gzip's trailer: zlib says so (Z_BUF_ERROR) rather than ending quietly.
+    if (got < 0 || (code != Z_OK && code != Z_STREAM_END))
+        throw input_error(
+            error_code::io, path_, 0, 0,
+            std::string("cannot read the ") + limits_.noun + " (" + why + "): a truncated or damaged .gz file?");
+    expanded_ += std::uint64_t(got);
+    if (expanded_ > limits_.max_bytes)
+        throw input_error(
+            limits_.bomb_code, path_, 0, 0,
+            "expands to more than " + format_si(double(limits_.max_bytes), "B") + ": " + limits_.past_max_words);
+    if (expanded_ > limits_.ratio_checked_from && !gzdirect(file)) {
+        const auto packed = gzoffset(file);
+        if (packed > 0 && expanded_ / std::uint64_t(packed) > limits_.max_ratio)
+            throw input_error(limits_.bomb_code, path_, 0, 0,
+                              "expands more than " + std::to_string(limits_.max_ratio) + "-fold (" +
+                                  format_si(double(packed), "B") + " to " + format_si(double(expanded_), "B") +
+                                  " so far): " + limits_.past_ratio_words);
+    }
+    return std::size_t(got);
+}
+
 class gzip_istream::buffer : public std::streambuf {
 public:
-    explicit buffer(const std::string& path) : path_(path), data_(block_bytes) {
-        errno = 0;
-        file_ = gzopen(path.c_str(), "rb");
-        if (!file_)
-            throw input_error(error_code::io, path, 0, 0,
-                              std::string("cannot open the file: ") + (errno ? std::strerror(errno) : "out of memory"));
-        gzbuffer(file_, 1u << 17);
-    }
-    ~buffer() override {
-        if (file_) gzclose(file_);
-    }
-    buffer(const buffer&) = delete;
-    buffer& operator=(const buffer&) = delete;
+    explicit buffer(const std::string& path) : reader_(path, export_limits(), 1u << 17), data_(block_bytes) {}
 
 protected:
     int_type underflow() override {
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
-        const int got = gzread(file_, data_.data(), static_cast<unsigned>(data_.size()));
-        int code = Z_OK;
-        const char* why = gzerror(file_, &code);
-        // A file cut short ends without gzip's trailer: zlib says so (Z_BUF_ERROR) rather than ending quietly.
-        if (got < 0 || (code != Z_OK && code != Z_STREAM_END))
-            throw input_error(
-                error_code::io, path_, 0, 0,
-                std::string("cannot read the compressed file (") + why + "): a truncated or damaged .gz file?");
+        const std::size_t got = reader_.read(data_.data(), data_.size());
         if (got == 0) return traits_type::eof();
-        expanded_ += std::uint64_t(got);
-        if (expanded_ > expansion_checked_from) {
-            const auto packed = gzoffset(file_);
-            if (packed > 0 && expanded_ / std::uint64_t(packed) > max_expansion)
-                throw input_error(error_code::unknown_format, path_, 0, 0,
-                                  "expands more than " + std::to_string(max_expansion) +
-                                      "-fold: a compressed file that expands without end, not an export");
-        }
         setg(data_.data(), data_.data(), data_.data() + got);
         return traits_type::to_int_type(*gptr());
     }
 
 private:
-    std::string path_;
-    gzFile file_ = nullptr;
+    gzip_reader reader_;
     std::vector<char> data_;
-    std::uint64_t expanded_ = 0;
 };
 
 gzip_istream::gzip_istream(const std::string& path) : std::istream(nullptr), buffer_(std::make_unique<buffer>(path)) {

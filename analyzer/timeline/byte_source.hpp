@@ -9,6 +9,8 @@
 // count of handed-out bytes back to the file's own line and column.
 #pragma once
 
+#include "analyzer/base/gzip_stream.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -104,13 +106,10 @@ public:
 
 private:
     bool fill();
-    std::string path_;
-    void* file_ = nullptr;  // gzFile
+    gzip_reader file_;
     std::vector<char> buffer_;
     std::size_t length_ = 0, position_ = 0;
-    std::uint64_t before_ = 0;    // bytes of the blocks before this one
-    std::uint64_t expanded_ = 0;  // bytes read from the file, decompressed, before the filter
-    std::uint64_t limit_ = max_trace_bytes;
+    std::uint64_t before_ = 0;  // bytes of the blocks before this one
     bool collapse_ = true;
     bool in_string_ = false, escaped_ = false, in_space_ = false;  // where the filter is, across blocks
 };
